@@ -1,0 +1,19 @@
+# Third-party libraries that are not LibTorch; all come from Debian packages
+# (libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libgtest-dev libcsv-dev).
+find_package(fmt REQUIRED)
+find_package(spdlog REQUIRED)
+find_package(nlohmann_json 3.9 REQUIRED)
+find_package(CLI11 REQUIRED)
+find_package(Threads REQUIRED)
+
+# libcsv (RFC 4180 reader/writer: quoted fields, embedded commas and quotes) has no CMake package.
+find_path(CSV_INCLUDE_DIR csv.h REQUIRED)
+find_library(CSV_LIBRARY NAMES csv REQUIRED)
+add_library(opbench::csv UNKNOWN IMPORTED)
+set_target_properties(opbench::csv PROPERTIES
+  IMPORTED_LOCATION "${CSV_LIBRARY}"
+  INTERFACE_INCLUDE_DIRECTORIES "${CSV_INCLUDE_DIR}")
+
+if(OPBENCH_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()

@@ -1,0 +1,31 @@
+# LibTorch: found through find_package(Torch), so Torch_DIR or CMAKE_PREFIX_PATH can point at any
+# LibTorch (the PyPI wheel's torch/share/cmake, the pytorch.org zip, Debian's libtorch-dev).
+find_package(Torch REQUIRED)
+
+# opbench::torch: LibTorch with its compile flags, as one target.
+add_library(opbench_torch_deps INTERFACE)
+target_link_libraries(opbench_torch_deps INTERFACE ${TORCH_LIBRARIES})
+if(TORCH_CXX_FLAGS)
+  separate_arguments(_opbench_torch_flags UNIX_COMMAND "${TORCH_CXX_FLAGS}")
+  target_compile_options(opbench_torch_deps INTERFACE ${_opbench_torch_flags})
+endif()
+
+# The PyPI wheel keeps CUDA's libraries in site-packages/nvidia/*/lib and finds them at run time
+# through its RPATH ($ORIGIN/../../nvidia/...). The linker does not expand $ORIGIN, so without
+# -rpath-link it resolves libtorch_cuda.so's needs against whatever CUDA is installed system-wide
+# (here an older NCCL), and the link fails. Point it at the wheel's own copies.
+get_filename_component(_opbench_torch_libdir "${TORCH_LIBRARY}" DIRECTORY)
+file(GLOB _opbench_nvidia_libdirs LIST_DIRECTORIES true "${_opbench_torch_libdir}/../../nvidia/*/lib")
+foreach(_dir IN LISTS _opbench_nvidia_libdirs)
+  target_link_options(opbench_torch_deps INTERFACE "LINKER:-rpath-link,${_dir}")
+endforeach()
+set_property(TARGET opbench_torch_deps PROPERTY INTERFACE_LINK_DIRECTORIES "")
+add_library(opbench::torch ALIAS opbench_torch_deps)
+
+# Whether this LibTorch has CUDA compiled in; the CUDA code paths are built exactly when it has.
+if(TARGET torch_cuda OR TARGET c10_cuda OR CAFFE2_USE_CUDA)
+  set(OPBENCH_TORCH_HAS_CUDA ON)
+else()
+  set(OPBENCH_TORCH_HAS_CUDA OFF)
+endif()
+message(STATUS "opbench: LibTorch ${Torch_VERSION} at ${_opbench_torch_libdir}, CUDA: ${OPBENCH_TORCH_HAS_CUDA}")

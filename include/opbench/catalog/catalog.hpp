@@ -1,0 +1,41 @@
+#pragma once
+// Every benchmarkable thing, by name: operators from configs (and, later, long-tail samples).
+
+#include <string>
+#include <vector>
+
+#include "opbench/catalog/binder.hpp"
+#include "opbench/config/case_spec.hpp"
+
+namespace opbench::catalog {
+
+// One config row, bound.
+struct CatalogCase {
+  config::CaseSpec spec;
+  BoundOp bound;
+};
+
+// One benchmarkable name and its cases.
+struct Entry {
+  std::string name;               // as configs write it, without "aten::": "conv2d", "add.Tensor"
+  std::string kind = "op";        // "op" or "sample"
+  std::string category;           // first category its rows give; "" when none
+  std::vector<std::string> tags;  // union of its rows' tags, sorted
+  std::vector<CatalogCase> cases;
+
+  // Config files its cases come from, in order of first appearance.
+  std::vector<std::string> files() const;
+};
+
+struct Catalog {
+  std::vector<Entry> entries;  // sorted by name
+
+  // The entry named `name`, nullptr when none.
+  const Entry* find(const std::string& name) const;
+};
+
+// Loads and binds every row of `files`. Every bad row is reported, one per line, in one
+// ConfigError (`file:row: what is wrong`), before anything runs.
+Catalog load_catalog(const std::vector<std::string>& files);
+
+}  // namespace opbench::catalog

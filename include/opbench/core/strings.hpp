@@ -1,0 +1,25 @@
+#pragma once
+// Small string helpers shared by the parsers and the command line.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace opbench::core {
+
+// Splits on `sep`; empty pieces are kept unless `skip_empty`.
+std::vector<std::string> split(std::string_view text, char sep, bool skip_empty = false);
+
+// Strips ASCII white space at both ends.
+std::string trim(std::string_view text);
+
+// Joins with `sep` between pieces.
+std::string join(const std::vector<std::string>& pieces, std::string_view sep);
+
+// Splits every item on ',' and trims it: `{"a,b", "c"}` -> `{"a", "b", "c"}`.
+std::vector<std::string> split_list(const std::vector<std::string>& items);
+
+bool starts_with(std::string_view text, std::string_view prefix);
+bool ends_with(std::string_view text, std::string_view suffix);
+
+}  // namespace opbench::core

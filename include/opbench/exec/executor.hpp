@@ -1,0 +1,24 @@
+#pragma once
+// Runs one planned case: inputs, warmup, timed blocks, memory probe. Never throws for a failure
+// inside the case: it becomes a result with status "error" (or "skipped") and its message.
+
+#include "opbench/exec/measure.hpp"
+#include "opbench/plan/case.hpp"
+#include "opbench/results/result_set.hpp"
+
+namespace opbench::exec {
+
+struct ExecOptions {
+  MeasureOptions measure;
+  bool memory = true;  // run the untimed memory probe
+};
+
+results::CaseResult run_case(const plan::Case& c, const ExecOptions& options);
+
+// LibTorch's intra-op thread count as it starts (the number of physical cores).
+int default_threads();
+
+// Throws DeviceError when `device` ("cpu", "cuda:N") cannot run here, saying why.
+void check_device(const std::string& device);
+
+}  // namespace opbench::exec

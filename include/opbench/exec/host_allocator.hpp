@@ -1,0 +1,16 @@
+#pragma once
+// The host allocator must not decide the result. glibc's malloc serves large blocks with mmap
+// and trims the heap top on free; a loop that frees and re-allocates a few MiB per call then pays
+// page faults on every call, and its time depends on whether the previous output is still alive.
+// opbench raises glibc's mmap and trim thresholds at start-up so freed memory stays in the heap.
+
+#include <string>
+
+namespace opbench::exec {
+
+// Modes: "tuned" (raise M_MMAP_THRESHOLD to 32 MiB, the most glibc allows, and disable trimming)
+// or "system" (glibc's defaults, with its dynamic threshold). Returns the description recorded in
+// the results context. Throws UsageError for another mode.
+std::string configure_host_allocator(const std::string& mode);
+
+}  // namespace opbench::exec

@@ -1,0 +1,29 @@
+#pragma once
+// Makes a case's arguments: LibTorch values from the bound, normalised JSON, tensors seeded.
+
+#include <ATen/ATen.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+
+#include <vector>
+
+#include "opbench/plan/case.hpp"
+
+namespace opbench::exec {
+
+struct PreparedCall {
+  c10::OperatorHandle handle;
+  std::vector<c10::IValue> args;          // one per schema argument, in order
+  std::vector<at::Tensor> grad_inputs;    // tensors that require grad (backward cases)
+};
+
+// The c10 dtype of a canonical dtype name.
+at::ScalarType scalar_type(const std::string& canonical);
+
+// The c10 device of a canonical device name ("cpu", "cuda:0").
+at::Device device_of(const std::string& canonical);
+
+// Resolves the operator and makes every argument on the case's device from its seed. With
+// `requires_grad`, floating tensors that the config does not exclude require grad.
+PreparedCall prepare_call(const plan::Case& c, bool requires_grad);
+
+}  // namespace opbench::exec

@@ -1,0 +1,41 @@
+#pragma once
+// An immutable, fully described benchmark case: what runs, with which arguments, where and how.
+
+#include <cstdint>
+#include <string>
+
+#include "opbench/core/json.hpp"
+
+namespace opbench::plan {
+
+struct Case {
+  std::string case_id;      // stable, readable key: name/args/dtype/device/tN/direction
+  std::string name;         // catalog name ("conv2d")
+  std::string kind;         // "op" or "sample"
+  std::string op;           // resolved operator, "aten::conv2d"
+  std::string schema;       // its schema text
+  Json given;               // given arguments, normalised (what the case id and re-runs use)
+  Json arguments;           // every argument, defaults filled in
+  std::string shape_class;  // may be empty
+  std::string source;       // where the shapes come from; may be empty
+  std::string origin;       // config file:row
+  std::string dtype;        // canonical dtype of tensors without their own
+  std::string device;       // "cpu" or "cuda:N"
+  int threads = 1;          // intra-op threads
+  std::string direction;    // "forward" or "backward"
+  std::uint64_t seed = 0;   // seed of the input generator
+};
+
+// `name/args/dtype/device/tN/direction`, args from `given` in schema order
+// (`conv2d/input=32x3x224x224,weight=64x3x3x3,stride=[2,2]/float32/cpu/t4/forward`).
+std::string make_case_id(const std::string& name, const Json& given, const std::string& dtype,
+                         const std::string& device, int threads, const std::string& direction);
+
+// Compact text of one normalised argument value, as case ids show it.
+std::string argument_text(const Json& value);
+
+Json to_json(const Case& c);
+// Reads a case back; throws ResultsError naming `where` when a field is missing.
+Case case_from_json(const Json& json, const std::string& where);
+
+}  // namespace opbench::plan

@@ -1,0 +1,36 @@
+#pragma once
+// Turns the catalog and the run's filters and axes into immutable cases.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "opbench/catalog/catalog.hpp"
+#include "opbench/plan/case.hpp"
+
+namespace opbench::plan {
+
+struct PlanOptions {
+  std::vector<std::string> ops;            // names ("add", "add.Tensor", "aten::add"); empty: all
+  std::vector<std::string> tags;           // keep entries with any of these tags; empty: all
+  std::vector<std::string> categories;     // keep entries of these categories; empty: all
+  std::vector<std::string> shape_classes;  // keep cases of these shape classes; empty: all
+  std::vector<std::string> dtypes{"float32"};
+  std::vector<std::string> devices{"cpu"};
+  std::vector<int> threads{1};
+  bool backward = false;  // add a backward case after each forward case
+  std::uint64_t seed = 0;
+};
+
+// True when `name` selects `entry`: its exact name, its name without overload, "aten::" + either,
+// or the resolved operator of one of its cases.
+bool name_matches(const catalog::Entry& entry, const std::string& name);
+
+// True when `name` is the operator a case resolved to ("add.Tensor" or "aten::add.Tensor").
+bool case_matches(const catalog::CatalogCase& c, const std::string& name);
+
+// Cases in catalog order, then axes (dtype, device, threads, direction). Throws UsageError for a
+// name in `ops` that selects nothing, and ConfigError for two rows that make the same case id.
+std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& options);
+
+}  // namespace opbench::plan

@@ -1,0 +1,28 @@
+#pragma once
+// Reporters are views of a ResultSet: one interface, one reporter per file.
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "opbench/results/result_set.hpp"
+
+namespace opbench::report {
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void write(const results::ResultSet& set, std::ostream& out) const = 0;
+};
+
+// Formats `export` knows.
+const std::vector<std::string>& reporter_formats();
+
+// The reporter for `format` (csv, md, json); throws UsageError for any other.
+std::unique_ptr<Reporter> make_reporter(const std::string& format);
+
+// One console line for a finished case: `case_id  median ..  p90 ..  peak ..`.
+std::string console_line(const results::CaseResult& result);
+
+}  // namespace opbench::report

@@ -1,0 +1,58 @@
+#pragma once
+// What a run produces: its context and one result per case, raw samples kept.
+// Times are seconds; memory is bytes. The JSON carries k_schema_version.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "opbench/core/json.hpp"
+#include "opbench/plan/case.hpp"
+#include "opbench/stats/statistics.hpp"
+
+namespace opbench::results {
+
+inline constexpr int k_schema_version = 1;
+
+// Exact allocation figures of one untimed call, from the allocation reporter.
+struct MemoryStats {
+  std::int64_t peak_bytes = 0;   // highest live bytes above the level before the call
+  std::int64_t total_bytes = 0;  // sum of every allocation's size
+  std::int64_t allocations = 0;  // number of allocations
+};
+
+// How the samples were taken.
+struct TimingInfo {
+  std::string timer;                // "steady_clock"
+  std::int64_t block_size = 0;      // calls per timed block
+  std::int64_t warmup_calls = 0;    // calls before the first timed block (calibration included)
+  double total_time = 0;            // seconds spent in timed blocks
+  double target_noise = 0;          // relative noise (cv) the run aimed for
+  double noise = 0;                 // relative noise reached (cv of the samples)
+  bool noise_reached = false;       // noise <= target_noise
+};
+
+struct CaseResult {
+  plan::Case c;
+  std::string status = "ok";  // "ok", "error" or "skipped"
+  std::string message;        // why, when not ok
+  stats::Summary summary;     // of `samples`
+  TimingInfo timing;
+  std::optional<MemoryStats> memory;
+  std::vector<double> samples;  // seconds per call, one per block, in order
+};
+
+struct ResultSet {
+  Json context = Json::object();
+  std::vector<CaseResult> cases;
+};
+
+Json to_json(const CaseResult& result);
+Json to_json(const ResultSet& set);
+
+// Throws ResultsError naming `where` on a malformed record.
+CaseResult case_result_from_json(const Json& json, const std::string& where);
+ResultSet result_set_from_json(const Json& json, const std::string& where);
+
+}  // namespace opbench::results

@@ -1,0 +1,52 @@
+#pragma once
+// Where results live on disk. A run appends each finished case to a journal
+// (`OUTPUT.journal.jsonl`: a context line, then one case per line, flushed and fsynced), and at
+// the end writes OUTPUT atomically (temp file, fsync, rename) and removes the journal. A run that
+// is killed keeps every finished case in the journal, which `export` and `load_results` read.
+
+#include <cstdio>
+#include <string>
+
+#include "opbench/results/result_set.hpp"
+
+namespace opbench::results {
+
+class ResultWriter {
+ public:
+  // Creates OUTPUT's directory and the journal, and writes the context line.
+  ResultWriter(std::string output_path, Json context);
+  ~ResultWriter();
+  ResultWriter(const ResultWriter&) = delete;
+  ResultWriter& operator=(const ResultWriter&) = delete;
+
+  // Appends one finished case to the journal and keeps it for the final file.
+  void append(const CaseResult& result);
+
+  // Writes OUTPUT atomically and removes the journal.
+  void finish();
+
+  const std::string& journal_path() const { return m_journal_path; }
+
+ private:
+  std::string m_output_path;
+  std::string m_journal_path;
+  std::FILE* m_journal = nullptr;
+  ResultSet m_set;
+};
+
+// `OUTPUT.journal.jsonl`.
+std::string journal_path_for(const std::string& output_path);
+
+// Writes `text` to `path` through a temp file in the same directory, fsync and rename.
+void write_atomically(const std::string& path, const std::string& text);
+
+// Reads a result file (.json) or a journal (.jsonl); throws ResultsError.
+ResultSet load_results(const std::string& path);
+
+// The most recently modified result (*.json, else *.journal.jsonl) in `directory`.
+std::string latest_result(const std::string& directory);
+
+// `DIR/run-YYYYMMDD-HHMMSS.json` in UTC, made unique with a suffix when taken.
+std::string default_output_path(const std::string& directory);
+
+}  // namespace opbench::results

@@ -1,0 +1,47 @@
+#pragma once
+// Statistics over samples, as pure functions. Samples are seconds per call, but nothing here
+// depends on the unit. Percentiles use linear interpolation between closest ranks (numpy's
+// default, "linear"): the q-quantile of sorted x[0..n-1] sits at rank (n - 1) * q.
+
+#include <cstddef>
+#include <vector>
+
+namespace opbench::stats {
+
+// Arithmetic mean; NaN when empty.
+double mean(const std::vector<double>& samples);
+
+// q-quantile for q in [0, 1] by linear interpolation; NaN when empty.
+double percentile(std::vector<double> samples, double q);
+
+// Median (= percentile 0.5); NaN when empty.
+double median(const std::vector<double>& samples);
+
+// Sample standard deviation (divides by n - 1); 0 for one sample, NaN when empty.
+double stddev(const std::vector<double>& samples);
+
+// Coefficient of variation, stddev / mean; NaN when empty or when the mean is 0.
+double cv(const std::vector<double>& samples);
+
+// Interquartile range, percentile 0.75 - percentile 0.25; NaN when empty.
+double iqr(const std::vector<double>& samples);
+
+// Everything above at once (one sort).
+struct Summary {
+  std::size_t count = 0;
+  double mean = 0;
+  double median = 0;
+  double p50 = 0;
+  double p90 = 0;
+  double p99 = 0;
+  double min = 0;
+  double max = 0;
+  double stddev = 0;
+  double cv = 0;
+  double iqr = 0;
+};
+
+// Summary of `samples`; every field but count is NaN when empty.
+Summary summarize(const std::vector<double>& samples);
+
+}  // namespace opbench::stats

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Set-up (scripts/setup.sh), then configures and builds opbench in ./build (Release).
+# CI=true turns warnings into errors.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+
+prefix="${OPBENCH_TORCH_PREFIX:-}"
+if [ -z "$prefix" ]; then
+  prefix="$(.venv/bin/python -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
+fi
+werror=OFF
+[ "${CI:-}" = "true" ] && werror=ON
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+  -DOPBENCH_WARNINGS_AS_ERRORS="$werror" >build-configure.log 2>&1 || { cat build-configure.log; exit 1; }
+cmake --build build -j"$(nproc)"

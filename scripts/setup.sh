@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs whatever is missing for building opbench on Debian: the Debian packages, and LibTorch
+# from the PyPI `torch` wheel in a project-local virtual environment (.venv, ignored by git).
+# Set OPBENCH_TORCH_PREFIX (a directory holding share/cmake/Torch) to use another LibTorch instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TORCH_VERSION="${OPBENCH_TORCH_VERSION:-2.15.0}"
+packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libgtest-dev libcsv-dev)
+
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then missing+=(python3 python3-venv); fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ -z "${OPBENCH_TORCH_PREFIX:-}" ]; then
+  if ! .venv/bin/python -c "import torch" >/dev/null 2>&1; then
+    echo "setup: installing LibTorch (PyPI torch==${TORCH_VERSION}) into .venv"
+    python3 -m venv .venv
+    .venv/bin/pip install --quiet --disable-pip-version-check "torch==${TORCH_VERSION}"
+  fi
+fi

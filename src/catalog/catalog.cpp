@@ -1,0 +1,65 @@
+#include "opbench/catalog/catalog.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "opbench/config/loader.hpp"
+#include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
+
+namespace opbench::catalog {
+
+std::vector<std::string> Entry::files() const {
+  std::vector<std::string> out;
+  for (const auto& c : cases) {
+    if (std::find(out.begin(), out.end(), c.spec.file) == out.end()) out.push_back(c.spec.file);
+  }
+  return out;
+}
+
+const Entry* Catalog::find(const std::string& name) const {
+  for (const auto& entry : entries) {
+    if (entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
+Catalog load_catalog(const std::vector<std::string>& files) {
+  std::vector<std::string> errors;
+  std::map<std::string, Entry> by_name;
+  for (const auto& file : files) {
+    std::vector<config::CaseSpec> specs;
+    try {
+      specs = config::load_file(file);
+    } catch (const ConfigError& e) {
+      errors.emplace_back(e.what());
+      continue;
+    }
+    for (auto& spec : specs) {
+      std::string name = spec.op;
+      if (core::starts_with(name, "aten::")) name = name.substr(6);
+      try {
+        BoundOp bound = bind_case(spec.op, spec.args, spec.location());
+        Entry& entry = by_name[name];
+        entry.name = name;
+        if (entry.category.empty()) entry.category = spec.category;
+        entry.cases.push_back({std::move(spec), std::move(bound)});
+      } catch (const ConfigError& e) {
+        errors.emplace_back(e.what());
+      }
+    }
+  }
+  if (!errors.empty()) throw ConfigError(core::join(errors, "\n"));
+
+  Catalog catalog;
+  for (auto& item : by_name) {
+    std::set<std::string> tags;
+    for (const auto& c : item.second.cases) tags.insert(c.spec.tags.begin(), c.spec.tags.end());
+    item.second.tags.assign(tags.begin(), tags.end());
+    catalog.entries.push_back(std::move(item.second));
+  }
+  return catalog;
+}
+
+}  // namespace opbench::catalog

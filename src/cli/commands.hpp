@@ -1,0 +1,36 @@
+#pragma once
+// Shared by the subcommands: global options, and one registration function per subcommand file.
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "opbench/catalog/catalog.hpp"
+
+namespace opbench::cli {
+
+struct GlobalOptions {
+  std::string log_level = "warn";
+  std::string config_dir;           // "" means $OPBENCH_CONFIG_DIR, else the built-in default
+  std::string results_dir;          // "" means $OPBENCH_RESULTS_DIR, else ./results
+  std::string command_line;         // the whole command line, for the results context
+  int exit_code = 0;                // set by the subcommand that ran
+};
+
+// Applies the global options (log level) at the start of a subcommand.
+void start_command(const GlobalOptions& global);
+// The config directory in force.
+std::string config_dir(const GlobalOptions& global);
+// The results directory in force.
+std::string results_dir(const GlobalOptions& global);
+// Loads `files`, or every config of the config directory when `files` is empty.
+catalog::Catalog load_catalog_for(const std::vector<std::string>& files, const GlobalOptions& global);
+
+void add_run_command(CLI::App& app, GlobalOptions& global);
+void add_list_command(CLI::App& app, GlobalOptions& global);
+void add_list_tags_command(CLI::App& app, GlobalOptions& global);
+void add_show_command(CLI::App& app, GlobalOptions& global);
+void add_export_command(CLI::App& app, GlobalOptions& global);
+
+}  // namespace opbench::cli

@@ -1,0 +1,96 @@
+// `opbench show NAME`: an entry's schema, its cases and where they come from.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "commands.hpp"
+#include "opbench/catalog/binder.hpp"
+#include "opbench/core/error.hpp"
+#include "opbench/core/json.hpp"
+#include "opbench/core/strings.hpp"
+#include "opbench/plan/case.hpp"
+#include "opbench/plan/planner.hpp"
+
+namespace opbench::cli {
+namespace {
+
+struct ShowOptions {
+  std::string name;
+  std::vector<std::string> configs;
+  bool json = false;
+};
+
+std::string args_text(const Json& given) {
+  std::vector<std::string> parts;
+  for (const auto& item : given.items()) parts.push_back(item.key() + "=" + plan::argument_text(item.value()));
+  return parts.empty() ? "-" : core::join(parts, ", ");
+}
+
+int show(const ShowOptions& options, const GlobalOptions& global) {
+  start_command(global);
+  const catalog::Catalog catalog = load_catalog_for(options.configs, global);
+  const catalog::Entry* entry = catalog.find(options.name);
+  if (entry == nullptr) {
+    for (const auto& candidate : catalog.entries) {
+      if (plan::name_matches(candidate, options.name)) {
+        entry = &candidate;
+        break;
+      }
+    }
+  }
+  if (entry == nullptr) {
+    const auto schemas = catalog::schemas_of(options.name);
+    if (schemas.empty()) {
+      throw UsageError("unknown name '" + options.name + "' (opbench list shows what can run)");
+    }
+    std::cout << options.name << ": no config cases; LibTorch's schemas:\n";
+    for (const auto& schema : schemas) std::cout << "  " << schema << "\n";
+    return 0;
+  }
+  if (options.json) {
+    Json out = {{"name", entry->name}, {"kind", entry->kind}, {"category", entry->category},
+                {"tags", entry->tags}, {"files", entry->files()}};
+    Json cases = Json::array();
+    for (const auto& c : entry->cases) {
+      cases.push_back({{"operator", c.bound.qualified()}, {"schema", c.bound.schema},
+                       {"given", c.bound.given}, {"arguments", c.bound.arguments},
+                       {"shape_class", c.spec.shape_class}, {"source", c.spec.source},
+                       {"origin", c.spec.location()}, {"tags", c.spec.tags}});
+    }
+    out["cases"] = cases;
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("{}  ({}{})\n", entry->name, entry->kind,
+                           entry->category.empty() ? "" : ", category " + entry->category);
+  if (!entry->tags.empty()) std::cout << "tags: " << core::join(entry->tags, " ") << "\n";
+  std::string last_schema;
+  for (const auto& c : entry->cases) {
+    if (c.bound.schema != last_schema) {
+      std::cout << "schema: " << c.bound.schema << "\n";
+      last_schema = c.bound.schema;
+    }
+  }
+  std::cout << fmt::format("cases ({}):\n", entry->cases.size());
+  for (const auto& c : entry->cases) {
+    std::cout << fmt::format("  [{}] {}\n      from {}{}\n",
+                             c.spec.shape_class.empty() ? "-" : c.spec.shape_class,
+                             args_text(c.bound.given), c.spec.location(),
+                             c.spec.source.empty() ? "" : "; source: " + c.spec.source);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_show_command(CLI::App& app, GlobalOptions& global) {
+  auto options = std::make_shared<ShowOptions>();
+  auto* cmd = app.add_subcommand("show", "Show an entry: schema, cases and where they come from");
+  cmd->add_option("name", options->name, "Entry name (e.g. conv2d)")->required();
+  cmd->add_option("--config", options->configs, "Config file to load instead of the config directory")
+      ->check(CLI::ExistingFile);
+  cmd->add_flag("--json", options->json, "Print JSON");
+  cmd->callback([options, &global] { global.exit_code = show(*options, global); });
+}
+
+}  // namespace opbench::cli

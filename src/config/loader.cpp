@@ -1,0 +1,286 @@
+#include "opbench/config/loader.hpp"
+
+#include <csv.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
+
+namespace opbench::config {
+namespace fs = std::filesystem;
+
+std::string CaseSpec::location() const {
+  return pointer.empty() ? file + ":" + std::to_string(row) : file + ":" + pointer;
+}
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": cannot open config file");
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// Records of a CSV text with the line each record starts on, read with libcsv.
+struct CsvRecord {
+  int line = 0;
+  std::vector<std::string> fields;
+};
+
+struct CsvState {
+  std::vector<CsvRecord> records;
+  CsvRecord current;
+  int line = 0;
+  bool in_record = false;
+};
+
+void on_field(void* data, std::size_t length, void* user) {
+  auto* state = static_cast<CsvState*>(user);
+  if (!state->in_record) {
+    state->current.line = state->line;
+    state->in_record = true;
+  }
+  state->current.fields.emplace_back(static_cast<const char*>(data), length);
+}
+
+void on_record(int /*terminator*/, void* user) {
+  auto* state = static_cast<CsvState*>(user);
+  if (!state->in_record) state->current.line = state->line;
+  state->records.push_back(std::move(state->current));
+  state->current = CsvRecord{};
+  state->in_record = false;
+}
+
+std::vector<CsvRecord> parse_csv(const std::string& path, const std::string& text) {
+  csv_parser parser;
+  if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+    throw ConfigError(path + ": cannot initialise the CSV parser");
+  }
+  CsvState state;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    end = end == std::string::npos ? text.size() : end + 1;
+    ++state.line;
+    const std::size_t chunk = end - start;
+    if (csv_parse(&parser, text.data() + start, chunk, on_field, on_record, &state) != chunk) {
+      const std::string message = csv_strerror(csv_error(&parser));
+      csv_free(&parser);
+      throw ConfigError(path + ":" + std::to_string(state.line) + ": malformed CSV (" + message +
+                        ")");
+    }
+    start = end;
+  }
+  if (csv_fini(&parser, on_field, on_record, &state) != 0) {
+    const std::string message = csv_strerror(csv_error(&parser));
+    csv_free(&parser);
+    throw ConfigError(path + ":" + std::to_string(state.line) + ": malformed CSV (" + message +
+                      ")");
+  }
+  csv_free(&parser);
+  return state.records;
+}
+
+std::vector<std::string> parse_tags(const std::string& text) {
+  std::vector<std::string> tags;
+  for (auto& piece : core::split(text, ' ', true)) {
+    for (auto& tag : core::split(piece, ',', true)) tags.push_back(core::trim(tag));
+  }
+  tags.erase(std::remove(tags.begin(), tags.end(), std::string()), tags.end());
+  return tags;
+}
+
+// A string member of a JSON object, or "" when absent; ConfigError when of another type.
+std::string string_member(const Json& object, const char* key, const std::string& where) {
+  if (!object.contains(key) || object[key].is_null()) return "";
+  if (!object[key].is_string()) {
+    throw ConfigError(where + ": '" + key + "' must be a string, found " + object[key].dump());
+  }
+  return object[key].get<std::string>();
+}
+
+std::vector<std::string> tags_member(const Json& object, const std::string& where) {
+  if (!object.contains("tags") || object["tags"].is_null()) return {};
+  const Json& tags = object["tags"];
+  if (tags.is_string()) return parse_tags(tags.get<std::string>());
+  if (!tags.is_array()) throw ConfigError(where + ": 'tags' must be a list of strings");
+  std::vector<std::string> out;
+  for (const auto& tag : tags) {
+    if (!tag.is_string()) throw ConfigError(where + ": 'tags' must be a list of strings");
+    out.push_back(tag.get<std::string>());
+  }
+  return out;
+}
+
+void check_keys(const Json& object, const std::set<std::string>& valid, const std::string& where) {
+  for (const auto& item : object.items()) {
+    if (valid.count(item.key()) == 0) {
+      std::vector<std::string> names(valid.begin(), valid.end());
+      throw ConfigError(where + ": unknown key '" + item.key() +
+                        "' (valid: " + core::join(names, ", ") + ")");
+    }
+  }
+}
+
+}  // namespace
+
+Json parse_cell(const std::string& cell) {
+  const std::string text = core::trim(cell);
+  if (text.empty()) return nullptr;
+  Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) return Json(text);
+  return value;
+}
+
+std::vector<CaseSpec> load_csv(const std::string& path) {
+  const auto records = parse_csv(path, read_file(path));
+  if (records.empty()) throw ConfigError(path + ":1: empty CSV file, expected a header row");
+  const CsvRecord& header = records.front();
+  std::vector<std::string> columns;
+  for (const auto& name : header.fields) columns.push_back(core::trim(name));
+  if (std::find(columns.begin(), columns.end(), "op") == columns.end()) {
+    throw ConfigError(path + ":" + std::to_string(header.line) +
+                      ": missing column 'op' in the header (found: " + core::join(columns, ", ") +
+                      ")");
+  }
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].empty()) {
+      throw ConfigError(path + ":" + std::to_string(header.line) + ": column " +
+                        std::to_string(i + 1) + " of the header has no name");
+    }
+    if (std::count(columns.begin(), columns.end(), columns[i]) > 1) {
+      throw ConfigError(path + ":" + std::to_string(header.line) + ": column '" + columns[i] +
+                        "' appears twice in the header");
+    }
+  }
+
+  std::vector<CaseSpec> cases;
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    const CsvRecord& record = records[r];
+    if (record.fields.size() == 1 && core::trim(record.fields[0]).empty()) continue;  // blank
+    if (record.fields.size() != columns.size()) {
+      throw ConfigError(path + ":" + std::to_string(record.line) + ": expected " +
+                        std::to_string(columns.size()) + " fields (" + core::join(columns, ",") +
+                        "), found " + std::to_string(record.fields.size()));
+    }
+    CaseSpec spec;
+    spec.file = path;
+    spec.row = record.line;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const std::string& column = columns[c];
+      const std::string cell = core::trim(record.fields[c]);
+      if (column == "op") {
+        spec.op = cell;
+      } else if (column == "shape_class") {
+        spec.shape_class = cell;
+      } else if (column == "source") {
+        spec.source = cell;
+      } else if (column == "category") {
+        spec.category = cell;
+      } else if (column == "tags") {
+        spec.tags = parse_tags(cell);
+      } else if (!cell.empty()) {
+        spec.args[column] = parse_cell(cell);
+      }
+    }
+    if (spec.op.empty()) {
+      throw ConfigError(spec.location() + ": empty 'op' cell, expected an operator name");
+    }
+    cases.push_back(std::move(spec));
+  }
+  return cases;
+}
+
+std::vector<CaseSpec> load_json(const std::string& path) {
+  Json document;
+  try {
+    document = Json::parse(read_file(path));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw ConfigError(path + ": invalid JSON (" + e.what() + ")");
+  }
+  const Json* operators = &document;
+  std::string base = "";
+  if (document.is_object()) {
+    check_keys(document, {"operators", "description"}, path);
+    if (!document.contains("operators")) {
+      throw ConfigError(path + ": expected a top-level key 'operators' with a list of operators");
+    }
+    operators = &document["operators"];
+    base = "/operators";
+  }
+  if (!operators->is_array()) {
+    throw ConfigError(path + ":" + (base.empty() ? "/" : base) + ": expected a list of operators");
+  }
+  std::vector<CaseSpec> cases;
+  for (std::size_t i = 0; i < operators->size(); ++i) {
+    const Json& entry = (*operators)[i];
+    const std::string where = path + ":" + base + "/" + std::to_string(i);
+    if (!entry.is_object()) throw ConfigError(where + ": expected an object with 'op' and 'cases'");
+    check_keys(entry, {"op", "category", "tags", "cases", "description"}, where);
+    const std::string op = string_member(entry, "op", where);
+    if (op.empty()) throw ConfigError(where + ": missing 'op', expected an operator name");
+    const std::string category = string_member(entry, "category", where);
+    const auto tags = tags_member(entry, where);
+    if (!entry.contains("cases") || !entry["cases"].is_array() || entry["cases"].empty()) {
+      throw ConfigError(where + ": 'cases' must be a non-empty list of cases");
+    }
+    const Json& list = entry["cases"];
+    for (std::size_t c = 0; c < list.size(); ++c) {
+      const Json& item = list[c];
+      CaseSpec spec;
+      spec.file = path;
+      spec.row = static_cast<int>(cases.size() + 1);
+      spec.pointer = base + "/" + std::to_string(i) + "/cases/" + std::to_string(c);
+      const std::string case_where = spec.location();
+      if (!item.is_object()) throw ConfigError(case_where + ": expected an object with 'args'");
+      check_keys(item, {"args", "shape_class", "source", "tags", "description"}, case_where);
+      spec.op = op;
+      spec.category = category;
+      spec.tags = tags;
+      for (auto& tag : tags_member(item, case_where)) spec.tags.push_back(tag);
+      spec.shape_class = string_member(item, "shape_class", case_where);
+      spec.source = string_member(item, "source", case_where);
+      if (item.contains("args")) {
+        if (!item["args"].is_object()) {
+          throw ConfigError(case_where + ": 'args' must be an object of argument name -> value");
+        }
+        for (const auto& arg : item["args"].items()) {
+          if (!arg.value().is_null()) spec.args[arg.key()] = arg.value();
+        }
+      }
+      cases.push_back(std::move(spec));
+    }
+  }
+  return cases;
+}
+
+std::vector<CaseSpec> load_file(const std::string& path) {
+  if (core::ends_with(path, ".csv")) return load_csv(path);
+  if (core::ends_with(path, ".json")) return load_json(path);
+  throw ConfigError(path + ": unknown config type, expected a .csv or .json file");
+}
+
+std::vector<std::string> config_files_in(const std::string& directory) {
+  std::error_code ec;
+  if (!fs::is_directory(directory, ec)) {
+    throw ConfigError(directory + ": config directory does not exist");
+  }
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(directory)) {
+    const std::string name = entry.path().string();
+    if (entry.is_regular_file() && (core::ends_with(name, ".csv") || core::ends_with(name, ".json"))) {
+      files.push_back(name);
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace opbench::config

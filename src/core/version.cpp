@@ -1,0 +1,5 @@
+#include "opbench/core/version.hpp"
+
+namespace opbench {
+const char* version() { return OPBENCH_VERSION; }
+}  // namespace opbench

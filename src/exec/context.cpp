@@ -1,0 +1,74 @@
+#include "opbench/exec/context.hpp"
+
+#include <ATen/Context.h>
+#include <ATen/Parallel.h>
+#include <ATen/Version.h>
+#include <torch/headeronly/version.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <thread>
+
+#include "opbench/core/strings.hpp"
+#include "opbench/core/version.hpp"
+
+namespace opbench::exec {
+namespace {
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (core::starts_with(line, "model name")) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return core::trim(line.substr(colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return "unknown";
+  return name;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+}  // namespace
+
+std::string libtorch_version() { return TORCH_VERSION; }
+
+Json collect_context(const std::string& command_line, std::uint64_t seed,
+                     const std::string& host_allocator) {
+  Json ctx = Json::object();
+  ctx["opbench_version"] = opbench::version();
+  ctx["libtorch_version"] = libtorch_version();
+  ctx["libtorch_cuda_compiled"] = static_cast<bool>(OPBENCH_TORCH_HAS_CUDA);
+  ctx["cuda_available"] = at::hasCUDA();
+  ctx["mkl"] = at::hasMKL();
+  ctx["mkldnn"] = at::hasMKLDNN();
+  ctx["openmp"] = at::hasOpenMP();
+  ctx["parallel_info"] = at::get_parallel_info();
+  ctx["libtorch_build"] = at::show_config();
+  ctx["host"] = host_name();
+  ctx["cpu_model"] = cpu_model();
+  ctx["logical_cores"] = std::thread::hardware_concurrency();
+  ctx["threads_default"] = at::get_num_threads();
+  ctx["host_allocator"] = host_allocator;
+  ctx["date"] = utc_now();
+  ctx["command_line"] = command_line;
+  ctx["seed"] = seed;
+  return ctx;
+}
+
+}  // namespace opbench::exec

@@ -1,0 +1,42 @@
+#include "opbench/exec/memory_probe.hpp"
+
+#include <c10/core/Allocator.h>
+#include <c10/util/ThreadLocalDebugInfo.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace opbench::exec {
+namespace {
+
+class AllocationTracker final : public c10::MemoryReportingInfoBase {
+ public:
+  void reportMemoryUsage(void* /*ptr*/, int64_t alloc_size, size_t /*total_allocated*/,
+                         size_t /*total_reserved*/, c10::Device /*device*/) override {
+    m_current += alloc_size;
+    if (alloc_size > 0) {
+      m_stats.total_bytes += alloc_size;
+      ++m_stats.allocations;
+    }
+    m_stats.peak_bytes = std::max(m_stats.peak_bytes, m_current);
+  }
+  bool memoryProfilingEnabled() const override { return true; }
+  const results::MemoryStats& stats() const { return m_stats; }
+
+ private:
+  std::int64_t m_current = 0;
+  results::MemoryStats m_stats;
+};
+
+}  // namespace
+
+results::MemoryStats probe_memory(const std::function<void()>& call) {
+  auto tracker = std::make_shared<AllocationTracker>();
+  {
+    c10::DebugInfoGuard guard(c10::DebugInfoKind::PROFILER_STATE, tracker);
+    call();
+  }
+  return tracker->stats();
+}
+
+}  // namespace opbench::exec

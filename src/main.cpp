@@ -1,0 +1,3 @@
+#include "opbench/cli/main.hpp"
+
+int main(int argc, char** argv) { return opbench::cli::main(argc, argv); }

@@ -1,0 +1,100 @@
+#include "opbench/plan/case.hpp"
+
+#include <fmt/format.h>
+
+#include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
+
+namespace opbench::plan {
+namespace {
+
+bool is_tensor_object(const Json& value) { return value.is_object() && value.contains("shape"); }
+
+std::string tensor_text(const Json& value) {
+  std::string out;
+  const Json& shape = value["shape"];
+  if (shape.empty()) {
+    out = "scalar";
+  } else {
+    std::vector<std::string> dims;
+    for (const auto& d : shape) dims.push_back(std::to_string(d.get<std::int64_t>()));
+    out = core::join(dims, "x");
+  }
+  if (value.contains("dtype")) out += ":" + value["dtype"].get<std::string>();
+  if (value.contains("init")) out += ":" + value["init"].get<std::string>();
+  return out;
+}
+
+}  // namespace
+
+std::string argument_text(const Json& value) {
+  if (is_tensor_object(value)) return tensor_text(value);
+  if (value.is_array() && !value.empty() && (is_tensor_object(value[0]) || value[0].is_null())) {
+    std::vector<std::string> items;
+    for (const auto& item : value) items.push_back(item.is_null() ? "none" : tensor_text(item));
+    return "(" + core::join(items, ";") + ")";
+  }
+  if (value.is_string()) return value.get<std::string>();
+  return value.dump();
+}
+
+std::string make_case_id(const std::string& name, const Json& given, const std::string& dtype,
+                         const std::string& device, int threads, const std::string& direction) {
+  std::vector<std::string> args;
+  for (const auto& item : given.items()) args.push_back(item.key() + "=" + argument_text(item.value()));
+  return fmt::format("{}/{}/{}/{}/t{}/{}", name, args.empty() ? "-" : core::join(args, ","), dtype,
+                     device, threads, direction);
+}
+
+Json to_json(const Case& c) {
+  Json out = Json::object();
+  out["case_id"] = c.case_id;
+  out["name"] = c.name;
+  out["kind"] = c.kind;
+  out["operator"] = c.op;
+  out["schema"] = c.schema;
+  out["given"] = c.given;
+  out["arguments"] = c.arguments;
+  out["shape_class"] = c.shape_class;
+  out["source"] = c.source;
+  out["origin"] = c.origin;
+  out["dtype"] = c.dtype;
+  out["device"] = c.device;
+  out["threads"] = c.threads;
+  out["direction"] = c.direction;
+  out["seed"] = c.seed;
+  return out;
+}
+
+Case case_from_json(const Json& json, const std::string& where) {
+  auto need = [&](const char* key) -> const Json& {
+    if (!json.contains(key)) throw ResultsError(where + ": missing field '" + key + "'");
+    return json[key];
+  };
+  auto text = [&](const char* key) {
+    return json.contains(key) && json[key].is_string() ? json[key].get<std::string>() : std::string();
+  };
+  Case c;
+  try {
+    c.case_id = need("case_id").get<std::string>();
+    c.name = need("name").get<std::string>();
+    c.kind = text("kind");
+    c.op = text("operator");
+    c.schema = text("schema");
+    c.given = json.value("given", Json::object());
+    c.arguments = json.value("arguments", Json::object());
+    c.shape_class = text("shape_class");
+    c.source = text("source");
+    c.origin = text("origin");
+    c.dtype = text("dtype");
+    c.device = text("device");
+    c.threads = json.value("threads", 1);
+    c.direction = text("direction");
+    c.seed = json.value("seed", std::uint64_t{0});
+  } catch (const nlohmann::json::exception& e) {
+    throw ResultsError(where + ": bad case record (" + e.what() + ")");
+  }
+  return c;
+}
+
+}  // namespace opbench::plan

@@ -1,0 +1,114 @@
+#include "opbench/plan/planner.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
+
+namespace opbench::plan {
+namespace {
+
+bool contains(const std::vector<std::string>& list, const std::string& value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+std::string base_name(const std::string& name) {
+  const auto dot = name.find('.');
+  return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+// The entry's own name, without overload, or "aten::" + either.
+bool entry_name_matches(const catalog::Entry& entry, const std::string& name) {
+  const std::string wanted = core::starts_with(name, "aten::") ? name.substr(6) : name;
+  return entry.name == wanted || base_name(entry.name) == wanted;
+}
+
+}  // namespace
+
+bool case_matches(const catalog::CatalogCase& c, const std::string& name) {
+  const std::string qualified = c.bound.qualified();
+  return qualified == name || qualified == "aten::" + name;
+}
+
+bool name_matches(const catalog::Entry& entry, const std::string& name) {
+  return entry_name_matches(entry, name) ||
+         std::any_of(entry.cases.begin(), entry.cases.end(),
+                     [&](const auto& c) { return case_matches(c, name); });
+}
+
+std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& options) {
+  for (const auto& name : options.ops) {
+    const bool found = std::any_of(catalog.entries.begin(), catalog.entries.end(),
+                                   [&](const auto& entry) { return name_matches(entry, name); });
+    if (!found) {
+      throw UsageError("unknown operator '" + name + "' in --ops (opbench list shows what can run)");
+    }
+  }
+  std::vector<Case> cases;
+  std::map<std::string, std::string> origin_of;
+  for (const auto& entry : catalog.entries) {
+    if (!options.ops.empty() &&
+        std::none_of(options.ops.begin(), options.ops.end(),
+                     [&](const auto& name) { return name_matches(entry, name); })) {
+      continue;
+    }
+    if (!options.categories.empty() && !contains(options.categories, entry.category)) continue;
+    if (!options.tags.empty() &&
+        std::none_of(options.tags.begin(), options.tags.end(),
+                     [&](const auto& tag) { return contains(entry.tags, tag); })) {
+      continue;
+    }
+    // A name that selects the entry by its own name takes all its cases; a resolved overload
+    // name ("add.Tensor") takes only the cases bound to that overload.
+    const bool whole_entry =
+        options.ops.empty() || std::any_of(options.ops.begin(), options.ops.end(), [&](const auto& name) {
+          return entry_name_matches(entry, name);
+        });
+    for (const auto& item : entry.cases) {
+      if (!whole_entry && std::none_of(options.ops.begin(), options.ops.end(),
+                                       [&](const auto& name) { return case_matches(item, name); })) {
+        continue;
+      }
+      if (!options.shape_classes.empty() &&
+          !contains(options.shape_classes, item.spec.shape_class)) {
+        continue;
+      }
+      for (const auto& dtype : options.dtypes) {
+        for (const auto& device : options.devices) {
+          for (int threads : options.threads) {
+            std::vector<std::string> directions{"forward"};
+            if (options.backward) directions.emplace_back("backward");
+            for (const auto& direction : directions) {
+              Case c;
+              c.name = entry.name;
+              c.kind = entry.kind;
+              c.op = item.bound.qualified();
+              c.schema = item.bound.schema;
+              c.given = item.bound.given;
+              c.arguments = item.bound.arguments;
+              c.shape_class = item.spec.shape_class;
+              c.source = item.spec.source;
+              c.origin = item.spec.location();
+              c.dtype = dtype;
+              c.device = device;
+              c.threads = threads;
+              c.direction = direction;
+              c.seed = options.seed;
+              c.case_id = make_case_id(c.name, c.given, dtype, device, threads, direction);
+              auto [it, inserted] = origin_of.emplace(c.case_id, c.origin);
+              if (!inserted) {
+                throw ConfigError(c.origin + ": duplicate case " + c.case_id + " (same as " +
+                                  it->second + ")");
+              }
+              cases.push_back(std::move(c));
+            }
+          }
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+}  // namespace opbench::plan

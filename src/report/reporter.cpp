@@ -1,0 +1,35 @@
+#include "opbench/report/reporter.hpp"
+
+#include <fmt/format.h>
+
+#include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
+#include "opbench/report/csv_reporter.hpp"
+#include "opbench/report/json_reporter.hpp"
+#include "opbench/report/md_reporter.hpp"
+#include "opbench/report/units.hpp"
+
+namespace opbench::report {
+
+const std::vector<std::string>& reporter_formats() {
+  static const std::vector<std::string> k_formats = {"csv", "md", "json"};
+  return k_formats;
+}
+
+std::unique_ptr<Reporter> make_reporter(const std::string& format) {
+  if (format == "csv") return std::make_unique<CsvReporter>();
+  if (format == "md" || format == "markdown") return std::make_unique<MarkdownReporter>();
+  if (format == "json") return std::make_unique<JsonReporter>();
+  throw UsageError("unknown format '" + format + "' (valid: " + core::join(reporter_formats(), ", ") +
+                   ")");
+}
+
+std::string console_line(const results::CaseResult& r) {
+  if (r.status != "ok") return fmt::format("{}  {}: {}", r.c.case_id, r.status, r.message);
+  return fmt::format("{}  median {}  p90 {}  cv {:.1f}%{}  peak {}", r.c.case_id,
+                     format_duration(r.summary.median), format_duration(r.summary.p90),
+                     r.summary.cv * 100, r.timing.noise_reached ? "" : " (noisy)",
+                     r.memory ? format_bytes(r.memory->peak_bytes) : "-");
+}
+
+}  // namespace opbench::report

@@ -1,0 +1,146 @@
+#include "opbench/results/result_set.hpp"
+
+#include <cmath>
+
+#include "opbench/core/error.hpp"
+
+namespace opbench::results {
+namespace {
+
+// NaN and infinities have no JSON form: they are written as null and read back as NaN.
+Json number(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
+
+double read_number(const Json& json, const char* key) {
+  if (!json.contains(key) || !json[key].is_number()) return std::nan("");
+  return json[key].get<double>();
+}
+
+Json summary_json(const stats::Summary& s) {
+  Json out = Json::object();
+  out["unit"] = "s";
+  out["count"] = s.count;
+  out["mean"] = number(s.mean);
+  out["median"] = number(s.median);
+  out["p50"] = number(s.p50);
+  out["p90"] = number(s.p90);
+  out["p99"] = number(s.p99);
+  out["min"] = number(s.min);
+  out["max"] = number(s.max);
+  out["stddev"] = number(s.stddev);
+  out["cv"] = number(s.cv);
+  out["iqr"] = number(s.iqr);
+  return out;
+}
+
+stats::Summary summary_from_json(const Json& json) {
+  stats::Summary s;
+  s.count = json.value("count", std::size_t{0});
+  s.mean = read_number(json, "mean");
+  s.median = read_number(json, "median");
+  s.p50 = read_number(json, "p50");
+  s.p90 = read_number(json, "p90");
+  s.p99 = read_number(json, "p99");
+  s.min = read_number(json, "min");
+  s.max = read_number(json, "max");
+  s.stddev = read_number(json, "stddev");
+  s.cv = read_number(json, "cv");
+  s.iqr = read_number(json, "iqr");
+  return s;
+}
+
+}  // namespace
+
+Json to_json(const CaseResult& result) {
+  Json out = plan::to_json(result.c);
+  out["status"] = result.status;
+  out["message"] = result.message;
+  out["stats"] = summary_json(result.summary);
+  Json timing = Json::object();
+  timing["timer"] = result.timing.timer;
+  timing["block_size"] = result.timing.block_size;
+  timing["warmup_calls"] = result.timing.warmup_calls;
+  timing["total_time"] = number(result.timing.total_time);
+  timing["target_noise"] = number(result.timing.target_noise);
+  timing["noise"] = number(result.timing.noise);
+  timing["noise_reached"] = result.timing.noise_reached;
+  out["timing"] = timing;
+  if (result.memory) {
+    out["memory"] = {{"peak_bytes", result.memory->peak_bytes},
+                     {"total_bytes", result.memory->total_bytes},
+                     {"allocations", result.memory->allocations}};
+  } else {
+    out["memory"] = nullptr;
+  }
+  Json samples = Json::array();
+  for (double s : result.samples) samples.push_back(number(s));
+  out["samples"] = samples;
+  return out;
+}
+
+Json to_json(const ResultSet& set) {
+  Json out = Json::object();
+  out["schema_version"] = k_schema_version;
+  out["context"] = set.context;
+  Json cases = Json::array();
+  for (const auto& result : set.cases) cases.push_back(to_json(result));
+  out["cases"] = cases;
+  return out;
+}
+
+CaseResult case_result_from_json(const Json& json, const std::string& where) {
+  if (!json.is_object()) throw ResultsError(where + ": a case record must be an object");
+  CaseResult result;
+  result.c = plan::case_from_json(json, where);
+  try {
+    result.status = json.value("status", std::string("ok"));
+    result.message = json.value("message", std::string());
+    if (json.contains("stats") && json["stats"].is_object()) {
+      result.summary = summary_from_json(json["stats"]);
+    }
+    if (json.contains("timing") && json["timing"].is_object()) {
+      const Json& t = json["timing"];
+      result.timing.timer = t.value("timer", std::string());
+      result.timing.block_size = t.value("block_size", std::int64_t{0});
+      result.timing.warmup_calls = t.value("warmup_calls", std::int64_t{0});
+      result.timing.total_time = read_number(t, "total_time");
+      result.timing.target_noise = read_number(t, "target_noise");
+      result.timing.noise = read_number(t, "noise");
+      result.timing.noise_reached = t.value("noise_reached", false);
+    }
+    if (json.contains("memory") && json["memory"].is_object()) {
+      const Json& m = json["memory"];
+      result.memory = MemoryStats{m.value("peak_bytes", std::int64_t{0}),
+                                  m.value("total_bytes", std::int64_t{0}),
+                                  m.value("allocations", std::int64_t{0})};
+    }
+    if (json.contains("samples") && json["samples"].is_array()) {
+      for (const auto& s : json["samples"]) result.samples.push_back(s.is_number() ? s.get<double>() : std::nan(""));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw ResultsError(where + ": bad case record (" + e.what() + ")");
+  }
+  return result;
+}
+
+ResultSet result_set_from_json(const Json& json, const std::string& where) {
+  if (!json.is_object() || !json.contains("schema_version")) {
+    throw ResultsError(where + ": not an opbench result file (no schema_version)");
+  }
+  const int version = json["schema_version"].get<int>();
+  if (version > k_schema_version) {
+    throw ResultsError(where + ": schema_version " + std::to_string(version) +
+                       " is newer than this opbench reads (" + std::to_string(k_schema_version) + ")");
+  }
+  ResultSet set;
+  set.context = json.value("context", Json::object());
+  if (!json.contains("cases") || !json["cases"].is_array()) {
+    throw ResultsError(where + ": missing 'cases' list");
+  }
+  for (std::size_t i = 0; i < json["cases"].size(); ++i) {
+    set.cases.push_back(
+        case_result_from_json(json["cases"][i], where + ": cases[" + std::to_string(i) + "]"));
+  }
+  return set;
+}
+
+}  // namespace opbench::results

@@ -1,0 +1,171 @@
+#include "opbench/results/store.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
+
+namespace opbench::results {
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_all(int fd, const std::string& text, const std::string& path) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0) throw ResultsError(path + ": write failed");
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void make_parent(const std::string& path) {
+  const fs::path parent = fs::path(path).parent_path();
+  if (!parent.empty()) {
+    std::error_code ec;
+    fs::create_directories(parent, ec);
+    if (ec) throw ResultsError(parent.string() + ": cannot create directory (" + ec.message() + ")");
+  }
+}
+
+}  // namespace
+
+std::string journal_path_for(const std::string& output_path) {
+  return output_path + ".journal.jsonl";
+}
+
+void write_atomically(const std::string& path, const std::string& text) {
+  make_parent(path);
+  const std::string temp = path + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) throw ResultsError(temp + ": cannot create file");
+  try {
+    write_all(fd, text, temp);
+  } catch (...) {
+    ::close(fd);
+    ::unlink(temp.c_str());
+    throw;
+  }
+  ::fsync(fd);
+  ::close(fd);
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    ::unlink(temp.c_str());
+    throw ResultsError(path + ": cannot rename the temp file into place");
+  }
+}
+
+ResultWriter::ResultWriter(std::string output_path, Json context)
+    : m_output_path(std::move(output_path)), m_journal_path(journal_path_for(m_output_path)) {
+  make_parent(m_output_path);
+  m_set.context = std::move(context);
+  m_journal = std::fopen(m_journal_path.c_str(), "w");
+  if (m_journal == nullptr) throw ResultsError(m_journal_path + ": cannot create journal");
+  Json header = {{"schema_version", k_schema_version}, {"context", m_set.context}};
+  const std::string line = header.dump() + "\n";
+  std::fputs(line.c_str(), m_journal);
+  std::fflush(m_journal);
+  ::fsync(::fileno(m_journal));
+}
+
+ResultWriter::~ResultWriter() {
+  if (m_journal != nullptr) std::fclose(m_journal);
+}
+
+void ResultWriter::append(const CaseResult& result) {
+  const std::string line = to_json(result).dump() + "\n";
+  if (std::fputs(line.c_str(), m_journal) < 0 || std::fflush(m_journal) != 0) {
+    throw ResultsError(m_journal_path + ": cannot append to journal");
+  }
+  ::fsync(::fileno(m_journal));
+  m_set.cases.push_back(result);
+}
+
+void ResultWriter::finish() {
+  write_atomically(m_output_path, to_json(m_set).dump(2) + "\n");
+  std::fclose(m_journal);
+  m_journal = nullptr;
+  std::remove(m_journal_path.c_str());
+}
+
+ResultSet load_results(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ResultsError(path + ": cannot open result file");
+  if (core::ends_with(path, ".jsonl")) {
+    ResultSet set;
+    std::string line;
+    int number = 0;
+    bool header_seen = false;
+    while (std::getline(in, line)) {
+      ++number;
+      if (core::trim(line).empty()) continue;
+      const std::string where = path + ":" + std::to_string(number);
+      Json json = Json::parse(line, nullptr, false);
+      if (json.is_discarded()) {
+        // A run killed mid-write leaves a torn last line; everything before it stands.
+        if (in.peek() == EOF) break;
+        throw ResultsError(where + ": malformed journal line");
+      }
+      if (!header_seen) {
+        if (!json.contains("context")) throw ResultsError(where + ": journal has no context line");
+        set.context = json["context"];
+        header_seen = true;
+      } else {
+        set.cases.push_back(case_result_from_json(json, where));
+      }
+    }
+    if (!header_seen) throw ResultsError(path + ": empty journal");
+    return set;
+  }
+  Json json;
+  try {
+    json = Json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw ResultsError(path + ": invalid JSON (" + e.what() + ")");
+  }
+  return result_set_from_json(json, path);
+}
+
+std::string latest_result(const std::string& directory) {
+  std::error_code ec;
+  if (!fs::is_directory(directory, ec)) {
+    throw ResultsError(directory + ": no results directory (run `opbench run` first, or pass --input)");
+  }
+  std::string best;
+  fs::file_time_type best_time;
+  for (const char* suffix : {".json", ".journal.jsonl"}) {
+    for (const auto& entry : fs::directory_iterator(directory)) {
+      const std::string name = entry.path().string();
+      if (!entry.is_regular_file() || !core::ends_with(name, suffix)) continue;
+      const auto time = entry.last_write_time();
+      if (best.empty() || time > best_time || (time == best_time && name > best)) {
+        best = name;
+        best_time = time;
+      }
+    }
+    if (!best.empty()) return best;
+  }
+  throw ResultsError(directory + ": no result files (run `opbench run` first, or pass --input)");
+}
+
+std::string default_output_path(const std::string& directory) {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
+  std::string path = (fs::path(directory) / (std::string("run-") + stamp + ".json")).string();
+  for (int i = 1; fs::exists(path) || fs::exists(journal_path_for(path)); ++i) {
+    path = (fs::path(directory) / (std::string("run-") + stamp + "-" + std::to_string(i) + ".json"))
+               .string();
+  }
+  return path;
+}
+
+}  // namespace opbench::results

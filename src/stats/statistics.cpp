@@ -1,0 +1,78 @@
+#include "opbench/stats/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace opbench::stats {
+namespace {
+
+constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
+
+// Quantile of already sorted samples.
+double sorted_percentile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return k_nan;
+  q = std::clamp(q, 0.0, 1.0);
+  const double rank = q * static_cast<double>(sorted.size() - 1);
+  const auto lower = static_cast<std::size_t>(std::floor(rank));
+  const std::size_t upper = std::min(lower + 1, sorted.size() - 1);
+  const double fraction = rank - static_cast<double>(lower);
+  return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction;
+}
+
+}  // namespace
+
+double mean(const std::vector<double>& samples) {
+  if (samples.empty()) return k_nan;
+  return std::accumulate(samples.begin(), samples.end(), 0.0) /
+         static_cast<double>(samples.size());
+}
+
+double percentile(std::vector<double> samples, double q) {
+  std::sort(samples.begin(), samples.end());
+  return sorted_percentile(samples, q);
+}
+
+double median(const std::vector<double>& samples) { return percentile(samples, 0.5); }
+
+double stddev(const std::vector<double>& samples) {
+  if (samples.empty()) return k_nan;
+  if (samples.size() == 1) return 0.0;
+  const double m = mean(samples);
+  double sum_sq = 0.0;
+  for (double x : samples) sum_sq += (x - m) * (x - m);
+  return std::sqrt(sum_sq / static_cast<double>(samples.size() - 1));
+}
+
+double cv(const std::vector<double>& samples) {
+  const double m = mean(samples);
+  if (samples.empty() || m == 0.0) return k_nan;
+  return stddev(samples) / m;
+}
+
+double iqr(const std::vector<double>& samples) {
+  std::vector<double> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  return sorted_percentile(sorted, 0.75) - sorted_percentile(sorted, 0.25);
+}
+
+Summary summarize(const std::vector<double>& samples) {
+  Summary s;
+  s.count = samples.size();
+  std::vector<double> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  s.mean = mean(samples);
+  s.median = sorted_percentile(sorted, 0.5);
+  s.p50 = s.median;
+  s.p90 = sorted_percentile(sorted, 0.90);
+  s.p99 = sorted_percentile(sorted, 0.99);
+  s.min = sorted.empty() ? k_nan : sorted.front();
+  s.max = sorted.empty() ? k_nan : sorted.back();
+  s.stddev = stddev(samples);
+  s.cv = cv(samples);
+  s.iqr = sorted_percentile(sorted, 0.75) - sorted_percentile(sorted, 0.25);
+  return s;
+}
+
+}  // namespace opbench::stats

@@ -1,0 +1,184 @@
+// End-to-end tests: the real opbench binary on tiny configs, checked through the files it writes.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+
+#include "opbench/core/json.hpp"
+#include "opbench/results/store.hpp"
+#include "temp_dir.hpp"
+
+namespace opbench {
+namespace {
+
+using testing::TempDir;
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+const std::string k_data = OPBENCH_TEST_DATA;
+// Quick stopping settings: these tests check behaviour, not timings.
+const std::string k_quick = " --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001";
+
+class Cli : public ::testing::Test {
+ protected:
+  Outcome opbench(const std::string& args) {
+    const std::string err_file = m_dir.file("stderr.txt");
+    const std::string command = "OPBENCH_RESULTS_DIR='" + m_dir.file("results") + "' '" + OPBENCH_BINARY + "' " +
+                                args + " 2>'" + err_file + "'";
+    Outcome outcome;
+    FILE* pipe = ::popen(command.c_str(), "r");
+    std::array<char, 4096> buffer{};
+    std::size_t n = 0;
+    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) outcome.out.append(buffer.data(), n);
+    const int status = ::pclose(pipe);
+    outcome.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    outcome.err = testing::read_text(err_file);
+    return outcome;
+  }
+  Json read_json(const std::string& path) { return Json::parse(testing::read_text(path)); }
+
+  TempDir m_dir;
+};
+
+TEST_F(Cli, RunWritesResultsWithContextStatisticsAndSamples) {
+  const std::string out = m_dir.file("out.json");
+  const auto r = opbench("run --config " + k_data + "/tiny.csv --config " + k_data + "/tiny.json" + k_quick +
+                         " --output " + out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("[5/5]"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("5 case(s): 5 ok, 0 error, 0 skipped"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(results::journal_path_for(out)));
+  const Json json = read_json(out);
+  EXPECT_EQ(json["schema_version"], 1);
+  for (const char* key : {"opbench_version", "libtorch_version", "libtorch_build", "libtorch_cuda_compiled",
+                          "host", "cpu_model", "logical_cores", "threads_default", "date", "command_line",
+                          "seed", "host_allocator"}) {
+    EXPECT_TRUE(json["context"].contains(key)) << key;
+  }
+  ASSERT_EQ(json["cases"].size(), 5u);
+  const Json& first = json["cases"][0];
+  EXPECT_EQ(first["case_id"], "add/self=16,other=16/float32/cpu/t1/forward");
+  EXPECT_EQ(first["operator"], "aten::add.Tensor");
+  EXPECT_EQ(first["arguments"]["alpha"], 1);
+  EXPECT_EQ(first["status"], "ok");
+  EXPECT_GE(first["samples"].size(), 3u);
+  EXPECT_GT(first["stats"]["median"].get<double>(), 0.0);
+  EXPECT_EQ(first["memory"]["peak_bytes"], 64);
+  EXPECT_EQ(json["cases"][4]["name"], "softmax");
+}
+
+TEST_F(Cli, ExportToEveryFormatFromTheLatestRun) {
+  const auto r = opbench("run --config " + k_data + "/tiny.csv --ops mm" + k_quick);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto csv = opbench("export --format csv");  // latest run of the results directory
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_EQ(csv.out.rfind("case_id,name,kind,operator", 0), 0u) << csv.out;
+  EXPECT_NE(csv.out.find("\"mm/self=8x8,mat2=8x8/float32/cpu/t1/forward\",mm,op,aten::mm,small,float32,cpu,1,forward,ok"),
+            std::string::npos)
+      << csv.out;
+  const std::string md_file = m_dir.file("report.md");
+  const auto md = opbench("export --format md --output " + md_file);
+  ASSERT_EQ(md.code, 0) << md.err;
+  EXPECT_NE(testing::read_text(md_file).find("| `mm/self=8x8,mat2=8x8/float32/cpu/t1/forward` | ok |"),
+            std::string::npos);
+  const auto json = opbench("export --format json --output -");
+  ASSERT_EQ(json.code, 0) << json.err;
+  EXPECT_EQ(Json::parse(json.out)["cases"][0]["name"], "mm");
+}
+
+TEST_F(Cli, BadConfigExitsTwoWithFileAndRowBeforeRunning) {
+  const std::string out = m_dir.file("never.json");
+  const auto r = opbench("run --config " + k_data + "/bad_argument.csv --output " + out + k_quick);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find(k_data + "/bad_argument.csv:3: unknown argument 'strides' for aten::conv2d (valid: input, "
+                                "weight, bias, stride, padding, dilation, groups)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_FALSE(std::filesystem::exists(results::journal_path_for(out)));
+}
+
+TEST_F(Cli, FailingCaseExitsOneAndTheOthersStillRun) {
+  const std::string out = m_dir.file("out.json");
+  const auto r = opbench("run --config " + k_data + "/failing.csv --output " + out + k_quick);
+  EXPECT_EQ(r.code, 1) << r.err;
+  const Json json = read_json(out);
+  ASSERT_EQ(json["cases"].size(), 3u);
+  EXPECT_EQ(json["cases"][0]["status"], "ok");
+  EXPECT_EQ(json["cases"][1]["status"], "error");
+  EXPECT_NE(json["cases"][1]["message"].get<std::string>().find("must match"), std::string::npos);
+  EXPECT_EQ(json["cases"][2]["status"], "ok");
+}
+
+TEST_F(Cli, BackwardAddsBackwardCases) {
+  const std::string out = m_dir.file("out.json");
+  const auto r = opbench("run --config " + k_data + "/tiny.csv --ops mm --backward --output " + out + k_quick);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json json = read_json(out);
+  ASSERT_EQ(json["cases"].size(), 2u);
+  EXPECT_EQ(json["cases"][1]["direction"], "backward");
+  EXPECT_EQ(json["cases"][1]["status"], "ok");
+}
+
+TEST_F(Cli, UnknownOpAndMissingGpuAreUsageErrors) {
+  const auto op = opbench("run --config " + k_data + "/tiny.csv --ops nosuch" + k_quick);
+  EXPECT_EQ(op.code, 2);
+  EXPECT_NE(op.err.find("unknown operator 'nosuch'"), std::string::npos) << op.err;
+  const auto gpu = opbench("run --config " + k_data + "/tiny.csv --ctx gpu0" + k_quick);
+  EXPECT_EQ(gpu.code, 2);
+  EXPECT_NE(gpu.err.find("device cuda:0"), std::string::npos) << gpu.err;
+  const auto flag = opbench("run --no-such-flag");
+  EXPECT_EQ(flag.code, 2);
+}
+
+TEST_F(Cli, ListListTagsAndShow) {
+  const std::string configs = " --config " + k_data + "/tiny.csv --config " + k_data + "/tiny.json";
+  const auto list = opbench("list" + configs);
+  ASSERT_EQ(list.code, 0) << list.err;
+  EXPECT_NE(list.out.find("softmax"), std::string::npos);
+  const auto list_json = opbench("list --json" + configs);
+  const Json entries = Json::parse(list_json.out);
+  ASSERT_EQ(entries.size(), 5u);
+  EXPECT_EQ(entries[0]["name"], "add");
+  EXPECT_EQ(entries[0]["kind"], "op");
+  EXPECT_EQ(entries[0]["cases"], 1);
+  const auto filtered = Json::parse(opbench("list --json --category activation" + configs).out);
+  EXPECT_EQ(filtered.size(), 2u);
+  const Json tags = Json::parse(opbench("list-tags --json" + configs).out);
+  ASSERT_EQ(tags.size(), 1u);
+  EXPECT_EQ(tags[0]["tag"], "elementwise");
+  EXPECT_EQ(tags[0]["count"], 1);
+  const auto show = opbench("show softmax" + configs);
+  ASSERT_EQ(show.code, 0) << show.err;
+  EXPECT_NE(show.out.find("schema: aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor"),
+            std::string::npos)
+      << show.out;
+  EXPECT_NE(show.out.find(k_data + "/tiny.json:/operators/1/cases/0; source: unit test"), std::string::npos)
+      << show.out;
+  EXPECT_EQ(opbench("show nosuchthing" + configs).code, 2);
+  const auto all = opbench("list --all");
+  EXPECT_NE(all.out.find("aten::conv2d\n"), std::string::npos);
+}
+
+TEST_F(Cli, HelpOnEverySubcommand) {
+  for (const char* sub : {"", "run", "list", "list-tags", "show", "export"}) {
+    const auto r = opbench(std::string(sub) + " --help");
+    EXPECT_EQ(r.code, 0) << sub;
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub << ": " << r.out;
+  }
+}
+
+TEST_F(Cli, ShippedConfigsAllBind) {
+  const auto r = opbench("--config-dir " + std::string(OPBENCH_CONFIG_DIR) + " run --dry-run");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("all configs bind"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace opbench

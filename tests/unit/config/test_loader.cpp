@@ -1,0 +1,137 @@
+#include <gtest/gtest.h>
+
+#include "opbench/config/loader.hpp"
+#include "opbench/core/error.hpp"
+#include "temp_dir.hpp"
+
+namespace opbench::config {
+namespace {
+
+using testing::TempDir;
+
+// The message of the ConfigError that `fn` throws; fails the test when it throws none.
+template <typename Fn>
+std::string config_error(Fn&& fn) {
+  try {
+    fn();
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected a ConfigError";
+  return "";
+}
+
+TEST(ParseCell, JsonWhenItParsesElseString) {
+  EXPECT_TRUE(parse_cell("").is_null());
+  EXPECT_EQ(parse_cell("[1, 1]"), Json::array({1, 1}));
+  EXPECT_EQ(parse_cell("2.5"), Json(2.5));
+  EXPECT_EQ(parse_cell("true"), Json(true));
+  EXPECT_EQ(parse_cell("32x3x224x224"), Json("32x3x224x224"));
+  EXPECT_EQ(parse_cell("mean"), Json("mean"));
+  EXPECT_EQ(parse_cell(R"({"shape":[4],"dtype":"int64"})")["dtype"], "int64");
+}
+
+TEST(LoadCsv, ReadsColumnsMetadataAndQuotedJson) {
+  TempDir dir;
+  const auto path = dir.write("conv.csv",
+                              "op,shape_class,source,tags,input,weight,stride,padding\n"
+                              "conv2d,common,\"ResNet-50, conv1\",nn conv,1x3x224x224,64x3x7x7,\"[2,2]\",3\n"
+                              "\n"
+                              "conv2d,small,,,1x3x8x8,4x3x3x3,,\n");
+  const auto cases = load_csv(path);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].op, "conv2d");
+  EXPECT_EQ(cases[0].shape_class, "common");
+  EXPECT_EQ(cases[0].source, "ResNet-50, conv1");
+  EXPECT_EQ(cases[0].tags, (std::vector<std::string>{"nn", "conv"}));
+  EXPECT_EQ(cases[0].args["input"], "1x3x224x224");
+  EXPECT_EQ(cases[0].args["stride"], Json::array({2, 2}));
+  EXPECT_EQ(cases[0].args["padding"], 3);
+  EXPECT_EQ(cases[0].row, 2);
+  EXPECT_EQ(cases[0].location(), path + ":2");
+  // The blank line is skipped but still counted: the second case is on line 4.
+  EXPECT_EQ(cases[1].row, 4);
+  EXPECT_FALSE(cases[1].args.contains("stride"));  // empty cell: default
+}
+
+TEST(LoadCsv, WrongFieldCountNamesFileAndLine) {
+  TempDir dir;
+  const auto path = dir.write("bad.csv", "op,self,other\nadd,[1],[1]\nadd,[2]\n");
+  const std::string message = config_error([&] { load_csv(path); });
+  EXPECT_NE(message.find(path + ":3: expected 3 fields"), std::string::npos) << message;
+}
+
+TEST(LoadCsv, MissingOpColumn) {
+  TempDir dir;
+  const auto path = dir.write("noop.csv", "name,self\nadd,[1]\n");
+  const std::string message = config_error([&] { load_csv(path); });
+  EXPECT_NE(message.find(path + ":1: missing column 'op'"), std::string::npos) << message;
+}
+
+TEST(LoadCsv, UnterminatedQuoteIsMalformed) {
+  TempDir dir;
+  const auto path = dir.write("quote.csv", "op,self\nadd,\"[1,2]\n");
+  const std::string message = config_error([&] { load_csv(path); });
+  EXPECT_NE(message.find("malformed CSV"), std::string::npos) << message;
+  EXPECT_NE(message.find(path + ":"), std::string::npos) << message;
+}
+
+TEST(LoadCsv, EmptyOpCell) {
+  TempDir dir;
+  const auto path = dir.write("empty.csv", "op,self\n,[1]\n");
+  const std::string message = config_error([&] { load_csv(path); });
+  EXPECT_NE(message.find(path + ":2: empty 'op' cell"), std::string::npos) << message;
+}
+
+TEST(LoadJson, ReadsOperatorsAndCases) {
+  TempDir dir;
+  const auto path = dir.write("ops.json", R"({"operators": [
+    {"op": "mm", "category": "gemm", "tags": ["blas"], "cases": [
+      {"args": {"self": [64, 32], "mat2": "32x16"}, "shape_class": "small", "tags": ["x"]},
+      {"args": {"self": [8, 8], "mat2": [8, 8]}, "source": "toy"}]}]})");
+  const auto cases = load_json(path);
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].op, "mm");
+  EXPECT_EQ(cases[0].category, "gemm");
+  EXPECT_EQ(cases[0].tags, (std::vector<std::string>{"blas", "x"}));
+  EXPECT_EQ(cases[0].args["mat2"], "32x16");
+  EXPECT_EQ(cases[1].source, "toy");
+  EXPECT_EQ(cases[1].location(), path + ":/operators/0/cases/1");
+}
+
+TEST(LoadJson, UnknownCaseKeyNamesPointerAndValidKeys) {
+  TempDir dir;
+  const auto path = dir.write("bad.json", R"({"operators": [{"op": "mm", "cases": [{"argz": {}}]}]})");
+  const std::string message = config_error([&] { load_json(path); });
+  EXPECT_NE(message.find(path + ":/operators/0/cases/0: unknown key 'argz'"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("valid: args"), std::string::npos) << message;
+}
+
+TEST(LoadJson, SyntaxError) {
+  TempDir dir;
+  const auto path = dir.write("broken.json", R"({"operators": [)");
+  const std::string message = config_error([&] { load_json(path); });
+  EXPECT_NE(message.find(path + ": invalid JSON"), std::string::npos) << message;
+}
+
+TEST(LoadFile, RejectsOtherExtensions) {
+  TempDir dir;
+  const auto path = dir.write("ops.yaml", "op: add\n");
+  EXPECT_THROW(load_file(path), ConfigError);
+}
+
+TEST(ConfigFilesIn, SortedCsvAndJsonOnly) {
+  TempDir dir;
+  dir.write("b.json", "{}");
+  dir.write("a.csv", "op\n");
+  dir.write("notes.txt", "x");
+  const auto files = config_files_in(dir.path());
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(files[0], dir.file("a.csv"));
+  EXPECT_EQ(files[1], dir.file("b.json"));
+  EXPECT_THROW(config_files_in(dir.file("missing")), ConfigError);
+}
+
+}  // namespace
+}  // namespace opbench::config

@@ -1,0 +1,52 @@
+#include <gtest/gtest.h>
+
+#include "opbench/core/dtype.hpp"
+#include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
+
+namespace opbench::core {
+
+TEST(Strings, SplitKeepsOrSkipsEmptyPieces) {
+  EXPECT_EQ(split("a,,b", ','), (std::vector<std::string>{"a", "", "b"}));
+  EXPECT_EQ(split("a,,b", ',', true), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(split("", ','), (std::vector<std::string>{""}));
+}
+
+TEST(Strings, SplitListFlattensCommaSeparatedItems) {
+  EXPECT_EQ(split_list({"add, conv2d", "mm"}), (std::vector<std::string>{"add", "conv2d", "mm"}));
+}
+
+TEST(Strings, TrimJoin) {
+  EXPECT_EQ(trim("  x y \t"), "x y");
+  EXPECT_EQ(join({"a", "b", "c"}, "/"), "a/b/c");
+}
+
+TEST(Dtype, AliasesMapToCanonicalNames) {
+  EXPECT_EQ(canonical_dtype("float"), "float32");
+  EXPECT_EQ(canonical_dtype("torch.float16"), "float16");
+  EXPECT_EQ(canonical_dtype("BF16"), "bfloat16");
+  EXPECT_EQ(canonical_dtype("long"), "int64");
+  EXPECT_TRUE(is_floating_dtype("bfloat16"));
+  EXPECT_FALSE(is_floating_dtype("int64"));
+}
+
+TEST(Dtype, UnknownDtypeListsValidNames) {
+  try {
+    canonical_dtype("float8");
+    FAIL() << "expected UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("valid: float32"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Device, ParsesCpuGpuAndCuda) {
+  EXPECT_EQ(parse_device("cpu").str(), "cpu");
+  EXPECT_EQ(parse_device("gpu0").str(), "cuda:0");
+  EXPECT_EQ(parse_device("gpu1").str(), "cuda:1");
+  EXPECT_EQ(parse_device("cuda:1").str(), "cuda:1");
+  EXPECT_EQ(parse_device("cuda").str(), "cuda:0");
+  EXPECT_THROW(parse_device("tpu0"), UsageError);
+  EXPECT_THROW(parse_device("gpux"), UsageError);
+}
+
+}  // namespace opbench::core

@@ -1,0 +1,126 @@
+#include <gtest/gtest.h>
+
+#include <ATen/ATen.h>
+
+#include "opbench/catalog/binder.hpp"
+#include "opbench/core/error.hpp"
+#include "opbench/exec/executor.hpp"
+#include "opbench/exec/inputs.hpp"
+#include "opbench/exec/memory_probe.hpp"
+
+namespace opbench::exec {
+namespace {
+
+plan::Case make_case(const std::string& op, const Json& args, const std::string& direction = "forward",
+                     const std::string& dtype = "float32") {
+  const auto bound = catalog::bind_case(op, args, "test");
+  plan::Case c;
+  c.name = op;
+  c.kind = "op";
+  c.op = bound.qualified();
+  c.schema = bound.schema;
+  c.given = bound.given;
+  c.arguments = bound.arguments;
+  c.origin = "test";
+  c.dtype = dtype;
+  c.device = "cpu";
+  c.threads = 1;
+  c.direction = direction;
+  c.seed = 7;
+  c.case_id = plan::make_case_id(c.name, c.given, dtype, "cpu", 1, direction);
+  return c;
+}
+
+ExecOptions quick() {
+  ExecOptions options;
+  options.measure.warmup = 1;
+  options.measure.min_runs = 3;
+  options.measure.min_time = 0;
+  options.measure.max_time = 0.05;
+  options.measure.block_time = 1e-4;
+  return options;
+}
+
+TEST(MemoryProbe, AddOf1024x1024FloatPeaksAtExactlyItsOutput) {
+  const auto result = run_case(make_case("add", {{"self", "1024x1024"}, {"other", "1024x1024"}}), quick());
+  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_TRUE(result.memory.has_value());
+  EXPECT_EQ(result.memory->peak_bytes, 4194304);
+  EXPECT_EQ(result.memory->total_bytes, 4194304);
+  EXPECT_EQ(result.memory->allocations, 1);
+}
+
+TEST(MemoryProbe, CountsAllocationsOfACall) {
+  const at::Tensor a = at::ones({256});
+  const auto stats = probe_memory([&] {
+    at::Tensor b = at::relu(a);  // 1 KiB
+    at::Tensor c = at::neg(b);   // 1 KiB more while b lives
+  });
+  EXPECT_EQ(stats.allocations, 2);
+  EXPECT_EQ(stats.total_bytes, 2048);
+  EXPECT_EQ(stats.peak_bytes, 2048);
+}
+
+TEST(Executor, OkCaseHasSamplesAndStatistics) {
+  const auto result = run_case(make_case("mm", {{"self", "16x16"}, {"mat2", "16x16"}}), quick());
+  ASSERT_EQ(result.status, "ok") << result.message;
+  EXPECT_GE(result.samples.size(), 3u);
+  EXPECT_EQ(result.summary.count, result.samples.size());
+  EXPECT_GT(result.summary.median, 0.0);
+  EXPECT_LE(result.summary.min, result.summary.median);
+  EXPECT_GE(result.timing.block_size, 1);
+  EXPECT_EQ(result.timing.timer, "steady_clock");
+}
+
+TEST(Executor, RuntimeFailureBecomesErrorStatus) {
+  const auto result = run_case(make_case("add", {{"self", "3x4"}, {"other", "[5]"}}), quick());
+  EXPECT_EQ(result.status, "error");
+  EXPECT_NE(result.message.find("must match"), std::string::npos) << result.message;
+  EXPECT_EQ(result.message.find("Exception raised from"), std::string::npos);
+  EXPECT_TRUE(result.samples.empty());
+}
+
+TEST(Executor, BackwardTimesGradientsWithoutAccumulating) {
+  const auto result = run_case(make_case("mm", {{"self", "8x8"}, {"mat2", "8x8"}}, "backward"), quick());
+  ASSERT_EQ(result.status, "ok") << result.message;
+  EXPECT_FALSE(result.samples.empty());
+  ASSERT_TRUE(result.memory.has_value());
+  EXPECT_EQ(result.memory->total_bytes, 2 * 8 * 8 * 4);  // one gradient per input
+}
+
+TEST(Executor, BackwardWithoutFloatInputsIsSkipped) {
+  auto c = make_case("bitwise_not", {{"self", {{"shape", {4}}, {"dtype", "int64"}}}}, "backward");
+  const auto result = run_case(c, quick());
+  EXPECT_EQ(result.status, "skipped");
+  EXPECT_FALSE(result.message.empty());
+}
+
+TEST(Inputs, SeededAndTyped) {
+  const auto c = make_case("index_select", {{"self", "10x4"}, {"dim", 0},
+                                            {"index", {{"shape", {32}}, {"dtype", "int64"}, {"high", 10}}}},
+                           "forward", "float64");
+  const PreparedCall first = prepare_call(c, false);
+  const PreparedCall second = prepare_call(c, false);
+  const at::Tensor self = first.args[0].toTensor();
+  const at::Tensor index = first.args[2].toTensor();
+  EXPECT_EQ(self.scalar_type(), at::kDouble);
+  EXPECT_EQ(index.scalar_type(), at::kLong);
+  EXPECT_GE(index.min().item<int64_t>(), 0);
+  EXPECT_LT(index.max().item<int64_t>(), 10);
+  EXPECT_TRUE(at::equal(self, second.args[0].toTensor()));  // same seed, same data
+  EXPECT_TRUE(first.grad_inputs.empty());
+}
+
+TEST(Device, CudaWithoutDeviceIsAClearError) {
+  if (at::hasCUDA()) GTEST_SKIP() << "a CUDA device is present";
+  try {
+    check_device("cuda:0");
+    FAIL() << "expected DeviceError";
+  } catch (const DeviceError& e) {
+    EXPECT_NE(std::string(e.what()).find("CUDA device(s) are visible"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(check_device("cpu"));
+}
+
+}  // namespace
+}  // namespace opbench::exec

@@ -1,0 +1,55 @@
+#include <gtest/gtest.h>
+
+#include "opbench/core/error.hpp"
+#include "opbench/plan/case.hpp"
+
+namespace opbench::plan {
+
+TEST(CaseId, ReadableAndStable) {
+  Json given = Json::object();
+  given["input"] = {{"shape", {32, 3, 224, 224}}};
+  given["weight"] = {{"shape", {64, 3, 3, 3}}};
+  given["stride"] = {2, 2};
+  EXPECT_EQ(make_case_id("conv2d", given, "float32", "cpu", 4, "forward"),
+            "conv2d/input=32x3x224x224,weight=64x3x3x3,stride=[2,2]/float32/cpu/t4/forward");
+}
+
+TEST(CaseId, TensorDtypeScalarsListsAndNoArguments) {
+  Json given = Json::object();
+  given["self"] = {{"shape", Json::array()}};
+  given["index"] = {{"shape", {8}}, {"dtype", "int64"}, {"init", "randint"}};
+  given["dim"] = 1;
+  given["reduce"] = "mean";
+  given["tensors"] = Json::array({{{"shape", {2, 3}}}, {{"shape", {2, 3}}}});
+  EXPECT_EQ(make_case_id("x", given, "float16", "cuda:0", 1, "backward"),
+            "x/self=scalar,index=8:int64:randint,dim=1,reduce=mean,tensors=(2x3;2x3)/float16/cuda:0/t1/backward");
+  EXPECT_EQ(make_case_id("y", Json::object(), "float32", "cpu", 1, "forward"), "y/-/float32/cpu/t1/forward");
+}
+
+TEST(Case, JsonRoundTrip) {
+  Case c;
+  c.case_id = "add/self=2,other=2/float32/cpu/t1/forward";
+  c.name = "add";
+  c.kind = "op";
+  c.op = "aten::add.Tensor";
+  c.schema = "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor";
+  c.given = {{"self", {{"shape", {2}}}}, {"other", {{"shape", {2}}}}};
+  c.arguments = c.given;
+  c.arguments["alpha"] = 1;
+  c.origin = "configs/ops/x.csv:2";
+  c.dtype = "float32";
+  c.device = "cpu";
+  c.threads = 3;
+  c.direction = "forward";
+  c.seed = 42;
+  const Case back = case_from_json(to_json(c), "test");
+  EXPECT_EQ(back.case_id, c.case_id);
+  EXPECT_EQ(back.op, c.op);
+  EXPECT_EQ(back.given, c.given);
+  EXPECT_EQ(back.arguments, c.arguments);
+  EXPECT_EQ(back.threads, 3);
+  EXPECT_EQ(back.seed, 42u);
+  EXPECT_THROW(case_from_json(Json::object(), "test"), ResultsError);
+}
+
+}  // namespace opbench::plan

@@ -1,0 +1,96 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "opbench/core/error.hpp"
+#include "opbench/report/reporter.hpp"
+#include "opbench/report/units.hpp"
+
+namespace opbench::report {
+namespace {
+
+results::ResultSet sample_set() {
+  results::ResultSet set;
+  set.context = {{"host", "box"}, {"libtorch_version", "2.x"}};
+  results::CaseResult ok;
+  ok.c.case_id = "conv2d/input=1x3x8x8,stride=[2,2]/float32/cpu/t1/forward";
+  ok.c.name = "conv2d";
+  ok.c.kind = "op";
+  ok.c.op = "aten::conv2d";
+  ok.c.dtype = "float32";
+  ok.c.device = "cpu";
+  ok.c.threads = 1;
+  ok.c.direction = "forward";
+  ok.samples = {1e-5, 2e-5, 3e-5};
+  ok.summary = stats::summarize(ok.samples);
+  ok.memory = results::MemoryStats{4096, 8192, 2};
+  results::CaseResult bad = ok;
+  bad.c.case_id = "add/self=3,other=5/float32/cpu/t1/forward";
+  bad.status = "error";
+  bad.message = "The size of tensor a (3) must match, \"really\"";
+  bad.samples.clear();
+  bad.summary = stats::summarize({});
+  bad.memory.reset();
+  set.cases = {ok, bad};
+  return set;
+}
+
+std::string render(const std::string& format, const results::ResultSet& set) {
+  std::ostringstream out;
+  make_reporter(format)->write(set, out);
+  return out.str();
+}
+
+TEST(Units, Durations) {
+  EXPECT_EQ(format_duration(5e-10), "0.5 ns");
+  EXPECT_EQ(format_duration(1.234e-5), "12.34 us");
+  EXPECT_EQ(format_duration(0.0012345), "1.234 ms");
+  EXPECT_EQ(format_duration(2.0), "2.000 s");
+  EXPECT_EQ(format_duration(std::nan("")), "-");
+}
+
+TEST(Units, Bytes) {
+  EXPECT_EQ(format_bytes(512), "512 B");
+  EXPECT_EQ(format_bytes(4096), "4.00 KiB");
+  EXPECT_EQ(format_bytes(4194304), "4.00 MiB");
+  EXPECT_EQ(format_bytes(3LL << 29), "1.50 GiB");
+}
+
+TEST(CsvReporter, QuotesFieldsWithCommasAndQuotes) {
+  const std::string csv = render("csv", sample_set());
+  std::istringstream lines(csv);
+  std::string header, first, second;
+  std::getline(lines, header);
+  std::getline(lines, first);
+  std::getline(lines, second);
+  EXPECT_EQ(header.rfind("case_id,name,kind,operator", 0), 0u);
+  EXPECT_EQ(first.rfind("\"conv2d/input=1x3x8x8,stride=[2,2]/float32/cpu/t1/forward\",conv2d,op,", 0), 0u)
+      << first;
+  EXPECT_NE(first.find(",20.0000,"), std::string::npos) << first;  // median in us
+  EXPECT_NE(first.find(",4096,8192,2"), std::string::npos) << first;
+  EXPECT_NE(second.find("error,\"The size of tensor a (3) must match, \"\"really\"\"\""), std::string::npos)
+      << second;
+}
+
+TEST(MarkdownReporter, TableRowPerCase) {
+  const std::string md = render("md", sample_set());
+  EXPECT_NE(md.find("# opbench results"), std::string::npos);
+  EXPECT_NE(md.find("- **host**: box"), std::string::npos);
+  EXPECT_NE(md.find("1 ok, 1 error, 0 skipped"), std::string::npos);
+  EXPECT_NE(md.find("| `conv2d/input=1x3x8x8,stride=[2,2]/float32/cpu/t1/forward` | ok | 20.00 us |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| 4.00 KiB | 2 |"), std::string::npos) << md;
+}
+
+TEST(JsonReporter, IsTheResultSchema) {
+  const Json json = Json::parse(render("json", sample_set()));
+  const results::ResultSet back = results::result_set_from_json(json, "export");
+  ASSERT_EQ(back.cases.size(), 2u);
+  EXPECT_EQ(back.cases[0].samples.size(), 3u);
+}
+
+TEST(MakeReporter, UnknownFormat) { EXPECT_THROW(make_reporter("xml"), UsageError); }
+
+}  // namespace
+}  // namespace opbench::report

@@ -1,0 +1,133 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "opbench/core/error.hpp"
+#include "opbench/results/store.hpp"
+#include "temp_dir.hpp"
+
+namespace opbench::results {
+namespace {
+
+using testing::TempDir;
+
+CaseResult make_result(const std::string& id, std::vector<double> samples) {
+  CaseResult r;
+  r.c.case_id = id;
+  r.c.name = "add";
+  r.c.kind = "op";
+  r.c.op = "aten::add.Tensor";
+  r.c.given = {{"self", {{"shape", {4}}}}};
+  r.c.dtype = "float32";
+  r.c.device = "cpu";
+  r.c.threads = 1;
+  r.c.direction = "forward";
+  r.samples = std::move(samples);
+  r.summary = stats::summarize(r.samples);
+  r.timing.timer = "steady_clock";
+  r.timing.block_size = 100;
+  r.memory = MemoryStats{16, 16, 1};
+  return r;
+}
+
+TEST(ResultSet, JsonRoundTripKeepsEverything) {
+  ResultSet set;
+  set.context = {{"host", "h"}};
+  set.cases.push_back(make_result("a", {1e-6, 2e-6, 3e-6}));
+  CaseResult failed = make_result("b", {});
+  failed.status = "error";
+  failed.message = "shapes do not broadcast";
+  failed.memory.reset();
+  set.cases.push_back(failed);
+  const Json json = to_json(set);
+  EXPECT_EQ(json["schema_version"], k_schema_version);
+  const ResultSet back = result_set_from_json(json, "mem");
+  ASSERT_EQ(back.cases.size(), 2u);
+  EXPECT_EQ(back.context["host"], "h");
+  EXPECT_EQ(back.cases[0].samples, (std::vector<double>{1e-6, 2e-6, 3e-6}));
+  EXPECT_DOUBLE_EQ(back.cases[0].summary.median, 2e-6);
+  EXPECT_EQ(back.cases[0].timing.block_size, 100);
+  ASSERT_TRUE(back.cases[0].memory.has_value());
+  EXPECT_EQ(back.cases[0].memory->peak_bytes, 16);
+  EXPECT_EQ(back.cases[1].status, "error");
+  EXPECT_EQ(back.cases[1].message, "shapes do not broadcast");
+  EXPECT_FALSE(back.cases[1].memory.has_value());
+  EXPECT_TRUE(std::isnan(back.cases[1].summary.median));  // NaN written as null, read back
+}
+
+TEST(ResultSet, RejectsNewerSchemaAndNonResults) {
+  EXPECT_THROW(result_set_from_json({{"schema_version", k_schema_version + 1}, {"cases", Json::array()}}, "x"),
+               ResultsError);
+  EXPECT_THROW(result_set_from_json({{"foo", 1}}, "x"), ResultsError);
+}
+
+TEST(ResultWriter, JournalHoldsFinishedCasesUntilFinish) {
+  TempDir dir;
+  const std::string output = dir.file("sub/run.json");
+  {
+    ResultWriter writer(output, {{"host", "h"}});
+    writer.append(make_result("a", {1.0}));
+    writer.append(make_result("b", {2.0}));
+    // Killed here: the journal alone has both cases.
+    const ResultSet partial = load_results(writer.journal_path());
+    ASSERT_EQ(partial.cases.size(), 2u);
+    EXPECT_EQ(partial.cases[1].c.case_id, "b");
+    EXPECT_FALSE(std::filesystem::exists(output));
+    writer.finish();
+  }
+  EXPECT_FALSE(std::filesystem::exists(journal_path_for(output)));
+  const ResultSet full = load_results(output);
+  ASSERT_EQ(full.cases.size(), 2u);
+  EXPECT_EQ(full.context["host"], "h");
+}
+
+TEST(LoadResults, TornLastJournalLineIsDropped) {
+  TempDir dir;
+  const std::string journal = dir.write(
+      "run.json.journal.jsonl",
+      Json({{"schema_version", 1}, {"context", {{"host", "h"}}}}).dump() + "\n" +
+          to_json(make_result("a", {1.0})).dump() + "\n" + "{\"case_id\": \"b\", \"na");
+  const ResultSet set = load_results(journal);
+  ASSERT_EQ(set.cases.size(), 1u);
+  EXPECT_EQ(set.cases[0].c.case_id, "a");
+}
+
+TEST(LoadResults, MissingAndInvalidFiles) {
+  TempDir dir;
+  EXPECT_THROW(load_results(dir.file("none.json")), ResultsError);
+  EXPECT_THROW(load_results(dir.write("bad.json", "{not json")), ResultsError);
+}
+
+TEST(WriteAtomically, ReplacesWholeFile) {
+  TempDir dir;
+  const std::string path = dir.file("out.txt");
+  write_atomically(path, "first");
+  write_atomically(path, "second");
+  EXPECT_EQ(testing::read_text(path), "second");
+  int entries = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) ++entries;
+  EXPECT_EQ(entries, 1);  // no temp file left behind
+}
+
+TEST(LatestResult, NewestJsonInDirectory) {
+  TempDir dir;
+  EXPECT_THROW(latest_result(dir.file("nothing")), ResultsError);
+  EXPECT_THROW(latest_result(dir.path()), ResultsError);
+  const auto older = dir.write("run-1.json", "{}");
+  const auto newer = dir.write("run-2.json", "{}");
+  std::filesystem::last_write_time(older, std::filesystem::last_write_time(newer) - std::chrono::hours(1));
+  EXPECT_EQ(latest_result(dir.path()), newer);
+}
+
+TEST(DefaultOutputPath, UniqueInDirectory) {
+  TempDir dir;
+  const std::string first = default_output_path(dir.path());
+  EXPECT_NE(first.find("/run-"), std::string::npos);
+  std::ofstream(first) << "{}";
+  EXPECT_NE(default_output_path(dir.path()), first);
+}
+
+}  // namespace
+}  // namespace opbench::results

@@ -1,0 +1,70 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "opbench/stats/statistics.hpp"
+
+namespace opbench::stats {
+
+// Values worked out by hand; percentiles by linear interpolation at rank (n - 1) * q.
+TEST(Statistics, FiveSamples) {
+  const std::vector<double> x{4, 1, 3, 2, 5};
+  EXPECT_DOUBLE_EQ(mean(x), 3.0);
+  EXPECT_DOUBLE_EQ(median(x), 3.0);
+  EXPECT_DOUBLE_EQ(percentile(x, 0.9), 4.6);   // rank 3.6: 4 + 0.6 * (5 - 4)
+  EXPECT_DOUBLE_EQ(percentile(x, 0.99), 4.96); // rank 3.96
+  EXPECT_DOUBLE_EQ(percentile(x, 0.25), 2.0);
+  EXPECT_DOUBLE_EQ(iqr(x), 2.0);               // 4 - 2
+  EXPECT_DOUBLE_EQ(stddev(x), std::sqrt(2.5)); // sum of squares 10 / (n - 1)
+  EXPECT_DOUBLE_EQ(cv(x), std::sqrt(2.5) / 3.0);
+}
+
+TEST(Statistics, EvenCountMedianInterpolates) {
+  const std::vector<double> x{1, 2, 3, 10};
+  EXPECT_DOUBLE_EQ(median(x), 2.5);
+  EXPECT_DOUBLE_EQ(percentile(x, 0.9), 7.9);  // rank 2.7: 3 + 0.7 * 7
+}
+
+TEST(Statistics, OneSample) {
+  const Summary s = summarize({7.0});
+  EXPECT_EQ(s.count, 1u);
+  EXPECT_DOUBLE_EQ(s.mean, 7.0);
+  EXPECT_DOUBLE_EQ(s.median, 7.0);
+  EXPECT_DOUBLE_EQ(s.p99, 7.0);
+  EXPECT_DOUBLE_EQ(s.stddev, 0.0);
+  EXPECT_DOUBLE_EQ(s.cv, 0.0);
+  EXPECT_DOUBLE_EQ(s.iqr, 0.0);
+}
+
+TEST(Statistics, IdenticalSamples) {
+  const Summary s = summarize({2.0, 2.0, 2.0});
+  EXPECT_DOUBLE_EQ(s.min, 2.0);
+  EXPECT_DOUBLE_EQ(s.max, 2.0);
+  EXPECT_DOUBLE_EQ(s.stddev, 0.0);
+  EXPECT_DOUBLE_EQ(s.iqr, 0.0);
+}
+
+TEST(Statistics, EmptyIsNaN) {
+  const Summary s = summarize({});
+  EXPECT_EQ(s.count, 0u);
+  EXPECT_TRUE(std::isnan(s.mean));
+  EXPECT_TRUE(std::isnan(s.median));
+  EXPECT_TRUE(std::isnan(s.stddev));
+  EXPECT_TRUE(std::isnan(percentile({}, 0.5)));
+}
+
+TEST(Statistics, ZeroMeanCvIsNaN) { EXPECT_TRUE(std::isnan(cv({-1.0, 1.0}))); }
+
+TEST(Statistics, SummaryMatchesTheSingleFunctions) {
+  const std::vector<double> x{0.5, 0.1, 0.9, 0.3, 0.7, 0.2};
+  const Summary s = summarize(x);
+  EXPECT_DOUBLE_EQ(s.median, median(x));
+  EXPECT_DOUBLE_EQ(s.p50, s.median);
+  EXPECT_DOUBLE_EQ(s.p90, percentile(x, 0.9));
+  EXPECT_DOUBLE_EQ(s.stddev, stddev(x));
+  EXPECT_DOUBLE_EQ(s.iqr, iqr(x));
+  EXPECT_DOUBLE_EQ(s.min, 0.1);
+  EXPECT_DOUBLE_EQ(s.max, 0.9);
+}
+
+}  // namespace opbench::stats
