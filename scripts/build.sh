@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 prefix="${OPBENCH_TORCH_PREFIX:-}"
 if [ -z "$prefix" ]; then
-  prefix="$(.venv/bin/python -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
+  # Where the wheel keeps its CMake package, found without importing torch.
+  prefix="$(.venv/bin/python -c 'import importlib.util, os; print(os.path.join(os.path.dirname(importlib.util.find_spec("torch").origin), "share", "cmake"))')"
 fi
 werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON

@@ -1,10 +1,16 @@
 // End-to-end tests: the real opbench binary on tiny configs, checked through the files it writes.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
+#include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include "opbench/core/json.hpp"
 #include "opbench/results/store.hpp"
@@ -114,6 +120,43 @@ TEST_F(Cli, FailingCaseExitsOneAndTheOthersStillRun) {
   EXPECT_EQ(json["cases"][1]["status"], "error");
   EXPECT_NE(json["cases"][1]["message"].get<std::string>().find("must match"), std::string::npos);
   EXPECT_EQ(json["cases"][2]["status"], "ok");
+}
+
+TEST_F(Cli, KilledRunKeepsFinishedCasesInTheJournal) {
+  const std::string out = m_dir.file("killed.json");
+  const std::string journal = results::journal_path_for(out);
+  const std::string err = m_dir.file("killed.err");
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    // Many long cases: the run is killed long before it ends.
+    const std::string config = k_data + "/tiny.csv";
+    ::freopen(err.c_str(), "w", stderr);
+    ::execl(OPBENCH_BINARY, OPBENCH_BINARY, "run", "--config", config.c_str(), "--threads", "1", "--runs", "3",
+            "--min-time", "0.3", "--max-time", "0.3", "--dtype", "float32,float64,float16,bfloat16",
+            "--output", out.c_str(), static_cast<char*>(nullptr));
+    std::_Exit(127);
+  }
+  // Wait until two cases are in the journal (context line + 2), then kill -9.
+  auto lines = [&] {
+    std::ifstream in(journal);
+    return std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (lines() < 3 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the run ended before it was killed: " << testing::read_text(err);
+  EXPECT_FALSE(std::filesystem::exists(out));
+  const auto exported = opbench("export --format json --input " + journal);
+  ASSERT_EQ(exported.code, 0) << exported.err;
+  const Json json = Json::parse(exported.out);
+  ASSERT_GE(json["cases"].size(), 2u);
+  EXPECT_LT(json["cases"].size(), 12u);
+  EXPECT_EQ(json["cases"][0]["case_id"], "add/self=16,other=16/float32/cpu/t1/forward");
+  EXPECT_EQ(json["cases"][0]["status"], "ok");
 }
 
 TEST_F(Cli, BackwardAddsBackwardCases) {
