@@ -1,24 +1,14 @@
 #include "opbench/report/csv_reporter.hpp"
 
-#include <csv.h>
-
 #include <cmath>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "opbench/report/csv_field.hpp"
+
 namespace opbench::report {
 namespace {
-
-// A CSV field, quoted by libcsv when it needs to be.
-std::string field(const std::string& text) {
-  std::string out(text.size() * 2 + 2, '\0');
-  const std::size_t n = csv_write(out.data(), out.size(), text.data(), text.size());
-  out.resize(n);
-  // csv_write always quotes; keep plain fields plain for readability.
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  return out;
-}
 
 std::string micros(double seconds) {
   return std::isfinite(seconds) ? fmt::format("{:.4f}", seconds * 1e6) : "";
@@ -33,9 +23,9 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
   for (const auto& r : set.cases) {
     const auto& s = r.summary;
     std::vector<std::string> cells = {
-        field(r.c.case_id), field(r.c.name), r.c.kind, field(r.c.op), field(r.c.shape_class),
+        csv_field(r.c.case_id), csv_field(r.c.name), r.c.kind, csv_field(r.c.op), csv_field(r.c.shape_class),
         r.c.dtype, r.c.device, std::to_string(r.c.threads), r.c.direction, r.status,
-        field(r.message), std::to_string(s.count), std::to_string(r.timing.block_size),
+        csv_field(r.message), std::to_string(s.count), std::to_string(r.timing.block_size),
         micros(s.mean), micros(s.median), micros(s.p50), micros(s.p90), micros(s.p99),
         micros(s.min), micros(s.max), micros(s.stddev),
         std::isfinite(s.cv) ? fmt::format("{:.5f}", s.cv) : "", micros(s.iqr),

@@ -1,0 +1,140 @@
+#include "opbench/compare/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
+#include "opbench/stats/mann_whitney.hpp"
+
+namespace opbench::compare {
+namespace {
+
+constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
+
+CaseComparison compare_case(const results::CaseResult& base, const results::CaseResult& candidate,
+                            const CompareOptions& options) {
+  CaseComparison c;
+  c.case_id = base.c.case_id;
+  c.base_samples = base.samples.size();
+  c.new_samples = candidate.samples.size();
+  c.base_median = base.status == "ok" ? base.summary.median : k_nan;
+  c.new_median = candidate.status == "ok" ? candidate.summary.median : k_nan;
+  c.ratio = c.new_median / c.base_median;
+  c.p_value = k_nan;
+  if (base.status != "ok" || candidate.status != "ok") {
+    c.verdict = "unknown";
+    c.reason = "status base " + base.status + ", new " + candidate.status;
+    return c;
+  }
+  if (c.base_samples < options.min_samples || c.new_samples < options.min_samples) {
+    c.verdict = "unknown";
+    c.reason = "too few samples (" + std::to_string(c.base_samples) + " and " +
+               std::to_string(c.new_samples) + ", need " + std::to_string(options.min_samples) + ")";
+    return c;
+  }
+  c.p_value = stats::mann_whitney_u(base.samples, candidate.samples).p_value;
+  const bool significant = c.p_value < options.alpha;
+  if (significant && c.ratio > 1.0 + options.threshold) {
+    c.verdict = "slower";
+  } else if (significant && c.ratio < 1.0 - options.threshold) {
+    c.verdict = "faster";
+  } else {
+    c.verdict = "same";
+  }
+  return c;
+}
+
+}  // namespace
+
+std::size_t Comparison::count(const std::string& verdict) const {
+  return static_cast<std::size_t>(std::count_if(
+      cases.begin(), cases.end(), [&](const auto& c) { return c.verdict == verdict; }));
+}
+
+Comparison compare_results(const results::ResultSet& base, const results::ResultSet& candidate,
+                           const CompareOptions& options) {
+  Comparison out;
+  out.options = options;
+  std::map<std::string, const results::CaseResult*> new_by_id;
+  for (const auto& r : candidate.cases) new_by_id[r.c.case_id] = &r;
+  std::map<std::string, bool> in_base;
+  double log_sum = 0.0;
+  std::size_t ratios = 0;
+  for (const auto& r : base.cases) {
+    in_base[r.c.case_id] = true;
+    const auto it = new_by_id.find(r.c.case_id);
+    if (it == new_by_id.end()) {
+      out.only_in_base.push_back(r.c.case_id);
+      continue;
+    }
+    out.cases.push_back(compare_case(r, *it->second, options));
+    const double ratio = out.cases.back().ratio;
+    if (std::isfinite(ratio) && ratio > 0) {
+      log_sum += std::log(ratio);
+      ++ratios;
+    }
+  }
+  for (const auto& r : candidate.cases) {
+    if (in_base.count(r.c.case_id) == 0) out.only_in_new.push_back(r.c.case_id);
+  }
+  if (out.cases.empty()) {
+    throw ResultsError("the two result files have no case in common (nothing to compare)");
+  }
+  out.geomean_ratio = ratios > 0 ? std::exp(log_sum / static_cast<double>(ratios)) : k_nan;
+  return out;
+}
+
+const std::vector<std::string>& comparison_formats() {
+  static const std::vector<std::string> k_formats = {"md", "json", "csv"};
+  return k_formats;
+}
+
+void write_comparison(const Comparison& comparison, const std::string& format, std::ostream& out) {
+  if (format == "md") {
+    write_markdown(comparison, out);
+  } else if (format == "json") {
+    out << to_json(comparison).dump(2) << "\n";
+  } else if (format == "csv") {
+    write_csv(comparison, out);
+  } else {
+    throw UsageError("unknown format '" + format + "' (valid: " +
+                     core::join(comparison_formats(), ", ") + ")");
+  }
+}
+
+Json to_json(const Comparison& comparison) {
+  auto number = [](double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); };
+  Json out = Json::object();
+  out["base"] = comparison.base_path;
+  out["new"] = comparison.new_path;
+  out["threshold"] = comparison.options.threshold;
+  out["alpha"] = comparison.options.alpha;
+  out["min_samples"] = comparison.options.min_samples;
+  out["regressed"] = comparison.regressed();
+  out["counts"] = {{"slower", comparison.count("slower")},
+                   {"faster", comparison.count("faster")},
+                   {"same", comparison.count("same")},
+                   {"unknown", comparison.count("unknown")}};
+  out["geomean_ratio"] = number(comparison.geomean_ratio);
+  Json cases = Json::array();
+  for (const auto& c : comparison.cases) {
+    cases.push_back({{"case_id", c.case_id},
+                     {"verdict", c.verdict},
+                     {"reason", c.reason},
+                     {"base_median", number(c.base_median)},
+                     {"new_median", number(c.new_median)},
+                     {"ratio", number(c.ratio)},
+                     {"p_value", number(c.p_value)},
+                     {"base_samples", c.base_samples},
+                     {"new_samples", c.new_samples}});
+  }
+  out["cases"] = cases;
+  out["only_in_base"] = comparison.only_in_base;
+  out["only_in_new"] = comparison.only_in_new;
+  return out;
+}
+
+}  // namespace opbench::compare

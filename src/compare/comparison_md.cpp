@@ -1,0 +1,46 @@
+// Markdown view of a comparison: a table per case, then the summary.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "opbench/compare/compare.hpp"
+#include "opbench/report/units.hpp"
+
+namespace opbench::compare {
+
+void write_markdown(const Comparison& comparison, std::ostream& out) {
+  const auto& o = comparison.options;
+  out << "# opbench compare\n\n";
+  out << "- **base**: " << comparison.base_path << "\n- **new**: " << comparison.new_path << "\n";
+  out << fmt::format("- **rule**: slower/faster when the median moves by more than {:.1f}% and "
+                     "the Mann-Whitney U test gives p < {}\n\n",
+                     o.threshold * 100, o.alpha);
+  out << "| case | base median | new median | ratio | p-value | verdict |\n";
+  out << "|---|---:|---:|---:|---:|---|\n";
+  for (const auto& c : comparison.cases) {
+    const std::string verdict = c.verdict == "unknown" ? "unknown (" + c.reason + ")"
+                                : c.verdict == "slower" ? "**slower**"
+                                                        : c.verdict;
+    out << "| `" << c.case_id << "` | " << report::format_duration(c.base_median) << " | "
+        << report::format_duration(c.new_median) << " | "
+        << (std::isfinite(c.ratio) ? fmt::format("{:.3f}", c.ratio) : "-") << " | "
+        << (std::isfinite(c.p_value) ? fmt::format("{:.3g}", c.p_value) : "-") << " | " << verdict
+        << " |\n";
+  }
+  out << fmt::format("\n**{} slower, {} faster, {} same, {} unknown**; geometric mean of ratios: {}\n",
+                     comparison.count("slower"), comparison.count("faster"),
+                     comparison.count("same"), comparison.count("unknown"),
+                     std::isfinite(comparison.geomean_ratio)
+                         ? fmt::format("{:.4f}", comparison.geomean_ratio)
+                         : "-");
+  if (!comparison.only_in_base.empty()) {
+    out << "\nOnly in base (" << comparison.only_in_base.size() << "):\n";
+    for (const auto& id : comparison.only_in_base) out << "- `" << id << "`\n";
+  }
+  if (!comparison.only_in_new.empty()) {
+    out << "\nOnly in new (" << comparison.only_in_new.size() << "):\n";
+    for (const auto& id : comparison.only_in_new) out << "- `" << id << "`\n";
+  }
+}
+
+}  // namespace opbench::compare

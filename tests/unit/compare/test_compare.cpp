@@ -1,0 +1,103 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "opbench/compare/compare.hpp"
+#include "opbench/core/error.hpp"
+#include "opbench/results/store.hpp"
+
+namespace opbench::compare {
+namespace {
+
+// base.json: a real run of tests/data/tiny.{csv,json}, 20 samples a case.
+// slow_mul.json: the same file with every sample of the mul case multiplied by 1.2.
+const std::string k_dir = std::string(OPBENCH_TEST_DATA) + "/compare/";
+const std::string k_mul = "mul/self=4x4,other=4/float32/cpu/t1/forward";
+
+const CaseComparison& find(const Comparison& c, const std::string& id) {
+  for (const auto& item : c.cases) {
+    if (item.case_id == id) return item;
+  }
+  throw std::runtime_error("no case " + id);
+}
+
+TEST(Compare, IdenticalRunsGiveNoRegression) {
+  const auto base = results::load_results(k_dir + "base.json");
+  const Comparison c = compare_results(base, base, {});
+  ASSERT_EQ(c.cases.size(), 5u);
+  EXPECT_FALSE(c.regressed());
+  EXPECT_EQ(c.count("same"), 5u);
+  EXPECT_DOUBLE_EQ(c.geomean_ratio, 1.0);
+  for (const auto& item : c.cases) EXPECT_DOUBLE_EQ(item.p_value, 1.0);
+}
+
+TEST(Compare, SyntheticTwentyPercentSlowdownIsExactlyThatRegression) {
+  const auto base = results::load_results(k_dir + "base.json");
+  const auto slow = results::load_results(k_dir + "slow_mul.json");
+  const Comparison c = compare_results(base, slow, {});
+  EXPECT_TRUE(c.regressed());
+  EXPECT_EQ(c.count("slower"), 1u);
+  EXPECT_EQ(c.count("same"), 4u);
+  const auto& mul = find(c, k_mul);
+  EXPECT_EQ(mul.verdict, "slower");
+  EXPECT_NEAR(mul.ratio, 1.2, 1e-12);
+  EXPECT_LT(mul.p_value, 1e-6);
+  EXPECT_NEAR(c.geomean_ratio, std::pow(1.2, 1.0 / 5.0), 1e-12);
+
+  // The other way round it is faster, and nothing regressed.
+  const Comparison back = compare_results(slow, base, {});
+  EXPECT_FALSE(back.regressed());
+  EXPECT_EQ(find(back, k_mul).verdict, "faster");
+
+  // Past a 25% threshold the same shift is not a regression.
+  CompareOptions loose;
+  loose.threshold = 0.25;
+  EXPECT_FALSE(compare_results(base, slow, loose).regressed());
+}
+
+TEST(Compare, CasesInOneFileOnlyAndUnknowns) {
+  auto base = results::load_results(k_dir + "base.json");
+  auto candidate = base;
+  candidate.cases.erase(candidate.cases.begin());          // add only in base
+  candidate.cases[0].status = "error";                      // mm failed in new
+  candidate.cases[1].samples.resize(3);                     // mul: too few samples
+  auto extra = candidate.cases[2];
+  extra.c.case_id = "relu/self=128/float32/cpu/t1/forward";
+  candidate.cases.push_back(extra);                         // only in new
+  const Comparison c = compare_results(base, candidate, {});
+  EXPECT_EQ(c.only_in_base, std::vector<std::string>{"add/self=16,other=16/float32/cpu/t1/forward"});
+  EXPECT_EQ(c.only_in_new, std::vector<std::string>{"relu/self=128/float32/cpu/t1/forward"});
+  EXPECT_EQ(find(c, "mm/self=8x8,mat2=8x8/float32/cpu/t1/forward").verdict, "unknown");
+  EXPECT_EQ(find(c, k_mul).verdict, "unknown");
+  EXPECT_NE(find(c, k_mul).reason.find("too few samples"), std::string::npos);
+  EXPECT_EQ(c.count("unknown"), 2u);
+}
+
+TEST(Compare, NothingInCommonIsIncompatible) {
+  auto base = results::load_results(k_dir + "base.json");
+  auto other = base;
+  for (auto& r : other.cases) r.c.case_id += "x";
+  EXPECT_THROW(compare_results(base, other, {}), ResultsError);
+}
+
+TEST(Compare, Formats) {
+  const auto base = results::load_results(k_dir + "base.json");
+  const auto slow = results::load_results(k_dir + "slow_mul.json");
+  const Comparison c = compare_results(base, slow, {});
+  std::ostringstream md, json, csv;
+  write_comparison(c, "md", md);
+  write_comparison(c, "json", json);
+  write_comparison(c, "csv", csv);
+  EXPECT_NE(md.str().find("| `" + k_mul + "` | 520.1 ns | 624.1 ns | 1.200 |"), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("**1 slower, 0 faster, 4 same, 0 unknown**"), std::string::npos);
+  const Json parsed = Json::parse(json.str());
+  EXPECT_EQ(parsed["regressed"], true);
+  EXPECT_EQ(parsed["counts"]["slower"], 1);
+  EXPECT_NE(csv.str().find("\"" + k_mul + "\",slower,,0.5201,0.6241,1.200000,"), std::string::npos) << csv.str();
+  std::ostringstream ignored;
+  EXPECT_THROW(write_comparison(c, "xml", ignored), UsageError);
+}
+
+}  // namespace
+}  // namespace opbench::compare
