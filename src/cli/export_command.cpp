@@ -15,11 +15,12 @@ struct ExportOptions {
   std::string input;
   std::string format;
   std::string output = "-";
+  bool aggregates_only = false;
 };
 
 int export_results(const ExportOptions& options, const GlobalOptions& global) {
   start_command(global);
-  const auto reporter = report::make_reporter(options.format);
+  const auto reporter = report::make_reporter(options.format, options.aggregates_only);
   const std::string input = options.input.empty() ? results::latest_result(results_dir(global)) : options.input;
   const results::ResultSet set = results::load_results(input);
   if (options.output == "-") {
@@ -36,7 +37,7 @@ int export_results(const ExportOptions& options, const GlobalOptions& global) {
 
 void add_export_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<ExportOptions>();
-  auto* cmd = app.add_subcommand("export", "Turn stored results into csv, md or json");
+  auto* cmd = app.add_subcommand("export", "Turn stored results into csv, md, json or gbench (google/benchmark JSON)");
   cmd->add_option("--input,-i", options->input,
                   "Result file or journal (default: the most recent in the results directory)")
       ->check(CLI::ExistingFile);
@@ -44,6 +45,8 @@ void add_export_command(CLI::App& app, GlobalOptions& global) {
       ->required()
       ->check(CLI::IsMember(report::reporter_formats()));
   cmd->add_option("--output,-o", options->output, "Output file; - for stdout")->capture_default_str();
+  cmd->add_flag("--aggregates-only", options->aggregates_only,
+                "gbench: only the mean/median/stddev/cv aggregates, no per-sample entries");
   cmd->callback([options, &global] { global.exit_code = export_results(*options, global); });
 }
 

@@ -5,6 +5,7 @@
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/report/csv_reporter.hpp"
+#include "opbench/report/gbench_reporter.hpp"
 #include "opbench/report/json_reporter.hpp"
 #include "opbench/report/md_reporter.hpp"
 #include "opbench/report/units.hpp"
@@ -12,14 +13,15 @@
 namespace opbench::report {
 
 const std::vector<std::string>& reporter_formats() {
-  static const std::vector<std::string> k_formats = {"csv", "md", "json"};
+  static const std::vector<std::string> k_formats = {"csv", "md", "json", "gbench"};
   return k_formats;
 }
 
-std::unique_ptr<Reporter> make_reporter(const std::string& format) {
+std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregates_only) {
   if (format == "csv") return std::make_unique<CsvReporter>();
   if (format == "md" || format == "markdown") return std::make_unique<MarkdownReporter>();
   if (format == "json") return std::make_unique<JsonReporter>();
+  if (format == "gbench") return std::make_unique<GbenchReporter>(aggregates_only);
   throw UsageError("unknown format '" + format + "' (valid: " + core::join(reporter_formats(), ", ") +
                    ")");
 }

@@ -19,8 +19,9 @@ class Reporter {
 // Formats `export` knows.
 const std::vector<std::string>& reporter_formats();
 
-// The reporter for `format` (csv, md, json); throws UsageError for any other.
-std::unique_ptr<Reporter> make_reporter(const std::string& format);
+// The reporter for `format` (csv, md, json, gbench); throws UsageError for any other.
+// `aggregates_only` leaves gbench's per-sample entries out.
+std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregates_only = false);
 
 // One console line for a finished case: `case_id  median ..  p90 ..  peak ..`.
 std::string console_line(const results::CaseResult& result);

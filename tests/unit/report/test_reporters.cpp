@@ -94,3 +94,49 @@ TEST(MakeReporter, UnknownFormat) { EXPECT_THROW(make_reporter("xml"), UsageErro
 
 }  // namespace
 }  // namespace opbench::report
+
+namespace opbench::report {
+namespace {
+
+// The fields google/benchmark's tools/compare.py (gbench/report.py, util.py) and
+// github-action-benchmark's `googlecpp` reader use.
+TEST(GbenchReporter, GoogleBenchmarkSchema) {
+  const Json doc = Json::parse(render("gbench", sample_set()));
+  const Json& ctx = doc["context"];
+  for (const char* key : {"date", "host_name", "executable", "num_cpus", "mhz_per_cpu",
+                          "cpu_scaling_enabled", "caches", "library_build_type"}) {
+    EXPECT_TRUE(ctx.contains(key)) << key;
+  }
+  EXPECT_EQ(ctx["json_schema_version"], 1);
+  EXPECT_EQ(ctx["host_name"], "box");
+  const Json& benchmarks = doc["benchmarks"];
+  ASSERT_EQ(benchmarks.size(), 3u + 4u);  // the ok case: 3 samples + 4 aggregates; errors left out
+  const std::string id = "conv2d/input=1x3x8x8,stride=[2,2]/float32/cpu/t1/forward";
+  for (std::size_t i = 0; i < 3; ++i) {
+    const Json& b = benchmarks[i];
+    EXPECT_EQ(b["name"], id);
+    EXPECT_EQ(b["run_name"], id);
+    EXPECT_EQ(b["run_type"], "iteration");
+    EXPECT_EQ(b["repetitions"], 3);
+    EXPECT_EQ(b["repetition_index"], i);
+    EXPECT_TRUE(b["iterations"].is_number_integer());
+    EXPECT_TRUE(b["threads"].is_number_integer());
+    EXPECT_EQ(b["time_unit"], "ns");
+    EXPECT_DOUBLE_EQ(b["real_time"].get<double>(), (i + 1) * 1e4);
+    EXPECT_DOUBLE_EQ(b["cpu_time"].get<double>(), b["real_time"].get<double>());
+  }
+  EXPECT_EQ(benchmarks[3]["name"], id + "_mean");
+  EXPECT_EQ(benchmarks[3]["run_type"], "aggregate");
+  EXPECT_EQ(benchmarks[3]["aggregate_name"], "mean");
+  EXPECT_EQ(benchmarks[3]["aggregate_unit"], "time");
+  EXPECT_DOUBLE_EQ(benchmarks[4]["real_time"].get<double>(), 2e4);  // median, ns
+  EXPECT_EQ(benchmarks[6]["aggregate_name"], "cv");
+  EXPECT_EQ(benchmarks[6]["aggregate_unit"], "percentage");
+
+  std::ostringstream aggregates;
+  make_reporter("gbench", /*aggregates_only=*/true)->write(sample_set(), aggregates);
+  EXPECT_EQ(Json::parse(aggregates.str())["benchmarks"].size(), 4u);
+}
+
+}  // namespace
+}  // namespace opbench::report
