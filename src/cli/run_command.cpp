@@ -1,11 +1,24 @@
-// `opbench run`: plan the selected cases, run each, write results case by case.
+// `opbench run`: plan the selected cases (from configs, or re-run from a stored result), run each
+// (repeated, interleaved, each repetition in a fresh process if asked), write results case by case.
 #include <fmt/format.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <spdlog/spdlog.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <map>
+#include <random>
+#include <set>
 
 #include "commands.hpp"
+#include "opbench/catalog/binder.hpp"
 #include "opbench/core/dtype.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
@@ -16,8 +29,11 @@
 #include "opbench/report/reporter.hpp"
 #include "opbench/results/store.hpp"
 
+extern char** environ;
+
 namespace opbench::cli {
 namespace {
+namespace fs = std::filesystem;
 
 struct RunOptions {
   std::vector<std::string> ops;
@@ -28,19 +44,47 @@ struct RunOptions {
   std::vector<std::string> dtypes{"float32"};
   std::vector<std::string> contexts{"cpu"};
   std::vector<int> threads;
+  std::vector<std::string> case_ids;
+  std::string from;
+  std::string shard;
   bool backward = false;
   std::uint64_t seed = 0;
   exec::ExecOptions exec;
   bool no_memory = false;
+  int repetitions = 1;
+  bool interleave = false;
+  bool isolate = false;
   std::string output;
   std::string host_allocator = "tuned";
   bool dry_run = false;
 };
 
-int run(RunOptions& options, const GlobalOptions& global) {
-  start_command(global);
-  const std::string allocator = exec::configure_host_allocator(options.host_allocator);
+// The cases of a stored result, bound again to this LibTorch so they run exactly as recorded.
+std::vector<plan::Case> cases_from_results(const std::string& path) {
+  std::vector<plan::Case> cases;
+  std::vector<std::string> errors;
+  for (const auto& record : results::load_results(path).cases) {
+    plan::Case c = record.c;
+    const std::string where = path + ": " + c.case_id;
+    try {
+      if (c.kind != "op") throw ConfigError(where + ": only operator cases can be re-run");
+      const catalog::BoundOp bound = catalog::bind_case(c.op, c.given, where);
+      if (bound.qualified() != c.op) {
+        throw ConfigError(where + ": the arguments now bind to " + bound.qualified() + ", not " + c.op);
+      }
+      c.schema = bound.schema;
+      c.given = bound.given;
+      c.arguments = bound.arguments;
+      cases.push_back(std::move(c));
+    } catch (const ConfigError& e) {
+      errors.emplace_back(e.what());
+    }
+  }
+  if (!errors.empty()) throw ConfigError(core::join(errors, "\n"));
+  return cases;
+}
 
+std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOptions& global) {
   plan::PlanOptions plan_options;
   plan_options.ops = core::split_list(options.ops);
   plan_options.tags = core::split_list(options.tags);
@@ -52,19 +96,119 @@ int run(RunOptions& options, const GlobalOptions& global) {
   }
   plan_options.devices.clear();
   for (const auto& ctx : core::split_list(options.contexts)) {
-    const std::string device = core::parse_device(ctx).str();
-    exec::check_device(device);
-    plan_options.devices.push_back(device);
+    plan_options.devices.push_back(core::parse_device(ctx).str());
   }
-  plan_options.threads = options.threads.empty() ? std::vector<int>{exec::default_threads()} : options.threads;
+  plan_options.threads =
+      options.threads.empty() ? std::vector<int>{exec::default_threads()} : options.threads;
   for (int t : plan_options.threads) {
     if (t < 1) throw UsageError("--threads must be at least 1");
   }
   plan_options.backward = options.backward;
   plan_options.seed = options.seed;
+  if (!options.shard.empty()) {
+    std::tie(plan_options.shard_index, plan_options.shard_count) = plan::parse_shard(options.shard);
+  }
 
-  const catalog::Catalog catalog = load_catalog_for(options.configs, global);
-  const std::vector<plan::Case> cases = plan::make_plan(catalog, plan_options);
+  std::vector<plan::Case> cases;
+  if (!options.from.empty()) {
+    for (auto& c : cases_from_results(options.from)) {
+      const bool named = plan_options.ops.empty() ||
+                         std::any_of(plan_options.ops.begin(), plan_options.ops.end(),
+                                     [&](const auto& name) { return plan::case_name_matches(c, name); });
+      if (named && plan::in_shard(c.case_id, plan_options.shard_index, plan_options.shard_count)) {
+        cases.push_back(std::move(c));
+      }
+    }
+  } else {
+    cases = plan::make_plan(load_catalog_for(options.configs, global), plan_options);
+  }
+  if (!options.case_ids.empty()) {
+    const std::set<std::string> wanted(options.case_ids.begin(), options.case_ids.end());
+    std::vector<plan::Case> kept;
+    for (auto& c : cases) {
+      if (wanted.count(c.case_id) > 0) kept.push_back(std::move(c));
+    }
+    if (kept.size() != wanted.size()) throw UsageError("a --case id matches no planned case");
+    cases = std::move(kept);
+  }
+  std::set<std::string> devices;
+  for (const auto& c : cases) devices.insert(c.device);
+  for (const auto& device : devices) exec::check_device(device);
+  return cases;
+}
+
+// Runs one repetition of `c` in a fresh `opbench run` process and reads its result back.
+results::CaseResult run_isolated(const plan::Case& c, const std::string& plan_file,
+                                 const RunOptions& options, bool memory, const std::string& scratch,
+                                 int serial) {
+  const std::string output = scratch + "/repetition-" + std::to_string(serial) + ".json";
+  const std::string log = scratch + "/repetition-" + std::to_string(serial) + ".log";
+  const auto& m = options.exec.measure;
+  std::vector<std::string> args = {
+      "opbench", "run", "--from", plan_file, "--case", c.case_id, "--output", output,
+      "--warmup", std::to_string(m.warmup), "--runs", std::to_string(m.min_runs),
+      "--min-time", fmt::format("{}", m.min_time), "--max-time", fmt::format("{}", m.max_time),
+      "--target-noise", fmt::format("{}", m.target_noise), "--block-time", fmt::format("{}", m.block_time),
+      "--host-allocator", options.host_allocator};
+  if (!memory) args.emplace_back("--no-memory");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  results::CaseResult failed;
+  failed.c = c;
+  failed.status = "error";
+  if (spawned != 0) {
+    failed.message = "cannot start a fresh opbench process for this repetition";
+    return failed;
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (fs::exists(output)) {
+    auto set = results::load_results(output);
+    if (set.cases.size() == 1) {
+      results::CaseResult result = std::move(set.cases.front());
+      result.c = c;
+      return result;
+    }
+  }
+  std::ifstream in(log);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  failed.message = "the fresh process for this repetition ended without a result (" +
+                   (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                        : "exit " + std::to_string(WEXITSTATUS(status))) +
+                   "): " + core::trim(text);
+  return failed;
+}
+
+// The order jobs (case, repetition) run in: case by case, or a seeded shuffle (--interleave).
+std::vector<std::pair<std::size_t, int>> job_order(std::size_t cases, int repetitions, bool interleave,
+                                                   std::uint64_t seed) {
+  std::vector<std::pair<std::size_t, int>> jobs;
+  for (std::size_t i = 0; i < cases; ++i) {
+    for (int r = 0; r < repetitions; ++r) jobs.emplace_back(i, r);
+  }
+  if (interleave) {
+    // Fisher-Yates with mt19937_64, whose output the standard fixes: the same order everywhere.
+    std::mt19937_64 random(seed);
+    for (std::size_t i = jobs.size(); i > 1; --i) {
+      std::swap(jobs[i - 1], jobs[random() % i]);
+    }
+  }
+  return jobs;
+}
+
+int run(RunOptions& options, const GlobalOptions& global) {
+  start_command(global);
+  const std::string allocator = exec::configure_host_allocator(options.host_allocator);
+  if (options.repetitions < 1) throw UsageError("--repetitions must be at least 1");
+  const std::vector<plan::Case> cases = plan_cases(options, global);
   if (cases.empty()) throw UsageError("no case matches the filters (opbench list shows what can run)");
 
   if (options.dry_run) {
@@ -76,25 +220,63 @@ int run(RunOptions& options, const GlobalOptions& global) {
   options.exec.memory = !options.no_memory;
   const std::string output =
       options.output.empty() ? results::default_output_path(results_dir(global)) : options.output;
-  const std::uint64_t seed = options.seed;
-  results::ResultWriter writer(output, exec::collect_context(global.command_line, seed, allocator));
+  Json context = exec::collect_context(global.command_line, options.seed, allocator);
+  context["repetitions"] = options.repetitions;
+  context["interleave"] = options.interleave;
+  context["isolate"] = options.isolate;
+  results::ResultWriter writer(output, context);
   std::cerr << fmt::format("opbench: {} case(s); finished cases go to {} as they finish\n",
                            cases.size(), writer.journal_path());
 
+  std::string scratch;
+  std::string plan_file;
+  if (options.isolate) {
+    std::string pattern = (fs::temp_directory_path() / "opbench-run-XXXXXX").string();
+    scratch = ::mkdtemp(pattern.data());
+    results::ResultSet planned;
+    for (const auto& c : cases) {
+      results::CaseResult r;
+      r.c = c;
+      r.status = "skipped";
+      r.message = "planned";
+      planned.cases.push_back(r);
+    }
+    plan_file = scratch + "/plan.json";
+    results::write_atomically(plan_file, results::to_json(planned).dump());
+  }
+
   const auto start = std::chrono::steady_clock::now();
-  std::size_t ok = 0, failed = 0, skipped = 0;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const results::CaseResult result = exec::run_case(cases[i], options.exec);
+  std::map<std::size_t, std::vector<results::CaseResult>> pending;
+  std::size_t finished = 0, ok = 0, failed = 0, skipped = 0;
+  int serial = 0;
+  for (const auto& [index, repetition] : job_order(cases.size(), options.repetitions,
+                                                   options.interleave, options.seed)) {
+    const plan::Case& c = cases[index];
+    exec::ExecOptions exec_options = options.exec;
+    exec_options.memory = options.exec.memory && repetition == 0;
+    pending[index].push_back(options.isolate
+                                 ? run_isolated(c, plan_file, options, exec_options.memory, scratch, serial++)
+                                 : exec::run_case(c, exec_options));
+    if (static_cast<int>(pending[index].size()) < options.repetitions) continue;
+    const results::CaseResult result = results::combine_repetitions(pending[index]);
+    pending.erase(index);
     writer.append(result);
+    ++finished;
     (result.status == "ok" ? ok : result.status == "error" ? failed : skipped)++;
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cerr << fmt::format("[{}/{}] {}  [{:.1f} s]\n", i + 1, cases.size(),
+    std::cerr << fmt::format("[{}/{}] {}  [{:.1f} s]\n", finished, cases.size(),
                              report::console_line(result), elapsed);
   }
-  writer.finish();
-  std::cout << fmt::format("{} case(s): {} ok, {} error, {} skipped; results: {}\n", cases.size(), ok,
-                           failed, skipped, output);
+  std::vector<std::string> order;
+  for (const auto& c : cases) order.push_back(c.case_id);
+  writer.finish(order);
+  if (!scratch.empty()) {
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+  }
+  std::cout << fmt::format("{} case(s): {} ok, {} error, {} skipped; results: {}\n", cases.size(),
+                           ok, failed, skipped, output);
   return failed > 0 ? k_exit_case_failed : k_exit_ok;
 }
 
@@ -107,10 +289,16 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--config", options->configs,
                   "Config file to load instead of the config directory (repeatable)")
       ->check(CLI::ExistingFile);
+  cmd->add_option("--from", options->from,
+                  "Re-run exactly the cases of a stored result (arguments, dtype, device, threads, seed)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--case", options->case_ids, "Only this case id (repeatable)");
   cmd->add_option("--tags", options->tags, "Keep entries with any of these tags");
   cmd->add_option("--category", options->categories, "Keep entries of these categories");
   cmd->add_option("--shape-class", options->shape_classes,
                   "Keep cases of these shape classes (small, common, large, skewed)");
+  cmd->add_option("--shard", options->shard,
+                  "Run shard I of N (I/N, 0-based): a stable 1/N of the cases, by hash of case id");
   cmd->add_option("--dtype", options->dtypes, "Dtypes, comma-separated: an axis")->capture_default_str();
   cmd->add_option("--ctx", options->contexts, "Devices: cpu, gpuN or cuda:N, comma-separated")
       ->capture_default_str();
@@ -118,7 +306,8 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
                   "Intra-op threads, comma-separated: an axis (default: LibTorch's default)")
       ->delimiter(',');
   cmd->add_flag("--backward", options->backward, "Also time the backward pass of each case");
-  cmd->add_option("--seed", options->seed, "Seed of the input generator")->capture_default_str();
+  cmd->add_option("--seed", options->seed, "Seed of the input generator and of --interleave")
+      ->capture_default_str();
   auto& m = options->exec.measure;
   cmd->add_option("--warmup", m.warmup, "Warmup calls before block calibration")
       ->check(CLI::NonNegativeNumber)->capture_default_str();
@@ -134,6 +323,12 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_option("--block-time", m.block_time, "A timed block lasts at least this many seconds")
       ->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--repetitions", options->repetitions,
+                  "Measure each case this many times; samples are pooled, each repetition's median kept")
+      ->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_flag("--interleave", options->interleave,
+                "Run (case, repetition) pairs in a seeded random order");
+  cmd->add_flag("--isolate", options->isolate, "Run each repetition in a fresh opbench process");
   cmd->add_flag("--no-memory", options->no_memory, "Skip the untimed memory probe");
   cmd->add_option("--output,-o", options->output,
                   "Result file (default: RESULTS_DIR/run-YYYYMMDD-HHMMSS.json)");

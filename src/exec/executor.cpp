@@ -137,6 +137,10 @@ results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
     return c.direction == "backward" ? run_backward(c, options, std::move(result))
                                      : run_forward(c, options, std::move(result));
   } catch (const std::exception& e) {
+    // `result` was moved into the run above: start again from the case.
+    result = results::CaseResult{};
+    result.c = c;
+    result.timing.target_noise = options.measure.target_noise;
     result.status = "error";
     std::string message = e.what();
     // LibTorch appends a C++ stack trace after the first line; keep the message a user reads.

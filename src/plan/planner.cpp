@@ -26,6 +26,42 @@ bool entry_name_matches(const catalog::Entry& entry, const std::string& name) {
 
 }  // namespace
 
+std::uint64_t stable_hash(const std::string& text) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ULL;
+  }
+  return hash;
+}
+
+bool in_shard(const std::string& case_id, int index, int count) {
+  return count <= 1 || stable_hash(case_id) % static_cast<std::uint64_t>(count) ==
+                           static_cast<std::uint64_t>(index);
+}
+
+std::pair<int, int> parse_shard(const std::string& text) {
+  const auto parts = core::split(text, '/');
+  try {
+    if (parts.size() == 2) {
+      std::size_t used_i = 0, used_n = 0;
+      const int index = std::stoi(parts[0], &used_i);
+      const int count = std::stoi(parts[1], &used_n);
+      if (used_i == parts[0].size() && used_n == parts[1].size() && count >= 1 && index >= 0 &&
+          index < count) {
+        return {index, count};
+      }
+    }
+  } catch (const std::exception&) {
+  }
+  throw UsageError("bad --shard '" + text + "', expected I/N with 0 <= I < N (e.g. 0/4)");
+}
+
+bool case_name_matches(const Case& c, const std::string& name) {
+  const std::string wanted = core::starts_with(name, "aten::") ? name.substr(6) : name;
+  return c.name == wanted || base_name(c.name) == wanted || c.op == "aten::" + wanted;
+}
+
 bool case_matches(const catalog::CatalogCase& c, const std::string& name) {
   const std::string qualified = c.bound.qualified();
   return qualified == name || qualified == "aten::" + name;
@@ -96,6 +132,7 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
               c.direction = direction;
               c.seed = options.seed;
               c.case_id = make_case_id(c.name, c.given, dtype, device, threads, direction);
+              if (!in_shard(c.case_id, options.shard_index, options.shard_count)) continue;
               auto [it, inserted] = origin_of.emplace(c.case_id, c.origin);
               if (!inserted) {
                 throw ConfigError(c.origin + ": duplicate case " + c.case_id + " (same as " +

@@ -1,5 +1,6 @@
 #include "opbench/results/result_set.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "opbench/core/error.hpp"
@@ -50,6 +51,35 @@ stats::Summary summary_from_json(const Json& json) {
 
 }  // namespace
 
+CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions) {
+  if (repetitions.empty()) throw Error("combine_repetitions: no repetition");
+  if (repetitions.size() == 1) return repetitions.front();
+  CaseResult out = repetitions.front();
+  out.samples.clear();
+  out.timing.total_time = 0;
+  out.timing.warmup_calls = 0;
+  out.timing.repetition_medians.clear();
+  out.memory.reset();
+  for (const auto& r : repetitions) {
+    if (r.status != "ok") {
+      CaseResult failed = r;
+      failed.message = "repetition " + std::to_string(&r - repetitions.data() + 1) + " of " +
+                       std::to_string(repetitions.size()) + ": " + r.message;
+      return failed;
+    }
+    out.samples.insert(out.samples.end(), r.samples.begin(), r.samples.end());
+    out.timing.total_time += r.timing.total_time;
+    out.timing.warmup_calls += r.timing.warmup_calls;
+    out.timing.block_size = std::max(out.timing.block_size, r.timing.block_size);
+    out.timing.repetition_medians.push_back(r.summary.median);
+    if (!out.memory && r.memory) out.memory = r.memory;
+  }
+  out.summary = stats::summarize(out.samples);
+  out.timing.noise = out.summary.cv;
+  out.timing.noise_reached = out.timing.noise <= out.timing.target_noise;
+  return out;
+}
+
 Json to_json(const CaseResult& result) {
   Json out = plan::to_json(result.c);
   out["status"] = result.status;
@@ -63,6 +93,9 @@ Json to_json(const CaseResult& result) {
   timing["target_noise"] = number(result.timing.target_noise);
   timing["noise"] = number(result.timing.noise);
   timing["noise_reached"] = result.timing.noise_reached;
+  Json medians = Json::array();
+  for (double m : result.timing.repetition_medians) medians.push_back(number(m));
+  timing["repetition_medians"] = medians;
   out["timing"] = timing;
   if (result.memory) {
     out["memory"] = {{"peak_bytes", result.memory->peak_bytes},
@@ -106,6 +139,11 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       result.timing.target_noise = read_number(t, "target_noise");
       result.timing.noise = read_number(t, "noise");
       result.timing.noise_reached = t.value("noise_reached", false);
+      if (t.contains("repetition_medians") && t["repetition_medians"].is_array()) {
+        for (const auto& m : t["repetition_medians"]) {
+          result.timing.repetition_medians.push_back(m.is_number() ? m.get<double>() : std::nan(""));
+        }
+      }
     }
     if (json.contains("memory") && json["memory"].is_object()) {
       const Json& m = json["memory"];

@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -87,7 +89,17 @@ void ResultWriter::append(const CaseResult& result) {
   m_set.cases.push_back(result);
 }
 
-void ResultWriter::finish() {
+void ResultWriter::finish(const std::vector<std::string>& order) {
+  if (!order.empty()) {
+    std::map<std::string, std::size_t> rank;
+    for (std::size_t i = 0; i < order.size(); ++i) rank.emplace(order[i], i);
+    auto position = [&](const CaseResult& r) {
+      const auto it = rank.find(r.c.case_id);
+      return it == rank.end() ? order.size() : it->second;
+    };
+    std::stable_sort(m_set.cases.begin(), m_set.cases.end(),
+                     [&](const auto& a, const auto& b) { return position(a) < position(b); });
+  }
   write_atomically(m_output_path, to_json(m_set).dump(2) + "\n");
   std::fclose(m_journal);
   m_journal = nullptr;

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <chrono>
 #include <filesystem>
+#include <sstream>
 #include <fstream>
 #include <thread>
 
@@ -118,6 +119,7 @@ TEST_F(Cli, FailingCaseExitsOneAndTheOthersStillRun) {
   ASSERT_EQ(json["cases"].size(), 3u);
   EXPECT_EQ(json["cases"][0]["status"], "ok");
   EXPECT_EQ(json["cases"][1]["status"], "error");
+  EXPECT_EQ(json["cases"][1]["case_id"], "add/self=3x4,other=5/float32/cpu/t1/forward");
   EXPECT_NE(json["cases"][1]["message"].get<std::string>().find("must match"), std::string::npos);
   EXPECT_EQ(json["cases"][2]["status"], "ok");
 }
@@ -209,8 +211,125 @@ TEST_F(Cli, ListListTagsAndShow) {
   EXPECT_NE(all.out.find("aten::conv2d\n"), std::string::npos);
 }
 
+TEST_F(Cli, ShardsCoverEveryCaseOnceAndMergeJoinsThem) {
+  // The Slurm recipe of the README, with the array variables set by hand.
+  const std::string configs = " --config " + k_data + "/tiny.csv --config " + k_data + "/tiny.json";
+  std::vector<std::string> files;
+  for (int i = 0; i < 3; ++i) {
+    const std::string out = m_dir.file("shard" + std::to_string(i) + ".json");
+    const auto r = opbench("run" + configs + k_quick + " --no-memory --shard " + std::to_string(i) + "/3 --output " + out);
+    ASSERT_EQ(r.code, 0) << r.err;
+    files.push_back(out);
+  }
+  const std::string merged = m_dir.file("all.json");
+  const auto m = opbench("merge " + files[0] + " " + files[1] + " " + files[2] + " --output " + merged);
+  ASSERT_EQ(m.code, 0) << m.err;
+  std::vector<std::string> ids;
+  const Json all = read_json(merged);
+  for (const auto& c : all["cases"]) ids.push_back(c["case_id"]);
+  std::sort(ids.begin(), ids.end());
+  const auto dry = opbench("run" + configs + " --threads 1 --dry-run");
+  std::vector<std::string> planned;
+  std::istringstream lines(dry.out);
+  for (std::string line; std::getline(lines, line);) planned.push_back(line);
+  std::sort(planned.begin(), planned.end());
+  EXPECT_EQ(ids, planned);
+  EXPECT_EQ(all["context"]["merged_from"].size(), 3u);
+
+  EXPECT_EQ(opbench("merge " + files[0] + " " + files[0] + " --output " + merged).code, 2);  // duplicates
+  Json other = read_json(files[1]);
+  other["context"]["libtorch_version"] = "0.0.1";
+  const std::string foreign = m_dir.write("foreign.json", other.dump());
+  const auto refused = opbench("merge " + files[0] + " " + foreign + " --output " + merged);
+  EXPECT_EQ(refused.code, 2);
+  EXPECT_NE(refused.err.find("libtorch_version"), std::string::npos) << refused.err;
+  EXPECT_EQ(opbench("run" + configs + " --shard 3/3").code, 2);
+}
+
+TEST_F(Cli, FromReRunsTheStoredCasesWithRepetitions) {
+  const std::string first = m_dir.file("first.json");
+  ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv --dtype float64" + k_quick + " --output " + first).code, 0);
+  const std::string again = m_dir.file("again.json");
+  const auto r = opbench("run --from " + first + k_quick + " --repetitions 3 --interleave --ops mm,add --output " + again);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json a = read_json(first), b = read_json(again);
+  ASSERT_EQ(b["cases"].size(), 2u);
+  EXPECT_EQ(b["cases"][0]["case_id"], a["cases"][0]["case_id"]);
+  EXPECT_EQ(b["cases"][0]["dtype"], "float64");
+  EXPECT_EQ(b["cases"][0]["given"], a["cases"][0]["given"]);
+  EXPECT_EQ(b["cases"][0]["timing"]["repetition_medians"].size(), 3u);
+  EXPECT_GE(b["cases"][0]["samples"].size(), 9u);
+  EXPECT_EQ(b["context"]["repetitions"], 3);
+}
+
+TEST_F(Cli, IsolatedRepetitionsRunInFreshProcesses) {
+  const std::string out = m_dir.file("iso.json");
+  const auto r = opbench("run --config " + k_data + "/tiny.csv --ops mm" + k_quick +
+                         " --repetitions 2 --isolate --output " + out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json c = read_json(out)["cases"][0];
+  EXPECT_EQ(c["status"], "ok");
+  EXPECT_EQ(c["timing"]["repetition_medians"].size(), 2u);
+  EXPECT_EQ(c["memory"]["peak_bytes"], 256);
+}
+
+TEST_F(Cli, CompareExitCodesAndFormats) {
+  const std::string base = k_data + "/compare/base.json", slow = k_data + "/compare/slow_mul.json";
+  const auto same = opbench("compare " + base + " " + base);
+  EXPECT_EQ(same.code, 0) << same.err;
+  EXPECT_NE(same.out.find("**0 slower, 0 faster, 5 same, 0 unknown**"), std::string::npos) << same.out;
+  const auto regressed = opbench("compare " + base + " " + slow + " --format json");
+  EXPECT_EQ(regressed.code, 1);
+  EXPECT_EQ(Json::parse(regressed.out)["counts"]["slower"], 1);
+  EXPECT_EQ(opbench("compare " + base + " " + slow + " --threshold 0.5").code, 0);
+  const std::string broken = m_dir.write("broken.json", "{\"cases\": 3}");
+  EXPECT_EQ(opbench("compare " + base + " " + broken).code, 2);
+}
+
+TEST_F(Cli, ExportGbench) {
+  const auto r = opbench("export --input " + k_data + "/compare/base.json --format gbench");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json doc = Json::parse(r.out);
+  EXPECT_EQ(doc["benchmarks"].size(), 5u * (20 + 4));
+  EXPECT_EQ(doc["benchmarks"][0]["time_unit"], "ns");
+}
+
+TEST_F(Cli, NightlyScriptComparesWithThePreviousNight) {
+  const std::string script = std::string(OPBENCH_SOURCE_DIR) + "/scripts/nightly.sh";
+  const std::string env = "OPBENCH='" + std::string(OPBENCH_BINARY) + "' OPBENCH_NIGHTLY_DIR='" + m_dir.file("nightly") +
+                          "' OPBENCH_COMPARE_ARGS='--threshold 100' ";
+  const std::string args = " --config " + k_data + "/tiny.csv --threads 1 --warmup 1 --runs 5 --min-time 0 --max-time 0.02";
+  auto shell = [&](const std::string& command) {
+    const std::string err = m_dir.file("nightly.err");
+    const int status = std::system((env + command + " >'" + m_dir.file("nightly.out") + "' 2>'" + err + "'").c_str());
+    return std::make_pair(WIFEXITED(status) ? WEXITSTATUS(status) : -1, testing::read_text(err));
+  };
+  const auto first = shell(script + args);
+  ASSERT_EQ(first.first, 0) << first.second;
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // a later mtime for the second night
+  const auto second = shell(script + args);
+  ASSERT_EQ(second.first, 0) << second.second;
+  int results = 0, summaries = 0, reports = 0;
+  std::string summary;
+  for (const auto& entry : std::filesystem::directory_iterator(m_dir.file("nightly"))) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > 11 && name.substr(name.size() - 11) == ".compare.md") {
+      ++summaries;
+      summary = testing::read_text(entry.path().string());
+    } else if (name.size() > 3 && name.substr(name.size() - 3) == ".md") {
+      ++reports;
+    } else if (name.size() > 5 && name.substr(name.size() - 5) == ".json") {
+      ++results;
+    }
+  }
+  EXPECT_EQ(results, 2);
+  EXPECT_EQ(reports, 1);    // the first night's own report
+  EXPECT_EQ(summaries, 1);  // the second night's comparison
+  EXPECT_NE(summary.find("**0 slower, 0 faster, 3 same, 0 unknown**"), std::string::npos) << summary;
+}
+
 TEST_F(Cli, HelpOnEverySubcommand) {
-  for (const char* sub : {"", "run", "list", "list-tags", "show", "export"}) {
+  for (const char* sub : {"", "run", "list", "list-tags", "show", "export", "compare", "merge"}) {
     const auto r = opbench(std::string(sub) + " --help");
     EXPECT_EQ(r.code, 0) << sub;
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub << ": " << r.out;

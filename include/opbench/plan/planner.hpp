@@ -20,7 +20,19 @@ struct PlanOptions {
   std::vector<int> threads{1};
   bool backward = false;  // add a backward case after each forward case
   std::uint64_t seed = 0;
+  int shard_index = 0;    // keep only shard `shard_index` of `shard_count` (see in_shard)
+  int shard_count = 1;
 };
+
+// 64-bit FNV-1a of `text`: the same on every machine and build.
+std::uint64_t stable_hash(const std::string& text);
+
+// True when the case belongs to shard `index` of `count`: stable_hash(case_id) % count == index.
+// Every case is in exactly one shard, whatever else is planned, on every machine.
+bool in_shard(const std::string& case_id, int index, int count);
+
+// Parses `I/N` (0 <= I < N); throws UsageError otherwise.
+std::pair<int, int> parse_shard(const std::string& text);
 
 // True when `name` selects `entry`: its exact name, its name without overload, "aten::" + either,
 // or the resolved operator of one of its cases.
@@ -28,6 +40,10 @@ bool name_matches(const catalog::Entry& entry, const std::string& name);
 
 // True when `name` is the operator a case resolved to ("add.Tensor" or "aten::add.Tensor").
 bool case_matches(const catalog::CatalogCase& c, const std::string& name);
+
+// True when `name` selects a planned case: its entry name, that without overload, or its
+// resolved operator, with or without "aten::".
+bool case_name_matches(const Case& c, const std::string& name);
 
 // Cases in catalog order, then axes (dtype, device, threads, direction). Throws UsageError for a
 // name in `ops` that selects nothing, and ConfigError for two rows that make the same case id.

@@ -31,6 +31,7 @@ struct TimingInfo {
   double target_noise = 0;          // relative noise (cv) the run aimed for
   double noise = 0;                 // relative noise reached (cv of the samples)
   bool noise_reached = false;       // noise <= target_noise
+  std::vector<double> repetition_medians;  // one median per repetition (--repetitions)
 };
 
 struct CaseResult {
@@ -47,6 +48,11 @@ struct ResultSet {
   Json context = Json::object();
   std::vector<CaseResult> cases;
 };
+
+// One result from the repetitions of a case: samples concatenated in order, statistics over all
+// of them, the median of each repetition kept, timing summed; memory from the first repetition
+// that has it. Any repetition that failed makes the whole case fail with its message.
+CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions);
 
 Json to_json(const CaseResult& result);
 Json to_json(const ResultSet& set);

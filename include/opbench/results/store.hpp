@@ -22,8 +22,9 @@ class ResultWriter {
   // Appends one finished case to the journal and keeps it for the final file.
   void append(const CaseResult& result);
 
-  // Writes OUTPUT atomically and removes the journal.
-  void finish();
+  // Writes OUTPUT atomically and removes the journal. With `order` (case ids), the file lists
+  // the cases in that order (the plan's), whatever order they finished in.
+  void finish(const std::vector<std::string>& order = {});
 
   const std::string& journal_path() const { return m_journal_path; }
 

@@ -75,6 +75,7 @@ TEST(Executor, OkCaseHasSamplesAndStatistics) {
 TEST(Executor, RuntimeFailureBecomesErrorStatus) {
   const auto result = run_case(make_case("add", {{"self", "3x4"}, {"other", "[5]"}}), quick());
   EXPECT_EQ(result.status, "error");
+  EXPECT_EQ(result.c.case_id, "add/self=3x4,other=5/float32/cpu/t1/forward");
   EXPECT_NE(result.message.find("must match"), std::string::npos) << result.message;
   EXPECT_EQ(result.message.find("Exception raised from"), std::string::npos);
   EXPECT_TRUE(result.samples.empty());
