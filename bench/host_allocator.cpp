@@ -22,6 +22,7 @@
 #include "opbench/catalog/binder.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/host_allocator.hpp"
+#include "opbench/plan/planner.hpp"
 #include "opbench/stats/statistics.hpp"
 
 namespace {
@@ -57,16 +58,9 @@ void run_one(const std::string& mode, const std::string& variant, double seconds
   double median = 0;
   double faults = 0;
   if (variant == "opbench") {
-    const auto bound =
-        opbench::catalog::bind_case("add", {{"self", "64x64x128"}, {"other", "64x64x128"}}, "bench");
-    opbench::plan::Case c;
-    c.name = "add";
-    c.op = bound.qualified();
-    c.given = bound.given;
-    c.dtype = "float32";
-    c.device = "cpu";
-    c.threads = 1;
-    c.direction = "forward";
+    const auto c = opbench::plan::make_case(
+        "add", opbench::catalog::bind_case("add", {{"self", "64x64x128"}, {"other", "64x64x128"}}, "bench"),
+        "float32", "cpu", 1, "forward", 0);
     opbench::exec::ExecOptions options;
     options.memory = false;
     options.measure.min_time = seconds;

@@ -22,6 +22,7 @@
 #include "opbench/catalog/binder.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/host_allocator.hpp"
+#include "opbench/plan/planner.hpp"
 #include "opbench/stats/statistics.hpp"
 
 namespace {
@@ -37,21 +38,8 @@ struct BenchCase {
 };
 
 opbench::plan::Case make_case(const BenchCase& b) {
-  const auto bound = opbench::catalog::bind_case(b.op, b.args, "bench");
-  opbench::plan::Case c;
-  c.name = b.op;
-  c.kind = "op";
-  c.op = bound.qualified();
-  c.schema = bound.schema;
-  c.given = bound.given;
-  c.arguments = bound.arguments;
-  c.origin = "bench";
-  c.dtype = "float32";
-  c.device = "cpu";
-  c.threads = b.threads;
-  c.direction = "forward";
-  c.case_id = opbench::plan::make_case_id(c.name, c.given, "float32", "cpu", b.threads, "forward");
-  return c;
+  return opbench::plan::make_case(b.op, opbench::catalog::bind_case(b.op, b.args, "bench"), "float32",
+                                  "cpu", b.threads, "forward", 0);
 }
 
 // Median seconds per call of a plain loop: `samples` blocks of `k` calls each.

@@ -26,6 +26,25 @@ bool entry_name_matches(const catalog::Entry& entry, const std::string& name) {
 
 }  // namespace
 
+Case make_case(const std::string& name, const catalog::BoundOp& bound, const std::string& dtype,
+               const std::string& device, int threads, const std::string& direction,
+               std::uint64_t seed) {
+  Case c;
+  c.name = name;
+  c.kind = "op";
+  c.op = bound.qualified();
+  c.schema = bound.schema;
+  c.given = bound.given;
+  c.arguments = bound.arguments;
+  c.dtype = dtype;
+  c.device = device;
+  c.threads = threads;
+  c.direction = direction;
+  c.seed = seed;
+  c.case_id = make_case_id(name, c.given, dtype, device, threads, direction);
+  return c;
+}
+
 std::uint64_t stable_hash(const std::string& text) {
   std::uint64_t hash = 14695981039346656037ULL;
   for (unsigned char c : text) {
@@ -116,22 +135,12 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
             std::vector<std::string> directions{"forward"};
             if (options.backward) directions.emplace_back("backward");
             for (const auto& direction : directions) {
-              Case c;
-              c.name = entry.name;
+              Case c = make_case(entry.name, item.bound, dtype, device, threads, direction,
+                                 options.seed);
               c.kind = entry.kind;
-              c.op = item.bound.qualified();
-              c.schema = item.bound.schema;
-              c.given = item.bound.given;
-              c.arguments = item.bound.arguments;
               c.shape_class = item.spec.shape_class;
               c.source = item.spec.source;
               c.origin = item.spec.location();
-              c.dtype = dtype;
-              c.device = device;
-              c.threads = threads;
-              c.direction = direction;
-              c.seed = options.seed;
-              c.case_id = make_case_id(c.name, c.given, dtype, device, threads, direction);
               if (!in_shard(c.case_id, options.shard_index, options.shard_count)) continue;
               auto [it, inserted] = origin_of.emplace(c.case_id, c.origin);
               if (!inserted) {

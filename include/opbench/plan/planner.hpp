@@ -24,6 +24,12 @@ struct PlanOptions {
   int shard_count = 1;
 };
 
+// A case of entry `name` bound as `bound`, at one point of the axes; kind "op", case_id made
+// from these. Metadata (shape class, source, origin) is left for the caller.
+Case make_case(const std::string& name, const catalog::BoundOp& bound, const std::string& dtype,
+               const std::string& device, int threads, const std::string& direction,
+               std::uint64_t seed);
+
 // 64-bit FNV-1a of `text`: the same on every machine and build.
 std::uint64_t stable_hash(const std::string& text);
 

@@ -7,27 +7,15 @@
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/inputs.hpp"
 #include "opbench/exec/memory_probe.hpp"
+#include "opbench/plan/planner.hpp"
 
 namespace opbench::exec {
 namespace {
 
 plan::Case make_case(const std::string& op, const Json& args, const std::string& direction = "forward",
                      const std::string& dtype = "float32") {
-  const auto bound = catalog::bind_case(op, args, "test");
-  plan::Case c;
-  c.name = op;
-  c.kind = "op";
-  c.op = bound.qualified();
-  c.schema = bound.schema;
-  c.given = bound.given;
-  c.arguments = bound.arguments;
+  plan::Case c = plan::make_case(op, catalog::bind_case(op, args, "test"), dtype, "cpu", 1, direction, 7);
   c.origin = "test";
-  c.dtype = dtype;
-  c.device = "cpu";
-  c.threads = 1;
-  c.direction = direction;
-  c.seed = 7;
-  c.case_id = plan::make_case_id(c.name, c.given, dtype, "cpu", 1, direction);
   return c;
 }
 
