@@ -22,10 +22,17 @@ endforeach()
 set_property(TARGET opbench_torch_deps PROPERTY INTERFACE_LINK_DIRECTORIES "")
 add_library(opbench::torch ALIAS opbench_torch_deps)
 
-# Whether this LibTorch has CUDA compiled in; the CUDA code paths are built exactly when it has.
+# Whether this LibTorch has CUDA compiled in; opbench's CUDA code (event timer, graphs, device
+# statistics) is built exactly when it has. OPBENCH_REQUIRE_CUDA (on in CI) makes a LibTorch
+# without CUDA an error, so the CUDA code can never be left out of CI's build unnoticed; a unit
+# test also checks at run time that it is compiled in whenever LibTorch has CUDA kernels.
+option(OPBENCH_REQUIRE_CUDA "Fail unless LibTorch has CUDA and opbench's CUDA code is built" OFF)
 if(TARGET torch_cuda OR TARGET c10_cuda OR CAFFE2_USE_CUDA)
   set(OPBENCH_TORCH_HAS_CUDA ON)
 else()
   set(OPBENCH_TORCH_HAS_CUDA OFF)
+endif()
+if(OPBENCH_REQUIRE_CUDA AND NOT OPBENCH_TORCH_HAS_CUDA)
+  message(FATAL_ERROR "OPBENCH_REQUIRE_CUDA is on, but the LibTorch found has no CUDA")
 endif()
 message(STATUS "opbench: LibTorch ${Torch_VERSION} at ${_opbench_torch_libdir}, CUDA: ${OPBENCH_TORCH_HAS_CUDA}")

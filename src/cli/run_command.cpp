@@ -151,6 +151,9 @@ results::CaseResult run_isolated(const plan::Case& c, const std::string& plan_fi
       "--target-noise", fmt::format("{}", m.target_noise), "--block-time", fmt::format("{}", m.block_time),
       "--host-allocator", options.host_allocator};
   if (!memory) args.emplace_back("--no-memory");
+  args.insert(args.end(), {"--timer", options.exec.timer});
+  if (options.exec.cold) args.emplace_back("--cold");
+  if (options.exec.cuda_graph) args.emplace_back("--cuda-graph");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -220,7 +223,11 @@ int run(RunOptions& options, const GlobalOptions& global) {
   options.exec.memory = !options.no_memory;
   const std::string output =
       options.output.empty() ? results::default_output_path(results_dir(global)) : options.output;
-  Json context = exec::collect_context(global.command_line, options.seed, allocator);
+  std::vector<std::string> devices;
+  for (const auto& c : cases) {
+    if (std::find(devices.begin(), devices.end(), c.device) == devices.end()) devices.push_back(c.device);
+  }
+  Json context = exec::collect_context(global.command_line, options.seed, allocator, devices);
   context["repetitions"] = options.repetitions;
   context["interleave"] = options.interleave;
   context["isolate"] = options.isolate;
@@ -329,6 +336,16 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_flag("--interleave", options->interleave,
                 "Run (case, repetition) pairs in a seeded random order");
   cmd->add_flag("--isolate", options->isolate, "Run each repetition in a fresh opbench process");
+  cmd->add_option("--timer", options->exec.timer,
+                  "CUDA cases: event (CUDA events around each block) or host (host clock with a "
+                  "synchronize per block); CPU cases always use the host clock")
+      ->check(CLI::IsMember({"event", "host"}))->capture_default_str();
+  cmd->add_flag("--cold", options->exec.cold,
+                "Overwrite a buffer the size of the cache (CUDA: L2; CPU: last level) before every "
+                "timed call, and time each call alone");
+  cmd->add_flag("--cuda-graph", options->exec.cuda_graph,
+                "CUDA cases: capture calls into a CUDA graph and time its replays (no launch "
+                "overhead); a case whose capture fails falls back, with the reason recorded");
   cmd->add_flag("--no-memory", options->no_memory, "Skip the untimed memory probe");
   cmd->add_option("--output,-o", options->output,
                   "Result file (default: RESULTS_DIR/run-YYYYMMDD-HHMMSS.json)");

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "opbench/core/strings.hpp"
+#include "opbench/exec/device_support.hpp"
 #include "opbench/core/version.hpp"
 
 namespace opbench::exec {
@@ -49,12 +50,12 @@ std::string utc_now() {
 std::string libtorch_version() { return TORCH_VERSION; }
 
 Json collect_context(const std::string& command_line, std::uint64_t seed,
-                     const std::string& host_allocator) {
+                     const std::string& host_allocator, const std::vector<std::string>& devices) {
   Json ctx = Json::object();
   ctx["opbench_version"] = opbench::version();
   ctx["libtorch_version"] = libtorch_version();
   ctx["libtorch_cuda_compiled"] = static_cast<bool>(OPBENCH_TORCH_HAS_CUDA);
-  ctx["cuda_available"] = at::hasCUDA();
+  ctx["cuda_device_count"] = cuda_device_count();
   ctx["mkl"] = at::hasMKL();
   ctx["mkldnn"] = at::hasMKLDNN();
   ctx["openmp"] = at::hasOpenMP();
@@ -68,6 +69,11 @@ Json collect_context(const std::string& command_line, std::uint64_t seed,
   ctx["date"] = utc_now();
   ctx["command_line"] = command_line;
   ctx["seed"] = seed;
+  Json cuda = Json::array();
+  for (const auto& device : devices) {
+    if (core::starts_with(device, "cuda:")) cuda.push_back(cuda_device_context(std::stoi(device.substr(5))));
+  }
+  if (!cuda.empty()) ctx["cuda_devices"] = cuda;
   return ctx;
 }
 

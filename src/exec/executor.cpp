@@ -1,12 +1,25 @@
 #include "opbench/exec/executor.hpp"
 
+#include <ATen/Context.h>
 #include <ATen/Parallel.h>
 #include <ATen/core/grad_mode.h>
-#include <ATen/Context.h>
 #include <torch/csrc/autograd/autograd.h>
+
+#include <functional>
+#include <memory>
+
+#if OPBENCH_WITH_CUDA
+#include <ATen/cuda/CUDAGraph.h>
+#include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+
+#include "opbench/exec/cuda_timer.hpp"
+#endif
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/log.hpp"
+#include "opbench/exec/device_support.hpp"
 #include "opbench/exec/inputs.hpp"
 #include "opbench/exec/memory_probe.hpp"
 #include "opbench/exec/timer.hpp"
@@ -34,22 +47,102 @@ std::vector<at::Tensor> differentiable_outputs(const std::vector<c10::IValue>& s
   return out;
 }
 
-results::CaseResult finish(results::CaseResult result, const Measurement& m,
-                           const MeasureOptions& options) {
+// The first line of an exception's message (LibTorch appends a C++ stack trace).
+std::string first_line(const std::exception& e) {
+  std::string message = e.what();
+  if (const auto cut = message.find("\nException raised from"); cut != std::string::npos) {
+    message.resize(cut);
+  }
+  return message;
+}
+
+// Times `call` with the clock the case's device calls for: steady_clock on the CPU; CUDA events
+// on the current stream (or, with --timer host, the host clock with a synchronize) on CUDA.
+// Cold mode overwrites a cache-sized buffer on the device before every timed call.
+template <typename Call>
+Measurement timed(const plan::Case& c, const ExecOptions& options, Call& call, results::TimingInfo& timing) {
+  const at::Device device = device_of(c.device);
+  at::Tensor flush_buffer;
+  std::function<void()> flush;
+  timing.mode = options.cold ? "cold" : "hot";
+  if (options.cold) {
+    flush_buffer = at::empty({flush_bytes(c.device)}, at::TensorOptions().dtype(at::kByte).device(device));
+    flush = [&flush_buffer, value = 0]() mutable { flush_buffer.fill_((++value) & 0x7f); };
+  }
+  auto run = [&](auto& timer) {
+    timing.timer = timer.name();
+    return options.cold ? measure_cold(call, flush, options.measure, timer)
+                        : measure(call, options.measure, timer);
+  };
+#if OPBENCH_WITH_CUDA
+  if (device.is_cuda()) {
+    const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(device.index());
+    if (options.timer == "host") {
+      SteadyTimer timer([stream] { stream.synchronize(); });
+      return run(timer);
+    }
+    CudaEventTimer timer(stream);
+    return run(timer);
+  }
+#endif
+  SteadyTimer timer;
+  return run(timer);
+}
+
+void finish(results::CaseResult& result, const Measurement& m, const MeasureOptions& options) {
   result.samples = m.samples;
   result.summary = stats::summarize(m.samples);
-  result.timing.timer = SteadyTimer::name();
   result.timing.block_size = m.block_size;
   result.timing.warmup_calls = m.warmup_calls;
   result.timing.total_time = m.total_time;
   result.timing.target_noise = options.target_noise;
   result.timing.noise = m.noise;
   result.timing.noise_reached = m.noise_reached;
-  return result;
 }
 
-results::CaseResult run_forward(const plan::Case& c, const ExecOptions& options,
-                                results::CaseResult result) {
+// The memory probe of one call; on CUDA also the caching allocator's peaks.
+results::MemoryStats probe(const plan::Case& c, const std::function<void()>& call) {
+#if OPBENCH_WITH_CUDA
+  const at::Device device = device_of(c.device);
+  if (device.is_cuda()) {
+    c10::cuda::CUDACachingAllocator::resetPeakStats(device.index());
+    results::MemoryStats stats = probe_memory(call);
+    c10::cuda::device_synchronize();
+    const auto device_stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device.index());
+    const auto aggregate = static_cast<std::size_t>(c10::CachingDeviceAllocator::StatType::AGGREGATE);
+    stats.device_peak_allocated_bytes = device_stats.allocated_bytes[aggregate].peak;
+    stats.device_peak_reserved_bytes = device_stats.reserved_bytes[aggregate].peak;
+    return stats;
+  }
+#else
+  (void)c;
+#endif
+  return probe_memory(call);
+}
+
+#if OPBENCH_WITH_CUDA
+// Captures `calls` calls of `once` into a CUDA graph on a side stream; throws when capture fails.
+std::unique_ptr<at::cuda::CUDAGraph> capture_graph(const at::Device& device, const std::function<void()>& once,
+                                                   int calls) {
+  auto graph = std::make_unique<at::cuda::CUDAGraph>();
+  const c10::cuda::CUDAStream side = c10::cuda::getStreamFromPool(false, device.index());
+  const c10::cuda::CUDAStream current = c10::cuda::getCurrentCUDAStream(device.index());
+  side.synchronize();
+  current.synchronize();
+  {
+    c10::cuda::CUDAStreamGuard guard(side);
+    for (int i = 0; i < 3; ++i) once();  // warm up on the capturing stream, as capture requires
+    side.synchronize();
+    graph->capture_begin();
+    for (int i = 0; i < calls; ++i) once();
+    graph->capture_end();
+  }
+  side.synchronize();
+  return graph;
+}
+#endif
+
+void run_forward(const plan::Case& c, const ExecOptions& options, results::CaseResult& result) {
   at::NoGradGuard no_grad;
   PreparedCall call = prepare_call(c, /*requires_grad=*/false);
   // Two stacks, so the previous call's outputs stay alive while the next one runs, as in a plain
@@ -63,26 +156,47 @@ results::CaseResult run_forward(const plan::Case& c, const ExecOptions& options,
     call.handle.callBoxed(stack);
     stack.swap(previous);
   };
-  const Measurement m = measure<SteadyTimer>(once, options.measure);
+  Measurement m;
+  bool timed_already = false;
+#if OPBENCH_WITH_CUDA
+  if (options.cuda_graph && device_of(c.device).is_cuda()) {
+    const int calls = options.cold ? 1 : std::max(1, options.graph_calls);
+    std::unique_ptr<at::cuda::CUDAGraph> graph;
+    try {
+      graph = capture_graph(device_of(c.device), once, calls);
+    } catch (const std::exception& e) {
+      result.timing.cuda_graph = "fallback: " + first_line(e);
+    }
+    if (graph) {
+      auto replay = [&graph] { graph->replay(); };
+      m = timed(c, options, replay, result.timing);
+      for (double& s : m.samples) s /= calls;  // a replay runs `calls` calls
+      m.block_size *= calls;
+      m.noise = stats::cv(m.samples);
+      result.timing.cuda_graph = "on (" + std::to_string(calls) + " calls per replay)";
+      timed_already = true;
+    }
+  }
+#endif
+  if (!timed_already) m = timed(c, options, once, result.timing);
+  finish(result, m, options.measure);
   if (options.memory) {
     stack.clear();
     previous.clear();
-    result.memory = probe_memory([&] {
+    result.memory = probe(c, [&] {
       std::vector<c10::IValue> s(call.args.begin(), call.args.end());
       call.handle.callBoxed(s);
     });
   }
-  return finish(std::move(result), m, options.measure);
 }
 
-results::CaseResult run_backward(const plan::Case& c, const ExecOptions& options,
-                                 results::CaseResult result) {
+void run_backward(const plan::Case& c, const ExecOptions& options, results::CaseResult& result) {
   at::AutoGradMode grad_mode(true);
   PreparedCall call = prepare_call(c, /*requires_grad=*/true);
   if (call.grad_inputs.empty()) {
     result.status = "skipped";
     result.message = "no floating-point tensor input to differentiate";
-    return result;
+    return;
   }
   std::vector<c10::IValue> stack(call.args.begin(), call.args.end());
   call.handle.callBoxed(stack);
@@ -90,7 +204,7 @@ results::CaseResult run_backward(const plan::Case& c, const ExecOptions& options
   if (outputs.empty()) {
     result.status = "skipped";
     result.message = "no differentiable output (the operator has no derivative for these inputs)";
-    return result;
+    return;
   }
   std::vector<at::Tensor> grad_outputs;
   for (const auto& out : outputs) grad_outputs.push_back(at::ones_like(out));
@@ -102,31 +216,33 @@ results::CaseResult run_backward(const plan::Case& c, const ExecOptions& options
                                   /*retain_graph=*/true, /*create_graph=*/false,
                                   /*allow_unused=*/true);
   };
-  const Measurement m = measure<SteadyTimer>(once, options.measure);
+  if (options.cuda_graph) result.timing.cuda_graph = "fallback: backward cases are not captured";
+  const Measurement m = timed(c, options, once, result.timing);
+  finish(result, m, options.measure);
   if (options.memory) {
     grads.clear();
-    result.memory = probe_memory(once);
+    result.memory = probe(c, once);
   }
-  return finish(std::move(result), m, options.measure);
 }
 
 }  // namespace
+
+int default_threads() { return at::get_num_threads(); }
 
 void check_device(const std::string& device) {
   const at::Device d = device_of(device);
   if (d.is_cpu()) return;
   if (!d.is_cuda()) throw DeviceError("device " + device + " is not supported (valid: cpu, gpuN, cuda:N)");
-  const std::size_t visible = at::getNumGPUs();
-  if (static_cast<std::size_t>(d.index()) >= visible) {
-    throw DeviceError("device " + device + " is not available: LibTorch is built " +
-                      (OPBENCH_TORCH_HAS_CUDA ? "with" : "without") + " CUDA and " +
+  if (!cuda_compiled()) {
+    throw DeviceError("device " + device +
+                      " is not available: this opbench is built against a LibTorch without CUDA");
+  }
+  const int visible = cuda_device_count();
+  if (d.index() >= visible) {
+    throw DeviceError("device " + device + " is not available: LibTorch is built with CUDA and " +
                       std::to_string(visible) + " CUDA device(s) are visible");
   }
-  throw DeviceError("device " + device +
-                    ": this opbench times CPU cases only; CUDA event timing is not built yet");
 }
-
-int default_threads() { return at::get_num_threads(); }
 
 results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
   results::CaseResult result;
@@ -134,23 +250,28 @@ results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
   result.timing.target_noise = options.measure.target_noise;
   try {
     at::set_num_threads(c.threads);
-    return c.direction == "backward" ? run_backward(c, options, std::move(result))
-                                     : run_forward(c, options, std::move(result));
+#if OPBENCH_WITH_CUDA
+    std::optional<c10::cuda::CUDAGuard> guard;
+    if (device_of(c.device).is_cuda()) guard.emplace(device_of(c.device));
+#endif
+    if (c.direction == "backward") {
+      run_backward(c, options, result);
+    } else {
+      run_forward(c, options, result);
+    }
   } catch (const std::exception& e) {
-    // `result` was moved into the run above: start again from the case.
+    const std::string mode = result.timing.mode;
+    const std::string graph = result.timing.cuda_graph;
     result = results::CaseResult{};
     result.c = c;
     result.timing.target_noise = options.measure.target_noise;
+    result.timing.mode = mode;
+    result.timing.cuda_graph = graph;
     result.status = "error";
-    std::string message = e.what();
-    // LibTorch appends a C++ stack trace after the first line; keep the message a user reads.
-    if (const auto cut = message.find("\nException raised from"); cut != std::string::npos) {
-      message.resize(cut);
-    }
-    result.message = message;
+    result.message = first_line(e);
     core::log_debug(c.case_id + ": " + e.what());
-    return result;
   }
+  return result;
 }
 
 }  // namespace opbench::exec

@@ -87,6 +87,8 @@ Json to_json(const CaseResult& result) {
   out["stats"] = summary_json(result.summary);
   Json timing = Json::object();
   timing["timer"] = result.timing.timer;
+  timing["mode"] = result.timing.mode;
+  timing["cuda_graph"] = result.timing.cuda_graph;
   timing["block_size"] = result.timing.block_size;
   timing["warmup_calls"] = result.timing.warmup_calls;
   timing["total_time"] = number(result.timing.total_time);
@@ -101,6 +103,12 @@ Json to_json(const CaseResult& result) {
     out["memory"] = {{"peak_bytes", result.memory->peak_bytes},
                      {"total_bytes", result.memory->total_bytes},
                      {"allocations", result.memory->allocations}};
+    if (result.memory->device_peak_allocated_bytes) {
+      out["memory"]["device_peak_allocated_bytes"] = *result.memory->device_peak_allocated_bytes;
+    }
+    if (result.memory->device_peak_reserved_bytes) {
+      out["memory"]["device_peak_reserved_bytes"] = *result.memory->device_peak_reserved_bytes;
+    }
   } else {
     out["memory"] = nullptr;
   }
@@ -133,6 +141,8 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
     if (json.contains("timing") && json["timing"].is_object()) {
       const Json& t = json["timing"];
       result.timing.timer = t.value("timer", std::string());
+      result.timing.mode = t.value("mode", std::string("hot"));
+      result.timing.cuda_graph = t.value("cuda_graph", std::string("off"));
       result.timing.block_size = t.value("block_size", std::int64_t{0});
       result.timing.warmup_calls = t.value("warmup_calls", std::int64_t{0});
       result.timing.total_time = read_number(t, "total_time");
@@ -147,9 +157,16 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
     }
     if (json.contains("memory") && json["memory"].is_object()) {
       const Json& m = json["memory"];
-      result.memory = MemoryStats{m.value("peak_bytes", std::int64_t{0}),
-                                  m.value("total_bytes", std::int64_t{0}),
-                                  m.value("allocations", std::int64_t{0})};
+      result.memory = MemoryStats{};
+      result.memory->peak_bytes = m.value("peak_bytes", std::int64_t{0});
+      result.memory->total_bytes = m.value("total_bytes", std::int64_t{0});
+      result.memory->allocations = m.value("allocations", std::int64_t{0});
+      if (m.contains("device_peak_allocated_bytes")) {
+        result.memory->device_peak_allocated_bytes = m["device_peak_allocated_bytes"].get<std::int64_t>();
+      }
+      if (m.contains("device_peak_reserved_bytes")) {
+        result.memory->device_peak_reserved_bytes = m["device_peak_reserved_bytes"].get<std::int64_t>();
+      }
     }
     if (json.contains("samples") && json["samples"].is_array()) {
       for (const auto& s : json["samples"]) result.samples.push_back(s.is_number() ? s.get<double>() : std::nan(""));

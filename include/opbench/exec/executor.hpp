@@ -2,6 +2,8 @@
 // Runs one planned case: inputs, warmup, timed blocks, memory probe. Never throws for a failure
 // inside the case: it becomes a result with status "error" (or "skipped") and its message.
 
+#include <string>
+
 #include "opbench/exec/measure.hpp"
 #include "opbench/plan/case.hpp"
 #include "opbench/results/result_set.hpp"
@@ -10,7 +12,11 @@ namespace opbench::exec {
 
 struct ExecOptions {
   MeasureOptions measure;
-  bool memory = true;  // run the untimed memory probe
+  bool memory = true;          // run the untimed memory probe
+  std::string timer = "event"; // CUDA: "event" (CUDA events) or "host" (host clock + synchronize)
+  bool cold = false;           // overwrite the cache (L2 / last level) before every timed call
+  bool cuda_graph = false;     // CUDA: capture calls into a CUDA graph and time its replays
+  int graph_calls = 16;        // calls captured per graph (1 when cold)
 };
 
 results::CaseResult run_case(const plan::Case& c, const ExecOptions& options);

@@ -1,28 +1,43 @@
 #pragma once
-// Timers are small move-only objects: start(), stop(), seconds().
+// Timers are small move-only objects: start() and stop() mark one timed interval; collect()
+// returns the seconds of every interval marked since the last collect(), in order. A timer of
+// asynchronous work reads its intervals only in collect(), after one synchronize.
 
 #include <chrono>
+#include <functional>
+#include <utility>
+#include <vector>
 
 namespace opbench::exec {
 
-// Host wall clock (std::chrono::steady_clock). For CPU work, which is synchronous.
+// Host wall clock (std::chrono::steady_clock). For CPU work, which is synchronous; with a
+// `sync` function (e.g. a CUDA stream synchronize) it waits for the device at start and stop.
 class SteadyTimer {
  public:
-  SteadyTimer() = default;
+  // Intervals the caller may mark before it calls collect().
+  static constexpr int k_blocks_per_collect = 1;
+
+  explicit SteadyTimer(std::function<void()> sync = {}) : m_sync(std::move(sync)) {}
   SteadyTimer(const SteadyTimer&) = delete;
   SteadyTimer& operator=(const SteadyTimer&) = delete;
   SteadyTimer(SteadyTimer&&) = default;
   SteadyTimer& operator=(SteadyTimer&&) = default;
 
-  void start() { m_start = std::chrono::steady_clock::now(); }
-  void stop() { m_stop = std::chrono::steady_clock::now(); }
-  // Seconds between the last start() and stop().
-  double seconds() const { return std::chrono::duration<double>(m_stop - m_start).count(); }
-  static const char* name() { return "steady_clock"; }
+  void start() {
+    if (m_sync) m_sync();
+    m_start = std::chrono::steady_clock::now();
+  }
+  void stop() {
+    if (m_sync) m_sync();
+    m_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count());
+  }
+  std::vector<double> collect() { return std::exchange(m_seconds, {}); }
+  const char* name() const { return m_sync ? "host_sync" : "steady_clock"; }
 
  private:
+  std::function<void()> m_sync;
   std::chrono::steady_clock::time_point m_start{};
-  std::chrono::steady_clock::time_point m_stop{};
+  std::vector<double> m_seconds;
 };
 
 }  // namespace opbench::exec

@@ -20,11 +20,16 @@ struct MemoryStats {
   std::int64_t peak_bytes = 0;   // highest live bytes above the level before the call
   std::int64_t total_bytes = 0;  // sum of every allocation's size
   std::int64_t allocations = 0;  // number of allocations
+  // CUDA only: the caching allocator's own peaks (reset before the probe; inputs included).
+  std::optional<std::int64_t> device_peak_allocated_bytes;
+  std::optional<std::int64_t> device_peak_reserved_bytes;
 };
 
 // How the samples were taken.
 struct TimingInfo {
-  std::string timer;                // "steady_clock"
+  std::string timer;                // "steady_clock", "cuda_event" or "host_sync"
+  std::string mode = "hot";         // "hot", or "cold" (cache overwritten before each call)
+  std::string cuda_graph = "off";   // "off", "on (K calls per replay)" or "fallback: why"
   std::int64_t block_size = 0;      // calls per timed block
   std::int64_t warmup_calls = 0;    // calls before the first timed block (calibration included)
   double total_time = 0;            // seconds spent in timed blocks

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "opbench/exec/measure.hpp"
 
 namespace opbench::exec {
@@ -10,34 +12,38 @@ double g_now = 0;
 
 class FakeTimer {
  public:
+  static constexpr int k_blocks_per_collect = 3;  // like an asynchronous timer: read in batches
   void start() { m_start = g_now; }
-  void stop() { m_stop = g_now; }
-  double seconds() const { return m_stop - m_start; }
+  void stop() { m_seconds.push_back(g_now - m_start); }
+  std::vector<double> collect() { return std::exchange(m_seconds, {}); }
 
  private:
   double m_start = 0;
-  double m_stop = 0;
+  std::vector<double> m_seconds;
 };
 
 TEST(Measure, BlockSizeMakesBlocksLastBlockTime) {
   g_now = 0;
+  FakeTimer timer;
   std::int64_t calls = 0;
   MeasureOptions options;
   options.warmup = 2;
   options.min_runs = 5;
   options.min_time = 0.0;
   options.block_time = 1e-3;
-  const Measurement m = measure<FakeTimer>([&] { g_now += 1e-6; ++calls; }, options);
+  const Measurement m = measure([&] { g_now += 1e-6; ++calls; }, options, timer);
   EXPECT_GE(static_cast<double>(m.block_size) * 1e-6, options.block_time * (1 - 1e-9));
-  ASSERT_EQ(m.samples.size(), 5u);  // identical samples: noise 0 reached at min_runs
+  // Identical samples: noise 0 is reached once min_runs are in, at the end of a batch of 3.
+  ASSERT_EQ(m.samples.size(), 6u);
   for (double s : m.samples) EXPECT_NEAR(s, 1e-6, 1e-15);
   EXPECT_TRUE(m.noise_reached);
-  EXPECT_EQ(calls, m.warmup_calls + 5 * m.block_size);
-  EXPECT_NEAR(m.total_time, 5.0 * static_cast<double>(m.block_size) * 1e-6, 1e-12);
+  EXPECT_EQ(calls, m.warmup_calls + 6 * m.block_size);
+  EXPECT_NEAR(m.total_time, 6.0 * static_cast<double>(m.block_size) * 1e-6, 1e-12);
 }
 
 TEST(Measure, NoisyCaseRunsUntilMaxTime) {
   g_now = 0;
+  FakeTimer timer;
   std::int64_t i = 0;
   MeasureOptions options;
   options.warmup = 0;
@@ -47,35 +53,53 @@ TEST(Measure, NoisyCaseRunsUntilMaxTime) {
   options.target_noise = 0.0001;
   options.block_time = 0.01;
   // Alternating 10 ms and 30 ms calls: every block is one call, cv stays far above target.
-  const Measurement m = measure<FakeTimer>([&] { g_now += (i++ % 2 == 0) ? 0.01 : 0.03; }, options);
+  const Measurement m = measure([&] { g_now += (i++ % 2 == 0) ? 0.01 : 0.03; }, options, timer);
   EXPECT_EQ(m.block_size, 1);
   EXPECT_FALSE(m.noise_reached);
   EXPECT_GE(m.total_time, options.max_time);
-  EXPECT_LT(m.total_time, options.max_time + 0.031);
+  EXPECT_LT(m.total_time, options.max_time + 3 * 0.031);  // at most one batch past max_time
 }
 
 TEST(Measure, MinRunsWinsOverMaxTime) {
   g_now = 0;
+  FakeTimer timer;
   MeasureOptions options;
   options.warmup = 0;
   options.min_runs = 7;
   options.max_time = 0.0;
   options.block_time = 1e-3;
-  const Measurement m = measure<FakeTimer>([&] { g_now += 1.0; }, options);
-  EXPECT_EQ(m.samples.size(), 7u);
+  const Measurement m = measure([&] { g_now += 1.0; }, options, timer);
+  EXPECT_EQ(m.samples.size(), 9u);  // 7 rounded up to whole batches of 3
   EXPECT_EQ(m.block_size, 1);
 }
 
 TEST(Measure, MinTimeKeepsSampling) {
   g_now = 0;
+  FakeTimer timer;
   MeasureOptions options;
   options.warmup = 0;
   options.min_runs = 1;
   options.min_time = 0.095;
   options.block_time = 0.01;
-  const Measurement m = measure<FakeTimer>([&] { g_now += 0.01; }, options);
+  const Measurement m = measure([&] { g_now += 0.01; }, options, timer);
   EXPECT_GE(m.total_time, 0.095);
-  EXPECT_EQ(m.samples.size(), 10u);
+  EXPECT_EQ(m.samples.size(), 12u);  // 10 needed, whole batches of 3
+}
+
+TEST(MeasureCold, FlushBeforeEveryTimedCallOutsideTheTimer) {
+  g_now = 0;
+  FakeTimer timer;
+  int flushes = 0, calls = 0;
+  MeasureOptions options;
+  options.warmup = 2;
+  options.min_runs = 6;
+  options.min_time = 0;
+  const Measurement m = measure_cold([&] { g_now += 1e-3; ++calls; },
+                                     [&] { g_now += 5.0; ++flushes; }, options, timer);
+  EXPECT_EQ(m.block_size, 1);
+  ASSERT_EQ(m.samples.size(), 6u);
+  for (double s : m.samples) EXPECT_NEAR(s, 1e-3, 1e-12);  // the 5 s flushes are not timed
+  EXPECT_EQ(flushes, calls);
 }
 
 }  // namespace

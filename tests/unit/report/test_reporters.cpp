@@ -23,7 +23,10 @@ results::ResultSet sample_set() {
   ok.c.direction = "forward";
   ok.samples = {1e-5, 2e-5, 3e-5};
   ok.summary = stats::summarize(ok.samples);
-  ok.memory = results::MemoryStats{4096, 8192, 2};
+  ok.memory = results::MemoryStats{};
+  ok.memory->peak_bytes = 4096;
+  ok.memory->total_bytes = 8192;
+  ok.memory->allocations = 2;
   results::CaseResult bad = ok;
   bad.c.case_id = "add/self=3,other=5/float32/cpu/t1/forward";
   bad.status = "error";

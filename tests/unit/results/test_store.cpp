@@ -28,7 +28,10 @@ CaseResult make_result(const std::string& id, std::vector<double> samples) {
   r.summary = stats::summarize(r.samples);
   r.timing.timer = "steady_clock";
   r.timing.block_size = 100;
-  r.memory = MemoryStats{16, 16, 1};
+  r.memory = MemoryStats{};
+  r.memory->peak_bytes = 16;
+  r.memory->total_bytes = 16;
+  r.memory->allocations = 1;
   return r;
 }
 

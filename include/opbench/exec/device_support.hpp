@@ -1,0 +1,30 @@
+#pragma once
+// What the devices can do, without LibTorch in the header: whether CUDA code is built in, how
+// many CUDA devices are visible, their description, cache sizes for cold runs.
+
+#include <cstdint>
+#include <string>
+
+#include "opbench/core/json.hpp"
+
+namespace opbench::exec {
+
+// True when opbench's CUDA code (event timer, graphs, device statistics) is compiled in; it is
+// exactly when the LibTorch it is built against has CUDA.
+bool cuda_compiled();
+
+// True when the LibTorch loaded at run time has CUDA kernels registered (aten::add has one).
+bool libtorch_has_cuda_kernels();
+
+// CUDA devices visible now; 0 without CUDA.
+int cuda_device_count();
+
+// Name, SM count, memory, L2 size, clock rates, driver and runtime versions, cuDNN version and
+// the TF32 / cuDNN flags of CUDA device `index`. Throws DeviceError without CUDA.
+Json cuda_device_context(int index);
+
+// Bytes a cold run overwrites before each timed call: the device's L2 for "cuda:N", the
+// last-level cache for "cpu" (32 MiB when the system does not say).
+std::int64_t flush_bytes(const std::string& device);
+
+}  // namespace opbench::exec

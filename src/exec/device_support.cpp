@@ -1,0 +1,101 @@
+#include "opbench/exec/device_support.hpp"
+
+#include <ATen/Context.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
+#if OPBENCH_WITH_CUDA
+#include <ATen/cuda/CUDAContext.h>
+#include <ATen/detail/CUDAHooksInterface.h>
+#include <cuda_runtime_api.h>
+#endif
+
+#include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
+
+namespace opbench::exec {
+
+bool cuda_compiled() { return OPBENCH_WITH_CUDA != 0; }
+
+bool libtorch_has_cuda_kernels() {
+  const auto op = c10::Dispatcher::singleton().findSchema({"aten::add", "Tensor"});
+  return op && op->hasKernelForDispatchKey(c10::DispatchKey::CUDA);
+}
+
+int cuda_device_count() {
+#if OPBENCH_WITH_CUDA
+  return static_cast<int>(at::getNumGPUs());
+#else
+  return 0;
+#endif
+}
+
+Json cuda_device_context(int index) {
+#if OPBENCH_WITH_CUDA
+  const auto device = static_cast<c10::DeviceIndex>(index);
+  const cudaDeviceProp* prop = at::cuda::getDeviceProperties(device);
+  auto attribute = [&](cudaDeviceAttr attr) {
+    int value = 0;
+    return cudaDeviceGetAttribute(&value, attr, index) == cudaSuccess ? value : -1;
+  };
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  Json ctx = Json::object();
+  ctx["device"] = "cuda:" + std::to_string(index);
+  ctx["name"] = prop->name;
+  ctx["compute_capability"] = std::to_string(prop->major) + "." + std::to_string(prop->minor);
+  ctx["sm_count"] = prop->multiProcessorCount;
+  ctx["memory_bytes"] = static_cast<std::int64_t>(prop->totalGlobalMem);
+  ctx["l2_cache_bytes"] = prop->l2CacheSize;
+  ctx["clock_rate_khz"] = attribute(cudaDevAttrClockRate);
+  ctx["memory_clock_rate_khz"] = attribute(cudaDevAttrMemoryClockRate);
+  ctx["memory_bus_width_bits"] = attribute(cudaDevAttrGlobalMemoryBusWidth);
+  ctx["driver_version"] = driver;
+  ctx["runtime_version"] = runtime;
+  ctx["cudnn_version"] = at::detail::getCUDAHooks().versionCuDNN();
+  const auto& g = at::globalContext();
+  ctx["tf32_cublas"] = g.allowTF32CuBLAS();
+  ctx["tf32_cudnn"] = g.allowTF32CuDNN();
+  ctx["cudnn_benchmark"] = g.benchmarkCuDNN();
+  ctx["cudnn_deterministic"] = g.deterministicCuDNN();
+  return ctx;
+#else
+  throw DeviceError("cuda:" + std::to_string(index) + ": this opbench is built without CUDA");
+#endif
+}
+
+std::int64_t flush_bytes(const std::string& device) {
+#if OPBENCH_WITH_CUDA
+  if (core::starts_with(device, "cuda")) {
+    const at::Device d(device);
+    return at::cuda::getDeviceProperties(d.index())->l2CacheSize;
+  }
+#endif
+  if (core::starts_with(device, "cuda")) {
+    throw DeviceError(device + ": this opbench is built without CUDA");
+  }
+  long bytes = -1;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (bytes <= 0) bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+  if (bytes <= 0) {
+    // The largest cache the kernel lists (e.g. "32768K").
+    for (int i = 0; i < 8; ++i) {
+      std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/size");
+      std::string text;
+      if (!(in >> text) || text.empty()) continue;
+      long value = std::atol(text.c_str());
+      if (text.back() == 'K') value *= 1024;
+      if (text.back() == 'M') value *= 1024 * 1024;
+      bytes = std::max(bytes, value);
+    }
+  }
+  return bytes > 0 ? bytes : 32LL * 1024 * 1024;
+}
+
+}  // namespace opbench::exec

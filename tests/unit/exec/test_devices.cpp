@@ -1,0 +1,100 @@
+// Device paths: CPU cold mode runs here; CUDA tests run where a CUDA device is visible and are
+// skipped, saying why, everywhere else.
+#include <gtest/gtest.h>
+
+#include "opbench/catalog/binder.hpp"
+#include "opbench/core/error.hpp"
+#include "opbench/exec/device_support.hpp"
+#include "opbench/exec/executor.hpp"
+#include "opbench/plan/planner.hpp"
+
+namespace opbench::exec {
+namespace {
+
+plan::Case make_case(const std::string& op, const Json& args, const std::string& device) {
+  return plan::make_case(op, catalog::bind_case(op, args, "test"), "float32", device, 1, "forward", 3);
+}
+
+ExecOptions quick() {
+  ExecOptions options;
+  options.measure.warmup = 1;
+  options.measure.min_runs = 8;
+  options.measure.min_time = 0;
+  options.measure.max_time = 0.05;
+  options.measure.block_time = 1e-4;
+  return options;
+}
+
+#define SKIP_WITHOUT_CUDA_DEVICE()                                                               \
+  if (cuda_device_count() == 0) {                                                                \
+    GTEST_SKIP() << "no CUDA device visible (" << (cuda_compiled() ? "CUDA code compiled in"     \
+                                                                   : "built without CUDA")       \
+                 << "): this path is only compiled here";                                        \
+  }
+
+TEST(CudaBuild, CudaCodeIsCompiledWheneverLibTorchHasCuda) {
+  // The PyPI wheel has CUDA: a build that silently left opbench's CUDA code out fails here.
+  EXPECT_EQ(cuda_compiled(), libtorch_has_cuda_kernels());
+}
+
+TEST(ColdMode, CpuFlushesTheLastLevelCacheAndTimesEachCall) {
+  EXPECT_GE(flush_bytes("cpu"), 1 << 20);
+  ExecOptions options = quick();
+  options.cold = true;
+  const auto result = run_case(make_case("add", {{"self", "64x64"}, {"other", "64x64"}}, "cpu"), options);
+  ASSERT_EQ(result.status, "ok") << result.message;
+  EXPECT_EQ(result.timing.mode, "cold");
+  EXPECT_EQ(result.timing.block_size, 1);
+  EXPECT_EQ(result.timing.timer, "steady_clock");
+  EXPECT_GE(result.samples.size(), 8u);
+}
+
+TEST(CudaDevice, MissingDeviceIsAClearError) {
+  if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is visible";
+  try {
+    check_device("cuda:0");
+    FAIL() << "expected DeviceError";
+  } catch (const DeviceError& e) {
+    const std::string expected = cuda_compiled()
+                                     ? "device cuda:0 is not available: LibTorch is built with CUDA and 0 CUDA device(s) are visible"
+                                     : "device cuda:0 is not available: this opbench is built against a LibTorch without CUDA";
+    EXPECT_EQ(e.what(), expected);
+  }
+  EXPECT_THROW(flush_bytes("cuda:0"), std::exception);
+}
+
+TEST(CudaDevice, EventTimerAndDeviceMemory) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  const auto result = run_case(make_case("add", {{"self", "1024x1024"}, {"other", "1024x1024"}}, "cuda:0"), quick());
+  ASSERT_EQ(result.status, "ok") << result.message;
+  EXPECT_EQ(result.timing.timer, "cuda_event");
+  ASSERT_TRUE(result.memory.has_value());
+  EXPECT_EQ(result.memory->peak_bytes, 4194304);  // the same reporter sees the caching allocator
+  ASSERT_TRUE(result.memory->device_peak_allocated_bytes.has_value());
+  EXPECT_GE(*result.memory->device_peak_allocated_bytes, 3 * 4194304);  // inputs + output
+  EXPECT_GE(*result.memory->device_peak_reserved_bytes, *result.memory->device_peak_allocated_bytes);
+}
+
+TEST(CudaDevice, HostTimerColdModeAndGraphs) {
+  SKIP_WITHOUT_CUDA_DEVICE();
+  ExecOptions host = quick();
+  host.timer = "host";
+  EXPECT_EQ(run_case(make_case("relu", {{"self", "[4096]"}}, "cuda:0"), host).timing.timer, "host_sync");
+  ExecOptions cold = quick();
+  cold.cold = true;
+  const auto cold_result = run_case(make_case("relu", {{"self", "[4096]"}}, "cuda:0"), cold);
+  EXPECT_EQ(cold_result.timing.mode, "cold");
+  EXPECT_EQ(cold_result.timing.block_size, 1);
+  ExecOptions graph = quick();
+  graph.cuda_graph = true;
+  const auto graph_result = run_case(make_case("relu", {{"self", "[4096]"}}, "cuda:0"), graph);
+  ASSERT_EQ(graph_result.status, "ok") << graph_result.message;
+  EXPECT_EQ(graph_result.timing.cuda_graph, "on (16 calls per replay)");
+  EXPECT_EQ(graph_result.timing.block_size % 16, 0);
+  const Json ctx = cuda_device_context(0);
+  EXPECT_GT(ctx["sm_count"].get<int>(), 0);
+  EXPECT_GT(ctx["l2_cache_bytes"].get<int>(), 0);
+}
+
+}  // namespace
+}  // namespace opbench::exec
