@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
   add_export_command(app, global);
   add_compare_command(app, global);
   add_merge_command(app, global);
+  add_calibrate_command(app, global);
 
   try {
     app.parse(argc, argv);

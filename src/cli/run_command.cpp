@@ -22,6 +22,7 @@
 #include "opbench/core/dtype.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
+#include "opbench/cost/roofline.hpp"
 #include "opbench/exec/context.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/host_allocator.hpp"
@@ -56,6 +57,7 @@ struct RunOptions {
   bool isolate = false;
   std::string output;
   std::string host_allocator = "tuned";
+  std::string peaks;
   bool dry_run = false;
 };
 
@@ -207,6 +209,29 @@ std::vector<std::pair<std::size_t, int>> job_order(std::size_t cases, int repeti
   return jobs;
 }
 
+// The run's summary, with a warning when many cases missed their target noise, naming what may
+// explain it (load at start, CPU frequency governor, the threads the cases used).
+Json run_summary(std::size_t cases, std::size_t ok, std::size_t failed, std::size_t skipped,
+                 std::size_t noisy, const Json& context) {
+  Json summary = {{"cases", cases}, {"ok", ok}, {"error", failed}, {"skipped", skipped},
+                  {"noise_not_reached", noisy}};
+  if (ok > 0 && noisy * 4 > ok) {
+    std::string why = fmt::format("{} of {} cases did not reach their target noise", noisy, ok);
+    const Json& load = context.value("load_average", Json());
+    if (load.is_array() && !load.empty()) {
+      why += fmt::format("; load average at start {:.2f} on {} logical cores", load[0].get<double>(),
+                         context.value("logical_cores", 0));
+    }
+    if (context.contains("cpu_governor") && context["cpu_governor"].is_string()) {
+      why += "; CPU frequency governor " + context["cpu_governor"].get<std::string>();
+    }
+    why += ". For quieter numbers: an idle machine, --threads 1 with taskset -c, a longer --min-time, "
+           "--repetitions with --interleave (README, \"Quieter numbers\")";
+    summary["warning"] = why;
+  }
+  return summary;
+}
+
 int run(RunOptions& options, const GlobalOptions& global) {
   start_command(global);
   const std::string allocator = exec::configure_host_allocator(options.host_allocator);
@@ -228,6 +253,9 @@ int run(RunOptions& options, const GlobalOptions& global) {
     if (std::find(devices.begin(), devices.end(), c.device) == devices.end()) devices.push_back(c.device);
   }
   Json context = exec::collect_context(global.command_line, options.seed, allocator, devices);
+  const std::string peaks_path = options.peaks.empty() ? cost::default_peaks_path() : options.peaks;
+  const cost::PeakStore peaks = cost::PeakStore::load(peaks_path);
+  context["peaks_file"] = peaks.entries().empty() ? Json(nullptr) : Json(peaks_path);
   context["repetitions"] = options.repetitions;
   context["interleave"] = options.interleave;
   context["isolate"] = options.isolate;
@@ -254,7 +282,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
 
   const auto start = std::chrono::steady_clock::now();
   std::map<std::size_t, std::vector<results::CaseResult>> pending;
-  std::size_t finished = 0, ok = 0, failed = 0, skipped = 0;
+  std::size_t finished = 0, ok = 0, failed = 0, skipped = 0, noisy = 0;
   int serial = 0;
   for (const auto& [index, repetition] : job_order(cases.size(), options.repetitions,
                                                    options.interleave, options.seed)) {
@@ -265,11 +293,13 @@ int run(RunOptions& options, const GlobalOptions& global) {
                                  ? run_isolated(c, plan_file, options, exec_options.memory, scratch, serial++)
                                  : exec::run_case(c, exec_options));
     if (static_cast<int>(pending[index].size()) < options.repetitions) continue;
-    const results::CaseResult result = results::combine_repetitions(pending[index]);
+    results::CaseResult result = results::combine_repetitions(pending[index]);
     pending.erase(index);
+    cost::apply_roofline(result.work, result.summary.median, peaks.find(c.device, c.dtype, c.threads));
     writer.append(result);
     ++finished;
     (result.status == "ok" ? ok : result.status == "error" ? failed : skipped)++;
+    if (result.status == "ok" && !result.timing.noise_reached) ++noisy;
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cerr << fmt::format("[{}/{}] {}  [{:.1f} s]\n", finished, cases.size(),
@@ -277,7 +307,9 @@ int run(RunOptions& options, const GlobalOptions& global) {
   }
   std::vector<std::string> order;
   for (const auto& c : cases) order.push_back(c.case_id);
-  writer.finish(order);
+  const Json summary = run_summary(cases.size(), ok, failed, skipped, noisy, context);
+  if (summary.contains("warning")) std::cerr << "opbench: warning: " << summary["warning"].get<std::string>() << "\n";
+  writer.finish(order, summary);
   if (!scratch.empty()) {
     std::error_code ec;
     fs::remove_all(scratch, ec);
@@ -352,6 +384,9 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--host-allocator", options->host_allocator,
                   "Host malloc mode: tuned (no heap trimming) or system")
       ->check(CLI::IsMember({"tuned", "system"}))->capture_default_str();
+  cmd->add_option("--peaks", options->peaks,
+                  "Peaks from `opbench calibrate` for % of peak (default: $OPBENCH_PEAKS, else "
+                  "~/.cache/opbench/peaks.json; none: no percentages)");
   cmd->add_flag("--dry-run", options->dry_run,
                 "Bind every config row and print the planned case ids; run nothing");
   cmd->callback([options, &global] { global.exit_code = run(*options, global); });

@@ -30,6 +30,20 @@ std::string cpu_model() {
   return "unknown";
 }
 
+// /proc/loadavg: the 1, 5 and 15 minute load averages and running/total scheduling entities.
+void add_load(Json& ctx) {
+  std::ifstream in("/proc/loadavg");
+  double one = 0, five = 0, fifteen = 0;
+  std::string procs;
+  if (in >> one >> five >> fifteen >> procs) {
+    ctx["load_average"] = {one, five, fifteen};
+    ctx["procs_running"] = procs;
+  }
+  std::ifstream governor("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+  std::string name;
+  ctx["cpu_governor"] = (governor >> name) ? Json(name) : Json(nullptr);
+}
+
 std::string host_name() {
   char name[256] = {};
   if (gethostname(name, sizeof name - 1) != 0) return "unknown";
@@ -67,6 +81,7 @@ Json collect_context(const std::string& command_line, std::uint64_t seed,
   ctx["threads_default"] = at::get_num_threads();
   ctx["host_allocator"] = host_allocator;
   ctx["date"] = utc_now();
+  add_load(ctx);
   ctx["command_line"] = command_line;
   ctx["seed"] = seed;
   Json cuda = Json::array();

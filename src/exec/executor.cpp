@@ -19,10 +19,13 @@
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/log.hpp"
+#include "opbench/cost/cost.hpp"
+#include "opbench/cost/roofline.hpp"
 #include "opbench/exec/device_support.hpp"
 #include "opbench/exec/inputs.hpp"
 #include "opbench/exec/memory_probe.hpp"
 #include "opbench/exec/timer.hpp"
+#include "opbench/exec/typed_call.hpp"
 
 namespace opbench::exec {
 namespace {
@@ -89,6 +92,50 @@ Measurement timed(const plan::Case& c, const ExecOptions& options, Call& call, r
   return run(timer);
 }
 
+// Shapes of a call's tensors: every tensor argument (list elements too), and the outputs that do
+// not alias an input (views and in-place results move no new bytes).
+cost::CallShapes shapes_of(const plan::Case& c, const PreparedCall& call,
+                           const std::vector<c10::IValue>& outputs) {
+  cost::CallShapes shapes;
+  shapes.op = c.op;
+  shapes.arguments = c.arguments;
+  std::vector<at::Tensor> inputs;
+  auto info = [](const std::string& name, const at::Tensor& t) {
+    return cost::TensorInfo{name, t.sizes().vec(), static_cast<std::int64_t>(t.element_size())};
+  };
+  const auto& arguments = call.handle.schema().arguments();
+  for (std::size_t i = 0; i < arguments.size() && i < call.args.size(); ++i) {
+    const c10::IValue& v = call.args[i];
+    if (v.isTensor() && v.toTensor().defined()) {
+      shapes.inputs.push_back(info(arguments[i].name(), v.toTensor()));
+      inputs.push_back(v.toTensor());
+    } else if (v.isTensorList()) {
+      for (const at::Tensor& t : v.toTensorVector()) {
+        shapes.inputs.push_back(info(arguments[i].name(), t));
+        inputs.push_back(t);
+      }
+    }
+  }
+  auto add_output = [&](const c10::IValue& v) {
+    if (!v.isTensor() || !v.toTensor().defined()) return;
+    const at::Tensor& t = v.toTensor();
+    for (const auto& in : inputs) {
+      if (t.is_alias_of(in)) return;
+    }
+    shapes.outputs.push_back(info("", t));
+  };
+  for (const auto& v : outputs) {
+    if (v.isTuple()) {
+      for (const auto& item : v.toTupleRef().elements()) add_output(item);
+    } else if (v.isTensorList()) {
+      for (const at::Tensor& t : v.toTensorVector()) add_output(t);
+    } else {
+      add_output(v);
+    }
+  }
+  return shapes;
+}
+
 void finish(results::CaseResult& result, const Measurement& m, const MeasureOptions& options) {
   result.samples = m.samples;
   result.summary = stats::summarize(m.samples);
@@ -142,9 +189,11 @@ std::unique_ptr<at::cuda::CUDAGraph> capture_graph(const at::Device& device, con
 }
 #endif
 
-void run_forward(const plan::Case& c, const ExecOptions& options, results::CaseResult& result) {
+}  // namespace
+
+void run_forward_prepared(const plan::Case& c, PreparedCall& call, const ExecOptions& options,
+                          results::CaseResult& result) {
   at::NoGradGuard no_grad;
-  PreparedCall call = prepare_call(c, /*requires_grad=*/false);
   // Two stacks, so the previous call's outputs stay alive while the next one runs, as in a plain
   // `out = op(...)` loop.
   std::vector<c10::IValue> stack;
@@ -178,8 +227,24 @@ void run_forward(const plan::Case& c, const ExecOptions& options, results::CaseR
     }
   }
 #endif
-  if (!timed_already) m = timed(c, options, once, result.timing);
+  if (!timed_already) {
+    at::Tensor typed_out;
+    const std::function<void()> typed = typed_call(call, typed_out);
+    result.timing.call_path = typed ? "typed" : "boxed";
+    if (typed) {
+      m = timed(c, options, typed, result.timing);
+      previous.assign(1, typed_out);
+    } else {
+      m = timed(c, options, once, result.timing);
+    }
+  }
   finish(result, m, options.measure);
+  // `previous` holds the last call's outputs.
+  const cost::Cost work = cost::estimate(shapes_of(c, call, previous));
+  result.work.flops = work.flops;
+  result.work.bytes = work.bytes;
+  result.work.flops_rule = work.flops_rule;
+  cost::apply_roofline(result.work, result.summary.median, nullptr);
   if (options.memory) {
     stack.clear();
     previous.clear();
@@ -188,6 +253,13 @@ void run_forward(const plan::Case& c, const ExecOptions& options, results::CaseR
       call.handle.callBoxed(s);
     });
   }
+}
+
+namespace {
+
+void run_forward(const plan::Case& c, const ExecOptions& options, results::CaseResult& result) {
+  PreparedCall call = prepare_call(c, /*requires_grad=*/false);
+  run_forward_prepared(c, call, options, result);
 }
 
 void run_backward(const plan::Case& c, const ExecOptions& options, results::CaseResult& result) {

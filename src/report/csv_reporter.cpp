@@ -14,12 +14,17 @@ std::string micros(double seconds) {
   return std::isfinite(seconds) ? fmt::format("{:.4f}", seconds * 1e6) : "";
 }
 
+std::string optional(const std::optional<double>& v, const char* spec, double scale) {
+  return v && std::isfinite(*v) ? fmt::format(fmt::runtime(spec), *v * scale) : std::string();
+}
+
 }  // namespace
 
 void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const {
   out << "case_id,name,kind,operator,shape_class,dtype,device,threads,direction,status,message,"
          "samples,block_size,mean_us,median_us,p50_us,p90_us,p99_us,min_us,max_us,stddev_us,cv,"
-         "iqr_us,noise_reached,peak_bytes,total_bytes,allocations\n";
+         "iqr_us,noise_reached,peak_bytes,total_bytes,allocations,flops,bytes,gflops_per_s,gb_per_s,"
+         "intensity,bound,percent_of_peak\n";
   for (const auto& r : set.cases) {
     const auto& s = r.summary;
     std::vector<std::string> cells = {
@@ -32,7 +37,10 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
         r.timing.noise_reached ? "true" : "false",
         r.memory ? std::to_string(r.memory->peak_bytes) : "",
         r.memory ? std::to_string(r.memory->total_bytes) : "",
-        r.memory ? std::to_string(r.memory->allocations) : ""};
+        r.memory ? std::to_string(r.memory->allocations) : "",
+        optional(r.work.flops, "{:.0f}", 1), optional(r.work.bytes, "{:.0f}", 1),
+        optional(r.work.flops_per_second, "{:.4f}", 1e-9), optional(r.work.bytes_per_second, "{:.4f}", 1e-9),
+        optional(r.work.intensity, "{:.4f}", 1), r.work.bound, optional(r.work.percent_of_peak, "{:.2f}", 1)};
     for (std::size_t i = 0; i < cells.size(); ++i) out << (i ? "," : "") << cells[i];
     out << "\n";
   }

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "opbench/report/units.hpp"
 
@@ -40,17 +42,46 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
     (r.status == "ok" ? ok : r.status == "error" ? errors : skipped)++;
   }
   out << fmt::format("- **cases**: {} ok, {} error, {} skipped\n\n", ok, errors, skipped);
-  out << "| case | status | median | p90 | p99 | cv | samples | peak memory | allocs |\n";
-  out << "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  out << "| case | status | median | p90 | p99 | cv | samples | peak memory | allocs | GFLOP/s | GB/s | % of roof |\n";
+  out << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  auto rate = [](const std::optional<double>& v) {
+    return v ? fmt::format("{:.2f}", *v / 1e9) : std::string("-");
+  };
   for (const auto& r : set.cases) {
     const auto& s = r.summary;
-    const std::string status = r.status == "ok" ? "ok" : r.status + ": " + r.message;
+    const std::string status = r.status == "ok" ? (r.timing.noise_reached ? "ok" : "ok (noisy)")
+                                                : r.status + ": " + r.message;
     out << "| `" << cell(r.c.case_id) << "` | " << cell(status) << " | "
         << format_duration(s.median) << " | " << format_duration(s.p90) << " | "
         << format_duration(s.p99) << " | "
         << (std::isfinite(s.cv) ? fmt::format("{:.1f}%", s.cv * 100) : "-") << " | " << s.count
         << " | " << (r.memory ? format_bytes(r.memory->peak_bytes) : "-") << " | "
-        << (r.memory ? std::to_string(r.memory->allocations) : "-") << " |\n";
+        << (r.memory ? std::to_string(r.memory->allocations) : "-") << " | "
+        << rate(r.work.flops_per_second) << " | " << rate(r.work.bytes_per_second) << " | "
+        << (r.work.percent_of_peak ? fmt::format("{:.1f}% {}", *r.work.percent_of_peak, r.work.bound) : "-")
+        << " |\n";
+  }
+  // Cases far from their roof: where there is most to gain.
+  std::vector<const results::CaseResult*> far;
+  for (const auto& r : set.cases) {
+    if (r.status == "ok" && r.work.percent_of_peak && *r.work.percent_of_peak < 10.0) far.push_back(&r);
+  }
+  std::sort(far.begin(), far.end(), [](const auto* a, const auto* b) {
+    return *a->work.percent_of_peak < *b->work.percent_of_peak;
+  });
+  if (!far.empty()) {
+    out << "\n## Far from the roof (under 10% of the calibrated peak that bounds them)\n\n";
+    out << "| case | bound | intensity (FLOP/byte) | % of roof |\n|---|---|---:|---:|\n";
+    for (const auto* r : far) {
+      out << "| `" << cell(r->c.case_id) << "` | " << r->work.bound << " | "
+          << (r->work.intensity ? fmt::format("{:.2f}", *r->work.intensity) : "-") << " | "
+          << fmt::format("{:.2f}%", *r->work.percent_of_peak) << " |\n";
+    }
+  } else if (!set.context.contains("peaks_file") || set.context["peaks_file"].is_null()) {
+    out << "\n% of roof needs calibrated peaks: run `opbench calibrate` once on this machine.\n";
+  }
+  if (set.summary.contains("warning")) {
+    out << "\n**Warning**: " << cell(set.summary["warning"].get<std::string>()) << "\n";
   }
 }
 

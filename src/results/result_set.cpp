@@ -88,6 +88,7 @@ Json to_json(const CaseResult& result) {
   Json timing = Json::object();
   timing["timer"] = result.timing.timer;
   timing["mode"] = result.timing.mode;
+  timing["call_path"] = result.timing.call_path;
   timing["cuda_graph"] = result.timing.cuda_graph;
   timing["block_size"] = result.timing.block_size;
   timing["warmup_calls"] = result.timing.warmup_calls;
@@ -112,6 +113,20 @@ Json to_json(const CaseResult& result) {
   } else {
     out["memory"] = nullptr;
   }
+  Json work = Json::object();
+  auto optional_number = [&](const char* key, const std::optional<double>& v) {
+    work[key] = v ? number(*v) : Json(nullptr);
+  };
+  optional_number("flops", result.work.flops);
+  optional_number("bytes", result.work.bytes);
+  work["flops_rule"] = result.work.flops_rule;
+  optional_number("flops_per_second", result.work.flops_per_second);
+  optional_number("bytes_per_second", result.work.bytes_per_second);
+  optional_number("intensity", result.work.intensity);
+  work["bound"] = result.work.bound;
+  optional_number("percent_of_peak", result.work.percent_of_peak);
+  work["peaks"] = result.work.peaks;
+  out["work"] = work;
   Json samples = Json::array();
   for (double s : result.samples) samples.push_back(number(s));
   out["samples"] = samples;
@@ -125,6 +140,7 @@ Json to_json(const ResultSet& set) {
   Json cases = Json::array();
   for (const auto& result : set.cases) cases.push_back(to_json(result));
   out["cases"] = cases;
+  if (!set.summary.empty()) out["summary"] = set.summary;
   return out;
 }
 
@@ -142,6 +158,7 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       const Json& t = json["timing"];
       result.timing.timer = t.value("timer", std::string());
       result.timing.mode = t.value("mode", std::string("hot"));
+      result.timing.call_path = t.value("call_path", std::string("boxed"));
       result.timing.cuda_graph = t.value("cuda_graph", std::string("off"));
       result.timing.block_size = t.value("block_size", std::int64_t{0});
       result.timing.warmup_calls = t.value("warmup_calls", std::int64_t{0});
@@ -168,6 +185,22 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
         result.memory->device_peak_reserved_bytes = m["device_peak_reserved_bytes"].get<std::int64_t>();
       }
     }
+    if (json.contains("work") && json["work"].is_object()) {
+      const Json& w = json["work"];
+      auto read = [&](const char* key) -> std::optional<double> {
+        if (w.contains(key) && w[key].is_number()) return w[key].get<double>();
+        return std::nullopt;
+      };
+      result.work.flops = read("flops");
+      result.work.bytes = read("bytes");
+      result.work.flops_rule = w.value("flops_rule", std::string());
+      result.work.flops_per_second = read("flops_per_second");
+      result.work.bytes_per_second = read("bytes_per_second");
+      result.work.intensity = read("intensity");
+      result.work.bound = w.value("bound", std::string());
+      result.work.percent_of_peak = read("percent_of_peak");
+      result.work.peaks = w.value("peaks", std::string());
+    }
     if (json.contains("samples") && json["samples"].is_array()) {
       for (const auto& s : json["samples"]) result.samples.push_back(s.is_number() ? s.get<double>() : std::nan(""));
     }
@@ -188,6 +221,7 @@ ResultSet result_set_from_json(const Json& json, const std::string& where) {
   }
   ResultSet set;
   set.context = json.value("context", Json::object());
+  set.summary = json.value("summary", Json::object());
   if (!json.contains("cases") || !json["cases"].is_array()) {
     throw ResultsError(where + ": missing 'cases' list");
   }

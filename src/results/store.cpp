@@ -89,7 +89,8 @@ void ResultWriter::append(const CaseResult& result) {
   m_set.cases.push_back(result);
 }
 
-void ResultWriter::finish(const std::vector<std::string>& order) {
+void ResultWriter::finish(const std::vector<std::string>& order, const Json& summary) {
+  m_set.summary = summary;
   if (!order.empty()) {
     std::map<std::string, std::size_t> rank;
     for (std::size_t i = 0; i < order.size(); ++i) rank.emplace(order[i], i);

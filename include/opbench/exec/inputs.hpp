@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "opbench/plan/case.hpp"
+#include "opbench/exec/executor.hpp"
+#include "opbench/results/result_set.hpp"
 
 namespace opbench::exec {
 
@@ -25,5 +27,10 @@ at::Device device_of(const std::string& canonical);
 // Resolves the operator and makes every argument on the case's device from its seed. With
 // `requires_grad`, floating tensors that the config does not exclude require grad.
 PreparedCall prepare_call(const plan::Case& c, bool requires_grad);
+
+// Runs a forward case on arguments made by prepare_call (the executor's own path, for callers
+// that must time other code on the very same tensors, like bench/).
+void run_forward_prepared(const plan::Case& c, PreparedCall& call, const ExecOptions& options,
+                          results::CaseResult& result);
 
 }  // namespace opbench::exec

@@ -29,6 +29,7 @@ struct MemoryStats {
 struct TimingInfo {
   std::string timer;                // "steady_clock", "cuda_event" or "host_sync"
   std::string mode = "hot";         // "hot", or "cold" (cache overwritten before each call)
+  std::string call_path = "boxed";  // "typed" (unboxed fast path) or "boxed" (see typed_call.hpp)
   std::string cuda_graph = "off";   // "off", "on (K calls per replay)" or "fallback: why"
   std::int64_t block_size = 0;      // calls per timed block
   std::int64_t warmup_calls = 0;    // calls before the first timed block (calibration included)
@@ -39,6 +40,20 @@ struct TimingInfo {
   std::vector<double> repetition_medians;  // one median per repetition (--repetitions)
 };
 
+// The work of one call and the rates it ran at (see cost/cost.hpp for the rules); absent
+// values are unknown, never guessed.
+struct WorkInfo {
+  std::optional<double> flops;             // FLOPs of one call
+  std::optional<double> bytes;             // bytes moved by one call, a lower bound
+  std::string flops_rule;                  // the rule that gave `flops`
+  std::optional<double> flops_per_second;  // flops / median
+  std::optional<double> bytes_per_second;  // bytes / median
+  std::optional<double> intensity;         // flops / bytes
+  std::string bound;                       // "memory" or "compute", against calibrated peaks
+  std::optional<double> percent_of_peak;   // of the bound's peak
+  std::string peaks;                       // which calibrated peaks: "cpu/float32/t2"
+};
+
 struct CaseResult {
   plan::Case c;
   std::string status = "ok";  // "ok", "error" or "skipped"
@@ -46,12 +61,14 @@ struct CaseResult {
   stats::Summary summary;     // of `samples`
   TimingInfo timing;
   std::optional<MemoryStats> memory;
+  WorkInfo work;
   std::vector<double> samples;  // seconds per call, one per block, in order
 };
 
 struct ResultSet {
   Json context = Json::object();
   std::vector<CaseResult> cases;
+  Json summary = Json::object();  // counts and warnings of the run, written at its end
 };
 
 // One result from the repetitions of a case: samples concatenated in order, statistics over all

@@ -24,7 +24,8 @@ class ResultWriter {
 
   // Writes OUTPUT atomically and removes the journal. With `order` (case ids), the file lists
   // the cases in that order (the plan's), whatever order they finished in.
-  void finish(const std::vector<std::string>& order = {});
+  // `summary` (counts, warnings) goes into the file's "summary".
+  void finish(const std::vector<std::string>& order = {}, const Json& summary = Json::object());
 
   const std::string& journal_path() const { return m_journal_path; }
 

@@ -7,6 +7,7 @@
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/inputs.hpp"
 #include "opbench/exec/memory_probe.hpp"
+#include "opbench/exec/typed_call.hpp"
 #include "opbench/plan/planner.hpp"
 
 namespace opbench::exec {
@@ -98,6 +99,41 @@ TEST(Inputs, SeededAndTyped) {
   EXPECT_LT(index.max().item<int64_t>(), 10);
   EXPECT_TRUE(at::equal(self, second.args[0].toTensor()));  // same seed, same data
   EXPECT_TRUE(first.grad_inputs.empty());
+}
+
+}  // namespace
+}  // namespace opbench::exec
+
+namespace opbench::exec {
+namespace {
+
+// The typed fast path calls the same kernels as the boxed path: same outputs, and the result
+// says which path ran.
+TEST(TypedCall, SameOutputAsBoxedForEachSignature) {
+  const std::vector<std::pair<std::string, Json>> cases = {
+      {"relu", {{"self", "4x5"}}},
+      {"mm", {{"self", "4x5"}, {"mat2", "5x3"}}},
+      {"mul", {{"self", "4x5"}, {"other", 2.5}}},
+      {"add", {{"self", "4x5"}, {"other", "[5]"}, {"alpha", 3}}},
+      {"softmax", {{"self", "4x5"}, {"dim", 1}}},
+      {"addmm", {{"self", "[3]"}, {"mat1", "4x5"}, {"mat2", "5x3"}, {"beta", 0.5}}},
+  };
+  for (const auto& [op, args] : cases) {
+    const auto c = make_case(op, args);
+    const PreparedCall call = prepare_call(c, false);
+    at::Tensor typed_out;
+    const auto typed = typed_call(call, typed_out);
+    ASSERT_TRUE(typed) << c.op;
+    typed();
+    std::vector<c10::IValue> stack(call.args.begin(), call.args.end());
+    call.handle.callBoxed(stack);
+    EXPECT_TRUE(at::allclose(typed_out, stack[0].toTensor())) << c.op;
+  }
+  const auto conv = make_case("conv2d", {{"input", "1x3x8x8"}, {"weight", "4x3x3x3"}});
+  at::Tensor out;
+  EXPECT_FALSE(typed_call(prepare_call(conv, false), out));  // SymInt[] arguments: boxed
+  EXPECT_EQ(run_case(make_case("add", {{"self", "[4]"}, {"other", "[4]"}}), quick()).timing.call_path, "typed");
+  EXPECT_EQ(run_case(conv, quick()).timing.call_path, "boxed");
 }
 
 }  // namespace

@@ -1,0 +1,50 @@
+#pragma once
+// Machine peaks (from `opbench calibrate`) and where a case stands against them: its arithmetic
+// intensity (FLOPs per byte) against the ridge point (peak FLOP/s / peak bytes/s) says whether
+// it is memory- or compute-bound, and the relevant peak gives its percentage.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "opbench/core/json.hpp"
+#include "opbench/results/result_set.hpp"
+
+namespace opbench::cost {
+
+struct Peaks {
+  std::string device;        // "cpu", "cuda:0"
+  std::string dtype;         // "float32"
+  int threads = 1;
+  double copy_bandwidth = 0;   // bytes/s of a large copy (read + write)
+  double triad_bandwidth = 0;  // bytes/s of a large a + b (two reads, one write)
+  double gemm_flops = 0;       // FLOP/s of a large mm
+  Json context = Json::object();  // where and when they were measured
+
+  double memory_bandwidth() const { return std::max(copy_bandwidth, triad_bandwidth); }
+  double ridge() const { return gemm_flops / memory_bandwidth(); }  // FLOP per byte
+};
+
+// Peaks by (device, dtype, threads); a file of `schema_version` 1.
+class PeakStore {
+ public:
+  // Reads `path`; an absent file is an empty store. Throws ResultsError on a malformed file.
+  static PeakStore load(const std::string& path);
+  void save(const std::string& path) const;
+
+  const Peaks* find(const std::string& device, const std::string& dtype, int threads) const;
+  // Adds or replaces the entry of the same (device, dtype, threads).
+  void put(const Peaks& peaks);
+  const std::vector<Peaks>& entries() const { return m_entries; }
+
+ private:
+  std::vector<Peaks> m_entries;
+};
+
+// $OPBENCH_PEAKS, else ${XDG_CACHE_HOME:-$HOME/.cache}/opbench/peaks.json.
+std::string default_peaks_path();
+
+// Fills the rates of `work` from the median time, and with `peaks` the bound and % of peak.
+void apply_roofline(results::WorkInfo& work, double median_seconds, const Peaks* peaks);
+
+}  // namespace opbench::cost

@@ -1,0 +1,100 @@
+#include "opbench/cost/roofline.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "opbench/core/error.hpp"
+#include "opbench/results/store.hpp"
+
+namespace opbench::cost {
+
+PeakStore PeakStore::load(const std::string& path) {
+  PeakStore store;
+  std::ifstream in(path);
+  if (!in) return store;
+  Json doc;
+  try {
+    doc = Json::parse(in);
+    for (const auto& e : doc.at("peaks")) {
+      Peaks p;
+      p.device = e.at("device").get<std::string>();
+      p.dtype = e.at("dtype").get<std::string>();
+      p.threads = e.at("threads").get<int>();
+      p.copy_bandwidth = e.at("copy_bandwidth").get<double>();
+      p.triad_bandwidth = e.at("triad_bandwidth").get<double>();
+      p.gemm_flops = e.at("gemm_flops").get<double>();
+      p.context = e.value("context", Json::object());
+      store.m_entries.push_back(p);
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw ResultsError(path + ": not a peaks file written by `opbench calibrate` (" + e.what() + ")");
+  }
+  return store;
+}
+
+void PeakStore::save(const std::string& path) const {
+  Json peaks = Json::array();
+  for (const auto& p : m_entries) {
+    peaks.push_back({{"device", p.device},
+                     {"dtype", p.dtype},
+                     {"threads", p.threads},
+                     {"copy_bandwidth", p.copy_bandwidth},
+                     {"triad_bandwidth", p.triad_bandwidth},
+                     {"gemm_flops", p.gemm_flops},
+                     {"context", p.context}});
+  }
+  results::write_atomically(path, Json({{"schema_version", 1}, {"peaks", peaks}}).dump(2) + "\n");
+}
+
+const Peaks* PeakStore::find(const std::string& device, const std::string& dtype, int threads) const {
+  for (const auto& p : m_entries) {
+    if (p.device == device && p.dtype == dtype && p.threads == threads) return &p;
+  }
+  return nullptr;
+}
+
+void PeakStore::put(const Peaks& peaks) {
+  for (auto& p : m_entries) {
+    if (p.device == peaks.device && p.dtype == peaks.dtype && p.threads == peaks.threads) {
+      p = peaks;
+      return;
+    }
+  }
+  m_entries.push_back(peaks);
+}
+
+std::string default_peaks_path() {
+  if (const char* env = std::getenv("OPBENCH_PEAKS"); env != nullptr && *env != '\0') return env;
+  std::string base;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') {
+    base = xdg;
+  } else if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    base = std::string(home) + "/.cache";
+  } else {
+    base = ".";
+  }
+  return base + "/opbench/peaks.json";
+}
+
+void apply_roofline(results::WorkInfo& work, double median_seconds, const Peaks* peaks) {
+  if (!(median_seconds > 0) || !std::isfinite(median_seconds)) return;
+  if (work.flops) work.flops_per_second = *work.flops / median_seconds;
+  if (work.bytes) work.bytes_per_second = *work.bytes / median_seconds;
+  if (work.flops && work.bytes && *work.bytes > 0) work.intensity = *work.flops / *work.bytes;
+  if (peaks == nullptr) return;
+  work.peaks = peaks->device + "/" + peaks->dtype + "/t" + std::to_string(peaks->threads);
+  if (work.intensity && peaks->gemm_flops > 0 && peaks->memory_bandwidth() > 0) {
+    const bool memory_bound = *work.intensity < peaks->ridge();
+    work.bound = memory_bound ? "memory" : "compute";
+    work.percent_of_peak = memory_bound ? 100.0 * *work.bytes_per_second / peaks->memory_bandwidth()
+                                        : 100.0 * *work.flops_per_second / peaks->gemm_flops;
+  } else if (!work.flops && work.bytes_per_second && peaks->memory_bandwidth() > 0) {
+    // No FLOPs rule: data movement is all that is known, so the memory roof is the relevant one.
+    work.bound = "memory";
+    work.percent_of_peak = 100.0 * *work.bytes_per_second / peaks->memory_bandwidth();
+  }
+}
+
+}  // namespace opbench::cost
