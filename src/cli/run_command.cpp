@@ -44,6 +44,7 @@ struct RunOptions {
   std::vector<std::string> shape_classes;
   std::vector<std::string> dtypes{"float32"};
   std::vector<std::string> contexts{"cpu"};
+  std::vector<std::string> memory_formats{"contiguous"};
   std::vector<int> threads;
   std::vector<std::string> case_ids;
   std::string from;
@@ -105,8 +106,22 @@ std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOption
   for (int t : plan_options.threads) {
     if (t < 1) throw UsageError("--threads must be at least 1");
   }
+  plan_options.memory_formats = core::split_list(options.memory_formats);
+  for (const auto& format : plan_options.memory_formats) {
+    if (format != "contiguous" && format != "channels_last") {
+      throw UsageError("unknown memory format '" + format + "' (valid: contiguous, channels_last)");
+    }
+  }
   plan_options.backward = options.backward;
   plan_options.seed = options.seed;
+  // The default suite: with no config file and no filter, the `common` cases of the shipped
+  // configs (shapes from real models).
+  if (options.from.empty() && options.configs.empty() && options.case_ids.empty() && plan_options.ops.empty() &&
+      plan_options.tags.empty() && plan_options.categories.empty() &&
+      plan_options.shape_classes.empty()) {
+    plan_options.shape_classes = {"common"};
+    spdlog::info("no filter given: the default suite, every `common` case");
+  }
   if (!options.shard.empty()) {
     std::tie(plan_options.shard_index, plan_options.shard_count) = plan::parse_shard(options.shard);
   }
@@ -335,11 +350,16 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--tags", options->tags, "Keep entries with any of these tags");
   cmd->add_option("--category", options->categories, "Keep entries of these categories");
   cmd->add_option("--shape-class", options->shape_classes,
-                  "Keep cases of these shape classes (small, common, large, skewed)");
+                  "Keep cases of these shape classes (small, common, large, skewed); with no --config "
+                  "and no filter, run takes the default suite: the common cases");
   cmd->add_option("--shard", options->shard,
                   "Run shard I of N (I/N, 0-based): a stable 1/N of the cases, by hash of case id");
   cmd->add_option("--dtype", options->dtypes, "Dtypes, comma-separated: an axis")->capture_default_str();
   cmd->add_option("--ctx", options->contexts, "Devices: cpu, gpuN or cuda:N, comma-separated")
+      ->capture_default_str();
+  cmd->add_option("--memory-format", options->memory_formats,
+                  "Layouts of 4-d/5-d tensor inputs, comma-separated: contiguous, channels_last (an axis; "
+                  "cases without such inputs run contiguous only)")
       ->capture_default_str();
   cmd->add_option("--threads", options->threads,
                   "Intra-op threads, comma-separated: an axis (default: LibTorch's default)")

@@ -339,8 +339,12 @@ results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
     result.timing.target_noise = options.measure.target_noise;
     result.timing.mode = mode;
     result.timing.cuda_graph = graph;
-    result.status = "error";
     result.message = first_line(e);
+    // A kernel with no implementation for this dtype on this device is a skipped case: the
+    // operator does not support it, nothing failed.
+    const bool unsupported = result.message.find("not implemented for '") != std::string::npos;
+    result.status = unsupported ? "skipped" : "error";
+    if (unsupported) result.message = c.dtype + " is not supported here: " + result.message;
     core::log_debug(c.case_id + ": " + e.what());
   }
   return result;

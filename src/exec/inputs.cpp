@@ -73,6 +73,9 @@ struct Maker {
       throw ConfigError(c.origin + ": unknown init '" + init + "'");
     }
     t = t.to(device, dtype).contiguous();
+    if (c.memory_format == "channels_last" && (t.dim() == 4 || t.dim() == 5)) {
+      t = t.contiguous(t.dim() == 4 ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::ChannelsLast3d);
+    }
     if (requires_grad && spec.requires_grad && at::isFloatingType(dtype)) {
       t.requires_grad_(true);
       grad_inputs.push_back(t);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
 
@@ -39,11 +41,26 @@ std::string argument_text(const Json& value) {
 }
 
 std::string make_case_id(const std::string& name, const Json& given, const std::string& dtype,
-                         const std::string& device, int threads, const std::string& direction) {
+                         const std::string& device, int threads, const std::string& direction,
+                         const std::string& memory_format) {
   std::vector<std::string> args;
   for (const auto& item : given.items()) args.push_back(item.key() + "=" + argument_text(item.value()));
-  return fmt::format("{}/{}/{}/{}/t{}/{}", name, args.empty() ? "-" : core::join(args, ","), dtype,
-                     device, threads, direction);
+  std::string id = fmt::format("{}/{}/{}/{}/t{}/{}", name, args.empty() ? "-" : core::join(args, ","),
+                               dtype, device, threads, direction);
+  if (!memory_format.empty() && memory_format != "contiguous") id += "/" + memory_format;
+  return id;
+}
+
+bool has_4d_or_5d_tensor(const Json& given) {
+  auto rank_fits = [](const Json& v) {
+    return is_tensor_object(v) && (v["shape"].size() == 4 || v["shape"].size() == 5);
+  };
+  for (const auto& item : given.items()) {
+    const Json& v = item.value();
+    if (rank_fits(v)) return true;
+    if (v.is_array() && std::any_of(v.begin(), v.end(), rank_fits)) return true;
+  }
+  return false;
 }
 
 Json to_json(const Case& c) {
@@ -62,6 +79,7 @@ Json to_json(const Case& c) {
   out["device"] = c.device;
   out["threads"] = c.threads;
   out["direction"] = c.direction;
+  out["memory_format"] = c.memory_format;
   out["seed"] = c.seed;
   return out;
 }
@@ -90,6 +108,7 @@ Case case_from_json(const Json& json, const std::string& where) {
     c.device = text("device");
     c.threads = json.value("threads", 1);
     c.direction = text("direction");
+    c.memory_format = json.value("memory_format", std::string("contiguous"));
     c.seed = json.value("seed", std::uint64_t{0});
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError(where + ": bad case record (" + e.what() + ")");

@@ -28,7 +28,7 @@ bool entry_name_matches(const catalog::Entry& entry, const std::string& name) {
 
 Case make_case(const std::string& name, const catalog::BoundOp& bound, const std::string& dtype,
                const std::string& device, int threads, const std::string& direction,
-               std::uint64_t seed) {
+               std::uint64_t seed, const std::string& memory_format) {
   Case c;
   c.name = name;
   c.kind = "op";
@@ -41,7 +41,8 @@ Case make_case(const std::string& name, const catalog::BoundOp& bound, const std
   c.threads = threads;
   c.direction = direction;
   c.seed = seed;
-  c.case_id = make_case_id(name, c.given, dtype, device, threads, direction);
+  c.memory_format = memory_format;
+  c.case_id = make_case_id(name, c.given, dtype, device, threads, direction, memory_format);
   return c;
 }
 
@@ -134,9 +135,12 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
           for (int threads : options.threads) {
             std::vector<std::string> directions{"forward"};
             if (options.backward) directions.emplace_back("backward");
+            for (const auto& memory_format : options.memory_formats) {
+            // A layout axis means something only for 4-d and 5-d tensors.
+            if (memory_format != "contiguous" && !has_4d_or_5d_tensor(item.bound.given)) continue;
             for (const auto& direction : directions) {
               Case c = make_case(entry.name, item.bound, dtype, device, threads, direction,
-                                 options.seed);
+                                 options.seed, memory_format);
               c.kind = entry.kind;
               c.shape_class = item.spec.shape_class;
               c.source = item.spec.source;
@@ -148,6 +152,7 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
                                   it->second + ")");
               }
               cases.push_back(std::move(c));
+            }
             }
           }
         }

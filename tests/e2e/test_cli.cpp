@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <chrono>
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <fstream>
 #include <thread>
@@ -375,6 +376,53 @@ TEST_F(Cli, HelpOnEverySubcommand) {
     EXPECT_EQ(r.code, 0) << sub;
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub << ": " << r.out;
   }
+}
+
+TEST_F(Cli, EveryShippedOperatorRunsItsSmallCases) {
+  // The CI smoke run: every operator of the catalogue at its small cases, one sample each.
+  const std::string out = m_dir.file("smoke.json");
+  const auto r = opbench("--config-dir " + std::string(OPBENCH_CONFIG_DIR) +
+                         " run --shape-class small --threads 1 --warmup 0 --runs 1 --min-time 0 --max-time 0"
+                         " --block-time 0.0001 --no-memory --output " + out);
+  EXPECT_EQ(r.code, 0) << r.err;
+  const Json json = read_json(out);
+  std::set<std::string> names;
+  for (const auto& c : json["cases"]) {
+    EXPECT_EQ(c["status"], "ok") << c["case_id"] << ": " << c["message"];
+    names.insert(c["name"].get<std::string>());
+  }
+  EXPECT_GE(names.size(), 250u);
+}
+
+TEST_F(Cli, CatalogueFiltersAndTheDefaultSuite) {
+  const std::string dir = " --config-dir " + std::string(OPBENCH_CONFIG_DIR);
+  const Json all = Json::parse(opbench("list --json" + dir).out);
+  EXPECT_GE(all.size(), 250u);
+  std::set<std::string> categories;
+  for (const auto& e : all) categories.insert(e["category"].get<std::string>());
+  for (const char* c : {"creation", "conversion", "shape", "reduction", "sorting", "elementwise.binary",
+                        "comparison", "indexing", "elementwise.unary", "join", "gemm", "random", "nn.conv",
+                        "nn.pool", "activation", "nn.norm", "nn.dropout", "nn.embedding", "nn.recurrent",
+                        "nn.loss", "nn.attention", "nn.upsample", "nn.pad", "nn.sample", "nn.shuffle"}) {
+    EXPECT_EQ(categories.count(c), 1u) << c;
+  }
+  const Json losses = Json::parse(opbench("list --json --category nn.loss" + dir).out);
+  EXPECT_GE(losses.size(), 15u);
+  for (const auto& e : losses) EXPECT_EQ(e["category"], "nn.loss");
+  const Json inplace = Json::parse(opbench("list --json --tag inplace" + dir).out);
+  for (const auto& e : inplace) EXPECT_EQ(e["name"].get<std::string>().back(), '_') << e["name"];
+  // No filter: the default suite is the common cases, forward, float32.
+  const auto suite = opbench(dir + " run --dry-run");
+  ASSERT_EQ(suite.code, 0) << suite.err;
+  EXPECT_EQ(suite.out.find("/float16/"), std::string::npos);
+  EXPECT_EQ(suite.out.find("/backward"), std::string::npos);
+  const auto with_small = opbench(dir + " run --dry-run --shape-class small,common");
+  EXPECT_GT(with_small.out.size(), suite.out.size());
+  // The layout axis applies to cases with 4-d or 5-d inputs only.
+  const auto layouts = opbench(dir + " run --dry-run --ops conv2d,relu --memory-format contiguous,channels_last");
+  EXPECT_NE(layouts.out.find("conv2d/input=1x3x8x8,weight=4x3x3x3/float32/cpu/"), std::string::npos);
+  EXPECT_NE(layouts.out.find("/forward/channels_last\n"), std::string::npos);
+  EXPECT_EQ(layouts.out.find("relu/self=64/float32/cpu/t2/forward/channels_last"), std::string::npos);
 }
 
 TEST_F(Cli, ShippedConfigsAllBind) {

@@ -20,7 +20,7 @@ struct MeasureOptions {
   int warmup = 3;             // calls before calibration
   int min_runs = 10;          // samples at least (wins over max_time)
   double min_time = 0.1;      // seconds of timed blocks at least
-  double max_time = 1.0;      // stop once min_runs are in and this many seconds are spent, in
+  double max_time = 0.5;      // stop once min_runs are in and this many seconds are spent, in
                               // timed blocks or on the wall clock (cold flushes are untimed)
   double target_noise = 0.02; // stop early once the samples' cv is at or under this
   double block_time = 1e-3;   // a block lasts at least this many seconds

@@ -23,13 +23,19 @@ struct Case {
   std::string device;       // "cpu" or "cuda:N"
   int threads = 1;          // intra-op threads
   std::string direction;    // "forward" or "backward"
+  std::string memory_format = "contiguous";  // or "channels_last" (4-d and 5-d tensor inputs)
   std::uint64_t seed = 0;   // seed of the input generator
 };
 
 // `name/args/dtype/device/tN/direction`, args from `given` in schema order
-// (`conv2d/input=32x3x224x224,weight=64x3x3x3,stride=[2,2]/float32/cpu/t4/forward`).
+// (`conv2d/input=32x3x224x224,weight=64x3x3x3,stride=[2,2]/float32/cpu/t4/forward`); a memory
+// format other than contiguous adds a last segment (`.../forward/channels_last`).
 std::string make_case_id(const std::string& name, const Json& given, const std::string& dtype,
-                         const std::string& device, int threads, const std::string& direction);
+                         const std::string& device, int threads, const std::string& direction,
+                         const std::string& memory_format = "contiguous");
+
+// True when some given tensor (or tensor in a list) has 4 or 5 dimensions.
+bool has_4d_or_5d_tensor(const Json& given);
 
 // Compact text of one normalised argument value, as case ids show it.
 std::string argument_text(const Json& value);

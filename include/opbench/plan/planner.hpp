@@ -18,6 +18,7 @@ struct PlanOptions {
   std::vector<std::string> dtypes{"float32"};
   std::vector<std::string> devices{"cpu"};
   std::vector<int> threads{1};
+  std::vector<std::string> memory_formats{"contiguous"};  // "channels_last" only for 4-d/5-d inputs
   bool backward = false;  // add a backward case after each forward case
   std::uint64_t seed = 0;
   int shard_index = 0;    // keep only shard `shard_index` of `shard_count` (see in_shard)
@@ -28,7 +29,7 @@ struct PlanOptions {
 // from these. Metadata (shape class, source, origin) is left for the caller.
 Case make_case(const std::string& name, const catalog::BoundOp& bound, const std::string& dtype,
                const std::string& device, int threads, const std::string& direction,
-               std::uint64_t seed);
+               std::uint64_t seed, const std::string& memory_format = "contiguous");
 
 // 64-bit FNV-1a of `text`: the same on every machine and build.
 std::uint64_t stable_hash(const std::string& text);

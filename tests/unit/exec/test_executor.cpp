@@ -78,6 +78,21 @@ TEST(Executor, BackwardTimesGradientsWithoutAccumulating) {
   EXPECT_EQ(result.memory->total_bytes, 2 * 8 * 8 * 4);  // one gradient per input
 }
 
+TEST(Executor, DtypeTheOperatorDoesNotSupportIsSkipped) {
+  const auto result = run_case(make_case("bitwise_not", {{"self", "[4]"}}, "forward", "float32"), quick());
+  EXPECT_EQ(result.status, "skipped");
+  EXPECT_EQ(result.message.rfind("float32 is not supported here: ", 0), 0u) << result.message;
+  EXPECT_NE(result.message.find("not implemented for 'Float'"), std::string::npos) << result.message;
+}
+
+TEST(Executor, ChannelsLastInputs) {
+  auto c = make_case("relu", {{"self", "1x4x8x8"}});
+  c.memory_format = "channels_last";
+  const PreparedCall call = prepare_call(c, false);
+  EXPECT_TRUE(call.args[0].toTensor().is_contiguous(at::MemoryFormat::ChannelsLast));
+  EXPECT_EQ(run_case(c, quick()).status, "ok");
+}
+
 TEST(Executor, BackwardWithoutFloatInputsIsSkipped) {
   auto c = make_case("bitwise_not", {{"self", {{"shape", {4}}, {"dtype", "int64"}}}}, "backward");
   const auto result = run_case(c, quick());

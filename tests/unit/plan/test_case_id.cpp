@@ -26,6 +26,16 @@ TEST(CaseId, TensorDtypeScalarsListsAndNoArguments) {
   EXPECT_EQ(make_case_id("y", Json::object(), "float32", "cpu", 1, "forward"), "y/-/float32/cpu/t1/forward");
 }
 
+TEST(CaseId, MemoryFormatSegmentOnlyWhenNotContiguous) {
+  Json given = {{"self", {{"shape", {1, 4, 8, 8}}}}};
+  EXPECT_EQ(make_case_id("relu", given, "float32", "cpu", 1, "forward"), "relu/self=1x4x8x8/float32/cpu/t1/forward");
+  EXPECT_EQ(make_case_id("relu", given, "float32", "cpu", 1, "forward", "channels_last"),
+            "relu/self=1x4x8x8/float32/cpu/t1/forward/channels_last");
+  EXPECT_TRUE(has_4d_or_5d_tensor(given));
+  EXPECT_FALSE(has_4d_or_5d_tensor({{"self", {{"shape", {4, 8}}}}, {"dim", 1}}));
+  EXPECT_TRUE(has_4d_or_5d_tensor({{"tensors", Json::array({{{"shape", {1, 2, 3, 4, 5}}}})}}));
+}
+
 TEST(Case, JsonRoundTrip) {
   Case c;
   c.case_id = "add/self=2,other=2/float32/cpu/t1/forward";
