@@ -40,7 +40,15 @@ Catalog load_catalog(const std::vector<std::string>& files) {
       std::string name = spec.op;
       if (core::starts_with(name, "aten::")) name = name.substr(6);
       try {
-        BoundOp bound = bind_case(spec.op, spec.args, spec.location());
+        BoundOp bound;
+        if (spec.unsupported.empty()) {
+          bound = bind_case(spec.op, spec.args, spec.location());
+        } else {
+          // A recorded call that cannot run: kept, with its reason, as a case that is skipped.
+          bound.name = core::starts_with(spec.op, "aten::") ? spec.op : "aten::" + spec.op;
+          bound.given = spec.args;
+          bound.arguments = spec.args;
+        }
         Entry& entry = by_name[name];
         entry.name = name;
         if (entry.category.empty()) entry.category = spec.category;

@@ -35,5 +35,6 @@ void add_export_command(CLI::App& app, GlobalOptions& global);
 void add_compare_command(CLI::App& app, GlobalOptions& global);
 void add_merge_command(CLI::App& app, GlobalOptions& global);
 void add_calibrate_command(CLI::App& app, GlobalOptions& global);
+void add_extract_command(CLI::App& app, GlobalOptions& global);
 
 }  // namespace opbench::cli

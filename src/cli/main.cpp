@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
   add_compare_command(app, global);
   add_merge_command(app, global);
   add_calibrate_command(app, global);
+  add_extract_command(app, global);
 
   try {
     app.parse(argc, argv);

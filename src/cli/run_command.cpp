@@ -24,6 +24,7 @@
 #include "opbench/core/strings.hpp"
 #include "opbench/cost/roofline.hpp"
 #include "opbench/exec/context.hpp"
+#include "opbench/extract/extract.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/host_allocator.hpp"
 #include "opbench/plan/planner.hpp"
@@ -48,6 +49,8 @@ struct RunOptions {
   std::vector<int> threads;
   std::vector<std::string> case_ids;
   std::string from;
+  std::string model;
+  std::vector<std::string> model_inputs;
   std::string shard;
   bool backward = false;
   std::uint64_t seed = 0;
@@ -69,6 +72,10 @@ std::vector<plan::Case> cases_from_results(const std::string& path) {
   for (const auto& record : results::load_results(path).cases) {
     plan::Case c = record.c;
     const std::string where = path + ": " + c.case_id;
+    if (!c.skip_reason.empty() || c.kind == "model") {
+      cases.push_back(std::move(c));  // nothing to bind
+      continue;
+    }
     try {
       if (c.kind != "op") throw ConfigError(where + ": only operator cases can be re-run");
       const catalog::BoundOp bound = catalog::bind_case(c.op, c.given, where);
@@ -116,7 +123,7 @@ std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOption
   plan_options.seed = options.seed;
   // The default suite: with no config file and no filter, the `common` cases of the shipped
   // configs (shapes from real models).
-  if (options.from.empty() && options.configs.empty() && options.case_ids.empty() && plan_options.ops.empty() &&
+  if (options.from.empty() && options.configs.empty() && options.model.empty() && options.case_ids.empty() && plan_options.ops.empty() &&
       plan_options.tags.empty() && plan_options.categories.empty() &&
       plan_options.shape_classes.empty()) {
     plan_options.shape_classes = {"common"};
@@ -136,8 +143,37 @@ std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOption
         cases.push_back(std::move(c));
       }
     }
-  } else {
+  } else if (options.model.empty() || !options.configs.empty() || !plan_options.ops.empty() ||
+             !plan_options.tags.empty() || !plan_options.categories.empty() ||
+             !plan_options.shape_classes.empty()) {
     cases = plan::make_plan(load_catalog_for(options.configs, global), plan_options);
+  }
+  if (!options.model.empty()) {
+    // The whole model as a case of its own, measured like the others, so the sum of its
+    // operators can be held against it.
+    if (options.model_inputs.empty()) throw UsageError("--model needs its --input shapes");
+    Json inputs = Json::array();
+    for (const auto& text : options.model_inputs) inputs.push_back(extract::InputSpec::parse(text).to_json());
+    for (const auto& device : plan_options.devices) {
+      for (int threads : plan_options.threads) {
+        plan::Case c;
+        c.name = "model:" + fs::path(options.model).filename().string();
+        c.kind = "model";
+        c.op = "model";
+        c.given = {{"model", options.model}, {"inputs", inputs}};
+        c.arguments = c.given;
+        c.origin = options.model;
+        c.source = options.model;
+        c.dtype = "float32";
+        c.device = device;
+        c.threads = threads;
+        c.direction = "forward";
+        c.seed = plan_options.seed;
+        c.case_id = plan::make_case_id(c.name, {{"inputs", core::join(options.model_inputs, ";")}}, c.dtype,
+                                       device, threads, "forward");
+        cases.push_back(std::move(c));
+      }
+    }
   }
   if (!options.case_ids.empty()) {
     const std::set<std::string> wanted(options.case_ids.begin(), options.case_ids.end());
@@ -347,6 +383,11 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
                   "Re-run exactly the cases of a stored result (arguments, dtype, device, threads, seed)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--case", options->case_ids, "Only this case id (repeatable)");
+  cmd->add_option("--model", options->model,
+                  "Also time a whole TorchScript model as one case (with --input), e.g. next to its "
+                  "extracted config")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--input", options->model_inputs, "An input of --model, DIMS[:DTYPE] (repeatable)");
   cmd->add_option("--tags", options->tags, "Keep entries with any of these tags");
   cmd->add_option("--category", options->categories, "Keep entries of these categories");
   cmd->add_option("--shape-class", options->shape_classes,

@@ -208,7 +208,7 @@ std::vector<CaseSpec> load_json(const std::string& path) {
   const Json* operators = &document;
   std::string base = "";
   if (document.is_object()) {
-    check_keys(document, {"operators", "description"}, path);
+    check_keys(document, {"operators", "description", "model"}, path);
     if (!document.contains("operators")) {
       throw ConfigError(path + ": expected a top-level key 'operators' with a list of operators");
     }
@@ -240,13 +240,21 @@ std::vector<CaseSpec> load_json(const std::string& path) {
       spec.pointer = base + "/" + std::to_string(i) + "/cases/" + std::to_string(c);
       const std::string case_where = spec.location();
       if (!item.is_object()) throw ConfigError(case_where + ": expected an object with 'args'");
-      check_keys(item, {"args", "shape_class", "source", "tags", "description"}, case_where);
+      check_keys(item, {"args", "shape_class", "source", "tags", "description", "count", "unsupported"},
+                 case_where);
       spec.op = op;
       spec.category = category;
       spec.tags = tags;
       for (auto& tag : tags_member(item, case_where)) spec.tags.push_back(tag);
       spec.shape_class = string_member(item, "shape_class", case_where);
       spec.source = string_member(item, "source", case_where);
+      spec.unsupported = string_member(item, "unsupported", case_where);
+      if (item.contains("count")) {
+        if (!item["count"].is_number_integer() || item["count"].get<int>() < 1) {
+          throw ConfigError(case_where + ": 'count' must be a positive integer");
+        }
+        spec.count = item["count"].get<int>();
+      }
       if (item.contains("args")) {
         if (!item["args"].is_object()) {
           throw ConfigError(case_where + ": 'args' must be an object of argument name -> value");

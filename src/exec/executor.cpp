@@ -4,6 +4,7 @@
 #include <ATen/Parallel.h>
 #include <ATen/core/grad_mode.h>
 #include <torch/csrc/autograd/autograd.h>
+#include <torch/csrc/jit/serialization/import.h>
 
 #include <functional>
 #include <memory>
@@ -297,6 +298,22 @@ void run_backward(const plan::Case& c, const ExecOptions& options, results::Case
   }
 }
 
+// A whole TorchScript model as one case: forward on inputs made from the case's specs.
+void run_model(const plan::Case& c, const ExecOptions& options, results::CaseResult& result) {
+  at::NoGradGuard no_grad;
+  torch::jit::Module module = torch::jit::load(c.given.at("model").get<std::string>(), device_of(c.device));
+  module.eval();
+  const std::vector<c10::IValue> inputs = make_tensors(c, c.given.at("inputs"));
+  c10::IValue output;
+  auto once = [&] { output = module.forward(inputs); };
+  const Measurement m = timed(c, options, once, result.timing);
+  finish(result, m, options.measure);
+  if (options.memory) {
+    output = c10::IValue();
+    result.memory = probe(c, once);
+  }
+}
+
 }  // namespace
 
 int default_threads() { return at::get_num_threads(); }
@@ -320,13 +337,20 @@ results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
   results::CaseResult result;
   result.c = c;
   result.timing.target_noise = options.measure.target_noise;
+  if (!c.skip_reason.empty()) {
+    result.status = "skipped";
+    result.message = c.skip_reason;
+    return result;
+  }
   try {
     at::set_num_threads(c.threads);
 #if OPBENCH_WITH_CUDA
     std::optional<c10::cuda::CUDAGuard> guard;
     if (device_of(c.device).is_cuda()) guard.emplace(device_of(c.device));
 #endif
-    if (c.direction == "backward") {
+    if (c.kind == "model") {
+      run_model(c, options, result);
+    } else if (c.direction == "backward") {
       run_backward(c, options, result);
     } else {
       run_forward(c, options, result);

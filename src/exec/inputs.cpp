@@ -166,6 +166,13 @@ bool is_device_type(const c10::TypePtr& type) {
 
 }  // namespace
 
+std::vector<c10::IValue> make_tensors(const plan::Case& c, const Json& specs) {
+  Maker maker{c, at::make_generator<at::CPUGeneratorImpl>(c.seed), device_of(c.device), false, {}};
+  std::vector<c10::IValue> out;
+  for (const auto& spec : specs) out.emplace_back(maker.tensor(spec));
+  return out;
+}
+
 PreparedCall prepare_call(const plan::Case& c, bool requires_grad) {
   const auto dot = c.op.find('.', c.op.find("::") + 2);
   const std::string name = dot == std::string::npos ? c.op : c.op.substr(0, dot);

@@ -81,6 +81,8 @@ Json to_json(const Case& c) {
   out["direction"] = c.direction;
   out["memory_format"] = c.memory_format;
   out["seed"] = c.seed;
+  out["count"] = c.count;
+  if (!c.skip_reason.empty()) out["skip_reason"] = c.skip_reason;
   return out;
 }
 
@@ -110,6 +112,8 @@ Case case_from_json(const Json& json, const std::string& where) {
     c.direction = text("direction");
     c.memory_format = json.value("memory_format", std::string("contiguous"));
     c.seed = json.value("seed", std::uint64_t{0});
+    c.count = json.value("count", 1);
+    c.skip_reason = json.value("skip_reason", std::string());
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError(where + ": bad case record (" + e.what() + ")");
   }

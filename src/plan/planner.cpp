@@ -145,6 +145,8 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
               c.shape_class = item.spec.shape_class;
               c.source = item.spec.source;
               c.origin = item.spec.location();
+              c.count = item.spec.count;
+              c.skip_reason = item.spec.unsupported;
               if (!in_shard(c.case_id, options.shard_index, options.shard_count)) continue;
               auto [it, inserted] = origin_of.emplace(c.case_id, c.origin);
               if (!inserted) {

@@ -4,6 +4,7 @@
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
+#include "opbench/report/breakdown_reporter.hpp"
 #include "opbench/report/csv_reporter.hpp"
 #include "opbench/report/gbench_reporter.hpp"
 #include "opbench/report/json_reporter.hpp"
@@ -13,7 +14,7 @@
 namespace opbench::report {
 
 const std::vector<std::string>& reporter_formats() {
-  static const std::vector<std::string> k_formats = {"csv", "md", "json", "gbench"};
+  static const std::vector<std::string> k_formats = {"csv", "md", "json", "gbench", "breakdown"};
   return k_formats;
 }
 
@@ -22,6 +23,7 @@ std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregat
   if (format == "md" || format == "markdown") return std::make_unique<MarkdownReporter>();
   if (format == "json") return std::make_unique<JsonReporter>();
   if (format == "gbench") return std::make_unique<GbenchReporter>(aggregates_only);
+  if (format == "breakdown") return std::make_unique<BreakdownReporter>();
   throw UsageError("unknown format '" + format + "' (valid: " + core::join(reporter_formats(), ", ") +
                    ")");
 }

@@ -371,7 +371,7 @@ TEST_F(Cli, CalibrateThenRunReportsPercentOfPeak) {
 }
 
 TEST_F(Cli, HelpOnEverySubcommand) {
-  for (const char* sub : {"", "run", "list", "list-tags", "show", "export", "compare", "merge", "calibrate"}) {
+  for (const char* sub : {"", "run", "list", "list-tags", "show", "export", "compare", "merge", "calibrate", "extract"}) {
     const auto r = opbench(std::string(sub) + " --help");
     EXPECT_EQ(r.code, 0) << sub;
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub << ": " << r.out;

@@ -16,6 +16,8 @@ struct CaseSpec {
   std::string source;             // where the shapes come from (model and layer), free text
   std::string category;           // e.g. "arithmetic", "nn.conv"; "" when not given
   std::vector<std::string> tags;  // free tags
+  int count = 1;                  // how often a model makes this call (opbench extract)
+  std::string unsupported;        // why this recorded call cannot be run ("" when it can)
   std::string file;               // config file the row comes from
   int row = 0;                    // CSV: line of the record (1-based); JSON: 1-based case ordinal
   std::string pointer;            // JSON: the case's JSON pointer; CSV: empty

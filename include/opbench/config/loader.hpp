@@ -8,7 +8,8 @@
 // is a string (`32x3x224x224`, `mean`).
 //
 // JSON: {"operators": [{"op": ..., "category": ..., "tags": [...], "cases": [
-//          {"args": {...}, "shape_class": ..., "source": ..., "tags": [...]}]}]}
+//          {"args": {...}, "shape_class": ..., "source": ..., "tags": [...],
+//           "count": N, "unsupported": "why"}]}]}   (count and unsupported: from opbench extract)
 
 #include <string>
 #include <vector>

@@ -28,6 +28,10 @@ at::Device device_of(const std::string& canonical);
 // `requires_grad`, floating tensors that the config does not exclude require grad.
 PreparedCall prepare_call(const plan::Case& c, bool requires_grad);
 
+// Tensors made from tensor specs (shape, dtype, init, ...) on the case's device from its seed:
+// the inputs of a model case.
+std::vector<c10::IValue> make_tensors(const plan::Case& c, const Json& specs);
+
 // Runs a forward case on arguments made by prepare_call (the executor's own path, for callers
 // that must time other code on the very same tensors, like bench/).
 void run_forward_prepared(const plan::Case& c, PreparedCall& call, const ExecOptions& options,

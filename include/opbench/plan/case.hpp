@@ -25,6 +25,8 @@ struct Case {
   std::string direction;    // "forward" or "backward"
   std::string memory_format = "contiguous";  // or "channels_last" (4-d and 5-d tensor inputs)
   std::uint64_t seed = 0;   // seed of the input generator
+  int count = 1;            // calls per model invocation (extracted configs); a weight for reports
+  std::string skip_reason;  // non-empty: the case is recorded as skipped with this reason
 };
 
 // `name/args/dtype/device/tN/direction`, args from `given` in schema order
