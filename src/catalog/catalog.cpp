@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "opbench/catalog/samples.hpp"
 #include "opbench/config/loader.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
@@ -68,6 +69,40 @@ Catalog load_catalog(const std::vector<std::string>& files) {
     catalog.entries.push_back(std::move(item.second));
   }
   return catalog;
+}
+
+}  // namespace opbench::catalog
+
+namespace opbench::catalog {
+
+void add_samples(Catalog& catalog) {
+  for (const auto& info : sample_infos()) {
+    Entry entry;
+    entry.name = info.name;
+    entry.kind = "sample";
+    entry.category = "longtail";
+    entry.tags = info.tags;
+    std::sort(entry.tags.begin(), entry.tags.end());
+    for (std::size_t i = 0; i < info.cases.size(); ++i) {
+      CatalogCase c;
+      c.spec.op = "sample::" + info.name;
+      c.spec.args = info.cases[i];
+      c.spec.shape_class = "common";
+      c.spec.source = info.source + (info.url.empty() ? "" : " " + info.url);
+      c.spec.category = entry.category;
+      c.spec.tags = info.tags;
+      c.spec.file = "samples/" + info.file;
+      c.spec.row = static_cast<int>(i + 1);
+      c.bound.name = "sample::" + info.name;
+      c.bound.schema = "sample " + info.name + (info.backward ? " (forward, backward)" : " (forward)");
+      c.bound.given = info.cases[i];
+      c.bound.arguments = info.cases[i];
+      entry.cases.push_back(std::move(c));
+    }
+    catalog.entries.push_back(std::move(entry));
+  }
+  std::sort(catalog.entries.begin(), catalog.entries.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
 }
 
 }  // namespace opbench::catalog

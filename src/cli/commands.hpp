@@ -24,8 +24,10 @@ void start_command(const GlobalOptions& global);
 std::string config_dir(const GlobalOptions& global);
 // The results directory in force.
 std::string results_dir(const GlobalOptions& global);
-// Loads `files`, or every config of the config directory when `files` is empty.
-catalog::Catalog load_catalog_for(const std::vector<std::string>& files, const GlobalOptions& global);
+// Loads `files`, or every config of the config directory and the built-in samples when `files`
+// is empty (with `samples`, the samples in any case).
+catalog::Catalog load_catalog_for(const std::vector<std::string>& files, const GlobalOptions& global,
+                                  bool samples = false);
 
 void add_run_command(CLI::App& app, GlobalOptions& global);
 void add_list_command(CLI::App& app, GlobalOptions& global);

@@ -39,6 +39,7 @@ namespace fs = std::filesystem;
 
 struct RunOptions {
   std::vector<std::string> ops;
+  std::vector<std::string> samples;
   std::vector<std::string> configs;
   std::vector<std::string> tags;
   std::vector<std::string> categories;
@@ -97,6 +98,7 @@ std::vector<plan::Case> cases_from_results(const std::string& path) {
 std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOptions& global) {
   plan::PlanOptions plan_options;
   plan_options.ops = core::split_list(options.ops);
+  plan_options.samples = core::split_list(options.samples);
   plan_options.tags = core::split_list(options.tags);
   plan_options.categories = core::split_list(options.categories);
   plan_options.shape_classes = core::split_list(options.shape_classes);
@@ -124,7 +126,7 @@ std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOption
   // The default suite: with no config file and no filter, the `common` cases of the shipped
   // configs (shapes from real models).
   if (options.from.empty() && options.configs.empty() && options.model.empty() && options.case_ids.empty() && plan_options.ops.empty() &&
-      plan_options.tags.empty() && plan_options.categories.empty() &&
+      plan_options.samples.empty() && plan_options.tags.empty() && plan_options.categories.empty() &&
       plan_options.shape_classes.empty()) {
     plan_options.shape_classes = {"common"};
     spdlog::info("no filter given: the default suite, every `common` case");
@@ -144,9 +146,10 @@ std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOption
       }
     }
   } else if (options.model.empty() || !options.configs.empty() || !plan_options.ops.empty() ||
+             !plan_options.samples.empty() ||
              !plan_options.tags.empty() || !plan_options.categories.empty() ||
              !plan_options.shape_classes.empty()) {
-    cases = plan::make_plan(load_catalog_for(options.configs, global), plan_options);
+    cases = plan::make_plan(load_catalog_for(options.configs, global, !plan_options.samples.empty()), plan_options);
   }
   if (!options.model.empty()) {
     // The whole model as a case of its own, measured like the others, so the sum of its
@@ -376,6 +379,7 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<RunOptions>();
   auto* cmd = app.add_subcommand("run", "Run benchmark cases and write their results");
   cmd->add_option("--ops", options->ops, "Operators to run, comma-separated (default: all)");
+  cmd->add_option("--samples", options->samples, "Long-tail samples to run, comma-separated (opbench list --kind sample)");
   cmd->add_option("--config", options->configs,
                   "Config file to load instead of the config directory (repeatable)")
       ->check(CLI::ExistingFile);

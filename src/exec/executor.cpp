@@ -3,6 +3,7 @@
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
 #include <ATen/core/grad_mode.h>
+#include <ATen/CPUGeneratorImpl.h>
 #include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/jit/serialization/import.h>
 
@@ -22,11 +23,13 @@
 #include "opbench/core/log.hpp"
 #include "opbench/cost/cost.hpp"
 #include "opbench/cost/roofline.hpp"
+#include "opbench/exec/aten_calls.hpp"
 #include "opbench/exec/device_support.hpp"
 #include "opbench/exec/inputs.hpp"
 #include "opbench/exec/memory_probe.hpp"
 #include "opbench/exec/timer.hpp"
 #include "opbench/exec/typed_call.hpp"
+#include "registry.hpp"
 
 namespace opbench::exec {
 namespace {
@@ -246,6 +249,10 @@ void run_forward_prepared(const plan::Case& c, PreparedCall& call, const ExecOpt
   result.work.bytes = work.bytes;
   result.work.flops_rule = work.flops_rule;
   cost::apply_roofline(result.work, result.summary.median, nullptr);
+  result.work.aten_calls = count_aten_calls([&] {
+    std::vector<c10::IValue> s(call.args.begin(), call.args.end());
+    call.handle.callBoxed(s);
+  });
   if (options.memory) {
     stack.clear();
     previous.clear();
@@ -263,17 +270,9 @@ void run_forward(const plan::Case& c, const ExecOptions& options, results::CaseR
   run_forward_prepared(c, call, options, result);
 }
 
-void run_backward(const plan::Case& c, const ExecOptions& options, results::CaseResult& result) {
-  at::AutoGradMode grad_mode(true);
-  PreparedCall call = prepare_call(c, /*requires_grad=*/true);
-  if (call.grad_inputs.empty()) {
-    result.status = "skipped";
-    result.message = "no floating-point tensor input to differentiate";
-    return;
-  }
-  std::vector<c10::IValue> stack(call.args.begin(), call.args.end());
-  call.handle.callBoxed(stack);
-  const std::vector<at::Tensor> outputs = differentiable_outputs(stack);
+// Times the gradients of `outputs` with respect to `inputs` over the retained graph.
+void time_gradients(const plan::Case& c, const ExecOptions& options, results::CaseResult& result,
+                    const std::vector<at::Tensor>& outputs, const std::vector<at::Tensor>& inputs) {
   if (outputs.empty()) {
     result.status = "skipped";
     result.message = "no differentiable output (the operator has no derivative for these inputs)";
@@ -285,9 +284,8 @@ void run_backward(const plan::Case& c, const ExecOptions& options, results::Case
   // graph is retained so every call walks the same graph.
   std::vector<at::Tensor> grads;
   auto once = [&] {
-    grads = torch::autograd::grad(outputs, call.grad_inputs, grad_outputs,
-                                  /*retain_graph=*/true, /*create_graph=*/false,
-                                  /*allow_unused=*/true);
+    grads = torch::autograd::grad(outputs, inputs, grad_outputs, /*retain_graph=*/true,
+                                  /*create_graph=*/false, /*allow_unused=*/true);
   };
   if (options.cuda_graph) result.timing.cuda_graph = "fallback: backward cases are not captured";
   const Measurement m = timed(c, options, once, result.timing);
@@ -295,6 +293,58 @@ void run_backward(const plan::Case& c, const ExecOptions& options, results::Case
   if (options.memory) {
     grads.clear();
     result.memory = probe(c, once);
+  }
+}
+
+void run_backward(const plan::Case& c, const ExecOptions& options, results::CaseResult& result) {
+  at::AutoGradMode grad_mode(true);
+  PreparedCall call = prepare_call(c, /*requires_grad=*/true);
+  if (call.grad_inputs.empty()) {
+    result.status = "skipped";
+    result.message = "no floating-point tensor input to differentiate";
+    return;
+  }
+  std::vector<c10::IValue> stack(call.args.begin(), call.args.end());
+  call.handle.callBoxed(stack);
+  time_gradients(c, options, result, differentiable_outputs(stack), call.grad_inputs);
+}
+
+// A long-tail sample: its own input maker (valid boxes, labels in range) and body.
+void run_sample(const plan::Case& c, const ExecOptions& options, results::CaseResult& result) {
+  const samples::Sample* sample = samples::find(c.name);
+  if (sample == nullptr) throw Error("no sample named " + c.name + " is built in");
+  at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(c.seed);
+  std::vector<at::Tensor> inputs = sample->make_inputs(c.given.at("sizes"), generator);
+  const at::ScalarType dtype = scalar_type(c.dtype);
+  for (auto& t : inputs) t = t.to(device_of(c.device), at::isFloatingType(t.scalar_type()) ? dtype : t.scalar_type());
+  if (c.direction == "backward") {
+    if (!sample->info.backward) {
+      result.status = "skipped";
+      result.message = "this sample's backward is not timed (LongTail-Bench times it forward only)";
+      return;
+    }
+    at::AutoGradMode grad_mode(true);
+    std::vector<at::Tensor> grad_inputs;
+    for (auto& t : inputs) {
+      if (at::isFloatingType(t.scalar_type())) grad_inputs.push_back(t.requires_grad_(true));
+    }
+    std::vector<at::Tensor> outputs;
+    for (const auto& out : sample->body(inputs)) {
+      if (out.defined() && out.requires_grad()) outputs.push_back(out);
+    }
+    time_gradients(c, options, result, outputs, grad_inputs);
+    return;
+  }
+  at::NoGradGuard no_grad;
+  std::vector<at::Tensor> outputs;
+  auto once = [&] { outputs = sample->body(inputs); };
+  const Measurement m = timed(c, options, once, result.timing);
+  finish(result, m, options.measure);
+  result.timing.call_path = "sample";
+  result.work.aten_calls = count_aten_calls([&] { sample->body(inputs); });
+  if (options.memory) {
+    outputs.clear();
+    result.memory = probe(c, [&] { sample->body(inputs); });
   }
 }
 
@@ -350,6 +400,8 @@ results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
 #endif
     if (c.kind == "model") {
       run_model(c, options, result);
+    } else if (c.kind == "sample") {
+      run_sample(c, options, result);
     } else if (c.direction == "backward") {
       run_backward(c, options, result);
     } else {

@@ -95,19 +95,29 @@ bool name_matches(const catalog::Entry& entry, const std::string& name) {
 
 std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& options) {
   for (const auto& name : options.ops) {
-    const bool found = std::any_of(catalog.entries.begin(), catalog.entries.end(),
-                                   [&](const auto& entry) { return name_matches(entry, name); });
+    const bool found = std::any_of(catalog.entries.begin(), catalog.entries.end(), [&](const auto& entry) {
+      return entry.kind != "sample" && name_matches(entry, name);
+    });
     if (!found) {
       throw UsageError("unknown operator '" + name + "' in --ops (opbench list shows what can run)");
     }
   }
+  for (const auto& name : options.samples) {
+    if (!std::any_of(catalog.entries.begin(), catalog.entries.end(),
+                     [&](const auto& e) { return e.kind == "sample" && e.name == name; })) {
+      throw UsageError("unknown sample '" + name + "' in --samples (opbench list --kind sample)");
+    }
+  }
+  const bool by_name = !options.ops.empty() || !options.samples.empty();
   std::vector<Case> cases;
   std::map<std::string, std::string> origin_of;
   for (const auto& entry : catalog.entries) {
-    if (!options.ops.empty() &&
-        std::none_of(options.ops.begin(), options.ops.end(),
-                     [&](const auto& name) { return name_matches(entry, name); })) {
-      continue;
+    if (by_name) {
+      const bool named = entry.kind == "sample"
+                             ? contains(options.samples, entry.name)
+                             : std::any_of(options.ops.begin(), options.ops.end(),
+                                           [&](const auto& name) { return name_matches(entry, name); });
+      if (!named) continue;
     }
     if (!options.categories.empty() && !contains(options.categories, entry.category)) continue;
     if (!options.tags.empty() &&
@@ -118,7 +128,7 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
     // A name that selects the entry by its own name takes all its cases; a resolved overload
     // name ("add.Tensor") takes only the cases bound to that overload.
     const bool whole_entry =
-        options.ops.empty() || std::any_of(options.ops.begin(), options.ops.end(), [&](const auto& name) {
+        options.ops.empty() || entry.kind == "sample" || std::any_of(options.ops.begin(), options.ops.end(), [&](const auto& name) {
           return entry_name_matches(entry, name);
         });
     for (const auto& item : entry.cases) {

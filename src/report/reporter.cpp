@@ -30,10 +30,11 @@ std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregat
 
 std::string console_line(const results::CaseResult& r) {
   if (r.status != "ok") return fmt::format("{}  {}: {}", r.c.case_id, r.status, r.message);
-  return fmt::format("{}  median {}  p90 {}  cv {:.1f}%{}  peak {}", r.c.case_id,
+  return fmt::format("{}  median {}  p90 {}  cv {:.1f}%{}  peak {}{}", r.c.case_id,
                      format_duration(r.summary.median), format_duration(r.summary.p90),
                      r.summary.cv * 100, r.timing.noise_reached ? "" : " (noisy)",
-                     r.memory ? format_bytes(r.memory->peak_bytes) : "-");
+                     r.memory ? format_bytes(r.memory->peak_bytes) : "-",
+                     r.work.aten_calls ? fmt::format("  {} ATen call(s)", *r.work.aten_calls) : "");
 }
 
 }  // namespace opbench::report

@@ -126,6 +126,7 @@ Json to_json(const CaseResult& result) {
   work["bound"] = result.work.bound;
   optional_number("percent_of_peak", result.work.percent_of_peak);
   work["peaks"] = result.work.peaks;
+  work["aten_calls"] = result.work.aten_calls ? Json(*result.work.aten_calls) : Json(nullptr);
   out["work"] = work;
   Json samples = Json::array();
   for (double s : result.samples) samples.push_back(number(s));
@@ -200,6 +201,9 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       result.work.bound = w.value("bound", std::string());
       result.work.percent_of_peak = read("percent_of_peak");
       result.work.peaks = w.value("peaks", std::string());
+      if (w.contains("aten_calls") && w["aten_calls"].is_number_integer()) {
+        result.work.aten_calls = w["aten_calls"].get<std::int64_t>();
+      }
     }
     if (json.contains("samples") && json["samples"].is_array()) {
       for (const auto& s : json["samples"]) result.samples.push_back(s.is_number() ? s.get<double>() : std::nan(""));

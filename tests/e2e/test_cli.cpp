@@ -429,6 +429,30 @@ TEST_F(Cli, CatalogueFiltersAndTheDefaultSuite) {
   EXPECT_EQ(layouts.out.find("relu/self=64/float32/cpu/t2/forward/channels_last"), std::string::npos);
 }
 
+TEST_F(Cli, LongTailSamplesRunThroughTheSameExecutor) {
+  const std::string dir = " --config-dir " + std::string(OPBENCH_CONFIG_DIR);
+  const Json samples = Json::parse(opbench("list --json --kind sample" + dir).out);
+  EXPECT_GE(samples.size(), 25u);
+  for (const auto& e : samples) EXPECT_EQ(e["kind"], "sample");
+  const Json branchy = Json::parse(opbench("list --json --tag IfElseBranch" + dir).out);
+  EXPECT_GE(branchy.size(), 3u);
+  const auto show = opbench("show bbox2delta" + dir);
+  EXPECT_NE(show.out.find("delta_xywh_bbox_coder.py#L117"), std::string::npos) << show.out;
+  const std::string out = m_dir.file("samples.json");
+  const auto r = opbench("run" + dir + " --samples bbox2delta,giou_loss --backward" + k_quick + " --output " + out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json json = read_json(out);
+  ASSERT_EQ(json["cases"].size(), 12u);  // 2 samples x 3 catalogue cases x forward/backward
+  const Json& first = json["cases"][0];
+  EXPECT_EQ(first["case_id"], "bbox2delta/sizes=[128]/float32/cpu/t1/forward");
+  EXPECT_EQ(first["kind"], "sample");
+  EXPECT_EQ(first["status"], "ok");
+  EXPECT_GT(first["work"]["aten_calls"].get<int>(), 10);  // a composite: dozens of small ops
+  EXPECT_EQ(json["cases"][1]["direction"], "backward");
+  EXPECT_EQ(json["cases"][1]["status"], "ok");
+  EXPECT_EQ(opbench("run" + dir + " --samples nosuch" + k_quick).code, 2);
+}
+
 TEST_F(Cli, ShippedConfigsAllBind) {
   const auto r = opbench("--config-dir " + std::string(OPBENCH_CONFIG_DIR) + " run --dry-run");
   ASSERT_EQ(r.code, 0) << r.err;

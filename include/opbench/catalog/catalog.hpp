@@ -38,4 +38,8 @@ struct Catalog {
 // ConfigError (`file:row: what is wrong`), before anything runs.
 Catalog load_catalog(const std::vector<std::string>& files);
 
+// Adds the built-in long-tail samples (kind "sample", category "longtail"), one case per
+// catalogue argument case (shape class "common", so they are part of the default suite).
+void add_samples(Catalog& catalog);
+
 }  // namespace opbench::catalog

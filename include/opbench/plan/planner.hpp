@@ -12,6 +12,7 @@ namespace opbench::plan {
 
 struct PlanOptions {
   std::vector<std::string> ops;            // names ("add", "add.Tensor", "aten::add"); empty: all
+  std::vector<std::string> samples;        // long-tail sample names; with ops, the union
   std::vector<std::string> tags;           // keep entries with any of these tags; empty: all
   std::vector<std::string> categories;     // keep entries of these categories; empty: all
   std::vector<std::string> shape_classes;  // keep cases of these shape classes; empty: all

@@ -52,6 +52,7 @@ struct WorkInfo {
   std::string bound;                       // "memory" or "compute", against calibrated peaks
   std::optional<double> percent_of_peak;   // of the bound's peak
   std::string peaks;                       // which calibrated peaks: "cpu/float32/t2"
+  std::optional<std::int64_t> aten_calls;  // top-level ATen calls of one invocation
 };
 
 struct CaseResult {

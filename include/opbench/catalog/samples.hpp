@@ -1,0 +1,26 @@
+#pragma once
+// Long-tail samples: composite operators written as many small tensor ops (box coders, IoU
+// losses, masks), from the LongTail-Bench catalogue. Their bodies live in samples/ (C++ on
+// LibTorch); this header gives their metadata without LibTorch.
+
+#include <string>
+#include <vector>
+
+#include "opbench/core/json.hpp"
+
+namespace opbench::catalog {
+
+struct SampleInfo {
+  std::string name;               // "bbox2delta"
+  std::vector<std::string> tags;  // LongTail-Bench vocabulary (ViewAttribute, Reduce, ...)
+  std::string source;             // source project ("MMDET", "SINGLE_REPO", ...)
+  std::string url;                // the function it reproduces; "" when the catalogue has none
+  std::vector<Json> cases;        // the catalogue's argument cases, {"sizes": [...]}
+  bool backward = false;          // whether backward is timed too
+  std::string file;               // samples/<file>.cpp that holds the body
+};
+
+// Every sample built into this binary, by name.
+const std::vector<SampleInfo>& sample_infos();
+
+}  // namespace opbench::catalog

@@ -1,0 +1,173 @@
+// Box coders and box geometry: MMDetection coders, DETR box_ops, torchvision masks_to_boxes.
+#include "registry.hpp"
+#include "sample_ops.hpp"
+
+namespace opbench::samples {
+namespace {
+
+at::Tensor col(const at::Tensor& t, int64_t i) { return t.select(-1, i); }
+
+}  // namespace
+
+at::Tensor bbox2delta(const at::Tensor& proposals, const at::Tensor& gt) {
+  const auto px = (col(proposals, 0) + col(proposals, 2)) * 0.5, py = (col(proposals, 1) + col(proposals, 3)) * 0.5;
+  const auto pw = col(proposals, 2) - col(proposals, 0), ph = col(proposals, 3) - col(proposals, 1);
+  const auto gx = (col(gt, 0) + col(gt, 2)) * 0.5, gy = (col(gt, 1) + col(gt, 3)) * 0.5;
+  const auto gw = col(gt, 2) - col(gt, 0), gh = col(gt, 3) - col(gt, 1);
+  return at::stack({(gx - px) / pw, (gy - py) / ph, at::log(gw / pw), at::log(gh / ph)}, -1);
+}
+
+at::Tensor delta2bbox(const at::Tensor& rois, const at::Tensor& deltas, double max_ratio) {
+  const auto dx = col(deltas, 0), dy = col(deltas, 1);
+  const auto dw = col(deltas, 2).clamp(-max_ratio, max_ratio), dh = col(deltas, 3).clamp(-max_ratio, max_ratio);
+  const auto px = (col(rois, 0) + col(rois, 2)) * 0.5, py = (col(rois, 1) + col(rois, 3)) * 0.5;
+  const auto pw = col(rois, 2) - col(rois, 0), ph = col(rois, 3) - col(rois, 1);
+  const auto gw = pw * dw.exp(), gh = ph * dh.exp();
+  const auto gx = px + pw * dx, gy = py + ph * dy;
+  return at::stack({gx - gw * 0.5, gy - gh * 0.5, gx + gw * 0.5, gy + gh * 0.5}, -1);
+}
+
+at::Tensor bbox2tblr(const at::Tensor& priors, const at::Tensor& gts, double normalizer) {
+  const auto cx = (col(priors, 0) + col(priors, 2)) * 0.5, cy = (col(priors, 1) + col(priors, 3)) * 0.5;
+  const auto w = col(priors, 2) - col(priors, 0), h = col(priors, 3) - col(priors, 1);
+  const auto top = cy - col(gts, 1), bottom = col(gts, 3) - cy, left = cx - col(gts, 0), right = col(gts, 2) - cx;
+  return at::stack({top / h, bottom / h, left / w, right / w}, -1) / normalizer;
+}
+
+at::Tensor tblr2bbox(const at::Tensor& priors, const at::Tensor& tblr, double normalizer) {
+  const auto cx = (col(priors, 0) + col(priors, 2)) * 0.5, cy = (col(priors, 1) + col(priors, 3)) * 0.5;
+  const auto w = col(priors, 2) - col(priors, 0), h = col(priors, 3) - col(priors, 1);
+  const auto d = tblr * normalizer;
+  return at::stack({cx - col(d, 2) * w, cy - col(d, 0) * h, cx + col(d, 3) * w, cy + col(d, 1) * h}, -1);
+}
+
+at::Tensor yolo_encode(const at::Tensor& bboxes, const at::Tensor& gt, const at::Tensor& stride, double eps) {
+  const auto xy = (gt.narrow(-1, 0, 2) + gt.narrow(-1, 2, 2)) * 0.5;
+  const auto wh = gt.narrow(-1, 2, 2) - gt.narrow(-1, 0, 2);
+  const auto pxy = (bboxes.narrow(-1, 0, 2) + bboxes.narrow(-1, 2, 2)) * 0.5;
+  const auto pwh = bboxes.narrow(-1, 2, 2) - bboxes.narrow(-1, 0, 2);
+  const auto s = stride.unsqueeze(-1);
+  const auto txy = ((xy - pxy) / s + 0.5).clamp(eps, 1 - eps);
+  const auto twh = (wh / pwh).clamp_min(eps).log();
+  return at::cat({txy, twh}, -1);
+}
+
+at::Tensor yolo_decode(const at::Tensor& bboxes, const at::Tensor& pred, const at::Tensor& stride) {
+  const auto pxy = (bboxes.narrow(-1, 0, 2) + bboxes.narrow(-1, 2, 2)) * 0.5;
+  const auto pwh = bboxes.narrow(-1, 2, 2) - bboxes.narrow(-1, 0, 2);
+  const auto xy = pxy + (pred.narrow(-1, 0, 2) - 0.5) * stride.unsqueeze(-1);
+  const auto half = pwh * pred.narrow(-1, 2, 2).exp() * 0.5;
+  return at::cat({xy - half, xy + half}, -1);
+}
+
+at::Tensor box_area(const at::Tensor& boxes) {
+  return (col(boxes, 2) - col(boxes, 0)) * (col(boxes, 3) - col(boxes, 1));
+}
+
+at::Tensor box_cxcywh_to_xyxy(const at::Tensor& b) {
+  const auto cx = col(b, 0), cy = col(b, 1), w = col(b, 2), h = col(b, 3);
+  return at::stack({cx - 0.5 * w, cy - 0.5 * h, cx + 0.5 * w, cy + 0.5 * h}, -1);
+}
+
+at::Tensor box_xyxy_to_cxcywh(const at::Tensor& b) {
+  const auto x0 = col(b, 0), y0 = col(b, 1), x1 = col(b, 2), y1 = col(b, 3);
+  return at::stack({(x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0}, -1);
+}
+
+namespace {
+// Pairwise intersection and union of a (N, 4) and b (M, 4).
+std::pair<at::Tensor, at::Tensor> inter_union(const at::Tensor& a, const at::Tensor& b) {
+  const auto lt = at::max(a.unsqueeze(1).narrow(-1, 0, 2), b.unsqueeze(0).narrow(-1, 0, 2));
+  const auto rb = at::min(a.unsqueeze(1).narrow(-1, 2, 2), b.unsqueeze(0).narrow(-1, 2, 2));
+  const auto wh = (rb - lt).clamp_min(0);
+  const auto inter = wh.select(-1, 0) * wh.select(-1, 1);
+  const auto uni = box_area(a).unsqueeze(1) + box_area(b).unsqueeze(0) - inter;
+  return {inter, uni};
+}
+}  // namespace
+
+at::Tensor box_iou(const at::Tensor& a, const at::Tensor& b) {
+  const auto [inter, uni] = inter_union(a, b);
+  return inter / uni;
+}
+
+at::Tensor generalized_box_iou(const at::Tensor& a, const at::Tensor& b) {
+  const auto [inter, uni] = inter_union(a, b);
+  const auto iou = inter / uni;
+  const auto lt = at::min(a.unsqueeze(1).narrow(-1, 0, 2), b.unsqueeze(0).narrow(-1, 0, 2));
+  const auto rb = at::max(a.unsqueeze(1).narrow(-1, 2, 2), b.unsqueeze(0).narrow(-1, 2, 2));
+  const auto wh = (rb - lt).clamp_min(0);
+  const auto area = wh.select(-1, 0) * wh.select(-1, 1);
+  return iou - (area - uni) / area;
+}
+
+at::Tensor masks_to_boxes(const at::Tensor& masks) {
+  const int64_t h = masks.size(-2), w = masks.size(-1);
+  const auto ys = at::arange(h, masks.options().dtype(at::kFloat)).view({1, h, 1});
+  const auto xs = at::arange(w, masks.options().dtype(at::kFloat)).view({1, 1, w});
+  const auto m = masks.to(at::kBool);
+  const auto big = static_cast<double>(std::max(h, w));
+  const auto x_masked = at::where(m, xs, big), y_masked = at::where(m, ys, big);
+  const auto x_max = at::where(m, xs, -1.0).flatten(1).amax(1), y_max = at::where(m, ys, -1.0).flatten(1).amax(1);
+  return at::stack({x_masked.flatten(1).amin(1), y_masked.flatten(1).amin(1), x_max, y_max}, 1);
+}
+
+namespace {
+
+const char* k_mmdet = "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/core/bbox/coder/";
+const char* k_detr = "https://github.com/facebookresearch/detr/blob/eb9f7e03ed8e2ed2cd55528989fe7df890bc3fc0/util/box_ops.py";
+
+Json sizes(std::initializer_list<std::int64_t> s) { return {{"sizes", std::vector<std::int64_t>(s)}}; }
+std::int64_t n0(const Json& j) { return j.at(0).get<std::int64_t>(); }
+
+}  // namespace
+
+void register_box_samples(std::vector<Sample>& out) {
+  auto pair_of_boxes = [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), random_boxes(n0(s), g)}; };
+  out.push_back({{"bbox2delta", {"ViewAttribute"}, "MMDET", std::string(k_mmdet) + "delta_xywh_bbox_coder.py#L117",
+                  {sizes({128}), sizes({64}), sizes({8})}, true, "box_samples.cpp"},
+                 pair_of_boxes, [](const Tensors& t) { return Tensors{bbox2delta(t[0], t[1])}; }});
+  out.push_back({{"delta2bbox", {"ThirdPartyCodes", "IfElseBranch", "ViewAttribute"}, "MMDET", std::string(k_mmdet) + "delta_xywh_bbox_coder.py#L160",
+                  {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
+                 [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), at::randn({n0(s), 4}, g) * 0.2}; },
+                 [](const Tensors& t) { return Tensors{delta2bbox(t[0], t[1])}; }});
+  out.push_back({{"bbox2tblr", {"IfElseBranch", "ViewAttribute"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({4000, 4}), sizes({5000, 4})}, true, "box_samples.cpp"},
+                 pair_of_boxes, [](const Tensors& t) { return Tensors{bbox2tblr(t[0], t[1])}; }});
+  out.push_back({{"tblr2bbox", {"IfElseBranch", "ViewAttribute", "Broadcast"}, "UNKNOWN", "", {sizes({3000}), sizes({4000}), sizes({5000})}, true, "box_samples.cpp"},
+                 [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), at::rand({n0(s), 4}, g) * 0.25}; },
+                 [](const Tensors& t) { return Tensors{tblr2bbox(t[0], t[1])}; }});
+  auto yolo_inputs = [](const Json& s, at::Generator& g) {
+    const auto n = n0(s);
+    return Tensors{random_boxes(n, g), random_boxes(n, g), at::full({n}, 32.0)};
+  };
+  out.push_back({{"yolo_encode", {"ViewAttribute"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
+                 yolo_inputs, [](const Tensors& t) { return Tensors{yolo_encode(t[0], t[1], t[2])}; }});
+  out.push_back({{"yolo_decode", {"ViewAttribute"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
+                 [](const Json& s, at::Generator& g) {
+                   const auto n = n0(s);
+                   return Tensors{random_boxes(n, g), at::rand({n, 4}, g), at::full({n}, 32.0)};
+                 },
+                 [](const Tensors& t) { return Tensors{yolo_decode(t[0], t[1], t[2])}; }});
+  out.push_back({{"box_area", {}, "UNKNOWN", "", {sizes({20, 5}), sizes({40, 8}), sizes({60, 12})}, false, "box_samples.cpp"},
+                 [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s) * s.at(1).get<std::int64_t>(), g)}; },
+                 [](const Tensors& t) { return Tensors{box_area(t[0])}; }});
+  out.push_back({{"box_cxcywh_to_xyxy", {}, "SINGLE_REPO", std::string(k_detr) + "#L9", {sizes({50, 4}), sizes({100, 4}), sizes({200, 4})}, true, "box_samples.cpp"},
+                 [](const Json& s, at::Generator& g) { return Tensors{box_xyxy_to_cxcywh(random_boxes(n0(s), g))}; },
+                 [](const Tensors& t) { return Tensors{box_cxcywh_to_xyxy(t[0])}; }});
+  out.push_back({{"box_xyxy_to_cxcywh", {}, "SINGLE_REPO", std::string(k_detr) + "#L16", {sizes({50, 4}), sizes({100, 4}), sizes({200, 4})}, true, "box_samples.cpp"},
+                 [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g)}; },
+                 [](const Tensors& t) { return Tensors{box_xyxy_to_cxcywh(t[0])}; }});
+  out.push_back({{"box_iou", {"Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L24", {sizes({400, 4, 72, 4}), sizes({800, 4, 144, 4}), sizes({1600, 4, 288, 4})}, false, "box_samples.cpp"},
+                 [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), random_boxes(s.at(2).get<std::int64_t>(), g)}; },
+                 [](const Tensors& t) { return Tensors{box_iou(t[0], t[1])}; }});
+  out.push_back({{"generalized_box_iou", {"ViewAttribute", "Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L40", {sizes({400, 72}), sizes({800, 144}), sizes({1600, 288})}, true, "box_samples.cpp"},
+                 [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), random_boxes(s.at(1).get<std::int64_t>(), g)}; },
+                 [](const Tensors& t) { return Tensors{generalized_box_iou(t[0], t[1])}; }});
+  out.push_back({{"masks_to_boxes", {"ViewAttribute", "IfElseBranch", "Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L64", {sizes({400, 128, 6}), sizes({300, 128, 6})}, false, "box_samples.cpp"},
+                 [](const Json& s, at::Generator& g) {
+                   return Tensors{at::randint(0, 2, {n0(s), s.at(1).get<std::int64_t>(), s.at(2).get<std::int64_t>()}, g, at::TensorOptions().dtype(at::kBool))};
+                 },
+                 [](const Tensors& t) { return Tensors{masks_to_boxes(t[0])}; }});
+}
+
+}  // namespace opbench::samples

@@ -1,0 +1,42 @@
+#include "registry.hpp"
+
+namespace opbench::samples {
+
+const std::vector<Sample>& registry() {
+  static const std::vector<Sample> k_samples = [] {
+    std::vector<Sample> all;
+    register_box_samples(all);
+    register_loss_samples(all);
+    register_misc_samples(all);
+    return all;
+  }();
+  return k_samples;
+}
+
+const Sample* find(const std::string& name) {
+  for (const auto& s : registry()) {
+    if (s.info.name == name) return &s;
+  }
+  return nullptr;
+}
+
+at::Tensor random_boxes(std::int64_t n, at::Generator& generator, double extent) {
+  const at::Tensor xy = at::rand({n, 2}, generator) * extent;
+  const at::Tensor wh = at::rand({n, 2}, generator) * extent * 0.5 + 1.0;
+  return at::cat({xy, xy + wh}, 1);
+}
+
+}  // namespace opbench::samples
+
+namespace opbench::catalog {
+
+const std::vector<SampleInfo>& sample_infos() {
+  static const std::vector<SampleInfo> k_infos = [] {
+    std::vector<SampleInfo> infos;
+    for (const auto& s : samples::registry()) infos.push_back(s.info);
+    return infos;
+  }();
+  return k_infos;
+}
+
+}  // namespace opbench::catalog

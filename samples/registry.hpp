@@ -1,0 +1,36 @@
+#pragma once
+// The sample registry: metadata, an input maker that makes valid data for a catalogue case
+// (boxes with x2 > x1, probabilities in (0, 1), labels in range), and the body.
+
+#include <ATen/ATen.h>
+
+#include <functional>
+#include <vector>
+
+#include "opbench/catalog/samples.hpp"
+
+namespace opbench::samples {
+
+using Tensors = std::vector<at::Tensor>;
+
+struct Sample {
+  catalog::SampleInfo info;
+  // Inputs of one case: `sizes` from the catalogue; CPU tensors from `generator`.
+  std::function<Tensors(const Json& sizes, at::Generator& generator)> make_inputs;
+  std::function<Tensors(const Tensors& inputs)> body;
+};
+
+// Every sample, registered by the sample files.
+const std::vector<Sample>& registry();
+// The sample called `name`, nullptr when none.
+const Sample* find(const std::string& name);
+
+// Valid random boxes (x1, y1, x2, y2) with x2 > x1 and y2 > y1, n of them.
+at::Tensor random_boxes(std::int64_t n, at::Generator& generator, double extent = 100.0);
+
+// Registration functions of the sample files.
+void register_box_samples(std::vector<Sample>& out);
+void register_loss_samples(std::vector<Sample>& out);
+void register_misc_samples(std::vector<Sample>& out);
+
+}  // namespace opbench::samples

@@ -1,0 +1,136 @@
+// Every sample against an independent answer: a small example worked out by hand, or an
+// identity (decode(encode(b)) == b, IoU of a box with itself is 1, focal loss with gamma 0 is
+// binary cross-entropy, ...).
+#include <gtest/gtest.h>
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <set>
+
+#include "registry.hpp"
+#include "sample_ops.hpp"
+
+namespace opbench::samples {
+namespace {
+
+at::Tensor boxes(std::vector<float> values) {
+  return at::tensor(values).view({-1, 4});
+}
+
+at::Generator gen() { return at::make_generator<at::CPUGeneratorImpl>(3); }
+
+void expect_close(const at::Tensor& a, const at::Tensor& b, double tolerance = 1e-4) {
+  ASSERT_EQ(a.sizes(), b.sizes());
+  EXPECT_TRUE(at::allclose(a, b, tolerance, tolerance)) << a << "\nvs\n" << b;
+}
+
+TEST(BoxCoders, DecodeOfEncodeIsTheIdentity) {
+  auto g = gen();
+  const at::Tensor priors = random_boxes(64, g), gts = random_boxes(64, g);
+  expect_close(delta2bbox(priors, bbox2delta(priors, gts), 1e9), gts, 1e-3);
+  expect_close(tblr2bbox(priors, bbox2tblr(priors, gts)), gts, 1e-3);
+  // YOLO offsets live in (0, 1) stride units: targets whose centres are near the priors'.
+  const at::Tensor near = priors + at::rand({64, 4}, g) * 4.0;
+  const at::Tensor stride = at::full({64}, 32.0);
+  expect_close(yolo_decode(priors, yolo_encode(priors, near, stride), stride), near, 1e-3);
+  expect_close(box_cxcywh_to_xyxy(box_xyxy_to_cxcywh(gts)), gts);
+}
+
+TEST(BoxCoders, HandWorked) {
+  // Proposal [0,0,2,2] (centre 1,1, size 2) to gt [1,1,5,3] (centre 3,2, size 4x2).
+  expect_close(bbox2delta(boxes({0, 0, 2, 2}), boxes({1, 1, 5, 3})), at::tensor({1.0f, 0.5f, std::log(2.0f), 0.0f}).view({1, 4}));
+  expect_close(box_area(boxes({0, 0, 2, 3, 1, 1, 2, 2})), at::tensor({6.0f, 1.0f}));
+  expect_close(box_xyxy_to_cxcywh(boxes({0, 0, 2, 4})), boxes({1, 2, 2, 4}));
+}
+
+TEST(BoxGeometry, IouAndGeneralisedIou) {
+  const at::Tensor a = boxes({0, 0, 2, 2}), b = boxes({1, 1, 3, 3});
+  EXPECT_NEAR(box_iou(a, b).item<float>(), 1.0 / 7.0, 1e-6);  // intersection 1, union 7
+  // Enclosing box 3x3 = 9: giou = 1/7 - (9 - 7) / 9.
+  EXPECT_NEAR(generalized_box_iou(a, b).item<float>(), 1.0 / 7.0 - 2.0 / 9.0, 1e-6);
+  auto g = gen();
+  const at::Tensor many = random_boxes(16, g);
+  expect_close(box_iou(many, many).diagonal(), at::ones({16}));
+  expect_close(generalized_box_iou(many, many).diagonal(), at::ones({16}));
+  EXPECT_LT(generalized_box_iou(boxes({0, 0, 1, 1}), boxes({5, 5, 6, 6})).item<float>(), 0.0f);
+}
+
+TEST(BoxGeometry, MasksToBoxes) {
+  at::Tensor masks = at::zeros({1, 5, 6}, at::kBool);
+  masks[0][1][2] = true;
+  masks[0][3][4] = true;
+  expect_close(masks_to_boxes(masks), boxes({2, 1, 4, 3}));
+}
+
+TEST(IouLosses, ZeroForPerfectPredictions) {
+  auto g = gen();
+  const at::Tensor b = random_boxes(32, g);
+  EXPECT_NEAR(iou_loss(b, b).item<float>(), 0.0, 1e-5);
+  EXPECT_NEAR(giou_loss(b, b).item<float>(), 0.0, 1e-5);
+  EXPECT_NEAR(diou_loss(b, b).item<float>(), 0.0, 1e-5);
+  EXPECT_NEAR(ciou_loss(b, b).item<float>(), 0.0, 1e-5);
+  // Disjoint boxes: IoU 0, GIoU loss above 1.
+  EXPECT_GT(giou_loss(boxes({0, 0, 1, 1}), boxes({5, 5, 6, 6})).item<float>(), 1.0f);
+}
+
+TEST(Losses, FocalWithGammaZeroIsWeightedCrossEntropy) {
+  auto g = gen();
+  const at::Tensor logits = at::randn({8, 4}, g);
+  const at::Tensor target = at::one_hot(at::randint(0, 4, {8}, g, at::TensorOptions().dtype(at::kLong)), 4).to(at::kFloat);
+  const at::Tensor bce = at::binary_cross_entropy_with_logits(logits, target);
+  EXPECT_NEAR(sigmoid_focal_loss(logits, target, 0.0, 0.5).item<float>(), 0.5 * bce.item<float>(), 1e-6);
+}
+
+TEST(Losses, MatchLibTorchAndHandWorkedValues) {
+  auto g = gen();
+  const at::Tensor p = at::randn({16, 4}, g) * 2, t = at::randn({16, 4}, g);
+  EXPECT_NEAR(samples::smooth_l1_loss(p, t).item<float>(), at::smooth_l1_loss(p, t).item<float>(), 1e-6);
+  EXPECT_NEAR(samples::l1_loss(p, t).item<float>(), at::l1_loss(p, t).item<float>(), 1e-6);
+  EXPECT_NEAR(balanced_l1_loss(p, p).item<float>(), 0.0, 1e-7);
+  // The two branches of balanced L1 meet at |diff| = beta.
+  const at::Tensor zero = at::zeros({1});
+  EXPECT_NEAR(balanced_l1_loss(at::full({1}, 1.0 - 1e-4), zero).item<float>(),
+              balanced_l1_loss(at::full({1}, 1.0 + 1e-4), zero).item<float>(), 1e-3);
+  EXPECT_NEAR(charbonnier_loss(p, p).item<float>(), 1e-6, 1e-9);  // sqrt(eps)
+  const at::Tensor labels = at::randint(0, 4, {16}, g, at::TensorOptions().dtype(at::kLong));
+  EXPECT_NEAR(label_smooth_celoss(p, labels, 0.0).item<float>(), at::cross_entropy_loss(p, labels).item<float>(), 1e-5);
+  const at::Tensor loss = at::tensor({1.0f, 2.0f, 3.0f, 4.0f}), weight = at::tensor({1.0f, 0.0f, 1.0f, 0.0f});
+  EXPECT_NEAR(weight_reduce_loss(loss, weight).item<float>(), 1.0, 1e-6);       // (1 + 3) / 4
+  EXPECT_NEAR(weight_reduce_loss(loss, weight, 2.0).item<float>(), 2.0, 1e-6);  // (1 + 3) / 2
+}
+
+TEST(Sequences, MasksPositionsBitsAndSquash) {
+  const auto k_long = at::TensorOptions().dtype(at::kLong);
+  EXPECT_TRUE(at::equal(sequence_mask(at::tensor({1, 3}, k_long), 3),
+                        at::tensor({1, 0, 0, 1, 1, 1}, k_long).view({2, 3}).to(at::kBool)));
+  EXPECT_TRUE(at::equal(make_positions(at::tensor({5, 6, 1, 1, 7, 8}, k_long).view({2, 3}), 1),
+                        at::tensor({2, 3, 1, 1, 2, 3}, k_long).view({2, 3})));
+  expect_close(dec2bin(at::tensor({5, 2}, k_long), 4), at::tensor({0.0f, 1.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f}).view({2, 4}));
+  const at::Tensor v = at::tensor({3.0f, 4.0f}).view({1, 2});  // |v| = 5: squashed length 25 / 26
+  expect_close(squash(v), v / 5.0 * (25.0 / 26.0));
+}
+
+TEST(SampleRegistry, EverySampleRunsOnItsCataloguedCasesWithFiniteOutputs) {
+  std::set<std::string> names;
+  for (const auto& sample : registry()) {
+    EXPECT_TRUE(names.insert(sample.info.name).second) << "duplicate " << sample.info.name;
+    EXPECT_FALSE(sample.info.source.empty()) << sample.info.name;
+    ASSERT_FALSE(sample.info.cases.empty()) << sample.info.name;
+    for (const auto& c : sample.info.cases) {
+      auto g = gen();
+      const auto outputs = sample.body(sample.make_inputs(c.at("sizes"), g));
+      ASSERT_FALSE(outputs.empty()) << sample.info.name;
+      for (const auto& out : outputs) {
+        if (at::isFloatingType(out.scalar_type())) {
+          EXPECT_TRUE(at::isfinite(out).all().item<bool>()) << sample.info.name << " " << c.dump();
+        }
+      }
+    }
+  }
+  EXPECT_EQ(find("giou_loss")->info.tags, (std::vector<std::string>{"ViewAttribute", "IfElseBranch", "BuiltInDataStructure"}));
+  EXPECT_EQ(find("no_such_sample"), nullptr);
+}
+
+}  // namespace
+}  // namespace opbench::samples
