@@ -8,6 +8,7 @@ const std::vector<Sample>& registry() {
     register_box_samples(all);
     register_loss_samples(all);
     register_misc_samples(all);
+    register_more_samples(all);
     return all;
   }();
   return k_samples;

@@ -32,5 +32,6 @@ at::Tensor random_boxes(std::int64_t n, at::Generator& generator, double extent 
 void register_box_samples(std::vector<Sample>& out);
 void register_loss_samples(std::vector<Sample>& out);
 void register_misc_samples(std::vector<Sample>& out);
+void register_more_samples(std::vector<Sample>& out);
 
 }  // namespace opbench::samples
