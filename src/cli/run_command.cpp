@@ -73,12 +73,11 @@ std::vector<plan::Case> cases_from_results(const std::string& path) {
   for (const auto& record : results::load_results(path).cases) {
     plan::Case c = record.c;
     const std::string where = path + ": " + c.case_id;
-    if (!c.skip_reason.empty() || c.kind == "model") {
-      cases.push_back(std::move(c));  // nothing to bind
+    if (!c.skip_reason.empty() || c.kind == "model" || c.kind == "sample") {
+      cases.push_back(std::move(c));  // nothing to bind: samples and models carry their inputs
       continue;
     }
     try {
-      if (c.kind != "op") throw ConfigError(where + ": only operator cases can be re-run");
       const catalog::BoundOp bound = catalog::bind_case(c.op, c.given, where);
       if (bound.qualified() != c.op) {
         throw ConfigError(where + ": the arguments now bind to " + bound.qualified() + ", not " + c.op);

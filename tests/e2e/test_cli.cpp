@@ -451,6 +451,10 @@ TEST_F(Cli, LongTailSamplesRunThroughTheSameExecutor) {
   EXPECT_EQ(json["cases"][1]["direction"], "backward");
   EXPECT_EQ(json["cases"][1]["status"], "ok");
   EXPECT_EQ(opbench("run" + dir + " --samples nosuch" + k_quick).code, 2);
+  // Samples re-run from a stored result like operators.
+  const std::string again = m_dir.file("again.json");
+  ASSERT_EQ(opbench("run --from " + out + k_quick + " --output " + again).code, 0);
+  EXPECT_EQ(read_json(again)["cases"].size(), 12u);
 }
 
 TEST_F(Cli, ShippedConfigsAllBind) {
