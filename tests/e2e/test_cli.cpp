@@ -415,6 +415,23 @@ TEST_F(Cli, CatalogueFiltersAndTheDefaultSuite) {
     const std::string name = e["name"].get<std::string>();
     EXPECT_EQ(name.substr(0, name.find('.')).back(), '_') << name;  // "pow_.Scalar" is in place too
   }
+  // Every operator has small, common and large cases (scalar_tensor has no size to grow).
+  for (const char* shape_class : {"small", "common", "large"}) {
+    const auto planned = opbench(dir + " run --dry-run --shape-class " + shape_class + " --ops " + "relu");
+    EXPECT_EQ(planned.code, 0) << shape_class;
+    std::set<std::string> names;
+    std::istringstream lines(opbench(dir + " run --dry-run --threads 1 --shape-class " + std::string(shape_class)).out);
+    for (std::string line; std::getline(lines, line);) names.insert(line.substr(0, line.find('/')));
+    std::set<std::string> ops;
+    for (const auto& e : all) {
+      if (e["kind"] == "op") ops.insert(e["name"].get<std::string>());
+    }
+    for (const auto& op : ops) {
+      if (op != "scalar_tensor" || std::string(shape_class) != "large") {
+        EXPECT_EQ(names.count(op), 1u) << op << " has no " << shape_class << " case";
+      }
+    }
+  }
   // No filter: the default suite is the common cases, forward, float32.
   const auto suite = opbench(dir + " run --dry-run");
   ASSERT_EQ(suite.code, 0) << suite.err;
