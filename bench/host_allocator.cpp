@@ -22,6 +22,7 @@
 #include "opbench/catalog/binder.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/host_allocator.hpp"
+#include "opbench/exec/inputs.hpp"
 #include "opbench/plan/planner.hpp"
 #include "opbench/stats/statistics.hpp"
 
@@ -72,6 +73,21 @@ void run_one(const std::string& mode, const std::string& variant, double seconds
     const double calls = static_cast<double>(result.timing.warmup_calls) +
                          static_cast<double>(result.timing.block_size * static_cast<std::int64_t>(result.samples.size()));
     faults = static_cast<double>(minor_faults() - faults0) / calls;
+  } else if (variant == "boxed") {
+    // opbench's boxed path (schemas without a typed fast path): two stacks, the previous
+    // outputs released when the next call's arguments are copied in.
+    const auto c = opbench::plan::make_case(
+        "add", opbench::catalog::bind_case("add", {{"self", "64x64x128"}, {"other", "64x64x128"}}, "bench"),
+        "float32", "cpu", 1, "forward", 0);
+    const opbench::exec::PreparedCall call = opbench::exec::prepare_call(c, false);
+    std::vector<c10::IValue> stack, previous;
+    const auto timed = time_loop([&] {
+      stack.assign(call.args.begin(), call.args.end());
+      call.handle.callBoxed(stack);
+      stack.swap(previous);
+    }, seconds);
+    median = timed.first;
+    faults = timed.second;
   } else {
     const at::Tensor a = at::randn({64, 64, 128}), b = at::randn({64, 64, 128});
     at::Tensor kept;
@@ -83,7 +99,8 @@ void run_one(const std::string& mode, const std::string& variant, double seconds
   std::printf("%-7s %-36s %9.1f us %8.1f\n", mode.c_str(),
               variant == "alive"   ? "plain loop, previous output alive"
               : variant == "freed" ? "plain loop, output freed first"
-                                   : "opbench executor",
+              : variant == "boxed" ? "boxed-call loop (opbench, other ops)"
+                                   : "opbench executor (typed path)",
               median * 1e6, faults);
 }
 
@@ -95,7 +112,7 @@ int main(int argc, char** argv) {
   std::printf("%-7s %-36s %12s %8s\n", "malloc", "loop", "median/call", "faults/call");
   std::fflush(stdout);
   for (const std::string mode : {"system", "tuned"}) {
-    for (const std::string variant : {"alive", "freed", "opbench"}) {
+    for (const std::string variant : {"alive", "freed", "boxed", "opbench"}) {
       const pid_t pid = fork();
       if (pid == 0) {
         run_one(mode, variant, seconds);
