@@ -15,6 +15,7 @@ std::string signature_of(const c10::FunctionSchema& schema) {
       case c10::TypeKind::TensorType: sig += 'T'; break;
       case c10::TypeKind::NumberType: sig += 'S'; break;
       case c10::TypeKind::IntType: sig += 'i'; break;
+      case c10::TypeKind::BoolType: sig += 'b'; break;
       case c10::TypeKind::OptionalType:
         sig += type->castRaw<c10::OptionalType>()->getElementType()->kind() == c10::TypeKind::ScalarTypeType ? 'd' : '?';
         break;
@@ -73,6 +74,19 @@ std::function<void()> typed_call(const PreparedCall& call, at::Tensor& out) {
       const std::optional<at::ScalarType> dtype =
           a[2].isNone() ? std::nullopt : std::optional<at::ScalarType>(a[2].toScalarType());
       return [op, x, dim, dtype, &out] { out = op.call(x, dim, dtype); };
+    }
+    if (sig == "TiT") {
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, int64_t, const at::Tensor&)>();
+      const at::Tensor x = a[0].toTensor(), index = a[2].toTensor();
+      const int64_t dim = a[1].toInt();
+      return [op, x, dim, index, &out] { out = op.call(x, dim, index); };
+    }
+    if (sig == "TiTb") {
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, int64_t, const at::Tensor&, bool)>();
+      const at::Tensor x = a[0].toTensor(), index = a[2].toTensor();
+      const int64_t dim = a[1].toInt();
+      const bool flag = a[3].toBool();
+      return [op, x, dim, index, flag, &out] { out = op.call(x, dim, index, flag); };
     }
     if (sig == "TTTSS") {
       auto op = call.handle.typed<at::Tensor(const at::Tensor&, const at::Tensor&, const at::Tensor&,

@@ -7,6 +7,7 @@
 //
 // Signatures (one Tensor returned): (Tensor), (Tensor, Tensor), (Tensor, Scalar),
 // (Tensor, Tensor, Scalar), (Tensor, Scalar, Scalar), (Tensor, int, ScalarType?),
+// (Tensor, int, Tensor) and (Tensor, int, Tensor, bool) (index_select, gather),
 // (Tensor, Tensor, Tensor, Scalar, Scalar).
 
 #include <functional>

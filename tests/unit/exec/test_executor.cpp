@@ -132,6 +132,8 @@ TEST(TypedCall, SameOutputAsBoxedForEachSignature) {
       {"add", {{"self", "4x5"}, {"other", "[5]"}, {"alpha", 3}}},
       {"softmax", {{"self", "4x5"}, {"dim", 1}}},
       {"addmm", {{"self", "[3]"}, {"mat1", "4x5"}, {"mat2", "5x3"}, {"beta", 0.5}}},
+      {"index_select", {{"self", "10x4"}, {"dim", 0}, {"index", {{"shape", {6}}, {"dtype", "int64"}, {"high", 10}}}}},
+      {"gather", {{"self", "4x5"}, {"dim", 1}, {"index", {{"shape", {4, 2}}, {"dtype", "int64"}, {"high", 5}}}}},
   };
   for (const auto& [op, args] : cases) {
     const auto c = make_case(op, args);
