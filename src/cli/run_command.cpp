@@ -122,11 +122,13 @@ std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOption
   }
   plan_options.backward = options.backward;
   plan_options.seed = options.seed;
+  const bool filtered = !plan_options.ops.empty() || !plan_options.samples.empty() ||
+                        !plan_options.tags.empty() || !plan_options.categories.empty() ||
+                        !plan_options.shape_classes.empty();
   // The default suite: with no config file and no filter, the `common` cases of the shipped
   // configs (shapes from real models).
-  if (options.from.empty() && options.configs.empty() && options.model.empty() && options.case_ids.empty() && plan_options.ops.empty() &&
-      plan_options.samples.empty() && plan_options.tags.empty() && plan_options.categories.empty() &&
-      plan_options.shape_classes.empty()) {
+  if (options.from.empty() && options.configs.empty() && options.model.empty() &&
+      options.case_ids.empty() && !filtered) {
     plan_options.shape_classes = {"common"};
     spdlog::info("no filter given: the default suite, every `common` case");
   }
@@ -144,10 +146,8 @@ std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOption
         cases.push_back(std::move(c));
       }
     }
-  } else if (options.model.empty() || !options.configs.empty() || !plan_options.ops.empty() ||
-             !plan_options.samples.empty() ||
-             !plan_options.tags.empty() || !plan_options.categories.empty() ||
-             !plan_options.shape_classes.empty()) {
+  } else if (options.model.empty() || !options.configs.empty() || filtered) {
+    // (--model alone times just the model.)
     cases = plan::make_plan(load_catalog_for(options.configs, global, !plan_options.samples.empty()), plan_options);
   }
   if (!options.model.empty()) {

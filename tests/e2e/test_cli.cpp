@@ -417,8 +417,6 @@ TEST_F(Cli, CatalogueFiltersAndTheDefaultSuite) {
   }
   // Every operator has small, common and large cases (scalar_tensor has no size to grow).
   for (const char* shape_class : {"small", "common", "large"}) {
-    const auto planned = opbench(dir + " run --dry-run --shape-class " + shape_class + " --ops " + "relu");
-    EXPECT_EQ(planned.code, 0) << shape_class;
     std::set<std::string> names;
     std::istringstream lines(opbench(dir + " run --dry-run --threads 1 --shape-class " + std::string(shape_class)).out);
     for (std::string line; std::getline(lines, line);) names.insert(line.substr(0, line.find('/')));

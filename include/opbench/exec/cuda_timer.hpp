@@ -20,17 +20,23 @@ class CudaEventTimer {
   CudaEventTimer(const CudaEventTimer&) = delete;
   CudaEventTimer& operator=(const CudaEventTimer&) = delete;
 
+  // Event pairs are kept and re-recorded, so after the first batch no event is created (a
+  // cudaEventCreate on the host) between the two records of an interval.
   void start() {
-    m_pairs.emplace_back(c10::cuda::CUDAEvent(cudaEventDefault), c10::cuda::CUDAEvent(cudaEventDefault));
-    m_pairs.back().first.record(m_stream);
+    if (m_used == m_pairs.size()) {
+      m_pairs.emplace_back(c10::cuda::CUDAEvent(cudaEventDefault), c10::cuda::CUDAEvent(cudaEventDefault));
+    }
+    m_pairs[m_used].first.record(m_stream);
   }
-  void stop() { m_pairs.back().second.record(m_stream); }
+  void stop() { m_pairs[m_used++].second.record(m_stream); }
   std::vector<double> collect() {
     std::vector<double> seconds;
-    if (m_pairs.empty()) return seconds;
-    m_pairs.back().second.synchronize();
-    for (const auto& [begin, end] : m_pairs) seconds.push_back(static_cast<double>(begin.elapsed_time(end)) * 1e-3);
-    m_pairs.clear();
+    if (m_used == 0) return seconds;
+    m_pairs[m_used - 1].second.synchronize();
+    for (std::size_t i = 0; i < m_used; ++i) {
+      seconds.push_back(static_cast<double>(m_pairs[i].first.elapsed_time(m_pairs[i].second)) * 1e-3);
+    }
+    m_used = 0;
     return seconds;
   }
   const char* name() const { return "cuda_event"; }
@@ -38,6 +44,7 @@ class CudaEventTimer {
  private:
   c10::cuda::CUDAStream m_stream;
   std::vector<std::pair<c10::cuda::CUDAEvent, c10::cuda::CUDAEvent>> m_pairs;
+  std::size_t m_used = 0;  // pairs recorded since the last collect()
 };
 
 }  // namespace opbench::exec
