@@ -6,11 +6,15 @@
 // medians is printed, with the spread of the per-round ratios.
 //
 //   build/bench/bench_overhead [overhead|validity] [rounds] [seconds per measurement]
+//   build/bench/bench_overhead plain-add [seconds]
 //
 // overhead (issue #2): 1-element add on 1 thread, mm 256x256, conv2d 1x64x56x56 with 64 3x3
 //   filters, softmax over 1024x1024. Goal: <= 1.03 on the tiny op, within +-3% on the others.
 // validity (issue #7): 12 operators at small, medium and large sizes. Goal: within +-3% for
 //   cases over 10 us, <= 1.05 below.
+// plain-add: only the plain loop of 1-element add on 1 thread (inputs made as opbench makes
+//   them), blocks of 137 calls for `seconds`; prints its median. bench/fresh_add.sh runs it in
+//   fresh processes beside `opbench run` (issue #11: the same number in every process).
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -116,11 +120,26 @@ int main(int argc, char** argv) {
   const std::string suite = argc > 1 ? argv[1] : "overhead";
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 5;
   const double seconds = argc > 3 ? std::atof(argv[3]) : 0.3;
-  if (suite != "overhead" && suite != "validity") {
-    std::fprintf(stderr, "usage: bench_overhead [overhead|validity] [rounds] [seconds]\n");
+  if (suite != "overhead" && suite != "validity" && suite != "plain-add") {
+    std::fprintf(stderr, "usage: bench_overhead [overhead|validity] [rounds] [seconds]\n"
+                         "       bench_overhead plain-add [seconds]\n");
     return 2;
   }
   std::printf("host allocator: %s\n", opbench::exec::configure_host_allocator("tuned").c_str());
+  if (suite == "plain-add") {
+    const double budget = argc > 2 ? std::atof(argv[2]) : 0.5;
+    const BenchCase& b = overhead_suite().front();
+    const auto c = opbench::plan::make_case(b.op, opbench::catalog::bind_case(b.op, b.args, "bench"),
+                                            "float32", "cpu", 1, "forward", 0);
+    const opbench::exec::PreparedCall prepared = opbench::exec::prepare_call(c, false);
+    at::set_num_threads(1);
+    constexpr std::int64_t k_block = 137;
+    const double per_block = plain_median(b, prepared.args, k_block, 200) * k_block;
+    const auto samples = static_cast<std::size_t>(std::max(10.0, budget / per_block));
+    std::printf("plain add 1-element t1: median %.4f us\n",
+                plain_median(b, prepared.args, k_block, samples) * 1e6);
+    return 0;
+  }
   const int default_threads = at::get_num_threads();
   const auto cases = suite == "overhead" ? overhead_suite() : validity_suite();
   std::printf("%-58s %12s %12s %8s %11s %s\n", "case", "opbench", "plain", "ratio", "spread", "goal");

@@ -1,10 +1,12 @@
 # Third-party libraries that are not LibTorch; all come from Debian packages
-# (libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libgtest-dev libcsv-dev).
+# (libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libgtest-dev libcsv-dev libsqlite3-dev).
 find_package(fmt REQUIRED)
 find_package(spdlog REQUIRED)
 find_package(nlohmann_json 3.9 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(Threads REQUIRED)
+# The results history (opbench history, compare --history).
+find_package(SQLite3 REQUIRED)
 
 # libcsv (RFC 4180 reader/writer: quoted fields, embedded commas and quotes) has no CMake package.
 find_path(CSV_INCLUDE_DIR csv.h REQUIRED)

@@ -1,23 +1,33 @@
 #!/usr/bin/env bash
-# Nightly regression job. Runs `opbench run` (extra arguments go to it), stores the result as
-# NIGHTLY_DIR/nightly-<UTC date>.json, compares it with the newest earlier result in that
-# directory, writes the comparison as Markdown next to it (NAME.compare.md) and exits with
-# compare's code: 0 no regression, 1 a case is significantly slower, 2 bad input. The first night
-# has nothing to compare with: it writes the run's own Markdown report and exits with run's code.
+# Nightly regression gate (README, "Nightly CI"). One night:
+#   1. `opbench run` (extra arguments go to it) into NIGHTLY_DIR/nightly-<UTC date>.json;
+#   2. `opbench compare --history`: every case against its own last nights in the history
+#      (SQLite); cases that moved significantly become candidates (NAME.gate.candidates);
+#   3. the candidates are measured again, each repetition in a fresh process (`run --from
+#      NAME.json --case ... --isolate`, NAME.confirm.json);
+#   4. `opbench compare --history ... --confirm`: only a change the second measurement confirms is
+#      slower / faster; the report is NAME.gate.md (and .json);
+#   5. the night is added to the history (`opbench history add`).
+# The first nights (fewer than the gate's --min-history, 5) only build the history.
+# Exit: 0 no confirmed slow-down, 1 a confirmed slow-down or a case that failed, 2 bad input or a
+# run that could not finish.
 #
 # Environment: OPBENCH (the binary; default build/src/opbench), OPBENCH_NIGHTLY_DIR (default
-# results/nightly), OPBENCH_COMPARE_ARGS (extra arguments of compare, e.g. "--threshold 0.1").
+# results/nightly), OPBENCH_HISTORY (default NIGHTLY_DIR/history.sqlite), OPBENCH_LABEL (names the
+# night in the history, e.g. the commit), OPBENCH_GATE_ARGS (extra arguments of both compares,
+# e.g. "--effect-floor 0.05"), OPBENCH_CONFIRM_ARGS (extra arguments of the confirmation run).
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 opbench="${OPBENCH:-$here/build/src/opbench}"
 dir="${OPBENCH_NIGHTLY_DIR:-results/nightly}"
+db="${OPBENCH_HISTORY:-$dir/history.sqlite}"
 mkdir -p "$dir"
 
-previous="$(ls -1t "$dir"/nightly-*.json 2>/dev/null | head -n 1 || true)"
 stamp="$(date -u +%Y%m%d-%H%M%S)"
 out="$dir/nightly-$stamp.json"
 n=1
 while [ -e "$out" ]; do out="$dir/nightly-$stamp-$n.json"; n=$((n + 1)); done
+base="${out%.json}"
 
 "$opbench" run "$@" --output "$out"
 run_code=$?
@@ -26,14 +36,32 @@ if [ "$run_code" -ge 2 ] || [ ! -f "$out" ]; then
   exit "$run_code"
 fi
 
-summary="${out%.json}.compare.md"
-if [ -z "$previous" ]; then
-  "$opbench" export --input "$out" --format md --output "${out%.json}.md"
-  echo "nightly: first result in $dir, nothing to compare with; report: ${out%.json}.md"
-  exit "$run_code"
+gate_code=0
+if [ -f "$db" ]; then
+  # shellcheck disable=SC2086
+  "$opbench" compare --history "$db" "$out" --candidates-out "$base.gate.candidates" --format json \
+    --output "$base.gate.first.json" ${OPBENCH_GATE_ARGS:-} || { echo "nightly: the gate could not judge $out" >&2; exit 2; }
+  confirm=()
+  if [ -s "$base.gate.candidates" ]; then
+    cases=()
+    while IFS= read -r id; do cases+=(--case "$id"); done <"$base.gate.candidates"
+    echo "nightly: $(wc -l <"$base.gate.candidates") candidate(s); measuring them again in fresh processes" >&2
+    # shellcheck disable=SC2086
+    "$opbench" run --from "$out" "${cases[@]}" --isolate --output "$base.confirm.json" ${OPBENCH_CONFIRM_ARGS:-}
+    [ -f "$base.confirm.json" ] && confirm=(--confirm "$base.confirm.json")
+  fi
+  # shellcheck disable=SC2086
+  "$opbench" compare --history "$db" "$out" "${confirm[@]}" --format json --output "$base.gate.json" ${OPBENCH_GATE_ARGS:-}
+  # shellcheck disable=SC2086
+  "$opbench" compare --history "$db" "$out" "${confirm[@]}" --format md --output "$base.gate.md" ${OPBENCH_GATE_ARGS:-}
+  gate_code=$?
+  echo "nightly: judged $out against $db (exit $gate_code); report: $base.gate.md" >&2
+else
+  "$opbench" export --input "$out" --format md --output "$base.md"
+  echo "nightly: no history yet at $db: this night starts it; report: $base.md" >&2
 fi
-# shellcheck disable=SC2086
-"$opbench" compare "$previous" "$out" --format md --output "$summary" ${OPBENCH_COMPARE_ARGS:-}
-code=$?
-echo "nightly: compared $previous with $out (exit $code); summary: $summary"
-exit "$code"
+
+"$opbench" history add --db "$db" "$out" --label "${OPBENCH_LABEL:-}" >/dev/null || exit 2
+[ "$gate_code" -ge 2 ] && exit "$gate_code"
+[ "$gate_code" -eq 1 ] || [ "$run_code" -eq 1 ] && exit 1
+exit 0

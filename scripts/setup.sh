@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TORCH_VERSION="${OPBENCH_TORCH_VERSION:-2.15.0}"
-packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libgtest-dev libcsv-dev)
+packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libgtest-dev libcsv-dev libsqlite3-dev)
 
 sudo_cmd=()
 [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)

@@ -35,6 +35,7 @@ void add_list_tags_command(CLI::App& app, GlobalOptions& global);
 void add_show_command(CLI::App& app, GlobalOptions& global);
 void add_export_command(CLI::App& app, GlobalOptions& global);
 void add_compare_command(CLI::App& app, GlobalOptions& global);
+void add_history_command(CLI::App& app, GlobalOptions& global);
 void add_merge_command(CLI::App& app, GlobalOptions& global);
 void add_calibrate_command(CLI::App& app, GlobalOptions& global);
 void add_extract_command(CLI::App& app, GlobalOptions& global);

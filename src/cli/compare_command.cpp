@@ -5,6 +5,8 @@
 
 #include "commands.hpp"
 #include "opbench/compare/compare.hpp"
+#include "opbench/compare/gate.hpp"
+#include "opbench/history/history.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/results/store.hpp"
 
@@ -17,10 +19,71 @@ struct CompareCommandOptions {
   compare::CompareOptions compare;
   std::string format = "md";
   std::string output = "-";
+  std::string history;                 // --history DB: judge NEW against each case's history
+  std::string confirm;                 // --confirm FILE: the candidates measured again
+  std::string candidates_out;          // --candidates-out FILE: candidate case ids, one a line
+  compare::GateOptions gate;
 };
+
+// `compare --history DB NEW [--confirm AGAIN]`: the nightly gate (compare/gate.hpp).
+int run_gate(const CompareCommandOptions& options) {
+  const std::string& tonight_path = options.candidate.empty() ? options.base : options.candidate;
+  const results::ResultSet tonight = results::load_results(tonight_path);
+  const history::History db(options.history);
+  const std::int64_t self = db.find(tonight);
+  const std::string date = tonight.context.value("date", std::string());
+  std::vector<compare::GateInput> inputs;
+  for (const auto& r : tonight.cases) {
+    compare::GateInput in;
+    in.case_id = r.c.case_id;
+    for (const auto& p : db.series(r.c.case_id, options.gate.window, self, date)) in.history.push_back(p.median);
+    if (r.status == "ok") in.tonight = r.estimate.median;
+    inputs.push_back(std::move(in));
+  }
+  compare::GateResult result = compare::judge(inputs, options.gate);
+  if (!options.confirm.empty()) {
+    std::vector<std::string> ids;
+    std::vector<double> values;
+    for (const auto& r : results::load_results(options.confirm).cases) {
+      if (r.status != "ok") continue;
+      ids.push_back(r.c.case_id);
+      values.push_back(r.estimate.median);
+    }
+    compare::confirm(result, ids, values);
+  }
+  if (!options.candidates_out.empty()) {
+    std::string lines;
+    for (const auto& c : result.cases) {
+      if (c.candidate) lines += c.case_id + "\n";
+    }
+    results::write_atomically(options.candidates_out, lines);
+  }
+  std::ostringstream text;
+  if (options.format == "json") {
+    text << compare::to_json(result).dump(2) << "\n";
+  } else if (options.format == "csv") {
+    compare::write_gate_csv(result, text);
+  } else {
+    compare::write_gate_markdown(result, text);
+  }
+  if (options.output == "-") {
+    std::cout << text.str();
+  } else {
+    results::write_atomically(options.output, text.str());
+  }
+  std::cerr << "opbench compare --history: " << result.candidates() << " candidate(s)"
+            << (result.confirmed ? "" : " (not confirmed: measure them again and pass --confirm)") << "; "
+            << result.count("slower") << " slower, " << result.count("faster") << " faster, "
+            << result.count("same") << " same, " << result.count("unknown") << " unknown; " << result.blind()
+            << " blind\n";
+  return result.regressed() ? k_exit_case_failed : k_exit_ok;
+}
 
 int run_compare(const CompareCommandOptions& options, const GlobalOptions& global) {
   start_command(global);
+  if (!options.history.empty()) return run_gate(options);
+  if (options.candidate.empty()) throw UsageError("compare needs BASE and NEW (or --history DB and NEW)");
+  if (!options.confirm.empty()) throw UsageError("--confirm goes with --history");
   const results::ResultSet base = results::load_results(options.base);
   const results::ResultSet candidate = results::load_results(options.candidate);
   compare::Comparison comparison = compare::compare_results(base, candidate, options.compare);
@@ -45,15 +108,36 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<CompareCommandOptions>();
   auto* cmd = app.add_subcommand(
       "compare", "Compare two result files case by case; exit 1 when NEW is significantly slower");
-  cmd->add_option("base", options->base, "Baseline result file (or journal)")->required()->check(CLI::ExistingFile);
-  cmd->add_option("new", options->candidate, "New result file (or journal)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("base", options->base, "Baseline result file (or journal); with --history: the new result")
+      ->required()->check(CLI::ExistingFile);
+  cmd->add_option("new", options->candidate, "New result file (or journal)")->check(CLI::ExistingFile);
+  cmd->add_option("--history", options->history,
+                  "Judge NEW against each case's last nights in this history (opbench history) instead of "
+                  "against BASE: candidates, confirmation, minimum detectable effects")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--confirm", options->confirm,
+                  "With --history: the candidates measured again (fresh processes); only what this confirms "
+                  "is slower or faster")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--candidates-out", options->candidates_out,
+                  "With --history: write the candidate case ids here, one a line (for the confirmation run)");
+  auto& g = options->gate;
+  cmd->add_option("--window", g.window, "With --history: nights used at most")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--min-history", g.min_history, "With --history: fewer nights give verdict unknown")
+      ->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--candidate-alpha", g.alpha, "With --history: per-case level of a candidate")
+      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  cmd->add_option("--effect-floor", g.effect_floor, "With --history: relative change that counts at least")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_option("--confirm-fdr", g.confirm_fdr, "With --history: Benjamini-Hochberg level over the confirmations")
+      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
   cmd->add_option("--threshold", options->compare.threshold,
                   "Relative change of the median that counts (0.05 = 5%)")
       ->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_option("--alpha", options->compare.alpha, "Significance level of the Mann-Whitney U test")
       ->check(CLI::Range(0.0, 1.0))->capture_default_str();
-  cmd->add_option("--min-samples", options->compare.min_samples,
-                  "Fewer samples than this on either side: verdict unknown")
+  cmd->add_option("--min-replicates", options->compare.min_replicates,
+                  "Fewer repetition medians than this on either side: verdict unknown")
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--format,-f", options->format, "Output format")
       ->check(CLI::IsMember(compare::comparison_formats()))->capture_default_str();

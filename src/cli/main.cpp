@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   add_show_command(app, global);
   add_export_command(app, global);
   add_compare_command(app, global);
+  add_history_command(app, global);
   add_merge_command(app, global);
   add_calibrate_command(app, global);
   add_extract_command(app, global);

@@ -21,12 +21,14 @@
 #include "opbench/catalog/binder.hpp"
 #include "opbench/core/dtype.hpp"
 #include "opbench/core/error.hpp"
+#include "opbench/core/log.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/cost/roofline.hpp"
 #include "opbench/exec/context.hpp"
 #include "opbench/extract/extract.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/host_allocator.hpp"
+#include "opbench/exec/schedule.hpp"
 #include "opbench/plan/planner.hpp"
 #include "opbench/report/reporter.hpp"
 #include "opbench/results/store.hpp"
@@ -57,8 +59,11 @@ struct RunOptions {
   std::uint64_t seed = 0;
   exec::ExecOptions exec;
   bool no_memory = false;
-  int repetitions = 1;
-  bool interleave = false;
+  int repetitions = 7;
+  bool interleave = true;
+  int placement = 0;  // index of the first repetition's placement (--isolate's children)
+  int retries = 2;             // per repetition measured while the machine was slow
+  double slow_tolerance = 0.10;  // canary slowdown past which a repetition counts as slow
   bool isolate = false;
   std::string output;
   std::string host_allocator = "tuned";
@@ -194,8 +199,8 @@ std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOption
 
 // Runs one repetition of `c` in a fresh `opbench run` process and reads its result back.
 results::CaseResult run_isolated(const plan::Case& c, const std::string& plan_file,
-                                 const RunOptions& options, bool memory, const std::string& scratch,
-                                 int serial) {
+                                 const RunOptions& options, bool memory, int repetition,
+                                 const std::string& scratch, int serial) {
   const std::string output = scratch + "/repetition-" + std::to_string(serial) + ".json";
   const std::string log = scratch + "/repetition-" + std::to_string(serial) + ".log";
   const auto& m = options.exec.measure;
@@ -204,7 +209,8 @@ results::CaseResult run_isolated(const plan::Case& c, const std::string& plan_fi
       "--warmup", std::to_string(m.warmup), "--runs", std::to_string(m.min_runs),
       "--min-time", fmt::format("{}", m.min_time), "--max-time", fmt::format("{}", m.max_time),
       "--target-noise", fmt::format("{}", m.target_noise), "--block-time", fmt::format("{}", m.block_time),
-      "--host-allocator", options.host_allocator};
+      "--host-allocator", options.host_allocator,
+      "--repetitions", "1", "--no-interleave", "--retries", "0", "--placement", std::to_string(repetition)};
   if (!memory) args.emplace_back("--no-memory");
   args.insert(args.end(), {"--timer", options.exec.timer});
   if (options.exec.cold) args.emplace_back("--cold");
@@ -243,23 +249,6 @@ results::CaseResult run_isolated(const plan::Case& c, const std::string& plan_fi
                                         : "exit " + std::to_string(WEXITSTATUS(status))) +
                    "): " + core::trim(text);
   return failed;
-}
-
-// The order jobs (case, repetition) run in: case by case, or a seeded shuffle (--interleave).
-std::vector<std::pair<std::size_t, int>> job_order(std::size_t cases, int repetitions, bool interleave,
-                                                   std::uint64_t seed) {
-  std::vector<std::pair<std::size_t, int>> jobs;
-  for (std::size_t i = 0; i < cases; ++i) {
-    for (int r = 0; r < repetitions; ++r) jobs.emplace_back(i, r);
-  }
-  if (interleave) {
-    // Fisher-Yates with mt19937_64, whose output the standard fixes: the same order everywhere.
-    std::mt19937_64 random(seed);
-    for (std::size_t i = jobs.size(); i > 1; --i) {
-      std::swap(jobs[i - 1], jobs[random() % i]);
-    }
-  }
-  return jobs;
 }
 
 // The run's summary, with a warning when many cases missed their target noise, naming what may
@@ -335,20 +324,44 @@ int run(RunOptions& options, const GlobalOptions& global) {
 
   const auto start = std::chrono::steady_clock::now();
   std::map<std::size_t, std::vector<results::CaseResult>> pending;
+  std::map<std::size_t, std::int64_t> retried;
   std::size_t finished = 0, ok = 0, failed = 0, skipped = 0, noisy = 0;
   int serial = 0;
-  for (const auto& [index, repetition] : job_order(cases.size(), options.repetitions,
-                                                   options.interleave, options.seed)) {
+  exec::Schedule schedule(cases.size(), options.repetitions, options.interleave, options.seed,
+                          options.retries);
+  exec::SpeedGate gate(options.slow_tolerance);
+  exec::Job job;
+  while (schedule.next(job)) {
+    const std::size_t index = job.case_index;
     const plan::Case& c = cases[index];
     exec::ExecOptions exec_options = options.exec;
-    exec_options.memory = options.exec.memory && repetition == 0;
-    pending[index].push_back(options.isolate
-                                 ? run_isolated(c, plan_file, options, exec_options.memory, scratch, serial++)
-                                 : exec::run_case(c, exec_options));
-    if (static_cast<int>(pending[index].size()) < options.repetitions) continue;
+    exec_options.memory = options.exec.memory && job.repetition == 0;
+    exec_options.describe = job.repetition == 0;
+    exec_options.repetition = options.placement + job.repetition;
+    results::CaseResult repetition =
+        options.isolate ? run_isolated(c, plan_file, options, exec_options.memory, exec_options.repetition,
+                                       scratch, serial++)
+                        : exec::run_case(c, exec_options);
+    // Measured while the machine was slow: measured again later, when the budget allows.
+    const double slowdown = gate.slowdown(c.threads, repetition.timing.canary);
+    if (repetition.status == "ok" && gate.disturbed(slowdown) && schedule.retry(job)) {
+      core::log_debug(fmt::format("{}: repetition {} again later: canary {:.1f}% slower than the fastest",
+                                  c.case_id, job.repetition, slowdown * 100));
+      ++retried[index];
+      continue;
+    }
+    // A repetition that failed or was skipped ends its case: the others would say the same.
+    const bool case_over = repetition.status != "ok";
+    pending[index].push_back(std::move(repetition));
+    if (case_over) schedule.drop_case(index);
+    if (!case_over && static_cast<int>(pending[index].size()) < options.repetitions) {
+      writer.append_repetition(pending[index].back(), job.repetition, options.repetitions);
+      continue;
+    }
     results::CaseResult result = results::combine_repetitions(pending[index]);
+    result.timing.retried_repetitions = retried[index];
     pending.erase(index);
-    cost::apply_roofline(result.work, result.summary.median, peaks.find(c.device, c.dtype, c.threads));
+    cost::apply_roofline(result.work, result.estimate.median, peaks.find(c.device, c.dtype, c.threads));
     writer.append(result);
     ++finished;
     (result.status == "ok" ? ok : result.status == "error" ? failed : skipped)++;
@@ -360,7 +373,18 @@ int run(RunOptions& options, const GlobalOptions& global) {
   }
   std::vector<std::string> order;
   for (const auto& c : cases) order.push_back(c.case_id);
-  const Json summary = run_summary(cases.size(), ok, failed, skipped, noisy, context);
+  Json summary = run_summary(cases.size(), ok, failed, skipped, noisy, context);
+  Json fastest = Json::object();
+  for (const auto& [threads, seconds] : gate.fastest()) fastest[std::to_string(threads)] = seconds;
+  summary["slow_spells"] = {{"repetitions_measured_again", schedule.retries()},
+                            {"repetitions", schedule.jobs()},
+                            {"tolerance", gate.tolerance()},
+                            {"fastest_canary_by_threads", fastest}};
+  if (schedule.retries() > 0) {
+    std::cerr << fmt::format("opbench: {} of {} repetitions ran while the machine was over {:.0f}% slow "
+                             "(speed canary) and were measured again\n",
+                             schedule.retries(), schedule.jobs(), gate.tolerance() * 100);
+  }
   if (summary.contains("warning")) std::cerr << "opbench: warning: " << summary["warning"].get<std::string>() << "\n";
   writer.finish(order, summary);
   if (!scratch.empty()) {
@@ -427,11 +451,26 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--block-time", m.block_time, "A timed block lasts at least this many seconds")
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--repetitions", options->repetitions,
-                  "Measure each case this many times; samples are pooled, each repetition's median kept")
+                  "Measure each case this many times, each with fresh inputs at another placement; "
+                  "the case's median is the median of the repetition medians, with its interval")
       ->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_flag("--interleave", options->interleave,
-                "Run (case, repetition) pairs in a seeded random order");
+  cmd->add_flag("--interleave,!--no-interleave", options->interleave,
+                "Run (case, repetition) pairs in a seeded random order, so each case's repetitions "
+                "fall at different moments of the run")
+      ->capture_default_str();
+  cmd->add_option("--placement", options->placement,
+                  "Placement index of the first repetition (the padding before its inputs); "
+                  "--isolate passes each fresh process its own")
+      ->check(CLI::NonNegativeNumber)->group("");
   cmd->add_flag("--isolate", options->isolate, "Run each repetition in a fresh opbench process");
+  cmd->add_option("--retries", options->retries,
+                  "Measure a repetition again, later, up to this many times when the speed canary "
+                  "around it was over --slow-tolerance slower than the fastest seen (CPU cases; "
+                  "at most 30% of all repetitions in a run); 0: never")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_option("--slow-tolerance", options->slow_tolerance,
+                  "Relative slowdown of the speed canary that marks a repetition as measured in a slow spell")
+      ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--timer", options->exec.timer,
                   "CUDA cases: event (CUDA events around each block) or host (host clock with a "
                   "synchronize per block); CPU cases always use the host clock")

@@ -8,6 +8,7 @@
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/stats/mann_whitney.hpp"
+#include "opbench/stats/statistics.hpp"
 
 namespace opbench::compare {
 namespace {
@@ -18,10 +19,10 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
                             const CompareOptions& options) {
   CaseComparison c;
   c.case_id = base.c.case_id;
-  c.base_samples = base.samples.size();
-  c.new_samples = candidate.samples.size();
-  c.base_median = base.status == "ok" ? base.summary.median : k_nan;
-  c.new_median = candidate.status == "ok" ? candidate.summary.median : k_nan;
+  c.base_replicates = base.timing.repetition_medians.size();
+  c.new_replicates = candidate.timing.repetition_medians.size();
+  c.base_median = base.status == "ok" ? base.estimate.median : k_nan;
+  c.new_median = candidate.status == "ok" ? candidate.estimate.median : k_nan;
   c.ratio = c.new_median / c.base_median;
   c.p_value = k_nan;
   if (base.status != "ok" || candidate.status != "ok") {
@@ -29,13 +30,13 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
     c.reason = "status base " + base.status + ", new " + candidate.status;
     return c;
   }
-  if (c.base_samples < options.min_samples || c.new_samples < options.min_samples) {
+  if (c.base_replicates < options.min_replicates || c.new_replicates < options.min_replicates) {
     c.verdict = "unknown";
-    c.reason = "too few samples (" + std::to_string(c.base_samples) + " and " +
-               std::to_string(c.new_samples) + ", need " + std::to_string(options.min_samples) + ")";
+    c.reason = "too few repetitions (" + std::to_string(c.base_replicates) + " and " +
+               std::to_string(c.new_replicates) + ", need " + std::to_string(options.min_replicates) + ")";
     return c;
   }
-  c.p_value = stats::mann_whitney_u(base.samples, candidate.samples).p_value;
+  c.p_value = stats::mann_whitney_u(base.timing.repetition_medians, candidate.timing.repetition_medians).p_value;
   const bool significant = c.p_value < options.alpha;
   if (significant && c.ratio > 1.0 + options.threshold) {
     c.verdict = "slower";
@@ -84,7 +85,29 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
     throw ResultsError("the two result files have no case in common (nothing to compare)");
   }
   out.geomean_ratio = ratios > 0 ? std::exp(log_sum / static_cast<double>(ratios)) : k_nan;
+  out.agreement = agreement_of(out.cases);
   return out;
+}
+
+Agreement agreement_of(const std::vector<CaseComparison>& cases) {
+  Agreement a;
+  std::vector<double> changes;
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const double ratio = cases[i].ratio;
+    if (!std::isfinite(ratio) || ratio <= 0) continue;
+    changes.push_back(std::abs(ratio - 1.0));
+    order.push_back(i);
+  }
+  a.cases = changes.size();
+  a.median_abs_change = stats::percentile(changes, 0.5);
+  a.p90_abs_change = stats::percentile(changes, 0.9);
+  auto distance = [&](std::size_t i) { return std::abs(std::log(cases[i].ratio)); };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return distance(x) > distance(y); });
+  order.resize(std::min(order.size(), Agreement::k_worst_cases));
+  a.worst = order;
+  return a;
 }
 
 const std::vector<std::string>& comparison_formats() {
@@ -112,13 +135,22 @@ Json to_json(const Comparison& comparison) {
   out["new"] = comparison.new_path;
   out["threshold"] = comparison.options.threshold;
   out["alpha"] = comparison.options.alpha;
-  out["min_samples"] = comparison.options.min_samples;
+  out["min_replicates"] = comparison.options.min_replicates;
   out["regressed"] = comparison.regressed();
   out["counts"] = {{"slower", comparison.count("slower")},
                    {"faster", comparison.count("faster")},
                    {"same", comparison.count("same")},
                    {"unknown", comparison.count("unknown")}};
   out["geomean_ratio"] = number(comparison.geomean_ratio);
+  const Agreement& a = comparison.agreement;
+  Json worst = Json::array();
+  for (std::size_t i : a.worst) {
+    worst.push_back({{"case_id", comparison.cases[i].case_id}, {"ratio", number(comparison.cases[i].ratio)}});
+  }
+  out["agreement"] = {{"cases", a.cases},
+                      {"median_abs_change", number(a.median_abs_change)},
+                      {"p90_abs_change", number(a.p90_abs_change)},
+                      {"worst", worst}};
   Json cases = Json::array();
   for (const auto& c : comparison.cases) {
     cases.push_back({{"case_id", c.case_id},
@@ -128,8 +160,8 @@ Json to_json(const Comparison& comparison) {
                      {"new_median", number(c.new_median)},
                      {"ratio", number(c.ratio)},
                      {"p_value", number(c.p_value)},
-                     {"base_samples", c.base_samples},
-                     {"new_samples", c.new_samples}});
+                     {"base_replicates", c.base_replicates},
+                     {"new_replicates", c.new_replicates}});
   }
   out["cases"] = cases;
   out["only_in_base"] = comparison.only_in_base;

@@ -13,7 +13,7 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
   out << "# opbench compare\n\n";
   out << "- **base**: " << comparison.base_path << "\n- **new**: " << comparison.new_path << "\n";
   out << fmt::format("- **rule**: slower/faster when the median moves by more than {:.1f}% and "
-                     "the Mann-Whitney U test gives p < {}\n\n",
+                     "the Mann-Whitney U test on the repetition medians gives p < {}\n\n",
                      o.threshold * 100, o.alpha);
   out << "| case | base median | new median | ratio | p-value | verdict |\n";
   out << "|---|---:|---:|---:|---:|---|\n";
@@ -33,6 +33,20 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
                      std::isfinite(comparison.geomean_ratio)
                          ? fmt::format("{:.4f}", comparison.geomean_ratio)
                          : "-");
+  const Agreement& a = comparison.agreement;
+  if (a.cases > 0) {
+    const CaseComparison& worst = comparison.cases[a.worst.front()];
+    out << fmt::format("\n## Agreement\n\nOver {} cases, |new/base - 1|: median {:.1f}%, p90 {:.1f}%, "
+                       "worst ×{:.3f} (`{}`).\n\n",
+                       a.cases, a.median_abs_change * 100, a.p90_abs_change * 100, worst.ratio,
+                       worst.case_id);
+    out << "| farthest from 1 | base median | new median | ratio |\n|---|---:|---:|---:|\n";
+    for (std::size_t i : a.worst) {
+      const CaseComparison& c = comparison.cases[i];
+      out << "| `" << c.case_id << "` | " << report::format_duration(c.base_median) << " | "
+          << report::format_duration(c.new_median) << " | " << fmt::format("{:.3f}", c.ratio) << " |\n";
+    }
+  }
   if (!comparison.only_in_base.empty()) {
     out << "\nOnly in base (" << comparison.only_in_base.size() << "):\n";
     for (const auto& id : comparison.only_in_base) out << "- `" << id << "`\n";

@@ -24,6 +24,7 @@
 #include "opbench/cost/cost.hpp"
 #include "opbench/cost/roofline.hpp"
 #include "opbench/exec/aten_calls.hpp"
+#include "opbench/exec/canary.hpp"
 #include "opbench/exec/device_support.hpp"
 #include "opbench/exec/inputs.hpp"
 #include "opbench/exec/memory_probe.hpp"
@@ -76,10 +77,21 @@ Measurement timed(const plan::Case& c, const ExecOptions& options, Call& call, r
     flush_buffer = at::empty({flush_bytes(c.device)}, at::TensorOptions().dtype(at::kByte).device(device));
     flush = [&flush_buffer, value = 0]() mutable { flush_buffer.fill_((++value) & 0x7f); };
   }
+  // On the CPU a block during which the process was descheduled is taken again (see
+  // MeasureOptions::interruptions); CUDA event times are the device's and need no such check.
+  MeasureOptions measure_options = options.measure;
+  if (device.is_cpu()) measure_options.interruptions = interruptions_of_this_process;
+  // The canary before and after says whether the machine ran at full speed meanwhile.
+  const int threads = at::get_num_threads();
   auto run = [&](auto& timer) {
     timing.timer = timer.name();
-    return options.cold ? measure_cold(call, flush, options.measure, timer)
-                        : measure(call, options.measure, timer);
+    const double before = device.is_cpu() ? canary_seconds(threads) : 0.0;
+    Measurement m = options.cold ? measure_cold(call, flush, measure_options, timer)
+                                 : measure(call, measure_options, timer);
+    const double after = device.is_cpu() ? canary_seconds(threads) : 0.0;
+    timing.discarded_blocks = m.discarded;
+    timing.canary = std::max(before, after);
+    return m;
   };
 #if OPBENCH_WITH_CUDA
   if (device.is_cuda()) {
@@ -149,6 +161,9 @@ void finish(results::CaseResult& result, const Measurement& m, const MeasureOpti
   result.timing.target_noise = options.target_noise;
   result.timing.noise = m.noise;
   result.timing.noise_reached = m.noise_reached;
+  // One repetition; run_command's combine_repetitions makes the estimate over all of them.
+  result.timing.repetition_medians = {result.summary.median};
+  result.estimate = results::estimate_of(result.timing.repetition_medians);
 }
 
 // The memory probe of one call; on CUDA also the caching allocator's peaks.
@@ -249,10 +264,12 @@ void run_forward_prepared(const plan::Case& c, PreparedCall& call, const ExecOpt
   result.work.bytes = work.bytes;
   result.work.flops_rule = work.flops_rule;
   cost::apply_roofline(result.work, result.summary.median, nullptr);
-  result.work.aten_calls = count_aten_calls([&] {
-    std::vector<c10::IValue> s(call.args.begin(), call.args.end());
-    call.handle.callBoxed(s);
-  });
+  if (options.describe) {
+    result.work.aten_calls = count_aten_calls([&] {
+      std::vector<c10::IValue> s(call.args.begin(), call.args.end());
+      call.handle.callBoxed(s);
+    });
+  }
   if (options.memory) {
     stack.clear();
     previous.clear();
@@ -341,7 +358,7 @@ void run_sample(const plan::Case& c, const ExecOptions& options, results::CaseRe
   const Measurement m = timed(c, options, once, result.timing);
   finish(result, m, options.measure);
   result.timing.call_path = "sample";
-  result.work.aten_calls = count_aten_calls([&] { sample->body(inputs); });
+  if (options.describe) result.work.aten_calls = count_aten_calls([&] { sample->body(inputs); });
   if (options.memory) {
     outputs.clear();
     result.memory = probe(c, [&] { sample->body(inputs); });
@@ -383,6 +400,16 @@ void check_device(const std::string& device) {
   }
 }
 
+std::int64_t placement_padding(std::uint64_t seed, int repetition) {
+  // splitmix64 of (seed, repetition): a fixed, well-mixed draw, the same on every platform.
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(repetition + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  constexpr std::uint64_t k_steps = (64 * 1024) / 64;
+  return static_cast<std::int64_t>((z % k_steps) * 64);
+}
+
 results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
   results::CaseResult result;
   result.c = c;
@@ -398,6 +425,11 @@ results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
     std::optional<c10::cuda::CUDAGuard> guard;
     if (device_of(c.device).is_cuda()) guard.emplace(device_of(c.device));
 #endif
+    // Held until the case ends, so the inputs and outputs made after it sit past it.
+    const at::Tensor padding =
+        at::empty({placement_padding(c.seed, options.repetition) + 1},
+                  at::TensorOptions().dtype(at::kByte).device(device_of(c.device)));
+    result.timing.placement_padding = padding.numel() - 1;
     if (c.kind == "model") {
       run_model(c, options, result);
     } else if (c.kind == "sample") {

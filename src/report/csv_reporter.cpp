@@ -22,7 +22,8 @@ std::string optional(const std::optional<double>& v, const char* spec, double sc
 
 void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const {
   out << "case_id,name,kind,operator,shape_class,dtype,device,threads,direction,status,message,"
-         "samples,block_size,mean_us,median_us,p50_us,p90_us,p99_us,min_us,max_us,stddev_us,cv,"
+         "samples,block_size,repetitions,median_us,median_low_us,median_high_us,median_coverage,"
+         "repetition_spread,mean_us,p50_us,p90_us,p99_us,min_us,max_us,stddev_us,cv,"
          "iqr_us,noise_reached,peak_bytes,total_bytes,allocations,flops,bytes,gflops_per_s,gb_per_s,"
          "intensity,bound,percent_of_peak\n";
   for (const auto& r : set.cases) {
@@ -31,7 +32,11 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
         csv_field(r.c.case_id), csv_field(r.c.name), r.c.kind, csv_field(r.c.op), csv_field(r.c.shape_class),
         r.c.dtype, r.c.device, std::to_string(r.c.threads), r.c.direction, r.status,
         csv_field(r.message), std::to_string(s.count), std::to_string(r.timing.block_size),
-        micros(s.mean), micros(s.median), micros(s.p50), micros(s.p90), micros(s.p99),
+        std::to_string(r.estimate.repetitions), micros(r.estimate.median), micros(r.estimate.low),
+        micros(r.estimate.high),
+        std::isfinite(r.estimate.coverage) ? fmt::format("{:.4f}", r.estimate.coverage) : "",
+        std::isfinite(r.estimate.spread) ? fmt::format("{:.5f}", r.estimate.spread) : "",
+        micros(s.mean), micros(s.p50), micros(s.p90), micros(s.p99),
         micros(s.min), micros(s.max), micros(s.stddev),
         std::isfinite(s.cv) ? fmt::format("{:.5f}", s.cv) : "", micros(s.iqr),
         r.timing.noise_reached ? "true" : "false",

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "opbench/report/reporter.hpp"
 #include "opbench/report/units.hpp"
 
 namespace opbench::report {
@@ -41,9 +42,13 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
   for (const auto& r : set.cases) {
     (r.status == "ok" ? ok : r.status == "error" ? errors : skipped)++;
   }
-  out << fmt::format("- **cases**: {} ok, {} error, {} skipped\n\n", ok, errors, skipped);
-  out << "| case | status | median | p90 | p99 | cv | samples | peak memory | allocs | GFLOP/s | GB/s | % of roof |\n";
-  out << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  out << fmt::format("- **cases**: {} ok, {} error, {} skipped\n", ok, errors, skipped);
+  out << "- **median**: the median of the repetition medians; *across repetitions*: its "
+         "distribution-free interval with the interval's coverage, the repetitions and ± half "
+         "their relative range (each repetition: fresh inputs at another placement, at another "
+         "moment); p90, p99, cv and samples: the timed blocks of all repetitions pooled\n\n";
+  out << "| case | status | median | across repetitions | p90 | p99 | cv | samples | peak memory | allocs | GFLOP/s | GB/s | % of roof |\n";
+  out << "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   auto rate = [](const std::optional<double>& v) {
     return v ? fmt::format("{:.2f}", *v / 1e9) : std::string("-");
   };
@@ -52,7 +57,8 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
     const std::string status = r.status == "ok" ? (r.timing.noise_reached ? "ok" : "ok (noisy)")
                                                 : r.status + ": " + r.message;
     out << "| `" << cell(r.c.case_id) << "` | " << cell(status) << " | "
-        << format_duration(s.median) << " | " << format_duration(s.p90) << " | "
+        << format_duration(r.estimate.median) << " | "
+        << (r.status == "ok" ? estimate_text(r.estimate) : "-") << " | " << format_duration(s.p90) << " | "
         << format_duration(s.p99) << " | "
         << (std::isfinite(s.cv) ? fmt::format("{:.1f}%", s.cv * 100) : "-") << " | " << s.count
         << " | " << (r.memory ? format_bytes(r.memory->peak_bytes) : "-") << " | "

@@ -28,10 +28,17 @@ std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregat
                    ")");
 }
 
+std::string estimate_text(const results::Estimate& e) {
+  if (e.repetitions < 2) return "1 rep";
+  return fmt::format("[{}, {}] {:.0f}% · {} reps ± {:.1f}%", format_duration(e.low),
+                     format_duration(e.high), e.coverage * 100, e.repetitions, e.spread * 50);
+}
+
 std::string console_line(const results::CaseResult& r) {
   if (r.status != "ok") return fmt::format("{}  {}: {}", r.c.case_id, r.status, r.message);
-  return fmt::format("{}  median {}  p90 {}  cv {:.1f}%{}  peak {}{}", r.c.case_id,
-                     format_duration(r.summary.median), format_duration(r.summary.p90),
+  return fmt::format("{}  median {} {}  p90 {}  cv {:.1f}%{}  peak {}{}", r.c.case_id,
+                     format_duration(r.estimate.median), estimate_text(r.estimate),
+                     format_duration(r.summary.p90),
                      r.summary.cv * 100, r.timing.noise_reached ? "" : " (noisy)",
                      r.memory ? format_bytes(r.memory->peak_bytes) : "-",
                      r.work.aten_calls ? fmt::format("  {} ATen call(s)", *r.work.aten_calls) : "");

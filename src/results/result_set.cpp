@@ -51,13 +51,28 @@ stats::Summary summary_from_json(const Json& json) {
 
 }  // namespace
 
+Estimate estimate_of(const std::vector<double>& repetition_medians) {
+  const stats::MedianInterval interval = stats::median_interval(repetition_medians, 0.95);
+  Estimate e;
+  e.repetitions = repetition_medians.size();
+  e.median = interval.median;
+  e.low = interval.low;
+  e.high = interval.high;
+  e.coverage = interval.coverage;
+  e.spread = stats::relative_spread(repetition_medians);
+  return e;
+}
+
 CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions) {
   if (repetitions.empty()) throw Error("combine_repetitions: no repetition");
-  if (repetitions.size() == 1) return repetitions.front();
   CaseResult out = repetitions.front();
+  if (out.status != "ok" && repetitions.size() == 1) return out;
   out.samples.clear();
   out.timing.total_time = 0;
   out.timing.warmup_calls = 0;
+  out.timing.discarded_blocks = 0;
+  out.timing.retried_repetitions = 0;
+  out.timing.canary = 0;
   out.timing.repetition_medians.clear();
   out.memory.reset();
   for (const auto& r : repetitions) {
@@ -70,11 +85,16 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions) {
     out.samples.insert(out.samples.end(), r.samples.begin(), r.samples.end());
     out.timing.total_time += r.timing.total_time;
     out.timing.warmup_calls += r.timing.warmup_calls;
+    out.timing.discarded_blocks += r.timing.discarded_blocks;
+    out.timing.retried_repetitions += r.timing.retried_repetitions;
+    out.timing.canary = std::max(out.timing.canary, r.timing.canary);
     out.timing.block_size = std::max(out.timing.block_size, r.timing.block_size);
     out.timing.repetition_medians.push_back(r.summary.median);
     if (!out.memory && r.memory) out.memory = r.memory;
+    if (!out.work.aten_calls && r.work.aten_calls) out.work.aten_calls = r.work.aten_calls;
   }
   out.summary = stats::summarize(out.samples);
+  out.estimate = estimate_of(out.timing.repetition_medians);
   out.timing.noise = out.summary.cv;
   out.timing.noise_reached = out.timing.noise <= out.timing.target_noise;
   return out;
@@ -84,6 +104,13 @@ Json to_json(const CaseResult& result) {
   Json out = plan::to_json(result.c);
   out["status"] = result.status;
   out["message"] = result.message;
+  out["estimate"] = {{"unit", "s"},
+                     {"repetitions", result.estimate.repetitions},
+                     {"median", number(result.estimate.median)},
+                     {"low", number(result.estimate.low)},
+                     {"high", number(result.estimate.high)},
+                     {"coverage", number(result.estimate.coverage)},
+                     {"spread", number(result.estimate.spread)}};
   out["stats"] = summary_json(result.summary);
   Json timing = Json::object();
   timing["timer"] = result.timing.timer;
@@ -99,6 +126,10 @@ Json to_json(const CaseResult& result) {
   Json medians = Json::array();
   for (double m : result.timing.repetition_medians) medians.push_back(number(m));
   timing["repetition_medians"] = medians;
+  timing["discarded_blocks"] = result.timing.discarded_blocks;
+  timing["placement_padding"] = result.timing.placement_padding;
+  timing["canary"] = number(result.timing.canary);
+  timing["retried_repetitions"] = result.timing.retried_repetitions;
   out["timing"] = timing;
   if (result.memory) {
     out["memory"] = {{"peak_bytes", result.memory->peak_bytes},
@@ -172,6 +203,10 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
           result.timing.repetition_medians.push_back(m.is_number() ? m.get<double>() : std::nan(""));
         }
       }
+      result.timing.discarded_blocks = t.value("discarded_blocks", std::int64_t{0});
+      result.timing.placement_padding = t.value("placement_padding", std::int64_t{0});
+      result.timing.canary = t.contains("canary") && t["canary"].is_number() ? t["canary"].get<double>() : 0.0;
+      result.timing.retried_repetitions = t.value("retried_repetitions", std::int64_t{0});
     }
     if (json.contains("memory") && json["memory"].is_object()) {
       const Json& m = json["memory"];
@@ -207,6 +242,13 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
     }
     if (json.contains("samples") && json["samples"].is_array()) {
       for (const auto& s : json["samples"]) result.samples.push_back(s.is_number() ? s.get<double>() : std::nan(""));
+    }
+    // The estimate is derived data: made again from the repetition medians (files written
+    // before it existed have one repetition: the samples' median).
+    if (result.status == "ok") {
+      std::vector<double> medians = result.timing.repetition_medians;
+      if (medians.empty() && std::isfinite(result.summary.median)) medians.push_back(result.summary.median);
+      result.estimate = estimate_of(medians);
     }
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError(where + ": bad case record (" + e.what() + ")");

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <set>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -80,13 +81,31 @@ ResultWriter::~ResultWriter() {
   if (m_journal != nullptr) std::fclose(m_journal);
 }
 
-void ResultWriter::append(const CaseResult& result) {
-  const std::string line = to_json(result).dump() + "\n";
-  if (std::fputs(line.c_str(), m_journal) < 0 || std::fflush(m_journal) != 0) {
-    throw ResultsError(m_journal_path + ": cannot append to journal");
+namespace {
+
+// Flushed to the kernel at once (a killed process keeps it); fsynced too when `durable` (a
+// power cut keeps it): finished cases, not the repetitions between them, which come thousands
+// a run.
+void append_line(std::FILE* journal, const std::string& path, const Json& json, bool durable) {
+  const std::string line = json.dump() + "\n";
+  if (std::fputs(line.c_str(), journal) < 0 || std::fflush(journal) != 0) {
+    throw ResultsError(path + ": cannot append to journal");
   }
-  ::fsync(::fileno(m_journal));
+  if (durable) ::fsync(::fileno(journal));
+}
+
+}  // namespace
+
+void ResultWriter::append(const CaseResult& result) {
+  append_line(m_journal, m_journal_path, to_json(result), true);
   m_set.cases.push_back(result);
+}
+
+void ResultWriter::append_repetition(const CaseResult& repetition, int index, int of) {
+  Json json = to_json(repetition);
+  json["repetition"] = index;
+  json["repetitions_planned"] = of;
+  append_line(m_journal, m_journal_path, json, false);
 }
 
 void ResultWriter::finish(const std::vector<std::string>& order, const Json& summary) {
@@ -115,6 +134,10 @@ ResultSet load_results(const std::string& path) {
     std::string line;
     int number = 0;
     bool header_seen = false;
+    // Repetitions of cases that may never have finished, by case id, in journal order.
+    std::map<std::string, std::vector<CaseResult>> repetitions;
+    std::vector<std::string> repetition_order;
+    std::map<std::string, int> planned;
     while (std::getline(in, line)) {
       ++number;
       if (core::trim(line).empty()) continue;
@@ -129,11 +152,27 @@ ResultSet load_results(const std::string& path) {
         if (!json.contains("context")) throw ResultsError(where + ": journal has no context line");
         set.context = json["context"];
         header_seen = true;
+      } else if (json.contains("repetition")) {
+        CaseResult r = case_result_from_json(json, where);
+        if (repetitions.count(r.c.case_id) == 0) repetition_order.push_back(r.c.case_id);
+        planned[r.c.case_id] = json.value("repetitions_planned", 0);
+        repetitions[r.c.case_id].push_back(std::move(r));
       } else {
         set.cases.push_back(case_result_from_json(json, where));
       }
     }
     if (!header_seen) throw ResultsError(path + ": empty journal");
+    std::set<std::string> finished;
+    for (const auto& r : set.cases) finished.insert(r.c.case_id);
+    for (const auto& id : repetition_order) {
+      if (finished.count(id) > 0) continue;
+      CaseResult partial = combine_repetitions(repetitions[id]);
+      if (partial.status == "ok") {
+        partial.message = std::to_string(repetitions[id].size()) + " of " + std::to_string(planned[id]) +
+                          " repetitions: the run ended before the others";
+      }
+      set.cases.push_back(std::move(partial));
+    }
     return set;
   }
   Json json;

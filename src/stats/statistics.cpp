@@ -75,4 +75,41 @@ Summary summarize(const std::vector<double>& samples) {
   return s;
 }
 
+MedianInterval median_interval(const std::vector<double>& values, double confidence) {
+  MedianInterval out;
+  out.count = values.size();
+  if (values.empty()) {
+    out.median = out.low = out.high = out.coverage = k_nan;
+    return out;
+  }
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  out.median = sorted_percentile(sorted, 0.5);
+  // tail[j] = P(B <= j) for B ~ Binomial(n, 1/2), built from the pmf C(n, j) / 2^n.
+  std::vector<double> tail(n + 1);
+  double pmf = std::pow(0.5, static_cast<double>(n));
+  double cumulative = 0;
+  for (std::size_t j = 0; j <= n; ++j) {
+    cumulative += pmf;
+    tail[j] = cumulative;
+    pmf *= static_cast<double>(n - j) / static_cast<double>(j + 1);
+  }
+  auto coverage_of = [&](std::size_t k) { return std::max(0.0, 1.0 - 2.0 * tail[k - 1]); };
+  std::size_t k = 1;
+  while (k + 1 <= (n + 1) / 2 && coverage_of(k + 1) >= confidence) ++k;
+  out.low = sorted[k - 1];
+  out.high = sorted[n - k];
+  out.coverage = coverage_of(k);
+  return out;
+}
+
+double relative_spread(const std::vector<double>& values) {
+  if (values.empty()) return k_nan;
+  const auto [low, high] = std::minmax_element(values.begin(), values.end());
+  const double m = median(values);
+  if (m == 0.0) return k_nan;
+  return (*high - *low) / m;
+}
+
 }  // namespace opbench::stats

@@ -1,7 +1,11 @@
 #pragma once
 // Two stored result sets, joined on case_id: is NEW slower than BASE? Decided on statistics, not
 // a bare threshold: a case is `slower` only when its median ratio is past the threshold AND a
-// two-sided Mann-Whitney U test on the raw samples says the difference is significant.
+// two-sided Mann-Whitney U test on the replicates says the difference is significant. The
+// replicates are the repetition medians (one per repetition: fresh inputs, another moment of the
+// run; with run --isolate, another process), never the blocks inside one repetition, which are
+// pseudo-replicates: with one repetition a side the verdict is `unknown`. For nightly use, judge
+// against the history instead (compare/gate.hpp).
 
 #include <cstddef>
 #include <ostream>
@@ -16,7 +20,7 @@ namespace opbench::compare {
 struct CompareOptions {
   double threshold = 0.05;        // relative change of the median that matters (0.05 = 5%)
   double alpha = 0.05;            // significance level of the U test
-  std::size_t min_samples = 5;    // fewer samples on either side: verdict `unknown`
+  std::size_t min_replicates = 5; // fewer repetition medians on either side: verdict `unknown`
 };
 
 struct CaseComparison {
@@ -27,8 +31,20 @@ struct CaseComparison {
   double new_median = 0;
   double ratio = 0;     // new / base; NaN when absent
   double p_value = 0;   // NaN when not tested
-  std::size_t base_samples = 0;
-  std::size_t new_samples = 0;
+  std::size_t base_replicates = 0;  // repetition medians
+  std::size_t new_replicates = 0;
+};
+
+// How closely the two files agree, over the cases that have a ratio on both sides: the
+// distribution of |ratio - 1| (numpy-linear percentiles) and the cases farthest from 1. On two
+// runs of identical code this is the A/A spread (bench/aa.sh).
+struct Agreement {
+  std::size_t cases = 0;               // cases with a finite ratio
+  double median_abs_change = 0;        // median of |ratio - 1|; NaN when no case
+  double p90_abs_change = 0;           // 90th percentile of |ratio - 1|; NaN when no case
+  std::vector<std::size_t> worst;      // indices into Comparison::cases, farthest from 1 first
+                                       // (by |log ratio|), at most k_worst_cases
+  static constexpr std::size_t k_worst_cases = 10;
 };
 
 struct Comparison {
@@ -39,11 +55,15 @@ struct Comparison {
   double geomean_ratio = 0;           // geometric mean of the ratios that exist; NaN when none
   std::vector<std::string> only_in_base;
   std::vector<std::string> only_in_new;
+  Agreement agreement;
 
   std::size_t count(const std::string& verdict) const;
   // Some case is significantly slower by more than the threshold.
   bool regressed() const { return count("slower") > 0; }
 };
+
+// The agreement of `cases` (see Agreement).
+Agreement agreement_of(const std::vector<CaseComparison>& cases);
 
 // Throws ResultsError when the two sets have no case in common (incompatible files).
 Comparison compare_results(const results::ResultSet& base, const results::ResultSet& candidate,

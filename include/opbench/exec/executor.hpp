@@ -2,6 +2,7 @@
 // Runs one planned case: inputs, warmup, timed blocks, memory probe. Never throws for a failure
 // inside the case: it becomes a result with status "error" (or "skipped") and its message.
 
+#include <cstdint>
 #include <string>
 
 #include "opbench/exec/measure.hpp"
@@ -13,11 +14,20 @@ namespace opbench::exec {
 struct ExecOptions {
   MeasureOptions measure;
   bool memory = true;          // run the untimed memory probe
+  bool describe = true;        // count the ATen calls of one call (the same in every repetition)
   std::string timer = "event"; // CUDA: "event" (CUDA events) or "host" (host clock + synchronize)
   bool cold = false;           // overwrite the cache (L2 / last level) before every timed call
   bool cuda_graph = false;     // CUDA: capture calls into a CUDA graph and time its replays
   int graph_calls = 16;        // calls captured per graph (1 when cold)
+  // Which repetition of the case this is (0-based). Each repetition makes its inputs afresh
+  // after a padding allocation whose size (0 to 64 KiB, 64-byte steps) is drawn from the case's
+  // seed and this index, so that the buffers of successive repetitions land at different
+  // offsets (pages, cache sets) and the median over repetitions averages over placements.
+  int repetition = 0;
 };
+
+// Bytes of the padding allocation made before repetition `repetition` of a case seeded `seed`.
+std::int64_t placement_padding(std::uint64_t seed, int repetition);
 
 results::CaseResult run_case(const plan::Case& c, const ExecOptions& options);
 

@@ -6,10 +6,13 @@
 // Timer: start(), stop(), collect() (see timer.hpp) and k_blocks_per_collect, the number of
 // intervals marked before each collect(): asynchronous timers read many after one synchronize.
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "opbench/stats/statistics.hpp"
@@ -17,14 +20,22 @@
 namespace opbench::exec {
 
 struct MeasureOptions {
-  int warmup = 3;             // calls before calibration
-  int min_runs = 10;          // samples at least (wins over max_time)
-  double min_time = 0.1;      // seconds of timed blocks at least
-  double max_time = 0.5;      // stop once min_runs are in and this many seconds are spent, in
+  // Per measurement, i.e. per repetition of a case: a run measures each case in several
+  // repetitions spread over the run (run --repetitions, 7 by default), so these are small.
+  int warmup = 1;             // calls before calibration (calibration calls are warmup too)
+  int min_runs = 3;           // samples at least (wins over max_time)
+  double min_time = 0.01;     // seconds of timed blocks at least
+  double max_time = 0.04;     // stop once min_runs are in and this many seconds are spent, in
                               // timed blocks or on the wall clock (cold flushes are untimed)
   double target_noise = 0.02; // stop early once the samples' cv is at or under this
   double block_time = 1e-3;   // a block lasts at least this many seconds
   std::int64_t max_block = 1 << 20;  // calls per block at most
+  // A cumulative count of interruptions of this process (involuntary context switches:
+  // interruptions_of_this_process()); when set, a batch of blocks during which it moves was
+  // partly spent running something else and is taken again instead of kept. Re-takes stop once
+  // as many batches were dropped as kept (plus min_runs): a machine that interrupts every block
+  // still gets a measurement, and `discarded` says how contaminated it was.
+  std::function<std::int64_t()> interruptions;
 };
 
 struct Measurement {
@@ -34,7 +45,16 @@ struct Measurement {
   double total_time = 0;  // seconds in timed blocks
   double noise = 0;       // cv of samples
   bool noise_reached = false;
+  std::int64_t discarded = 0;  // blocks dropped because the process was interrupted in them
 };
+
+// Involuntary context switches of this process so far (all threads; getrusage RUSAGE_SELF):
+// the scheduler took a CPU from one of our threads to run something else.
+inline std::int64_t interruptions_of_this_process() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<std::int64_t>(usage.ru_nivcsw);
+}
 
 namespace detail {
 
@@ -44,24 +64,38 @@ template <typename Timer, typename Call, typename Before>
 void sample_until_done(Measurement& m, Timer& timer, Call& call, Before& before,
                        std::int64_t calls, const MeasureOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
+  std::int64_t kept_batches = 0;
+  std::int64_t dropped_batches = 0;
   while (true) {
+    const std::int64_t interrupted_before = options.interruptions ? options.interruptions() : 0;
     for (int b = 0; b < Timer::k_blocks_per_collect; ++b) {
       before();
       timer.start();
       for (std::int64_t i = 0; i < calls; ++i) call();
       timer.stop();
     }
-    for (double t : timer.collect()) {
-      m.samples.push_back(t / static_cast<double>(calls));
-      m.total_time += t;
+    const std::vector<double> batch = timer.collect();
+    const bool interrupted =
+        options.interruptions && options.interruptions() != interrupted_before &&
+        dropped_batches < kept_batches + options.min_runs;
+    if (interrupted) {
+      ++dropped_batches;
+      m.discarded += static_cast<std::int64_t>(batch.size());
+    } else {
+      ++kept_batches;
+      for (double t : batch) {
+        m.samples.push_back(t / static_cast<double>(calls));
+        m.total_time += t;
+      }
     }
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     const bool enough = static_cast<int>(m.samples.size()) >= options.min_runs &&
                         m.total_time >= options.min_time;
+    // (Drops are bounded by the kept batches, so this loop ends like one without drops.)
     if (!enough) continue;
     m.noise = stats::cv(m.samples);
     m.noise_reached = m.noise <= options.target_noise;
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     if (m.noise_reached || m.total_time >= options.max_time || wall >= options.max_time) return;
   }
 }

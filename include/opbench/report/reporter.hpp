@@ -23,7 +23,12 @@ const std::vector<std::string>& reporter_formats();
 // `aggregates_only` leaves gbench's per-sample entries out.
 std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregates_only = false);
 
-// One console line for a finished case: `case_id  median ..  p90 ..  peak ..`.
+// How sure a case's median is across repetitions, for people: `[12.10 us, 12.52 us] 94% ·
+// 5 reps ± 1.7%` (the interval, its coverage, the repetitions and their relative spread);
+// `1 rep` when there is nothing across repetitions to say.
+std::string estimate_text(const results::Estimate& estimate);
+
+// One console line for a finished case: `case_id  median .. [interval]  p90 ..  peak ..`.
 std::string console_line(const results::CaseResult& result);
 
 }  // namespace opbench::report

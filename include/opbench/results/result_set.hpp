@@ -38,6 +38,11 @@ struct TimingInfo {
   double noise = 0;                 // relative noise reached (cv of the samples)
   bool noise_reached = false;       // noise <= target_noise
   std::vector<double> repetition_medians;  // one median per repetition (--repetitions)
+  std::int64_t discarded_blocks = 0;       // blocks taken again: the process was interrupted
+  std::int64_t placement_padding = 0;      // bytes allocated before the inputs (first repetition)
+  double canary = 0;  // [s] the speed canary around the timing (exec/canary.hpp), slower of the
+                      // one before and the one after; the slowest over kept repetitions; 0: none
+  std::int64_t retried_repetitions = 0;    // repetitions measured again: the machine was slow
 };
 
 // The work of one call and the rates it ran at (see cost/cost.hpp for the rules); absent
@@ -55,11 +60,29 @@ struct WorkInfo {
   std::optional<std::int64_t> aten_calls;  // top-level ATen calls of one invocation
 };
 
+// The case's time and how sure it is across repetitions (each one fresh inputs at another
+// placement, at another moment, or in another process with --isolate): the median of the
+// repetition medians, a distribution-free interval of it (stats::median_interval, 95% asked;
+// 5 repetitions give [min, max] at 93.75%) and the relative spread of the repetition medians.
+// Compare, the roofline and every report use `median` as the case's time.
+struct Estimate {
+  std::size_t repetitions = 0;
+  double median = 0;    // seconds; NaN when no repetition
+  double low = 0;       // interval of `median` [s]
+  double high = 0;
+  double coverage = 0;  // exact coverage of [low, high]; 0 with one repetition
+  double spread = 0;    // (max - min) / median of the repetition medians
+};
+
+// The estimate from one median per repetition.
+Estimate estimate_of(const std::vector<double>& repetition_medians);
+
 struct CaseResult {
   plan::Case c;
   std::string status = "ok";  // "ok", "error" or "skipped"
   std::string message;        // why, when not ok
-  stats::Summary summary;     // of `samples`
+  Estimate estimate;          // the case's time across repetitions
+  stats::Summary summary;     // of `samples` (all repetitions' blocks pooled)
   TimingInfo timing;
   std::optional<MemoryStats> memory;
   WorkInfo work;
@@ -72,9 +95,10 @@ struct ResultSet {
   Json summary = Json::object();  // counts and warnings of the run, written at its end
 };
 
-// One result from the repetitions of a case: samples concatenated in order, statistics over all
-// of them, the median of each repetition kept, timing summed; memory from the first repetition
-// that has it. Any repetition that failed makes the whole case fail with its message.
+// One result from the repetitions of a case (one or more): samples concatenated in order,
+// statistics over all of them, the median of each repetition kept and the estimate made from
+// them, timing summed; memory from the first repetition that has it. Any repetition that failed
+// makes the whole case fail with its message.
 CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions);
 
 Json to_json(const CaseResult& result);

@@ -3,6 +3,9 @@
 // (`OUTPUT.journal.jsonl`: a context line, then one case per line, flushed and fsynced), and at
 // the end writes OUTPUT atomically (temp file, fsync, rename) and removes the journal. A run that
 // is killed keeps every finished case in the journal, which `export` and `load_results` read.
+// Repetitions of a case that has not finished yet (interleaved runs) are journalled too, as
+// lines with a "repetition" key: reading a journal combines those of a case that never finished,
+// so a killed run keeps every repetition it measured.
 
 #include <cstdio>
 #include <string>
@@ -21,6 +24,10 @@ class ResultWriter {
 
   // Appends one finished case to the journal and keeps it for the final file.
   void append(const CaseResult& result);
+
+  // Appends repetition `index` (0-based) of `of` of a case that is still running to the
+  // journal only; the final file gets the case from append().
+  void append_repetition(const CaseResult& repetition, int index, int of);
 
   // Writes OUTPUT atomically and removes the journal. With `order` (case ids), the file lists
   // the cases in that order (the plan's), whatever order they finished in.

@@ -44,4 +44,21 @@ struct Summary {
 // Summary of `samples`; every field but count is NaN when empty.
 Summary summarize(const std::vector<double>& samples);
 
+// A distribution-free confidence interval of the median of `values` (one value per repetition,
+// process or night): the order statistics [x(k), x(n+1-k)] (1-based, sorted) with the largest k
+// whose exact coverage 1 - 2 P(Binomial(n, 1/2) <= k - 1) is at least `confidence`. When even
+// [min, max] covers less (n <= 5 for 95%), it is [min, max] with its own, lower coverage.
+struct MedianInterval {
+  std::size_t count = 0;
+  double median = 0;    // NaN when empty
+  double low = 0;       // NaN when empty
+  double high = 0;      // NaN when empty
+  double coverage = 0;  // exact coverage of [low, high]: 0 for one value, NaN when empty
+};
+MedianInterval median_interval(const std::vector<double>& values, double confidence = 0.95);
+
+// (max - min) / median: the relative spread of a few values (repetition medians); 0 for one
+// value, NaN when empty or when the median is 0.
+double relative_spread(const std::vector<double>& values);
+
 }  // namespace opbench::stats

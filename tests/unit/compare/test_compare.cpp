@@ -10,8 +10,9 @@
 namespace opbench::compare {
 namespace {
 
-// base.json: a real run of tests/data/tiny.{csv,json}, 20 samples a case.
-// slow_mul.json: the same file with every sample of the mul case multiplied by 1.2.
+// base.json: a real run of tests/data/tiny.{csv,json}, 20 samples a case, and 5 repetition
+// medians a case (the medians of samples 1-4, 5-8, ..., added when compare moved to replicates).
+// slow_mul.json: the same file with every sample and repetition median of mul multiplied by 1.2.
 const std::string k_dir = std::string(OPBENCH_TEST_DATA) + "/compare/";
 const std::string k_mul = "mul/self=4x4,other=4/float32/cpu/t1/forward";
 
@@ -42,7 +43,8 @@ TEST(Compare, SyntheticTwentyPercentSlowdownIsExactlyThatRegression) {
   const auto& mul = find(c, k_mul);
   EXPECT_EQ(mul.verdict, "slower");
   EXPECT_NEAR(mul.ratio, 1.2, 1e-12);
-  EXPECT_LT(mul.p_value, 1e-6);
+  // Every slow replicate above every base one: the exact U test's smallest p for 5 vs 5, 2/252.
+  EXPECT_NEAR(mul.p_value, 2.0 / 252.0, 1e-12);
   EXPECT_NEAR(c.geomean_ratio, std::pow(1.2, 1.0 / 5.0), 1e-12);
 
   // The other way round it is faster, and nothing regressed.
@@ -61,7 +63,7 @@ TEST(Compare, CasesInOneFileOnlyAndUnknowns) {
   auto candidate = base;
   candidate.cases.erase(candidate.cases.begin());          // add only in base
   candidate.cases[0].status = "error";                      // mm failed in new
-  candidate.cases[1].samples.resize(3);                     // mul: too few samples
+  candidate.cases[1].timing.repetition_medians.resize(1);  // mul: one repetition
   auto extra = candidate.cases[2];
   extra.c.case_id = "relu/self=128/float32/cpu/t1/forward";
   candidate.cases.push_back(extra);                         // only in new
@@ -70,7 +72,7 @@ TEST(Compare, CasesInOneFileOnlyAndUnknowns) {
   EXPECT_EQ(c.only_in_new, std::vector<std::string>{"relu/self=128/float32/cpu/t1/forward"});
   EXPECT_EQ(find(c, "mm/self=8x8,mat2=8x8/float32/cpu/t1/forward").verdict, "unknown");
   EXPECT_EQ(find(c, k_mul).verdict, "unknown");
-  EXPECT_NE(find(c, k_mul).reason.find("too few samples"), std::string::npos);
+  EXPECT_EQ(find(c, k_mul).reason, "too few repetitions (5 and 1, need 5)");
   EXPECT_EQ(c.count("unknown"), 2u);
 }
 
@@ -89,12 +91,12 @@ TEST(Compare, Formats) {
   write_comparison(c, "md", md);
   write_comparison(c, "json", json);
   write_comparison(c, "csv", csv);
-  EXPECT_NE(md.str().find("| `" + k_mul + "` | 520.1 ns | 624.1 ns | 1.200 |"), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("| `" + k_mul + "` | 516.9 ns | 620.3 ns | 1.200 |"), std::string::npos) << md.str();
   EXPECT_NE(md.str().find("**1 slower, 0 faster, 4 same, 0 unknown**"), std::string::npos);
   const Json parsed = Json::parse(json.str());
   EXPECT_EQ(parsed["regressed"], true);
   EXPECT_EQ(parsed["counts"]["slower"], 1);
-  EXPECT_NE(csv.str().find("\"" + k_mul + "\",slower,,0.5201,0.6241,1.200000,"), std::string::npos) << csv.str();
+  EXPECT_NE(csv.str().find("\"" + k_mul + "\",slower,,0.5169,0.6203,1.200000,"), std::string::npos) << csv.str();
   std::ostringstream ignored;
   EXPECT_THROW(write_comparison(c, "xml", ignored), UsageError);
 }

@@ -102,5 +102,48 @@ TEST(MeasureCold, FlushBeforeEveryTimedCallOutsideTheTimer) {
   EXPECT_EQ(flushes, calls);
 }
 
+TEST(Measure, InterruptedBatchesAreTakenAgainWithinABound) {
+  g_now = 0;
+  FakeTimer timer;  // batches of 3 blocks
+  MeasureOptions options;
+  options.warmup = 0;
+  options.min_runs = 6;
+  options.min_time = 0.0;
+  options.block_time = 1e-3;
+  // The process is "interrupted" during every other batch, and those batches run 10x slow.
+  std::int64_t switches = 0;
+  std::int64_t batch = 0;
+  bool slow = false;
+  bool before = true;
+  options.interruptions = [&] {
+    // Called once before and once after each batch (and never elsewhere).
+    if (before) {
+      slow = (batch++ % 2) == 1;
+    } else if (slow) {
+      ++switches;
+    }
+    before = !before;
+    return switches;
+  };
+  const Measurement m = measure([&] { g_now += slow ? 1e-5 : 1e-6; }, options, timer);
+  // Only clean batches were kept: every sample is the undisturbed 1 us, so noise 0 stops it
+  // after two clean batches; the slow batch between them was dropped.
+  ASSERT_EQ(m.samples.size(), 6u);
+  for (double s : m.samples) EXPECT_NEAR(s, 1e-6, 1e-15);
+  EXPECT_EQ(m.discarded, 3);
+
+  // A machine that interrupts every batch: drops stop once they outnumber the kept batches
+  // plus min_runs, and the measurement still ends, with every drop counted.
+  g_now = 0;
+  std::int64_t always = 0;
+  options.interruptions = [&] { return ++always; };
+  options.max_time = 0.05;
+  const Measurement all = measure([&] { g_now += 1e-6; }, options, timer);
+  // Dropped while drops < kept + min_runs: 6 drops, keep, drop, keep; then 6 identical samples
+  // have noise 0 and the measurement stops. 7 batches of 3 blocks were dropped.
+  EXPECT_EQ(all.samples.size(), 6u);
+  EXPECT_EQ(all.discarded, 7 * 3);
+}
+
 }  // namespace
 }  // namespace opbench::exec

@@ -86,6 +86,56 @@ TEST(ResultWriter, JournalHoldsFinishedCasesUntilFinish) {
   EXPECT_EQ(full.context["host"], "h");
 }
 
+TEST(ResultWriter, JournalKeepsRepetitionsOfCasesThatNeverFinished) {
+  TempDir dir;
+  const std::string output = dir.file("run.json");
+  ResultWriter writer(output, {{"host", "h"}});
+  // Interleaved: a finished in full; b had 2 of its 3 repetitions when the run was killed.
+  CaseResult a0 = make_result("a", {1.0});
+  a0.timing.repetition_medians = {1.0};
+  writer.append_repetition(a0, 0, 2);
+  CaseResult b0 = make_result("b", {2.0, 2.2});
+  writer.append_repetition(b0, 0, 3);
+  CaseResult a = combine_repetitions({make_result("a", {1.0}), make_result("a", {3.0})});
+  writer.append(a);
+  writer.append_repetition(make_result("b", {4.0}), 1, 3);
+  const ResultSet partial = load_results(writer.journal_path());
+  ASSERT_EQ(partial.cases.size(), 2u);
+  EXPECT_EQ(partial.cases[0].c.case_id, "a");
+  EXPECT_EQ(partial.cases[0].estimate.repetitions, 2u);  // the finished record, not its parts
+  EXPECT_DOUBLE_EQ(partial.cases[0].estimate.median, 2.0);
+  const CaseResult& b = partial.cases[1];
+  EXPECT_EQ(b.c.case_id, "b");
+  EXPECT_EQ(b.status, "ok");
+  EXPECT_EQ(b.message, "2 of 3 repetitions: the run ended before the others");
+  EXPECT_EQ(b.samples, (std::vector<double>{2.0, 2.2, 4.0}));
+  EXPECT_EQ(b.timing.repetition_medians, (std::vector<double>{2.1, 4.0}));
+  EXPECT_DOUBLE_EQ(b.estimate.median, 3.05);
+}
+
+TEST(ResultSet, EstimateIsTheMedianOfRepetitionMediansWithItsInterval) {
+  std::vector<CaseResult> reps;
+  for (double m : {1.0, 1.2, 0.9, 1.1, 5.0}) reps.push_back(make_result("a", {m}));
+  const CaseResult r = combine_repetitions(reps);
+  EXPECT_EQ(r.estimate.repetitions, 5u);
+  EXPECT_DOUBLE_EQ(r.estimate.median, 1.1);  // the 5.0 repetition moves it one rank only
+  EXPECT_DOUBLE_EQ(r.estimate.low, 0.9);
+  EXPECT_DOUBLE_EQ(r.estimate.high, 5.0);
+  EXPECT_DOUBLE_EQ(r.estimate.coverage, 0.9375);
+  EXPECT_DOUBLE_EQ(r.estimate.spread, (5.0 - 0.9) / 1.1);
+  // Written and read back: the estimate is made again from the repetition medians.
+  const CaseResult back = case_result_from_json(to_json(r), "mem");
+  EXPECT_DOUBLE_EQ(back.estimate.median, 1.1);
+  EXPECT_DOUBLE_EQ(back.estimate.coverage, 0.9375);
+  // A file from before estimates existed: one repetition, the samples' median.
+  Json old = to_json(make_result("c", {1.0, 3.0, 2.0}));
+  old.erase("estimate");
+  old["timing"].erase("repetition_medians");
+  const CaseResult legacy = case_result_from_json(old, "mem");
+  EXPECT_EQ(legacy.estimate.repetitions, 1u);
+  EXPECT_DOUBLE_EQ(legacy.estimate.median, 2.0);
+}
+
 TEST(LoadResults, TornLastJournalLineIsDropped) {
   TempDir dir;
   const std::string journal = dir.write(

@@ -67,4 +67,48 @@ TEST(Statistics, SummaryMatchesTheSingleFunctions) {
   EXPECT_DOUBLE_EQ(s.max, 0.9);
 }
 
+// Coverage of [x(k), x(n+1-k)] is 1 - 2 P(Bin(n, 1/2) <= k - 1), worked out by hand.
+TEST(MedianInterval, FiveValuesGiveMinToMaxAt93Point75Percent) {
+  const MedianInterval i = median_interval({5, 1, 4, 2, 3});
+  EXPECT_EQ(i.count, 5u);
+  EXPECT_DOUBLE_EQ(i.median, 3.0);
+  EXPECT_DOUBLE_EQ(i.low, 1.0);
+  EXPECT_DOUBLE_EQ(i.high, 5.0);
+  EXPECT_DOUBLE_EQ(i.coverage, 1.0 - 2.0 / 32.0);  // P(B <= 0) = 1/32
+}
+
+TEST(MedianInterval, TenValuesDropOneAtEachEnd) {
+  // P(B <= 1) = 11/1024: k = 2 covers 1 - 22/1024 = 0.978515625; P(B <= 2) = 56/1024 makes
+  // k = 3 cover only 0.890625 < 0.95.
+  const MedianInterval i = median_interval({10, 9, 8, 7, 6, 5, 4, 3, 2, 1});
+  EXPECT_DOUBLE_EQ(i.median, 5.5);
+  EXPECT_DOUBLE_EQ(i.low, 2.0);
+  EXPECT_DOUBLE_EQ(i.high, 9.0);
+  EXPECT_DOUBLE_EQ(i.coverage, 1.0 - 22.0 / 1024.0);
+  // At 80% confidence k = 3 is enough.
+  const MedianInterval loose = median_interval({10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 0.80);
+  EXPECT_DOUBLE_EQ(loose.low, 3.0);
+  EXPECT_DOUBLE_EQ(loose.high, 8.0);
+  EXPECT_DOUBLE_EQ(loose.coverage, 0.890625);
+}
+
+TEST(MedianInterval, OneValueAndNone) {
+  const MedianInterval one = median_interval({2.5});
+  EXPECT_DOUBLE_EQ(one.median, 2.5);
+  EXPECT_DOUBLE_EQ(one.low, 2.5);
+  EXPECT_DOUBLE_EQ(one.high, 2.5);
+  EXPECT_DOUBLE_EQ(one.coverage, 0.0);
+  const MedianInterval none = median_interval({});
+  EXPECT_EQ(none.count, 0u);
+  EXPECT_TRUE(std::isnan(none.median));
+  EXPECT_TRUE(std::isnan(none.coverage));
+}
+
+TEST(RelativeSpread, RangeOverMedian) {
+  EXPECT_DOUBLE_EQ(relative_spread({1.0, 1.1, 0.9}), 0.2);
+  EXPECT_DOUBLE_EQ(relative_spread({3.0}), 0.0);
+  EXPECT_TRUE(std::isnan(relative_spread({})));
+}
+
 }  // namespace opbench::stats
+

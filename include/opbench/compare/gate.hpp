@@ -1,0 +1,92 @@
+#pragma once
+// The nightly gate: tonight's value of every case against that case's own history, as pure
+// functions (the history comes from history::History; tonight from a result file).
+//
+// A value is one per run (night): the case's estimate, the median of its repetition medians;
+// never the blocks inside a process. Per case, over the last `window` nights in log space:
+//   baseline = median of the nights; noise s = 1.4826 MAD of the nights (robust sd), at least
+//   `noise_floor`; tonight's deviation d = log(tonight) - log(baseline);
+//   t = d / (s sqrt(1 + 1/n)), n nights, Student's t with n - 1 degrees of freedom (a new
+//   value against a sample of n: a prediction interval, so one noisy night in the history is
+//   taken into account, not ignored).
+// A case is a *candidate* when its two-sided p-value is under `alpha` and |ratio - 1| is at
+// least `effect_floor`. With no change anywhere, about alpha x cases become candidates a night
+// (0.2% by default), and candidates are not alerts: a candidate is *confirmed* only when a
+// second, independent measurement (fresh processes, later: `confirm`) is itself past the floor in
+// the same direction and significant against the same history after Benjamini-Hochberg over the
+// candidates at `confirm_fdr`. Only confirmed changes are verdicts `slower` / `faster`.
+// The minimum detectable effect (MDE) of a case is the relative change that this gate catches
+// with probability `power` from one night: exp((t(1 - alpha/2) + t(power)) s sqrt(1 + 1/n)) - 1,
+// at least the floor; a case whose MDE is over `blind_above` is reported `blind`.
+
+#include <cstddef>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "opbench/core/json.hpp"
+
+namespace opbench::compare {
+
+struct GateOptions {
+  std::size_t window = 20;       // nights of history used at most (the newest)
+  std::size_t min_history = 5;   // fewer nights: verdict unknown
+  double alpha = 0.002;          // per-case level of a candidate
+  double confirm_fdr = 0.05;     // Benjamini-Hochberg level over the candidates' confirmations
+  double effect_floor = 0.03;    // |ratio - 1| that counts at least
+  double noise_floor = 0.005;    // the robust sd of log values is at least this
+  double power = 0.8;            // for the MDE
+  double blind_above = 0.10;     // MDE past this: blind
+};
+
+// One case: its history (night values, oldest first) and tonight's value [s].
+struct GateInput {
+  std::string case_id;
+  std::vector<double> history;
+  std::optional<double> tonight;  // absent: the case did not run ok tonight
+};
+
+struct GateCase {
+  std::string case_id;
+  std::size_t nights = 0;    // history used
+  double baseline = 0;       // [s] median of the nights; NaN without history
+  double noise = 0;          // robust sd of log night values (floored)
+  double tonight = 0;        // [s]; NaN when absent
+  double ratio = 0;          // tonight / baseline
+  double t = 0;
+  double p_value = 0;        // NaN when not tested
+  double mde = 0;            // relative; NaN when unknown
+  bool blind = false;        // mde > blind_above
+  bool candidate = false;
+  // After confirm(): the second measurement's ratio and p-value (NaN when not re-measured).
+  double confirm_ratio = 0;
+  double confirm_p = 0;
+  std::string verdict;       // "slower", "faster", "same" or "unknown"
+  std::string reason;        // why: candidate, confirmed, not confirmed, too little history...
+};
+
+struct GateResult {
+  GateOptions options;
+  std::vector<GateCase> cases;
+  std::size_t candidates() const;
+  std::size_t count(const std::string& verdict) const;
+  std::size_t blind() const;
+  bool regressed() const { return count("slower") > 0; }
+  bool confirmed = false;  // confirm() ran
+};
+
+// Judges every input against its own history: candidates, with verdict "same" and reason
+// "candidate: slower|faster, to confirm" until confirm() decides them.
+GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& options);
+
+// Decides the candidates with a second measurement of them: `again[i]` is the re-measured
+// value of the case with id `ids[i]`. Confirmed candidates get verdict slower / faster; the
+// others "same", reason "not confirmed". Candidates with no second value stay "unknown".
+void confirm(GateResult& result, const std::vector<std::string>& ids, const std::vector<double>& again);
+
+Json to_json(const GateResult& result);
+void write_gate_markdown(const GateResult& result, std::ostream& out);
+void write_gate_csv(const GateResult& result, std::ostream& out);
+
+}  // namespace opbench::compare

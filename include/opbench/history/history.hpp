@@ -1,0 +1,76 @@
+#pragma once
+// The results history: every run added to one SQLite file, and per case the series of its
+// values over runs (nights). A run's value for a case is its estimate (the median of its
+// repetition medians); the repetition medians themselves are kept as the replicates the gate
+// can use. Adding the same result twice changes nothing (a run is known by its date, host and
+// command line).
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "opbench/results/result_set.hpp"
+
+struct sqlite3;
+
+namespace opbench::history {
+
+// One run as stored.
+struct RunInfo {
+  std::int64_t id = 0;
+  std::string date;      // the run's context.date (UTC)
+  std::string label;     // what the user named it (a commit), else the LibTorch version
+  std::string host;
+  std::string source;    // the file it was added from
+  std::size_t cases = 0; // cases stored (ok ones)
+};
+
+// One case's value in one run.
+struct Point {
+  std::int64_t run_id = 0;
+  std::string date;
+  std::string label;
+  double median = 0;                // [s] the run's estimate
+  std::vector<double> replicates;   // [s] the run's repetition medians
+};
+
+class History {
+ public:
+  // Opens (creating if needed) the history at `path`; throws ResultsError naming it.
+  explicit History(const std::string& path);
+  ~History();
+  History(const History&) = delete;
+  History& operator=(const History&) = delete;
+
+  // Stores every ok case of `set`; returns the run's id and whether it was new (false: it was
+  // added before and nothing changed).
+  std::pair<std::int64_t, bool> add(const results::ResultSet& set, const std::string& source,
+                                    const std::string& label);
+
+  // The id of `set`'s run when it was added before, else -1.
+  std::int64_t find(const results::ResultSet& set) const;
+
+  // Runs, oldest first.
+  std::vector<RunInfo> runs() const;
+
+  // The values of `case_id`, oldest first: at most the newest `limit` (0: all), from runs
+  // other than `exclude_run`, and (with `before_date` not empty) from runs dated before it.
+  std::vector<Point> series(const std::string& case_id, std::size_t limit = 0,
+                            std::int64_t exclude_run = -1, const std::string& before_date = "") const;
+
+  // Case ids with at least one value, sorted.
+  std::vector<std::string> case_ids() const;
+
+  // Keeps the newest `keep` runs and deletes the others; returns how many were deleted.
+  std::size_t prune(std::size_t keep);
+
+  const std::string& path() const { return m_path; }
+
+ private:
+  std::string m_path;
+  sqlite3* m_db = nullptr;
+};
+
+}  // namespace opbench::history

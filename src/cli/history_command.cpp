@@ -1,0 +1,122 @@
+// `opbench history add|show|prune`: the results history (SQLite), one value per case per run.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "opbench/core/error.hpp"
+#include "opbench/history/history.hpp"
+#include "opbench/report/units.hpp"
+#include "opbench/results/store.hpp"
+
+namespace opbench::cli {
+namespace {
+
+struct HistoryOptions {
+  std::string db;
+  std::vector<std::string> files;
+  std::string label;
+  std::string case_id;
+  std::string format = "md";
+  std::size_t keep = 100;
+};
+
+// `RESULTS_DIR/history.sqlite` unless --db says otherwise.
+std::string db_path(const HistoryOptions& options, const GlobalOptions& global) {
+  return options.db.empty() ? results_dir(global) + "/history.sqlite" : options.db;
+}
+
+int run_add(const HistoryOptions& options, const GlobalOptions& global) {
+  start_command(global);
+  history::History db(db_path(options, global));
+  for (const auto& file : options.files) {
+    const results::ResultSet set = results::load_results(file);
+    const auto [id, added] = db.add(set, file, options.label);
+    std::cout << fmt::format("{}: run {} {}\n", file, id, added ? "added" : "was already in the history");
+  }
+  return k_exit_ok;
+}
+
+// A trend per case: one line per run with its value and change against the case's first run.
+int run_show(const HistoryOptions& options, const GlobalOptions& global) {
+  start_command(global);
+  history::History db(db_path(options, global));
+  const std::vector<std::string> ids = options.case_id.empty() ? db.case_ids() : std::vector<std::string>{options.case_id};
+  if (options.format == "json") {
+    Json out = Json::object();
+    Json runs = Json::array();
+    for (const auto& r : db.runs()) {
+      runs.push_back({{"id", r.id}, {"date", r.date}, {"label", r.label}, {"host", r.host},
+                      {"source", r.source}, {"cases", r.cases}});
+    }
+    out["runs"] = runs;
+    Json series = Json::object();
+    for (const auto& id : ids) {
+      Json points = Json::array();
+      for (const auto& p : db.series(id)) {
+        points.push_back({{"run", p.run_id}, {"date", p.date}, {"label", p.label}, {"median", p.median},
+                          {"replicates", p.replicates}});
+      }
+      series[id] = points;
+    }
+    out["series"] = series;
+    std::cout << out.dump(2) << "\n";
+    return k_exit_ok;
+  }
+  const auto runs = db.runs();
+  std::cout << fmt::format("# opbench history: {}\n\n{} run(s), {} case(s)\n", db.path(), runs.size(), db.case_ids().size());
+  if (options.case_id.empty()) {
+    std::cout << "\n| run | date | label | host | cases | source |\n|---:|---|---|---|---:|---|\n";
+    for (const auto& r : runs) {
+      std::cout << fmt::format("| {} | {} | {} | {} | {} | {} |\n", r.id, r.date, r.label, r.host, r.cases, r.source);
+    }
+    std::cout << "\n(`opbench history show --case ID` shows one case's trend.)\n";
+    return k_exit_ok;
+  }
+  const auto points = db.series(options.case_id);
+  if (points.empty()) throw UsageError("no value of case '" + options.case_id + "' in " + db.path());
+  std::cout << "\n`" << options.case_id << "`\n\n| run | date | label | median | vs first | repetitions |\n|---:|---|---|---:|---:|---:|\n";
+  for (const auto& p : points) {
+    std::cout << fmt::format("| {} | {} | {} | {} | {:+.1f}% | {} |\n", p.run_id, p.date, p.label,
+                             report::format_duration(p.median), (p.median / points.front().median - 1) * 100,
+                             p.replicates.size());
+  }
+  return k_exit_ok;
+}
+
+int run_prune(const HistoryOptions& options, const GlobalOptions& global) {
+  start_command(global);
+  history::History db(db_path(options, global));
+  const std::size_t deleted = db.prune(options.keep);
+  std::cout << fmt::format("{}: deleted {} run(s), kept the newest {}\n", db.path(), deleted, options.keep);
+  return k_exit_ok;
+}
+
+}  // namespace
+
+void add_history_command(CLI::App& app, GlobalOptions& global) {
+  auto options = std::make_shared<HistoryOptions>();
+  auto* cmd = app.add_subcommand("history", "The results history (SQLite): add runs, show trends, prune");
+  cmd->require_subcommand(1);
+  auto db_option = [&](CLI::App* sub) {
+    sub->add_option("--db", options->db, "History file (default: RESULTS_DIR/history.sqlite)");
+  };
+  auto* add = cmd->add_subcommand("add", "Add result files to the history (adding one twice changes nothing)");
+  db_option(add);
+  add->add_option("results", options->files, "Result files (or journals)")->required()->check(CLI::ExistingFile);
+  add->add_option("--label", options->label, "Name of the run, e.g. a commit (default: the LibTorch version)");
+  add->callback([options, &global] { global.exit_code = run_add(*options, global); });
+  auto* show = cmd->add_subcommand("show", "List the runs, or one case's trend over them");
+  db_option(show);
+  show->add_option("--case", options->case_id, "The case whose trend to show");
+  show->add_option("--format,-f", options->format, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  show->callback([options, &global] { global.exit_code = run_show(*options, global); });
+  auto* prune = cmd->add_subcommand("prune", "Delete all but the newest runs");
+  db_option(prune);
+  prune->add_option("--keep", options->keep, "Runs to keep")->check(CLI::PositiveNumber)->capture_default_str();
+  prune->callback([options, &global] { global.exit_code = run_prune(*options, global); });
+}
+
+}  // namespace opbench::cli

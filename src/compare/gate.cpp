@@ -1,0 +1,142 @@
+#include "opbench/compare/gate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "opbench/stats/distributions.hpp"
+#include "opbench/stats/statistics.hpp"
+
+namespace opbench::compare {
+namespace {
+
+constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
+
+// Log values, the baseline (median) and the robust sd (1.4826 MAD) of a history.
+struct Reference {
+  double log_baseline = k_nan;
+  double sd = k_nan;
+  std::size_t n = 0;
+};
+
+Reference reference_of(const std::vector<double>& history, const GateOptions& options) {
+  std::vector<double> logs;
+  const std::size_t first = history.size() > options.window ? history.size() - options.window : 0;
+  for (std::size_t i = first; i < history.size(); ++i) {
+    if (history[i] > 0 && std::isfinite(history[i])) logs.push_back(std::log(history[i]));
+  }
+  Reference r;
+  r.n = logs.size();
+  if (logs.empty()) return r;
+  r.log_baseline = stats::median(logs);
+  std::vector<double> deviations;
+  for (double x : logs) deviations.push_back(std::abs(x - r.log_baseline));
+  r.sd = std::max(options.noise_floor, 1.4826 * stats::median(deviations));
+  return r;
+}
+
+// t statistic and two-sided p of `value` against a reference.
+std::pair<double, double> test(double value, const Reference& r) {
+  const double scale = r.sd * std::sqrt(1.0 + 1.0 / static_cast<double>(r.n));
+  const double t = (std::log(value) - r.log_baseline) / scale;
+  return {t, stats::two_sided_t_p(t, static_cast<double>(r.n - 1))};
+}
+
+bool past_floor(double ratio, double floor) { return std::abs(ratio - 1.0) >= floor; }
+
+}  // namespace
+
+std::size_t GateResult::candidates() const {
+  return static_cast<std::size_t>(std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.candidate; }));
+}
+
+std::size_t GateResult::count(const std::string& verdict) const {
+  return static_cast<std::size_t>(
+      std::count_if(cases.begin(), cases.end(), [&](const auto& c) { return c.verdict == verdict; }));
+}
+
+std::size_t GateResult::blind() const {
+  return static_cast<std::size_t>(std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.blind; }));
+}
+
+GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& options) {
+  GateResult out;
+  out.options = options;
+  for (const auto& in : inputs) {
+    GateCase c;
+    c.case_id = in.case_id;
+    c.baseline = c.noise = c.tonight = c.ratio = c.t = c.p_value = c.mde = k_nan;
+    c.confirm_ratio = c.confirm_p = k_nan;
+    const Reference r = reference_of(in.history, options);
+    c.nights = r.n;
+    if (r.n > 0) {
+      c.baseline = std::exp(r.log_baseline);
+      c.noise = r.sd;
+    }
+    if (r.n >= 2) {
+      const double df = static_cast<double>(r.n - 1);
+      const double scale = r.sd * std::sqrt(1.0 + 1.0 / static_cast<double>(r.n));
+      const double z = stats::student_t_quantile(1.0 - options.alpha / 2.0, df) +
+                       stats::student_t_quantile(options.power, df);
+      c.mde = std::max(options.effect_floor, std::exp(z * scale) - 1.0);
+      c.blind = c.mde > options.blind_above;
+    }
+    if (in.tonight && *in.tonight > 0 && std::isfinite(*in.tonight)) c.tonight = *in.tonight;
+    if (std::isnan(c.tonight)) {
+      c.verdict = "unknown";
+      c.reason = "no value tonight";
+    } else if (r.n < options.min_history) {
+      c.verdict = "unknown";
+      c.reason = "history has " + std::to_string(r.n) + " night(s), " + std::to_string(options.min_history) + " needed";
+      c.ratio = r.n > 0 ? c.tonight / c.baseline : k_nan;
+    } else {
+      c.ratio = c.tonight / c.baseline;
+      std::tie(c.t, c.p_value) = test(c.tonight, r);
+      c.candidate = c.p_value < options.alpha && past_floor(c.ratio, options.effect_floor);
+      c.verdict = "same";
+      c.reason = c.candidate ? std::string("candidate: ") + (c.ratio > 1 ? "slower" : "faster") + ", to confirm"
+                             : "";
+    }
+    out.cases.push_back(std::move(c));
+  }
+  return out;
+}
+
+void confirm(GateResult& result, const std::vector<std::string>& ids, const std::vector<double>& again) {
+  result.confirmed = true;
+  std::vector<GateCase*> candidates;
+  std::vector<double> p_values;
+  for (auto& c : result.cases) {
+    if (!c.candidate) continue;
+    const auto it = std::find(ids.begin(), ids.end(), c.case_id);
+    if (it == ids.end() || !(again[static_cast<std::size_t>(it - ids.begin())] > 0)) {
+      c.verdict = "unknown";
+      c.reason = "candidate, not measured again";
+      continue;
+    }
+    // The same reference as the first judgement, rebuilt from the case's baseline and noise.
+    Reference r;
+    r.log_baseline = std::log(c.baseline);
+    r.sd = c.noise;
+    r.n = c.nights;
+    const double value = again[static_cast<std::size_t>(it - ids.begin())];
+    c.confirm_ratio = value / c.baseline;
+    c.confirm_p = test(value, r).second;
+    candidates.push_back(&c);
+    p_values.push_back(c.confirm_p);
+  }
+  const std::vector<bool> significant = stats::benjamini_hochberg(p_values, result.options.confirm_fdr);
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    GateCase& c = *candidates[i];
+    const bool same_direction = (c.confirm_ratio > 1) == (c.ratio > 1);
+    if (significant[i] && same_direction && past_floor(c.confirm_ratio, result.options.effect_floor)) {
+      c.verdict = c.ratio > 1 ? "slower" : "faster";
+      c.reason = "confirmed";
+    } else {
+      c.verdict = "same";
+      c.reason = "not confirmed";
+    }
+  }
+}
+
+}  // namespace opbench::compare

@@ -1,0 +1,111 @@
+// JSON, Markdown and CSV views of the nightly gate's result.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "opbench/compare/gate.hpp"
+#include "opbench/report/csv_field.hpp"
+#include "opbench/report/units.hpp"
+
+namespace opbench::compare {
+namespace {
+
+Json number(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+
+std::string percent(double ratio) {
+  return std::isfinite(ratio) ? fmt::format("{:+.1f}%", (ratio - 1.0) * 100) : "-";
+}
+
+}  // namespace
+
+Json to_json(const GateResult& result) {
+  const auto& o = result.options;
+  Json out = Json::object();
+  out["rule"] = {{"window", o.window},         {"min_history", o.min_history}, {"alpha", o.alpha},
+                 {"confirm_fdr", o.confirm_fdr}, {"effect_floor", o.effect_floor}, {"noise_floor", o.noise_floor},
+                 {"power", o.power},           {"blind_above", o.blind_above}};
+  out["confirmed"] = result.confirmed;
+  out["regressed"] = result.regressed();
+  out["counts"] = {{"candidates", result.candidates()}, {"slower", result.count("slower")},
+                   {"faster", result.count("faster")},   {"same", result.count("same")},
+                   {"unknown", result.count("unknown")}, {"blind", result.blind()}};
+  Json cases = Json::array();
+  for (const auto& c : result.cases) {
+    cases.push_back({{"case_id", c.case_id},
+                     {"verdict", c.verdict},
+                     {"reason", c.reason},
+                     {"candidate", c.candidate},
+                     {"nights", c.nights},
+                     {"baseline", number(c.baseline)},
+                     {"noise", number(c.noise)},
+                     {"tonight", number(c.tonight)},
+                     {"ratio", number(c.ratio)},
+                     {"t", number(c.t)},
+                     {"p_value", number(c.p_value)},
+                     {"mde", number(c.mde)},
+                     {"blind", c.blind},
+                     {"confirm_ratio", number(c.confirm_ratio)},
+                     {"confirm_p", number(c.confirm_p)}});
+  }
+  out["cases"] = cases;
+  return out;
+}
+
+void write_gate_markdown(const GateResult& result, std::ostream& out) {
+  const auto& o = result.options;
+  out << "# opbench nightly gate\n\n";
+  out << fmt::format(
+      "- **rule**: each case against its own last {} nights (at least {}): baseline = their median, "
+      "noise = their robust sd in log space (1.4826 MAD, at least {:.1f}%); a *candidate* when tonight's "
+      "two-sided p < {} (Student's t, a new value against the nights) and it moved by {:.0f}% or more; "
+      "*slower* / *faster* only when a second measurement confirms it (Benjamini-Hochberg at {} over the "
+      "candidates, same direction, past the floor)\n",
+      o.window, o.min_history, o.noise_floor * 100, o.alpha, o.effect_floor * 100, o.confirm_fdr);
+  out << fmt::format("- **minimum detectable effect** (MDE): the change caught with probability {:.0f}% from one "
+                     "night; *blind* when over {:.0f}%\n",
+                     o.power * 100, o.blind_above * 100);
+  out << fmt::format("- **result**: {} candidate(s){}; {} slower, {} faster, {} same, {} unknown; {} blind\n\n",
+                     result.candidates(), result.confirmed ? ", confirmation run" : ", not confirmed yet",
+                     result.count("slower"), result.count("faster"), result.count("same"),
+                     result.count("unknown"), result.blind());
+  auto row = [&](const GateCase& c) {
+    out << "| `" << c.case_id << "` | " << report::format_duration(c.baseline) << " | "
+        << report::format_duration(c.tonight) << " | " << percent(c.ratio) << " | "
+        << (std::isfinite(c.p_value) ? fmt::format("{:.2g}", c.p_value) : "-") << " | "
+        << (std::isfinite(c.confirm_ratio) ? percent(c.confirm_ratio) : "-") << " | "
+        << (std::isfinite(c.noise) ? fmt::format("{:.1f}%", c.noise * 100) : "-") << " | "
+        << (std::isfinite(c.mde) ? fmt::format("{:.1f}%{}", c.mde * 100, c.blind ? " (blind)" : "") : "-")
+        << " | " << c.nights << " | " << (c.verdict == "slower" ? "**slower**" : c.verdict)
+        << (c.reason.empty() ? "" : " (" + c.reason + ")") << " |\n";
+  };
+  const char* header =
+      "| case | baseline | tonight | change | p | confirmation | noise | MDE | nights | verdict |\n"
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+  bool any = false;
+  for (const auto& c : result.cases) {
+    if (!c.candidate) continue;
+    if (!any) out << "## Candidates\n\n" << header;
+    any = true;
+    row(c);
+  }
+  if (!any) out << "No candidate tonight.\n";
+  out << "\n## Every case\n\n" << header;
+  for (const auto& c : result.cases) row(c);
+}
+
+void write_gate_csv(const GateResult& result, std::ostream& out) {
+  out << "case_id,verdict,reason,candidate,nights,baseline_us,tonight_us,ratio,p_value,noise,mde,blind,"
+         "confirm_ratio,confirm_p\n";
+  auto num = [](double v, const char* spec) {
+    return std::isfinite(v) ? fmt::format(fmt::runtime(spec), v) : std::string();
+  };
+  for (const auto& c : result.cases) {
+    out << report::csv_field(c.case_id) << "," << c.verdict << "," << report::csv_field(c.reason) << ","
+        << (c.candidate ? "true" : "false") << "," << c.nights << "," << num(c.baseline * 1e6, "{:.4f}") << ","
+        << num(c.tonight * 1e6, "{:.4f}") << "," << num(c.ratio, "{:.6f}") << "," << num(c.p_value, "{:.6g}")
+        << "," << num(c.noise, "{:.6f}") << "," << num(c.mde, "{:.6f}") << "," << (c.blind ? "true" : "false")
+        << "," << num(c.confirm_ratio, "{:.6f}") << "," << num(c.confirm_p, "{:.6g}") << "\n";
+  }
+}
+
+}  // namespace opbench::compare

@@ -1,0 +1,59 @@
+#include "opbench/exec/schedule.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace opbench::exec {
+
+Schedule::Schedule(std::size_t cases, int repetitions, bool interleave, std::uint64_t seed,
+                   int max_retries, double retry_budget)
+    : m_random(seed), m_interleave(interleave), m_max_retries(max_retries) {
+  std::vector<Job> jobs;
+  for (std::size_t i = 0; i < cases; ++i) {
+    for (int r = 0; r < repetitions; ++r) jobs.push_back({i, r, 0});
+  }
+  if (interleave) {
+    for (std::size_t i = jobs.size(); i > 1; --i) std::swap(jobs[i - 1], jobs[m_random() % i]);
+  }
+  m_jobs = jobs.size();
+  m_retry_limit = static_cast<std::size_t>(std::floor(retry_budget * static_cast<double>(m_jobs)));
+  m_queue.assign(jobs.begin(), jobs.end());
+}
+
+bool Schedule::next(Job& job) {
+  if (m_queue.empty()) return false;
+  job = m_queue.front();
+  m_queue.pop_front();
+  return true;
+}
+
+bool Schedule::retry(const Job& job) {
+  if (job.attempt >= m_max_retries || m_retries >= m_retry_limit) return false;
+  ++m_retries;
+  Job again = job;
+  ++again.attempt;
+  // Interleaved: anywhere among the jobs left (the end included), so the new attempt falls at
+  // another moment of the run; case by case: at the end, after the slow spell has had time to
+  // pass.
+  const std::size_t place = m_interleave ? m_random() % (m_queue.size() + 1) : m_queue.size();
+  m_queue.insert(m_queue.begin() + static_cast<std::ptrdiff_t>(place), again);
+  return true;
+}
+
+void Schedule::drop_case(std::size_t case_index) {
+  m_queue.erase(std::remove_if(m_queue.begin(), m_queue.end(),
+                               [&](const Job& job) { return job.case_index == case_index; }),
+                m_queue.end());
+}
+
+double SpeedGate::slowdown(int threads, double canary) {
+  if (!(canary > 0)) return 0;
+  const auto it = m_fastest.find(threads);
+  if (it == m_fastest.end() || canary < it->second) {
+    m_fastest[threads] = canary;
+    return 0;
+  }
+  return canary / it->second - 1.0;
+}
+
+}  // namespace opbench::exec

@@ -1,0 +1,230 @@
+#include "opbench/history/history.hpp"
+
+#include <sqlite3.h>
+
+#include <cmath>
+#include <memory>
+
+#include "opbench/core/error.hpp"
+#include "opbench/core/json.hpp"
+
+namespace opbench::history {
+namespace {
+
+constexpr const char* k_schema = R"sql(
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY,
+  key TEXT UNIQUE NOT NULL,
+  date TEXT NOT NULL,
+  label TEXT NOT NULL,
+  host TEXT NOT NULL,
+  source TEXT NOT NULL,
+  context TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS measurements (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  case_id TEXT NOT NULL,
+  median REAL NOT NULL,
+  replicates TEXT NOT NULL,
+  PRIMARY KEY (run_id, case_id)
+);
+CREATE INDEX IF NOT EXISTS measurements_by_case ON measurements(case_id, run_id);
+PRAGMA user_version = 1;
+)sql";
+
+// A prepared statement that finalizes itself.
+class Statement {
+ public:
+  Statement(sqlite3* db, const std::string& sql, const std::string& where) : m_db(db), m_where(where) {
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &m_stmt, nullptr) != SQLITE_OK) fail();
+  }
+  ~Statement() { sqlite3_finalize(m_stmt); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int i, const std::string& v) {
+    check(sqlite3_bind_text(m_stmt, i, v.c_str(), -1, SQLITE_TRANSIENT));
+    return *this;
+  }
+  Statement& bind(int i, std::int64_t v) {
+    check(sqlite3_bind_int64(m_stmt, i, v));
+    return *this;
+  }
+  Statement& bind(int i, double v) {
+    check(sqlite3_bind_double(m_stmt, i, v));
+    return *this;
+  }
+  // Ready to run again with new bindings.
+  void reset() {
+    sqlite3_reset(m_stmt);
+    sqlite3_clear_bindings(m_stmt);
+  }
+  // True while a row is there.
+  bool step() {
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW) return true;
+    if (rc != SQLITE_DONE) fail();
+    return false;
+  }
+  std::string text(int i) const {
+    const auto* p = sqlite3_column_text(m_stmt, i);
+    return p ? reinterpret_cast<const char*>(p) : "";
+  }
+  std::int64_t integer(int i) const { return sqlite3_column_int64(m_stmt, i); }
+  double real(int i) const { return sqlite3_column_double(m_stmt, i); }
+
+ private:
+  void check(int rc) {
+    if (rc != SQLITE_OK) fail();
+  }
+  [[noreturn]] void fail() const {
+    throw ResultsError(m_where + ": " + sqlite3_errmsg(m_db));
+  }
+  sqlite3* m_db;
+  std::string m_where;
+  sqlite3_stmt* m_stmt = nullptr;
+};
+
+void exec(sqlite3* db, const std::string& sql, const std::string& where) {
+  char* message = nullptr;
+  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+    const std::string text = message ? message : sqlite3_errmsg(db);
+    sqlite3_free(message);
+    throw ResultsError(where + ": " + text);
+  }
+}
+
+std::string context_text(const Json& context, const char* key) {
+  return context.contains(key) && context[key].is_string() ? context[key].get<std::string>() : "";
+}
+
+std::string run_key(const Json& ctx) {
+  return context_text(ctx, "date") + "|" + context_text(ctx, "host") + "|" + context_text(ctx, "command_line");
+}
+
+}  // namespace
+
+History::History(const std::string& path) : m_path(path) {
+  if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+    const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
+    sqlite3_close(m_db);
+    m_db = nullptr;
+    throw ResultsError(path + ": cannot open the history (" + message + ")");
+  }
+  sqlite3_busy_timeout(m_db, 10000);
+  try {
+    exec(m_db, "PRAGMA foreign_keys = ON;", path);
+    Statement check(m_db, "SELECT count(*) FROM sqlite_master", path);
+    check.step();  // fails on a file that is not an SQLite database
+    exec(m_db, k_schema, path);
+  } catch (const ResultsError& e) {
+    sqlite3_close(m_db);
+    m_db = nullptr;
+    throw ResultsError(std::string(e.what()) + " (not an opbench history?)");
+  }
+}
+
+History::~History() { sqlite3_close(m_db); }
+
+std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const std::string& source,
+                                           const std::string& label) {
+  const Json& ctx = set.context;
+  const std::string date = context_text(ctx, "date");
+  const std::string host = context_text(ctx, "host");
+  if (date.empty()) throw ResultsError(source + ": the result has no context.date: cannot place it in the history");
+  const std::string key = run_key(ctx);
+  if (const std::int64_t known = find(set); known >= 0) return {known, false};
+  const std::string name = !label.empty() ? label : context_text(ctx, "libtorch_version");
+  exec(m_db, "BEGIN IMMEDIATE", m_path);
+  try {
+    Statement run(m_db, "INSERT INTO runs (key, date, label, host, source, context) VALUES (?, ?, ?, ?, ?, ?)", m_path);
+    run.bind(1, key).bind(2, date).bind(3, name).bind(4, host).bind(5, source).bind(6, ctx.dump());
+    run.step();
+    const std::int64_t id = sqlite3_last_insert_rowid(m_db);
+    Statement value(m_db, "INSERT INTO measurements (run_id, case_id, median, replicates) VALUES (?, ?, ?, ?)", m_path);
+    for (const auto& r : set.cases) {
+      if (r.status != "ok" || !std::isfinite(r.estimate.median)) continue;
+      Json replicates = Json::array();
+      for (double m : r.timing.repetition_medians) {
+        if (std::isfinite(m)) replicates.push_back(m);
+      }
+      if (replicates.empty()) replicates.push_back(r.estimate.median);
+      value.reset();
+      value.bind(1, id).bind(2, r.c.case_id).bind(3, r.estimate.median).bind(4, replicates.dump());
+      value.step();
+    }
+    exec(m_db, "COMMIT", m_path);
+    return {id, true};
+  } catch (...) {
+    sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+std::int64_t History::find(const results::ResultSet& set) const {
+  Statement q(m_db, "SELECT id FROM runs WHERE key = ?", m_path);
+  q.bind(1, run_key(set.context));
+  return q.step() ? q.integer(0) : -1;
+}
+
+std::vector<RunInfo> History::runs() const {
+  Statement q(m_db,
+              "SELECT r.id, r.date, r.label, r.host, r.source, (SELECT count(*) FROM measurements m "
+              "WHERE m.run_id = r.id) FROM runs r ORDER BY r.date, r.id",
+              m_path);
+  std::vector<RunInfo> out;
+  while (q.step()) {
+    out.push_back({q.integer(0), q.text(1), q.text(2), q.text(3), q.text(4), static_cast<std::size_t>(q.integer(5))});
+  }
+  return out;
+}
+
+std::vector<Point> History::series(const std::string& case_id, std::size_t limit, std::int64_t exclude_run,
+                                   const std::string& before_date) const {
+  // Newest first with the limit, then reversed: oldest first.
+  Statement q(m_db,
+              "SELECT r.id, r.date, r.label, m.median, m.replicates FROM measurements m JOIN runs r ON "
+              "r.id = m.run_id WHERE m.case_id = ? AND r.id != ? AND (? = '' OR r.date < ?) "
+              "ORDER BY r.date DESC, r.id DESC LIMIT ?",
+              m_path);
+  q.bind(1, case_id).bind(2, exclude_run).bind(3, before_date).bind(4, before_date);
+  q.bind(5, limit == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(limit));
+  std::vector<Point> out;
+  while (q.step()) {
+    Point p{q.integer(0), q.text(1), q.text(2), q.real(3), {}};
+    const Json replicates = Json::parse(q.text(4), nullptr, false);
+    if (replicates.is_array()) {
+      for (const auto& v : replicates) {
+        if (v.is_number()) p.replicates.push_back(v.get<double>());
+      }
+    }
+    out.push_back(std::move(p));
+  }
+  return {out.rbegin(), out.rend()};
+}
+
+std::vector<std::string> History::case_ids() const {
+  Statement q(m_db, "SELECT DISTINCT case_id FROM measurements ORDER BY case_id", m_path);
+  std::vector<std::string> out;
+  while (q.step()) out.push_back(q.text(0));
+  return out;
+}
+
+std::size_t History::prune(std::size_t keep) {
+  exec(m_db, "BEGIN IMMEDIATE", m_path);
+  try {
+    Statement q(m_db,
+                "DELETE FROM runs WHERE id NOT IN (SELECT id FROM runs ORDER BY date DESC, id DESC LIMIT ?)",
+                m_path);
+    q.bind(1, static_cast<std::int64_t>(keep));
+    q.step();
+    const auto deleted = static_cast<std::size_t>(sqlite3_changes(m_db));
+    exec(m_db, "COMMIT", m_path);
+    return deleted;
+  } catch (...) {
+    sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+}  // namespace opbench::history

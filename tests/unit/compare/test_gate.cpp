@@ -1,0 +1,120 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "opbench/compare/gate.hpp"
+
+namespace opbench::compare {
+namespace {
+
+// n nights of log-normal noise with sd `sigma` around 100 us, from a fixed seed.
+std::vector<double> nights(std::size_t n, double sigma, std::mt19937_64& random) {
+  std::normal_distribution<double> noise(0.0, sigma);
+  std::vector<double> out;
+  for (std::size_t i = 0; i < n; ++i) out.push_back(100e-6 * std::exp(noise(random)));
+  return out;
+}
+
+TEST(Gate, ACandidateIsConfirmedOnlyByASecondMeasurement) {
+  std::mt19937_64 random(1);
+  GateInput in{"a", nights(20, 0.01, random), 112e-6};
+  GateResult r = judge({in}, {});
+  ASSERT_EQ(r.cases.size(), 1u);
+  const GateCase& c = r.cases[0];
+  EXPECT_TRUE(c.candidate);
+  EXPECT_EQ(c.verdict, "same");  // not an alert until confirmed
+  EXPECT_EQ(c.reason, "candidate: slower, to confirm");
+  EXPECT_NEAR(c.ratio, 1.12, 0.03);
+  EXPECT_FALSE(r.regressed());
+  GateResult confirmed = r;
+  confirm(confirmed, {"a"}, {111e-6});
+  EXPECT_EQ(confirmed.cases[0].verdict, "slower");
+  EXPECT_TRUE(confirmed.regressed());
+  GateResult refuted = r;
+  confirm(refuted, {"a"}, {100.5e-6});  // one bad night: the second measurement is back to normal
+  EXPECT_EQ(refuted.cases[0].verdict, "same");
+  EXPECT_EQ(refuted.cases[0].reason, "not confirmed");
+  GateResult missing = r;
+  confirm(missing, {"b"}, {100e-6});
+  EXPECT_EQ(missing.cases[0].verdict, "unknown");
+}
+
+TEST(Gate, SmallMovesShortHistoriesAndAbsentCases) {
+  std::mt19937_64 random(2);
+  const auto history = nights(20, 0.01, random);
+  // Under the effect floor (3%) even when significant: never a candidate.
+  GateResult r = judge({{"small", history, 102.5e-6}, {"short", nights(3, 0.01, random), 150e-6},
+                        {"gone", history, std::nullopt}},
+                       {});
+  EXPECT_FALSE(r.cases[0].candidate);
+  EXPECT_EQ(r.cases[1].verdict, "unknown");
+  EXPECT_EQ(r.cases[1].reason, "history has 3 night(s), 5 needed");
+  EXPECT_EQ(r.cases[2].verdict, "unknown");
+  EXPECT_EQ(r.cases[2].reason, "no value tonight");
+}
+
+TEST(Gate, NoiseMdeAndBlindness) {
+  // History 1, 1, 1, 1, e^0.1, e^-0.1 (x100 us): median 1, MAD of logs 0 -> noise at the floor.
+  GateInput quiet{"q", {100e-6, 100e-6, 100e-6, 100e-6, 100e-6 * std::exp(0.1), 100e-6 * std::exp(-0.1)}, 100e-6};
+  GateResult r = judge({quiet}, {});
+  EXPECT_DOUBLE_EQ(r.cases[0].noise, GateOptions{}.noise_floor);
+  EXPECT_NEAR(r.cases[0].baseline, 100e-6, 1e-15);
+  // A noisy case (sd 5%) cannot see 10% from one night: blind.
+  std::mt19937_64 random(3);
+  GateResult noisy = judge({{"n", nights(20, 0.05, random), 100e-6}}, {});
+  EXPECT_TRUE(noisy.cases[0].blind);
+  EXPECT_GT(noisy.cases[0].mde, 0.10);
+  // MDE = exp((t(1 - alpha/2, n-1) + t(power, n-1)) s sqrt(1 + 1/n)) - 1 for s = 1%, n = 20:
+  // t(0.999, 19) = 3.5794, t(0.8, 19) = 0.8610.
+  GateOptions o;
+  o.noise_floor = 0.01;
+  GateResult floor = judge({{"f", std::vector<double>(20, 100e-6), 100e-6}}, o);
+  EXPECT_NEAR(floor.cases[0].mde, std::exp((3.5794 + 0.8610) * 0.01 * std::sqrt(1.05)) - 1, 2e-4);
+}
+
+// Power and false alarms on synthetic log-normal nights with a fixed seed (the same method as
+// bench_gate_replay on recorded runs).
+TEST(Gate, FalseAlarmsAndPowerOnSyntheticNoise) {
+  std::mt19937_64 random(4);
+  const double sigma = 0.01;
+  std::size_t alerts = 0, candidates = 0, caught10 = 0, caught5 = 0;
+  const std::size_t trials = 300, cases = 50;
+  for (std::size_t t = 0; t < trials; ++t) {
+    std::vector<GateInput> same, step5, step10;
+    std::vector<std::string> ids;
+    std::vector<double> again, again5, again10;
+    for (std::size_t i = 0; i < cases; ++i) {
+      const auto history = nights(21, sigma, random);
+      const std::string id = "c" + std::to_string(i);
+      const double tonight = history.back();
+      const double second = nights(1, sigma, random)[0];
+      const std::vector<double> past(history.begin(), history.end() - 1);
+      same.push_back({id, past, tonight});
+      step5.push_back({id, past, tonight * 1.05});
+      step10.push_back({id, past, tonight * 1.10});
+      ids.push_back(id);
+      again.push_back(second);
+      again5.push_back(second * 1.05);
+      again10.push_back(second * 1.10);
+    }
+    GateResult aa = judge(same, {});
+    candidates += aa.candidates();
+    confirm(aa, ids, again);
+    alerts += aa.count("slower") + aa.count("faster") > 0 ? 1 : 0;
+    GateResult r5 = judge(step5, {});
+    confirm(r5, ids, again5);
+    caught5 += r5.count("slower");
+    GateResult r10 = judge(step10, {});
+    confirm(r10, ids, again10);
+    caught10 += r10.count("slower");
+  }
+  const double n = static_cast<double>(trials * cases);
+  EXPECT_LT(static_cast<double>(candidates) / n, 0.01);   // under 1% of cases are candidates
+  EXPECT_LE(alerts * 20, trials);                         // at most 1 alert per 20 nights
+  EXPECT_GE(static_cast<double>(caught10) / n, 0.95);     // 10% with noise 1%: caught
+  EXPECT_GE(static_cast<double>(caught5) / n, 0.80);      // 5% with noise 1%
+}
+
+}  // namespace
+}  // namespace opbench::compare
