@@ -14,7 +14,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <random>
 #include <set>
 
 #include "commands.hpp"
@@ -361,6 +360,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
     results::CaseResult result = results::combine_repetitions(pending[index]);
     result.timing.retried_repetitions = retried[index];
     pending.erase(index);
+    retried.erase(index);
     cost::apply_roofline(result.work, result.estimate.median, peaks.find(c.device, c.dtype, c.threads));
     writer.append(result);
     ++finished;
@@ -466,7 +466,7 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--retries", options->retries,
                   "Measure a repetition again, later, up to this many times when the speed canary "
                   "around it was over --slow-tolerance slower than the fastest seen (CPU cases; "
-                  "at most 30% of all repetitions in a run); 0: never")
+                  "at most 40% of all repetitions in a run); 0: never")
       ->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_option("--slow-tolerance", options->slow_tolerance,
                   "Relative slowdown of the speed canary that marks a repetition as measured in a slow spell")

@@ -109,8 +109,10 @@ std::string string_member(const Json& object, const char* key, const std::string
 std::vector<std::string> tags_member(const Json& object, const std::string& where) {
   if (!object.contains("tags") || object["tags"].is_null()) return {};
   const Json& tags = object["tags"];
-  if (tags.is_string()) return parse_tags(tags.get<std::string>());
-  if (!tags.is_array()) throw ConfigError(where + ": 'tags' must be a list of strings");
+  if (!tags.is_array()) {
+    throw ConfigError(where + ": 'tags' must be a list of strings, e.g. [\"elementwise\", \"broadcast\"] (found " +
+                      std::string(tags.type_name()) + ")");
+  }
   std::vector<std::string> out;
   for (const auto& tag : tags) {
     if (!tag.is_string()) throw ConfigError(where + ": 'tags' must be a list of strings");
@@ -175,6 +177,11 @@ std::vector<CaseSpec> load_csv(const std::string& path) {
     spec.row = record.line;
     for (std::size_t c = 0; c < columns.size(); ++c) {
       const std::string& column = columns[c];
+      // A NUL inside a cell would silently cut the value where C strings end.
+      if (record.fields[c].find('\0') != std::string::npos) {
+        throw ConfigError(path + ":" + std::to_string(record.line) + ": column '" + column +
+                          "' holds a NUL byte; expected text");
+      }
       const std::string cell = core::trim(record.fields[c]);
       if (column == "op") {
         spec.op = cell;
@@ -194,6 +201,10 @@ std::vector<CaseSpec> load_csv(const std::string& path) {
       throw ConfigError(spec.location() + ": empty 'op' cell, expected an operator name");
     }
     cases.push_back(std::move(spec));
+  }
+  if (cases.empty()) {
+    throw ConfigError(path + ":" + std::to_string(header.line) +
+                      ": a header and no case rows; expected at least one row below the header");
   }
   return cases;
 }

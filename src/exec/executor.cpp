@@ -21,6 +21,7 @@
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/log.hpp"
+#include "opbench/core/strings.hpp"
 #include "opbench/cost/cost.hpp"
 #include "opbench/cost/roofline.hpp"
 #include "opbench/exec/aten_calls.hpp"
@@ -55,14 +56,6 @@ std::vector<at::Tensor> differentiable_outputs(const std::vector<c10::IValue>& s
   return out;
 }
 
-// The first line of an exception's message (LibTorch appends a C++ stack trace).
-std::string first_line(const std::exception& e) {
-  std::string message = e.what();
-  if (const auto cut = message.find("\nException raised from"); cut != std::string::npos) {
-    message.resize(cut);
-  }
-  return message;
-}
 
 // Times `call` with the clock the case's device calls for: steady_clock on the CPU; CUDA events
 // on the current stream (or, with --timer host, the host clock with a synchronize) on CUDA.
@@ -233,7 +226,7 @@ void run_forward_prepared(const plan::Case& c, PreparedCall& call, const ExecOpt
     try {
       graph = capture_graph(device_of(c.device), once, calls);
     } catch (const std::exception& e) {
-      result.timing.cuda_graph = "fallback: " + first_line(e);
+      result.timing.cuda_graph = "fallback: " + core::first_line(e.what());
     }
     if (graph) {
       auto replay = [&graph] { graph->replay(); };
@@ -447,7 +440,9 @@ results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
     result.timing.target_noise = options.measure.target_noise;
     result.timing.mode = mode;
     result.timing.cuda_graph = graph;
-    result.message = first_line(e);
+    // The whole text (LibTorch's stack frames too) stays in the result; the console and the
+    // Markdown report show its first line.
+    result.message = core::trim(e.what());
     // A kernel with no implementation for this dtype on this device is a skipped case: the
     // operator does not support it, nothing failed.
     const bool unsupported = result.message.find("not implemented for '") != std::string::npos;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "opbench/core/strings.hpp"
 #include "opbench/report/reporter.hpp"
 #include "opbench/report/units.hpp"
 
@@ -55,7 +56,7 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
   for (const auto& r : set.cases) {
     const auto& s = r.summary;
     const std::string status = r.status == "ok" ? (r.timing.noise_reached ? "ok" : "ok (noisy)")
-                                                : r.status + ": " + r.message;
+                                                : r.status + ": " + core::first_line(r.message);
     out << "| `" << cell(r.c.case_id) << "` | " << cell(status) << " | "
         << format_duration(r.estimate.median) << " | "
         << (r.status == "ok" ? estimate_text(r.estimate) : "-") << " | " << format_duration(s.p90) << " | "

@@ -35,7 +35,7 @@ std::string estimate_text(const results::Estimate& e) {
 }
 
 std::string console_line(const results::CaseResult& r) {
-  if (r.status != "ok") return fmt::format("{}  {}: {}", r.c.case_id, r.status, r.message);
+  if (r.status != "ok") return fmt::format("{}  {}: {}", r.c.case_id, r.status, core::first_line(r.message));
   return fmt::format("{}  median {} {}  p90 {}  cv {:.1f}%{}  peak {}{}", r.c.case_id,
                      format_duration(r.estimate.median), estimate_text(r.estimate),
                      format_duration(r.summary.p90),

@@ -125,6 +125,26 @@ TEST_F(Cli, FailingCaseExitsOneAndTheOthersStillRun) {
   EXPECT_EQ(json["cases"][2]["status"], "ok");
 }
 
+TEST_F(Cli, LibTorchErrorsShowTheirFirstLineAndKeepTheirWholeText) {
+  // 400 GB of input: the allocation fails inside LibTorch, whose message goes on for lines.
+  const std::string config = m_dir.write("huge.csv", "op,self\nrelu,100000x100000x10\nrelu,[4]\n");
+  const std::string out = m_dir.file("huge.json");
+  const auto r = opbench("run --config " + config + k_quick + " --repetitions 1 --output " + out);
+  EXPECT_EQ(r.code, 1) << r.err;
+  const Json json = read_json(out);
+  const std::string message = json["cases"][0]["message"];
+  EXPECT_EQ(json["cases"][0]["status"], "error");
+  EXPECT_NE(message.find("allocate"), std::string::npos) << message;
+  EXPECT_EQ(json["cases"][1]["status"], "ok");
+  // The console: one line for the case, its message's first line only.
+  const std::string first = message.substr(0, message.find('\n'));
+  const auto at = r.err.find(first);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("frame #"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("Exception raised from"), std::string::npos) << r.err;
+  EXPECT_NE(opbench("export --input " + out + " --format md").out.find("| error: " + first + " |"), std::string::npos);
+}
+
 TEST_F(Cli, KilledRunKeepsFinishedCasesInTheJournal) {
   const std::string out = m_dir.file("killed.json");
   const std::string journal = results::journal_path_for(out);

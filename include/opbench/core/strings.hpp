@@ -13,6 +13,9 @@ std::vector<std::string> split(std::string_view text, char sep, bool skip_empty 
 // Strips ASCII white space at both ends.
 std::string trim(std::string_view text);
 
+// The text up to its first line break (LibTorch's messages go on with C++ stack frames).
+std::string first_line(std::string_view text);
+
 // Joins with `sep` between pieces.
 std::string join(const std::vector<std::string>& pieces, std::string_view sep);
 

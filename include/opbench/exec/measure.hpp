@@ -22,7 +22,7 @@ namespace opbench::exec {
 struct MeasureOptions {
   // Per measurement, i.e. per repetition of a case: a run measures each case in several
   // repetitions spread over the run (run --repetitions, 7 by default), so these are small.
-  int warmup = 1;             // calls before calibration (calibration calls are warmup too)
+  int warmup = 2;             // calls before calibration (calibration calls are warmup too)
   int min_runs = 3;           // samples at least (wins over max_time)
   double min_time = 0.01;     // seconds of timed blocks at least
   double max_time = 0.04;     // stop once min_runs are in and this many seconds are spent, in

@@ -31,7 +31,7 @@ class Schedule {
   // A run may retry at most `max_retries` times per job and `retry_budget` x (number of jobs)
   // times in all, so a machine that stays slow costs at most that much more time.
   Schedule(std::size_t cases, int repetitions, bool interleave, std::uint64_t seed,
-           int max_retries = 2, double retry_budget = 0.3);
+           int max_retries = 2, double retry_budget = 0.4);
 
   // The next job; false when none is left.
   bool next(Job& job);

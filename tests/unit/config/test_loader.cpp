@@ -83,6 +83,29 @@ TEST(LoadCsv, EmptyOpCell) {
   EXPECT_NE(message.find(path + ":2: empty 'op' cell"), std::string::npos) << message;
 }
 
+TEST(LoadCsv, NulByteInACellIsAnErrorNotACut) {
+  TempDir dir;
+  const std::string text("op,self\nrelu,[4]\0\n", 18);  // the NUL right after [4]
+  const auto path = dir.write("nul.csv", text);
+  const std::string message = config_error([&] { load_csv(path); });
+  EXPECT_NE(message.find(path + ":2: column 'self' holds a NUL byte"), std::string::npos) << message;
+}
+
+TEST(LoadCsv, HeaderOnlyNamesTheFile) {
+  TempDir dir;
+  const auto path = dir.write("header.csv", "op,self\n\n");
+  const std::string message = config_error([&] { load_csv(path); });
+  EXPECT_NE(message.find(path + ":1: a header and no case rows"), std::string::npos) << message;
+}
+
+TEST(LoadJson, TagsMustBeAList) {
+  TempDir dir;
+  const auto path = dir.write("tags.json", R"([{"op": "relu", "tags": "not-a-list", "cases": [{"args": {"self": [4]}}]}])");
+  const std::string message = config_error([&] { load_json(path); });
+  EXPECT_NE(message.find("'tags' must be a list of strings"), std::string::npos) << message;
+  EXPECT_NE(message.find("found string"), std::string::npos) << message;
+}
+
 TEST(LoadJson, ReadsOperatorsAndCases) {
   TempDir dir;
   const auto path = dir.write("ops.json", R"({"operators": [

@@ -16,6 +16,13 @@ TEST(Strings, SplitListFlattensCommaSeparatedItems) {
   EXPECT_EQ(split_list({"add, conv2d", "mm"}), (std::vector<std::string>{"add", "conv2d", "mm"}));
 }
 
+TEST(Strings, FirstLine) {
+  EXPECT_EQ(first_line("DefaultCPUAllocator: can't allocate memory\nframe #0: c10::ThrowEnforceNotMet"),
+            "DefaultCPUAllocator: can't allocate memory");
+  EXPECT_EQ(first_line("one line"), "one line");
+  EXPECT_EQ(first_line(""), "");
+}
+
 TEST(Strings, TrimJoin) {
   EXPECT_EQ(trim("  x y \t"), "x y");
   EXPECT_EQ(join({"a", "b", "c"}, "/"), "a/b/c");

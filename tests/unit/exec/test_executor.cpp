@@ -39,6 +39,33 @@ TEST(MemoryProbe, AddOf1024x1024FloatPeaksAtExactlyItsOutput) {
   EXPECT_EQ(result.memory->allocations, 1);
 }
 
+TEST(Executor, EachRepetitionHasItsOwnPlacementAndACanary) {
+  const plan::Case c = make_case("mul", {{"self", "64x64"}, {"other", "64x64"}});
+  ExecOptions first = quick(), third = quick();
+  third.repetition = 2;
+  third.memory = false;
+  third.describe = false;
+  const auto a = run_case(c, first);
+  const auto b = run_case(c, third);
+  ASSERT_EQ(a.status, "ok") << a.message;
+  ASSERT_EQ(b.status, "ok") << b.message;
+  EXPECT_EQ(a.timing.placement_padding, placement_padding(c.seed, 0));
+  EXPECT_EQ(b.timing.placement_padding, placement_padding(c.seed, 2));
+  EXPECT_EQ(placement_padding(c.seed, 0), 30144);  // splitmix64 of (7, 1) mod 1024, x 64 bytes
+  EXPECT_EQ(placement_padding(c.seed, 2), 32896);
+  EXPECT_EQ(placement_padding(c.seed, 0) % 64, 0);
+  EXPECT_LT(placement_padding(c.seed, 0), 64 * 1024);
+  // The speed canary ran around the timing (about 0.1 ms of integer work on this thread).
+  EXPECT_GT(a.timing.canary, 1e-6);
+  EXPECT_LT(a.timing.canary, 0.1);
+  // One repetition: its median is the estimate; only the first counts ATen calls and memory.
+  EXPECT_EQ(a.timing.repetition_medians.size(), 1u);
+  EXPECT_DOUBLE_EQ(a.estimate.median, a.summary.median);
+  EXPECT_EQ(a.work.aten_calls, 1);
+  EXPECT_FALSE(b.work.aten_calls.has_value());
+  EXPECT_FALSE(b.memory.has_value());
+}
+
 TEST(MemoryProbe, CountsAllocationsOfACall) {
   const at::Tensor a = at::ones({256});
   const auto stats = probe_memory([&] {
@@ -65,8 +92,11 @@ TEST(Executor, RuntimeFailureBecomesErrorStatus) {
   const auto result = run_case(make_case("add", {{"self", "3x4"}, {"other", "[5]"}}), quick());
   EXPECT_EQ(result.status, "error");
   EXPECT_EQ(result.c.case_id, "add/self=3x4,other=5/float32/cpu/t1/forward");
-  EXPECT_NE(result.message.find("must match"), std::string::npos) << result.message;
-  EXPECT_EQ(result.message.find("Exception raised from"), std::string::npos);
+  // The whole text stays in the result (where LibTorch says it was raised, too); its first line
+  // is what the console and the Markdown report show.
+  const std::string first = result.message.substr(0, result.message.find('\n'));
+  EXPECT_NE(first.find("must match"), std::string::npos) << result.message;
+  EXPECT_EQ(first.find("Exception raised from"), std::string::npos) << result.message;
   EXPECT_TRUE(result.samples.empty());
 }
 
