@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
   std::printf("host allocator: %s\n", opbench::exec::configure_host_allocator("tuned").c_str());
   if (suite == "plain-add") {
     const double budget = argc > 2 ? std::atof(argv[2]) : 0.5;
-    const BenchCase& b = overhead_suite().front();
+    const BenchCase b = overhead_suite().front();  // a copy: the vector is a temporary
     const auto c = opbench::plan::make_case(b.op, opbench::catalog::bind_case(b.op, b.args, "bench"),
                                             "float32", "cpu", 1, "forward", 0);
     const opbench::exec::PreparedCall prepared = opbench::exec::prepare_call(c, false);

@@ -38,6 +38,8 @@ Json to_json(const GateResult& result) {
                      {"nights", c.nights},
                      {"baseline", number(c.baseline)},
                      {"noise", number(c.noise)},
+                     {"low", number(c.low)},
+                     {"high", number(c.high)},
                      {"tonight", number(c.tonight)},
                      {"ratio", number(c.ratio)},
                      {"t", number(c.t)},

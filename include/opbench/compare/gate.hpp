@@ -4,17 +4,19 @@
 //
 // A value is one per run (night): the case's estimate, the median of its repetition medians;
 // never the blocks inside a process. Per case, over the last `window` nights in log space:
-//   baseline = median of the nights; noise s = 1.4826 MAD of the nights (robust sd), at least
-//   `noise_floor`; tonight's deviation d = log(tonight) - log(baseline);
+//   baseline = median of the nights; noise s = the larger of 1.4826 MAD and (q90 - q10) / 2.563
+//   of the nights (two estimates of the sd that agree on normal data; the second also sees a
+//   minority mode), at least `noise_floor`; tonight's deviation d = log(tonight) - log(baseline);
 //   t = d / (s sqrt(1 + 1/n)), n nights, Student's t with n - 1 degrees of freedom (a new
 //   value against a sample of n: a prediction interval, so one noisy night in the history is
 //   taken into account, not ignored).
-// A case is a *candidate* when its two-sided p-value is under `alpha` and |ratio - 1| is at
-// least `effect_floor`. With no change anywhere, about alpha x cases become candidates a night
+// A case is a *candidate* when its two-sided p-value is under `alpha`, |ratio - 1| is at least
+// `effect_floor`, and tonight lies beyond every night of the window (real nights have heavy
+// tails that a t test underestimates; this part holds whatever the tail: chance 2/(n+1)). With no change anywhere, about alpha x cases become candidates a night
 // (0.2% by default), and candidates are not alerts: a candidate is *confirmed* only when a
 // second, independent measurement (fresh processes, later: `confirm`) is itself past the floor in
-// the same direction and significant against the same history after Benjamini-Hochberg over the
-// candidates at `confirm_fdr`. Only confirmed changes are verdicts `slower` / `faster`.
+// the same direction, beyond the window's nights, and significant against the same history after
+// Benjamini-Hochberg over the candidates at `confirm_fdr`. Only confirmed changes are verdicts `slower` / `faster`.
 // The minimum detectable effect (MDE) of a case is the relative change that this gate catches
 // with probability `power` from one night: exp((t(1 - alpha/2) + t(power)) s sqrt(1 + 1/n)) - 1,
 // at least the floor; a case whose MDE is over `blind_above` is reported `blind`.
@@ -52,6 +54,8 @@ struct GateCase {
   std::size_t nights = 0;    // history used
   double baseline = 0;       // [s] median of the nights; NaN without history
   double noise = 0;          // robust sd of log night values (floored)
+  double low = 0;            // [s] the fastest and slowest night of the window; NaN without history
+  double high = 0;
   double tonight = 0;        // [s]; NaN when absent
   double ratio = 0;          // tonight / baseline
   double t = 0;

@@ -4,7 +4,9 @@
 // the case's repetition medians). A simulated night of a case takes one recorded run at random
 // (the differences between processes) and draws that run's repetition medians with replacement
 // (the noise inside a run); its value is their median, as `run` computes it. A trial is `nights`
-// nights of history, tonight and a confirmation (another independent night), judged with the gate.
+// nights of history, tonight, and a confirmation as scripts/nightly.sh takes it (`run --isolate`:
+// each repetition in a fresh process, so each repetition median from a recorded run drawn anew),
+// judged with the gate.
 
 #include <cstddef>
 #include <cstdint>

@@ -1,0 +1,45 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "opbench/compare/gate_replay.hpp"
+#include "opbench/core/json.hpp"
+
+namespace opbench::compare {
+namespace {
+
+// tests/data/gate/recorded-aa.json: real repetition medians of 62 cases from two runs of the
+// default suite on the development machine (its "about" says how they were taken).
+RecordedRuns recorded() {
+  std::ifstream in(std::string(OPBENCH_TEST_DATA) + "/gate/recorded-aa.json");
+  const Json json = Json::parse(in);
+  RecordedRuns runs;
+  for (const auto& [id, per_run] : json["cases"].items()) runs[id] = per_run.get<std::vector<std::vector<double>>>();
+  return runs;
+}
+
+// The gate on recorded noise with injected steps (the Hunter paper's method), a fixed seed.
+TEST(GateReplay, RecordedNoiseFalseAlarmsAndPower) {
+  ReplayOptions options;
+  options.trials = 100;
+  options.seed = 11;
+  const ReplayResult r = replay(recorded(), options);
+  ASSERT_EQ(r.cases, 62u);
+  // Identical code: at most 1 night in 20 with a final alert (issue #12's goal: met).
+  EXPECT_LE(r.alert_nights * 20, r.trials) << r.alert_nights;
+  // Candidates: measured 1.3% of cases a night on this noise (the goal, 1%, is missed: these
+  // cases' nights have heavy tails); confirmation keeps them from becoming alerts.
+  EXPECT_LT(static_cast<double>(r.candidates) / static_cast<double>(r.trials * r.cases), 0.02);
+  // Steps into tonight and its confirmation, on the cases whose gate noise is <= 2%: measured
+  // 81% of 10% steps and 60% of 5% steps caught (goals 95% and 80%: not met on this machine's
+  // noise; see README "Nightly CI"). These bounds keep the gate from getting blinder unseen.
+  ASSERT_EQ(r.power.size(), 2u);
+  const StepPower& five = r.power[0];
+  const StepPower& ten = r.power[1];
+  ASSERT_GT(ten.tried_2, 0u);
+  EXPECT_GE(static_cast<double>(ten.caught_2) / static_cast<double>(ten.tried_2), 0.75);
+  EXPECT_GE(static_cast<double>(five.caught_2) / static_cast<double>(five.tried_2), 0.50);
+}
+
+}  // namespace
+}  // namespace opbench::compare
