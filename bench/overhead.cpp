@@ -7,6 +7,7 @@
 //
 //   build/bench/bench_overhead [overhead|validity] [rounds] [seconds per measurement]
 //   build/bench/bench_overhead plain-add [seconds]
+//   build/bench/bench_overhead canary [seconds]
 //
 // overhead (issue #2): 1-element add on 1 thread, mm 256x256, conv2d 1x64x56x56 with 64 3x3
 //   filters, softmax over 1024x1024. Goal: <= 1.03 on the tiny op, within +-3% on the others.
@@ -15,6 +16,9 @@
 // plain-add: only the plain loop of 1-element add on 1 thread (inputs made as opbench makes
 //   them), blocks of 137 calls for `seconds`; prints its median. bench/fresh_add.sh runs it in
 //   fresh processes beside `opbench run` (issue #11: the same number in every process).
+// canary: opbench's speed canary (exec/canary.hpp, 1 thread) back to back for `seconds`: its
+//   fastest time, quantiles, the share of the time it ran over 10% slow, and the longest such
+//   spell: how often and how long this machine is slow (the case for re-measuring repetitions).
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -29,6 +33,7 @@
 #include <vector>
 
 #include "opbench/catalog/binder.hpp"
+#include "opbench/exec/canary.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/host_allocator.hpp"
 #include "opbench/exec/inputs.hpp"
@@ -120,10 +125,54 @@ int main(int argc, char** argv) {
   const std::string suite = argc > 1 ? argv[1] : "overhead";
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 5;
   const double seconds = argc > 3 ? std::atof(argv[3]) : 0.3;
-  if (suite != "overhead" && suite != "validity" && suite != "plain-add") {
+  if (suite != "overhead" && suite != "validity" && suite != "plain-add" && suite != "canary") {
     std::fprintf(stderr, "usage: bench_overhead [overhead|validity] [rounds] [seconds]\n"
-                         "       bench_overhead plain-add [seconds]\n");
+                         "       bench_overhead plain-add [seconds]\n"
+                         "       bench_overhead canary [seconds]\n");
     return 2;
+  }
+  if (suite == "canary") {
+    const double budget = argc > 2 ? std::atof(argv[2]) : 40.0;
+    std::vector<std::pair<double, double>> taken;  // (seconds since start, canary seconds)
+    const auto start = std::chrono::steady_clock::now();
+    double now = 0;
+    while (now < budget) {
+      const double c = opbench::exec::canary_seconds(1);
+      now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      taken.emplace_back(now, c);
+    }
+    std::vector<double> values;
+    for (const auto& t : taken) values.push_back(t.second);
+    const double fastest = *std::min_element(values.begin(), values.end());
+    // Slowness over 25 ms windows (the median canary of each): a single 0.1 ms canary is hit by
+    // a timer tick now and then; a window is slow when the machine is.
+    constexpr double k_window = 0.025;
+    std::vector<bool> slow_windows;
+    std::vector<double> window;
+    double window_end = k_window;
+    for (const auto& [at, c] : taken) {
+      if (at > window_end) {
+        if (!window.empty()) slow_windows.push_back(opbench::stats::median(window) > 1.10 * fastest);
+        window.clear();
+        window_end += k_window;
+      }
+      window.push_back(c);
+    }
+    std::size_t slow = 0, run = 0, longest = 0;
+    for (bool w : slow_windows) {
+      slow += w ? 1 : 0;
+      run = w ? run + 1 : 0;
+      longest = std::max(longest, run);
+    }
+    std::printf("canary x%zu over %.0f s: fastest %.3f us, p10 %.3f, median %.3f, p90 %.3f, max %.3f us\n",
+                values.size(), now, fastest * 1e6, opbench::stats::percentile(values, 0.1) * 1e6,
+                opbench::stats::median(values) * 1e6, opbench::stats::percentile(values, 0.9) * 1e6,
+                *std::max_element(values.begin(), values.end()) * 1e6);
+    std::printf("25 ms windows whose median canary is over 10%% slower than the fastest: %zu of %zu (%.1f%%); "
+                "longest run of them %.2f s\n",
+                slow, slow_windows.size(), 100.0 * slow / std::max<std::size_t>(1, slow_windows.size()),
+                static_cast<double>(longest) * k_window);
+    return 0;
   }
   std::printf("host allocator: %s\n", opbench::exec::configure_host_allocator("tuned").c_str());
   if (suite == "plain-add") {
