@@ -136,6 +136,7 @@ void confirm(GateResult& result, const std::vector<std::string>& ids, const std:
   result.confirmed = true;
   std::vector<GateCase*> candidates;
   std::vector<double> p_values;
+  std::vector<bool> beyond_window;
   for (auto& c : result.cases) {
     if (!c.candidate) continue;
     const auto it = std::find(ids.begin(), ids.end(), c.case_id);
@@ -144,25 +145,26 @@ void confirm(GateResult& result, const std::vector<std::string>& ids, const std:
       c.reason = "candidate, not measured again";
       continue;
     }
-    // The same reference as the first judgement, rebuilt from the case's baseline and noise.
+    // The same reference as the first judgement, rebuilt from the case's baseline, noise and range.
     Reference r;
     r.log_baseline = std::log(c.baseline);
     r.sd = c.noise;
     r.n = c.nights;
+    r.log_low = std::log(c.low);
+    r.log_high = std::log(c.high);
     const double value = again[static_cast<std::size_t>(it - ids.begin())];
     c.confirm_ratio = value / c.baseline;
     c.confirm_p = test(value, r).second;
     candidates.push_back(&c);
     p_values.push_back(c.confirm_p);
+    beyond_window.push_back(outside(std::log(value), r));
   }
   const std::vector<bool> significant = stats::benjamini_hochberg(p_values, result.options.confirm_fdr);
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     GateCase& c = *candidates[i];
     const bool same_direction = (c.confirm_ratio > 1) == (c.ratio > 1);
-    const double value = c.confirm_ratio * c.baseline;
-    const bool beyond_window = value > c.high || value < c.low;
     if (significant[i] && same_direction && past_floor(c.confirm_ratio, result.options.effect_floor) &&
-        beyond_window) {
+        beyond_window[i]) {
       c.verdict = c.ratio > 1 ? "slower" : "faster";
       c.reason = "confirmed";
     } else {

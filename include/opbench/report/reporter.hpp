@@ -23,8 +23,8 @@ const std::vector<std::string>& reporter_formats();
 // `aggregates_only` leaves gbench's per-sample entries out.
 std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregates_only = false);
 
-// How sure a case's median is across repetitions, for people: `[12.10 us, 12.52 us] 94% ·
-// 5 reps ± 1.7%` (the interval, its coverage, the repetitions and their relative spread);
+// How sure a case's median is across repetitions, for people: `[12.10 us, 12.52 us] 98% ·
+// 7 reps ± 1.7%` (the interval, its coverage, the repetitions and their relative spread);
 // `1 rep` when there is nothing across repetitions to say.
 std::string estimate_text(const results::Estimate& estimate);
 
