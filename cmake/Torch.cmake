@@ -3,8 +3,14 @@
 find_package(Torch REQUIRED)
 
 # opbench::torch: LibTorch with its compile flags, as one target.
+# libstdc++ is linked BEFORE LibTorch, on purpose: PyPI wheels export copies of libstdc++
+# symbols (std::filesystem among them, which crash with some wheels: pytorch/pytorch#133437), and
+# the dynamic linker binds each symbol to the first library in the program's needed list that has
+# it. With libstdc++ first, the standard library opbench calls is libstdc++'s own. Checked by the
+# test LibTorchSymbols.StdResolvesToLibstdcxx; see also include/opbench/core/files.hpp.
 add_library(opbench_torch_deps INTERFACE)
-target_link_libraries(opbench_torch_deps INTERFACE ${TORCH_LIBRARIES})
+target_link_libraries(opbench_torch_deps INTERFACE
+  "-Wl,--push-state,--no-as-needed" stdc++ "-Wl,--pop-state" ${TORCH_LIBRARIES})
 if(TORCH_CXX_FLAGS)
   separate_arguments(_opbench_torch_flags UNIX_COMMAND "${TORCH_CXX_FLAGS}")
   target_compile_options(opbench_torch_deps INTERFACE ${_opbench_torch_flags})

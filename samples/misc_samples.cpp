@@ -44,6 +44,7 @@ void register_misc_samples(std::vector<Sample>& out) {
   out.push_back({{"dec2bin", {"InputAware", "Broadcast"}, "PADDLEREC", "", {sizes({12, 12, 12}), sizes({16, 16, 16}), sizes({32, 32, 32})}, false, "misc_samples.cpp"},
                  [](const Json& s, at::Generator& g) { return Tensors{at::randint(0, 1 << 10, {n(s, 0), n(s, 1)}, g, k_long), at::full({1}, n(s, 2), k_long)}; },
                  [](const Tensors& t) { return Tensors{dec2bin(t[0], t[1].item<std::int64_t>())}; }});
+  out.back().info.host_inputs = 1;
 }
 
 }  // namespace opbench::samples

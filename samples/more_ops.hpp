@@ -16,7 +16,8 @@ at::Tensor bbox2roi(const std::vector<at::Tensor>& boxes_per_image);
 at::Tensor bmn_loss(const at::Tensor& pred, const at::Tensor& gt, double threshold = 0.5, double eps = 1e-5);
 at::Tensor bounded_iou_loss(const at::Tensor& pred, const at::Tensor& target, double beta = 0.2, double eps = 1e-3);
 at::Tensor collate_tokens(const std::vector<at::Tensor>& values, std::int64_t pad_idx);
-at::Tensor compute_locations(std::int64_t h, std::int64_t w, std::int64_t stride);
+at::Tensor compute_locations(std::int64_t h, std::int64_t w, std::int64_t stride,
+                             const at::TensorOptions& options = {});
 at::Tensor detr_loss_cardinality(const at::Tensor& logits, const at::Tensor& target_lengths);
 std::vector<at::Tensor> detr_postprocess(const at::Tensor& logits, const at::Tensor& boxes, const at::Tensor& sizes);
 at::Tensor factorization_machine(const at::Tensor& embeddings);
@@ -42,7 +43,8 @@ std::vector<at::Tensor> sanitize_coordinates(const at::Tensor& x1, const at::Ten
 at::Tensor sce_loss(const at::Tensor& logits, const at::Tensor& labels, double alpha = 0.1, double beta = 1.0);
 at::Tensor smooth_step(const at::Tensor& x, double gamma = 1.0);
 at::Tensor split_heads_qkv(const at::Tensor& x, std::int64_t heads);
-at::Tensor valid_flags(std::int64_t h, std::int64_t w, std::int64_t valid_h, std::int64_t valid_w, std::int64_t num_base_anchors);
+at::Tensor valid_flags(std::int64_t h, std::int64_t w, std::int64_t valid_h, std::int64_t valid_w, std::int64_t num_base_anchors,
+                       const at::TensorOptions& options = {});
 at::Tensor varifocal_loss(const at::Tensor& logits, const at::Tensor& target, double alpha = 0.75, double gamma = 2.0);
 at::Tensor word2vec_loss(const at::Tensor& input, const at::Tensor& true_word, const at::Tensor& negatives);
 // Fused patterns of the MXNet operator-benchmark design.

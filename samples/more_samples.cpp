@@ -25,7 +25,7 @@ at::Tensor scaled_l2(const at::Tensor& x, const at::Tensor& c, const at::Tensor&
 
 at::Tensor assign_wrt_overlaps(const at::Tensor& overlaps, double pos_thr, double neg_thr, double min_pos_iou) {
   const int64_t gts = overlaps.size(0), n = overlaps.size(1);
-  auto assigned = at::full({n}, -1, k_long);
+  auto assigned = at::full({n}, -1, overlaps.options().dtype(at::kLong));
   if (gts == 0 || n == 0) return assigned.zero_();
   const auto [max_overlaps, argmax] = overlaps.max(0);
   const auto [gt_max, gt_argmax] = overlaps.max(1);
@@ -93,9 +93,9 @@ at::Tensor collate_tokens(const std::vector<at::Tensor>& values, std::int64_t pa
   return out;
 }
 
-at::Tensor compute_locations(std::int64_t h, std::int64_t w, std::int64_t stride) {
-  const auto xs = at::arange(0, w * stride, stride, at::kFloat);
-  const auto ys = at::arange(0, h * stride, stride, at::kFloat);
+at::Tensor compute_locations(std::int64_t h, std::int64_t w, std::int64_t stride, const at::TensorOptions& options) {
+  const auto xs = at::arange(0, w * stride, stride, options.dtype(at::kFloat));
+  const auto ys = at::arange(0, h * stride, stride, options.dtype(at::kFloat));
   const auto grid = at::meshgrid({ys, xs}, "ij");
   return at::stack({grid[1].reshape(-1), grid[0].reshape(-1)}, 1) + static_cast<double>(stride / 2);
 }
@@ -256,7 +256,7 @@ at::Tensor position_embedding_sine(const at::Tensor& mask, std::int64_t npf, dou
   const double eps = 1e-6, scale = 2 * M_PI;
   y = y / (y.narrow(1, y.size(1) - 1, 1) + eps) * scale;
   x = x / (x.narrow(2, x.size(2) - 1, 1) + eps) * scale;
-  const auto i = at::arange(npf, at::kFloat);
+  const auto i = at::arange(npf, mask.options().dtype(at::kFloat));
   const auto dim_t = at::pow(temperature, 2 * at::floor(i / 2) / static_cast<double>(npf));
   auto interleave = [](const at::Tensor& p) {
     const auto even = p.slice(3, 0, p.size(3), 2).sin(), odd = p.slice(3, 1, p.size(3), 2).cos();
@@ -269,10 +269,10 @@ at::Tensor position_embedding_sine(const at::Tensor& mask, std::int64_t npf, dou
 std::vector<at::Tensor> random_sampler(const at::Tensor& assigned, std::int64_t num, double pos_fraction) {
   const auto pos = at::nonzero(assigned > 0).view(-1);
   const int64_t want_pos = static_cast<int64_t>(static_cast<double>(num) * pos_fraction);
-  const auto pos_take = pos.index({at::randperm(pos.size(0), k_long).narrow(0, 0, std::min(want_pos, pos.size(0)))});
+  const auto pos_take = pos.index({at::randperm(pos.size(0), assigned.options().dtype(at::kLong)).narrow(0, 0, std::min(want_pos, pos.size(0)))});
   const auto neg = at::nonzero(assigned == 0).view(-1);
   const int64_t want_neg = num - pos_take.size(0);
-  const auto neg_take = neg.index({at::randperm(neg.size(0), k_long).narrow(0, 0, std::min(want_neg, neg.size(0)))});
+  const auto neg_take = neg.index({at::randperm(neg.size(0), assigned.options().dtype(at::kLong)).narrow(0, 0, std::min(want_neg, neg.size(0)))});
   return {pos_take, neg_take};
 }
 
@@ -298,8 +298,9 @@ at::Tensor split_heads_qkv(const at::Tensor& x, std::int64_t heads) {
   return x.reshape({x.size(0), x.size(1), heads, x.size(2) / heads}).permute({0, 2, 1, 3});
 }
 
-at::Tensor valid_flags(std::int64_t h, std::int64_t w, std::int64_t vh, std::int64_t vw, std::int64_t num) {
-  auto vx = at::zeros({w}, at::kBool), vy = at::zeros({h}, at::kBool);
+at::Tensor valid_flags(std::int64_t h, std::int64_t w, std::int64_t vh, std::int64_t vw, std::int64_t num,
+                       const at::TensorOptions& options) {
+  auto vx = at::zeros({w}, options.dtype(at::kBool)), vy = at::zeros({h}, options.dtype(at::kBool));
   vx.narrow(0, 0, vw).fill_(true);
   vy.narrow(0, 0, vh).fill_(true);
   const auto valid = vy.view({h, 1}).logical_and(vx.view({1, w})).reshape(-1);
@@ -378,6 +379,8 @@ void register_more_samples(std::vector<Sample>& out) {
       k_mmdet + "core/bbox/assigners/max_iou_assigner.py#L128", {sz({4, 4})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{rand({at_(s, 0), at_(s, 1) * 256}, g)}; },
       [](const Tensors& t) { return Tensors{assign_wrt_overlaps(t[0])}; });
+  out.back().info.host_sync =
+      "as the original: a Python `if` on each gt's best overlap, and boolean-mask assignment";
   reg(out, "bbox2roi", {"ForLoop", "IfElseBranch"}, "UNKNOWN", "", {sz({32}), sz({64}), sz({128})}, false,
       [](const Json& s, at::Generator& g) {
         Tensors boxes;
@@ -411,8 +414,11 @@ void register_more_samples(std::vector<Sample>& out) {
       },
       [](const Tensors& t) { return Tensors{collate_tokens(t, 1)}; });
   reg(out, "compute_locations", {"ViewAttribute", "IfElseBranch"}, "POD", "", {sz({3000}), sz({2000}), sz({4000})}, false,
-      [](const Json& s, at::Generator&) { return Tensors{at::full({2}, at_(s, 0) / 50, k_long)}; },
-      [](const Tensors& t) { return Tensors{compute_locations(t[0][0].item<int64_t>(), 50, 8)}; });
+      // The original's `device` argument: an empty tensor on the case's device; the feature-map
+      // size stays on the host (a Python int there).
+      [](const Json& s, at::Generator&) { return Tensors{at::empty({0}), at::full({2}, at_(s, 0) / 50, k_long)}; },
+      [](const Tensors& t) { return Tensors{compute_locations(t[1][0].item<int64_t>(), 50, 8, t[0].options())}; });
+  out.back().info.host_inputs = 1;
   reg(out, "detr_loss_cardinality", {"BuiltInDataStructure", "ForLoop", "Reduce", "ViewAttribute"}, "SINGLE_REPO",
       k_detr + "detr.py#L130", {sz({100})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{randn({8, at_(s, 0), 92}, g), randint(20, {8}, g)}; },
@@ -449,11 +455,13 @@ void register_more_samples(std::vector<Sample>& out) {
         return Tensors{at::linspace(0.5, 2.0, at_(s, 1)), at::linspace(1.0, 2.0, at_(s, 2)), at::full({1}, static_cast<double>(at_(s, 0)))};
       },
       [](const Tensors& t) { return Tensors{gen_base_anchors(t[2].item<double>(), t[0], t[1])}; });
+  out.back().info.host_inputs = 1;
   reg(out, "greedy_decoder", {"ForLoop", "Reduce", "AdvancedIndexing", "BuiltInDataStructure"}, "ASSEMBLYAI",
       "https://colab.research.google.com/drive/1IPpwx4rX32rqHKpLz7dc8sOKspUa-YKO#scrollTo=RVJs4Bk8FjjO",
       {sz({12, 12, 12}), sz({16, 16, 16}), sz({32, 32, 32})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{randn({at_(s, 0), at_(s, 1) * 8, at_(s, 2)}, g).log_softmax(2)}; },
       [](const Tensors& t) { return greedy_decoder(t[0], t[0].size(2) - 1); });
+  out.back().info.host_sync = "as the original: each decoded sequence's length depends on the data (boolean mask)";
   reg(out, "index2d", {"ViewAttribute"}, "SINGLE_REPO", k_yolact + "layers/box_utils.py#L376", {sz({10}), sz({20}), sz({30})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{randn({at_(s, 0) * 10, 100}, g), randint(100, {at_(s, 0) * 10, 8}, g)}; },
       [](const Tensors& t) { return Tensors{index2d(t[0], t[1])}; });
@@ -523,6 +531,7 @@ void register_more_samples(std::vector<Sample>& out) {
       k_mmdet + "core/bbox/samplers/random_sampler.py#L9", {sz({4})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{randint(at_(s, 0) + 1, {4000}, g)}; },
       [](const Tensors& t) { return random_sampler(t[0], 512, 0.25); });
+  out.back().info.host_sync = "as the original: torch.nonzero picks the positive and negative boxes";
   reg(out, "sanitize_coordinates", {"Reduce", "IfElseBranch"}, "MMDET", k_mmdet + "models/dense_heads/yolact_head.py#L876",
       {sz({300, 100}), sz({600, 100}), sz({800, 100})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{rand({at_(s, 0), at_(s, 1)}, g), rand({at_(s, 0), at_(s, 1)}, g)}; },
@@ -530,6 +539,7 @@ void register_more_samples(std::vector<Sample>& out) {
   reg(out, "sce_loss", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, "UNKNOWN", "", {sz({4}), sz({8}), sz({12})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{randn({256, at_(s, 0)}, g), randint(at_(s, 0), {256}, g)}; },
       [](const Tensors& t) { return Tensors{sce_loss(t[0], t[1])}; });
+  out.back().info.host_sync = "as the original: one_hot checks the label range with .item() (LibTorch skips it on CUDA)";
   reg(out, "smooth_step", {"Broadcast"}, "PADDLEREC",
       k_gh + "PaddlePaddle/PaddleRec/blob/3b416accde4366e26f55f8d27f2453704a146bad/models/multitask/dselect_k/net.py#L121",
       {sz({12, 12, 12}), sz({16, 16, 16}), sz({32, 32, 32})}, true,
@@ -542,11 +552,14 @@ void register_more_samples(std::vector<Sample>& out) {
       [](const Tensors& t) { return Tensors{split_heads_qkv(t[0], 8)}; });
   reg(out, "valid_flags", {"AdvancedIndexing", "ViewAttribute"}, "MMDET", k_mmdet + "core/anchor/point_generator.py#L30",
       {sz({160, 120, 3}), sz({320, 240, 6}), sz({480, 360, 9})}, false,
-      [](const Json& s, at::Generator&) { return Tensors{at::tensor({at_(s, 0), at_(s, 1), at_(s, 2)}, k_long)}; },
+      // The original's `device` argument: an empty tensor on the case's device; the sizes stay
+      // on the host (Python ints there).
+      [](const Json& s, at::Generator&) { return Tensors{at::empty({0}), at::tensor({at_(s, 0), at_(s, 1), at_(s, 2)}, k_long)}; },
       [](const Tensors& t) {
-        const auto h = t[0][0].item<int64_t>(), w = t[0][1].item<int64_t>();
-        return Tensors{valid_flags(h, w, h - 3, w - 5, t[0][2].item<int64_t>())};
+        const auto h = t[1][0].item<int64_t>(), w = t[1][1].item<int64_t>();
+        return Tensors{valid_flags(h, w, h - 3, w - 5, t[1][2].item<int64_t>(), t[0].options())};
       });
+  out.back().info.host_inputs = 1;
   reg(out, "varifocal_loss", {"Reduce", "IfElseBranch"}, "MMDET", k_mmdet + "models/losses/varifocal_loss.py#L11",
       {sz({128, 4}), sz({256, 4}), sz({512, 4})}, true,
       [](const Json& s, at::Generator& g) {

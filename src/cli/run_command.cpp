@@ -10,13 +10,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
 
 #include "commands.hpp"
+#include "opbench/core/files.hpp"
 #include "opbench/catalog/binder.hpp"
 #include "opbench/core/dtype.hpp"
 #include "opbench/core/error.hpp"
@@ -36,7 +36,6 @@ extern char** environ;
 
 namespace opbench::cli {
 namespace {
-namespace fs = std::filesystem;
 
 struct RunOptions {
   std::vector<std::string> ops;
@@ -163,7 +162,7 @@ std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOption
     for (const auto& device : plan_options.devices) {
       for (int threads : plan_options.threads) {
         plan::Case c;
-        c.name = "model:" + fs::path(options.model).filename().string();
+        c.name = "model:" + core::filename(options.model);
         c.kind = "model";
         c.op = "model";
         c.given = {{"model", options.model}, {"inputs", inputs}};
@@ -213,7 +212,6 @@ results::CaseResult run_isolated(const plan::Case& c, const std::string& plan_fi
   if (!memory) args.emplace_back("--no-memory");
   args.insert(args.end(), {"--timer", options.exec.timer});
   if (options.exec.cold) args.emplace_back("--cold");
-  if (options.exec.cuda_graph) args.emplace_back("--cuda-graph");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -233,7 +231,7 @@ results::CaseResult run_isolated(const plan::Case& c, const std::string& plan_fi
   }
   int status = 0;
   waitpid(pid, &status, 0);
-  if (fs::exists(output)) {
+  if (core::path_exists(output)) {
     auto set = results::load_results(output);
     if (set.cases.size() == 1) {
       results::CaseResult result = std::move(set.cases.front());
@@ -307,8 +305,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
   std::string scratch;
   std::string plan_file;
   if (options.isolate) {
-    std::string pattern = (fs::temp_directory_path() / "opbench-run-XXXXXX").string();
-    scratch = ::mkdtemp(pattern.data());
+    scratch = core::make_temp_directory("opbench-run-");
     results::ResultSet planned;
     for (const auto& c : cases) {
       results::CaseResult r;
@@ -388,8 +385,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
   if (summary.contains("warning")) std::cerr << "opbench: warning: " << summary["warning"].get<std::string>() << "\n";
   writer.finish(order, summary);
   if (!scratch.empty()) {
-    std::error_code ec;
-    fs::remove_all(scratch, ec);
+    core::remove_all(scratch);
   }
   std::cout << fmt::format("{} case(s): {} ok, {} error, {} skipped; results: {}\n", cases.size(),
                            ok, failed, skipped, output);
@@ -472,15 +468,17 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
                   "Relative slowdown of the speed canary that marks a repetition as measured in a slow spell")
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--timer", options->exec.timer,
-                  "CUDA cases: event (CUDA events around each block) or host (host clock with a "
-                  "synchronize per block); CPU cases always use the host clock")
+                  "CUDA cases: event (GPU time from CUDA-graph replays timed with CUDA events, with "
+                  "the CPU time and the batch time of eager calls beside it) or host (host clock with "
+                  "a synchronize per block); CPU cases always use the host clock")
       ->check(CLI::IsMember({"event", "host"}))->capture_default_str();
   cmd->add_flag("--cold", options->exec.cold,
                 "Overwrite a buffer the size of the cache (CUDA: L2; CPU: last level) before every "
                 "timed call, and time each call alone");
-  cmd->add_flag("--cuda-graph", options->exec.cuda_graph,
-                "CUDA cases: capture calls into a CUDA graph and time its replays (no launch "
-                "overhead); a case whose capture fails falls back, with the reason recorded");
+  // Before GPU time was the default, graphs had to be asked for; the flag stays accepted.
+  cmd->add_flag_callback("--cuda-graph", [] {
+    core::log_warn("--cuda-graph is the default now: CUDA cases report GPU time from CUDA-graph replays");
+  })->group("");
   cmd->add_flag("--no-memory", options->no_memory, "Skip the untimed memory probe");
   cmd->add_option("--output,-o", options->output,
                   "Result file (default: RESULTS_DIR/run-YYYYMMDD-HHMMSS.json)");

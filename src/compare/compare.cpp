@@ -30,6 +30,12 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
     c.reason = "status base " + base.status + ", new " + candidate.status;
     return c;
   }
+  if (base.timing.measures != candidate.timing.measures) {
+    // GPU time against the batch time of an older file, say: two different quantities.
+    c.verdict = "unknown";
+    c.reason = "different times: base " + base.timing.measures + ", new " + candidate.timing.measures;
+    return c;
+  }
   if (c.base_replicates < options.min_replicates || c.new_replicates < options.min_replicates) {
     c.verdict = "unknown";
     c.reason = "too few repetitions (" + std::to_string(c.base_replicates) + " and " +

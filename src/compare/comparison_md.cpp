@@ -13,8 +13,11 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
   out << "# opbench compare\n\n";
   out << "- **base**: " << comparison.base_path << "\n- **new**: " << comparison.new_path << "\n";
   out << fmt::format("- **rule**: slower/faster when the median moves by more than {:.1f}% and "
-                     "the Mann-Whitney U test on the repetition medians gives p < {}\n\n",
+                     "the Mann-Whitney U test on the repetition medians gives p < {}\n",
                      o.threshold * 100, o.alpha);
+  out << "- **times**: each case's median as its result file reports it: host time on the CPU, GPU "
+         "time on CUDA (device execution; `timing.measures` says which); cases whose two files "
+         "measure different times are `unknown`\n\n";
   out << "| case | base median | new median | ratio | p-value | verdict |\n";
   out << "|---|---:|---:|---:|---:|---|\n";
   for (const auto& c : comparison.cases) {

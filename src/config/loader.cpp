@@ -3,16 +3,15 @@
 #include <csv.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
+#include "opbench/core/files.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
 
 namespace opbench::config {
-namespace fs = std::filesystem;
 
 std::string CaseSpec::location() const {
   return pointer.empty() ? file + ":" + std::to_string(row) : file + ":" + pointer;
@@ -287,14 +286,12 @@ std::vector<CaseSpec> load_file(const std::string& path) {
 }
 
 std::vector<std::string> config_files_in(const std::string& directory) {
-  std::error_code ec;
-  if (!fs::is_directory(directory, ec)) {
+  if (!core::is_directory(directory)) {
     throw ConfigError(directory + ": config directory does not exist");
   }
   std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(directory)) {
-    const std::string name = entry.path().string();
-    if (entry.is_regular_file() && (core::ends_with(name, ".csv") || core::ends_with(name, ".json"))) {
+  for (const std::string& name : core::list_directory(directory)) {
+    if (core::is_regular_file(name) && (core::ends_with(name, ".csv") || core::ends_with(name, ".json"))) {
       files.push_back(name);
     }
   }

@@ -8,25 +8,33 @@
 
 namespace opbench::exec {
 
+namespace {
+
+// The one table of canonical dtype names and their c10 types.
+constexpr std::pair<const char*, at::ScalarType> k_dtypes[] = {
+    {"float32", at::kFloat}, {"float16", at::kHalf},   {"bfloat16", at::kBFloat16},
+    {"float64", at::kDouble}, {"int8", at::kChar},     {"uint8", at::kByte},
+    {"int16", at::kShort},   {"int32", at::kInt},      {"int64", at::kLong},
+    {"bool", at::kBool},     {"complex64", at::kComplexFloat}, {"complex128", at::kComplexDouble}};
+
+}  // namespace
+
 at::ScalarType scalar_type(const std::string& name) {
-  if (name == "float32") return at::kFloat;
-  if (name == "float16") return at::kHalf;
-  if (name == "bfloat16") return at::kBFloat16;
-  if (name == "float64") return at::kDouble;
-  if (name == "int8") return at::kChar;
-  if (name == "uint8") return at::kByte;
-  if (name == "int16") return at::kShort;
-  if (name == "int32") return at::kInt;
-  if (name == "int64") return at::kLong;
-  if (name == "bool") return at::kBool;
-  if (name == "complex64") return at::kComplexFloat;
-  if (name == "complex128") return at::kComplexDouble;
+  for (const auto& [canonical, type] : k_dtypes) {
+    if (name == canonical) return type;
+  }
   // Defaults that the schema printed in LibTorch's own spelling (Float, Long, ...).
-  for (auto type : {at::kFloat, at::kHalf, at::kBFloat16, at::kDouble, at::kChar, at::kByte,
-                    at::kShort, at::kInt, at::kLong, at::kBool}) {
-    if (name == c10::toString(type)) return type;
+  for (const auto& entry : k_dtypes) {
+    if (name == c10::toString(entry.second)) return entry.second;
   }
   throw ConfigError("unknown dtype '" + name + "'");
+}
+
+std::string dtype_name(at::ScalarType type) {
+  for (const auto& [canonical, t] : k_dtypes) {
+    if (t == type) return canonical;
+  }
+  return "";
 }
 
 at::Device device_of(const std::string& canonical) { return at::Device(canonical); }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "opbench/report/csv_field.hpp"
+#include "opbench/stats/statistics.hpp"
 
 namespace opbench::report {
 namespace {
@@ -25,7 +26,7 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
          "samples,block_size,repetitions,median_us,median_low_us,median_high_us,median_coverage,"
          "repetition_spread,mean_us,p50_us,p90_us,p99_us,min_us,max_us,stddev_us,cv,"
          "iqr_us,noise_reached,peak_bytes,total_bytes,allocations,flops,bytes,gflops_per_s,gb_per_s,"
-         "intensity,bound,percent_of_peak\n";
+         "intensity,bound,percent_of_peak,measures,cpu_time_us,batch_time_us\n";
   for (const auto& r : set.cases) {
     const auto& s = r.summary;
     std::vector<std::string> cells = {
@@ -45,7 +46,10 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
         r.memory ? std::to_string(r.memory->allocations) : "",
         optional(r.work.flops, "{:.0f}", 1), optional(r.work.bytes, "{:.0f}", 1),
         optional(r.work.flops_per_second, "{:.4f}", 1e-9), optional(r.work.bytes_per_second, "{:.4f}", 1e-9),
-        optional(r.work.intensity, "{:.4f}", 1), r.work.bound, optional(r.work.percent_of_peak, "{:.2f}", 1)};
+        optional(r.work.intensity, "{:.4f}", 1), r.work.bound, optional(r.work.percent_of_peak, "{:.2f}", 1),
+        r.timing.measures,
+        r.timing.cpu_times.empty() ? "" : micros(stats::median(r.timing.cpu_times)),
+        r.timing.batch_times.empty() ? "" : micros(stats::median(r.timing.batch_times))};
     for (std::size_t i = 0; i < cells.size(); ++i) out << (i ? "," : "") << cells[i];
     out << "\n";
   }

@@ -47,9 +47,12 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
   out << "- **median**: the median of the repetition medians; *across repetitions*: its "
          "distribution-free interval with the interval's coverage, the repetitions and ± half "
          "their relative range (each repetition: fresh inputs at another placement, at another "
-         "moment); p90, p99, cv and samples: the timed blocks of all repetitions pooled\n\n";
-  out << "| case | status | median | across repetitions | p90 | p99 | cv | samples | peak memory | allocs | GFLOP/s | GB/s | % of roof |\n";
-  out << "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+         "moment); p90, p99, cv and samples: the timed blocks of all repetitions pooled\n"
+         "- **time**: what the median times: host (CPU cases: the host clock); on CUDA, GPU time "
+         "(device execution, launches hidden in CUDA-graph replays), with the CPU time (the host's "
+         "time in one call) and the batch time (back-to-back eager calls) beside it\n\n";
+  out << "| case | status | median | across repetitions | time | p90 | p99 | cv | samples | peak memory | allocs | GFLOP/s | GB/s | % of roof |\n";
+  out << "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   auto rate = [](const std::optional<double>& v) {
     return v ? fmt::format("{:.2f}", *v / 1e9) : std::string("-");
   };
@@ -59,7 +62,9 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
                                                 : r.status + ": " + core::first_line(r.message);
     out << "| `" << cell(r.c.case_id) << "` | " << cell(status) << " | "
         << format_duration(r.estimate.median) << " | "
-        << (r.status == "ok" ? estimate_text(r.estimate) : "-") << " | " << format_duration(s.p90) << " | "
+        << (r.status == "ok" ? estimate_text(r.estimate) : "-") << " | "
+        << (r.status != "ok" ? "-" : r.timing.measures == "host" ? "host" : cell(device_times_text(r))) << " | "
+        << format_duration(s.p90) << " | "
         << format_duration(s.p99) << " | "
         << (std::isfinite(s.cv) ? fmt::format("{:.1f}%", s.cv * 100) : "-") << " | " << s.count
         << " | " << (r.memory ? format_bytes(r.memory->peak_bytes) : "-") << " | "

@@ -34,10 +34,25 @@ std::string estimate_text(const results::Estimate& e) {
                      format_duration(e.high), e.coverage * 100, e.repetitions, e.spread * 50);
 }
 
+std::string device_times_text(const results::CaseResult& r) {
+  const std::string& m = r.timing.measures;
+  if (m == "host" || m.empty()) return "";
+  const std::string what = m == "gpu"     ? "GPU time"
+                           : m == "batch" ? "batch time (no graph)"
+                           : m == "cpu"   ? "CPU time (no device work)"
+                                          : "host time with synchronize";
+  std::string text = what;
+  if (!r.timing.cpu_times.empty()) text += " · CPU " + format_duration(stats::median(r.timing.cpu_times));
+  if (!r.timing.batch_times.empty()) text += " · batch " + format_duration(stats::median(r.timing.batch_times));
+  return text;
+}
+
 std::string console_line(const results::CaseResult& r) {
   if (r.status != "ok") return fmt::format("{}  {}: {}", r.c.case_id, r.status, core::first_line(r.message));
-  return fmt::format("{}  median {} {}  p90 {}  cv {:.1f}%{}  peak {}{}", r.c.case_id,
+  const std::string device = device_times_text(r);
+  return fmt::format("{}  median {} {}{}  p90 {}  cv {:.1f}%{}  peak {}{}", r.c.case_id,
                      format_duration(r.estimate.median), estimate_text(r.estimate),
+                     device.empty() ? "" : "  (" + device + ")",
                      format_duration(r.summary.p90),
                      r.summary.cv * 100, r.timing.noise_reached ? "" : " (noisy)",
                      r.memory ? format_bytes(r.memory->peak_bytes) : "-",

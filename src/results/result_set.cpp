@@ -74,6 +74,8 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions) {
   out.timing.retried_repetitions = 0;
   out.timing.canary = 0;
   out.timing.repetition_medians.clear();
+  out.timing.cpu_times.clear();
+  out.timing.batch_times.clear();
   out.memory.reset();
   for (const auto& r : repetitions) {
     if (r.status != "ok") {
@@ -90,6 +92,9 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions) {
     out.timing.canary = std::max(out.timing.canary, r.timing.canary);
     out.timing.block_size = std::max(out.timing.block_size, r.timing.block_size);
     out.timing.repetition_medians.push_back(r.summary.median);
+    out.timing.cpu_times.insert(out.timing.cpu_times.end(), r.timing.cpu_times.begin(), r.timing.cpu_times.end());
+    out.timing.batch_times.insert(out.timing.batch_times.end(), r.timing.batch_times.begin(),
+                                  r.timing.batch_times.end());
     if (!out.memory && r.memory) out.memory = r.memory;
     if (!out.work.aten_calls && r.work.aten_calls) out.work.aten_calls = r.work.aten_calls;
   }
@@ -117,6 +122,16 @@ Json to_json(const CaseResult& result) {
   timing["mode"] = result.timing.mode;
   timing["call_path"] = result.timing.call_path;
   timing["cuda_graph"] = result.timing.cuda_graph;
+  timing["measures"] = result.timing.measures;
+  if (!result.timing.cpu_times.empty()) {
+    Json cpu = Json::array(), batch = Json::array();
+    for (double t : result.timing.cpu_times) cpu.push_back(number(t));
+    for (double t : result.timing.batch_times) batch.push_back(number(t));
+    timing["cpu_times"] = cpu;
+    timing["batch_times"] = batch;
+    timing["cpu_time"] = number(stats::median(result.timing.cpu_times));
+    timing["batch_time"] = number(stats::median(result.timing.batch_times));
+  }
   timing["block_size"] = result.timing.block_size;
   timing["warmup_calls"] = result.timing.warmup_calls;
   timing["total_time"] = number(result.timing.total_time);
@@ -192,6 +207,13 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       result.timing.mode = t.value("mode", std::string("hot"));
       result.timing.call_path = t.value("call_path", std::string("boxed"));
       result.timing.cuda_graph = t.value("cuda_graph", std::string("off"));
+      result.timing.measures = t.value("measures", std::string(result.timing.timer == "cuda_event" ? "batch" : "host"));
+      auto read_list = [&](const char* key, std::vector<double>& out) {
+        if (!t.contains(key) || !t[key].is_array()) return;
+        for (const auto& v : t[key]) out.push_back(v.is_number() ? v.get<double>() : std::nan(""));
+      };
+      read_list("cpu_times", result.timing.cpu_times);
+      read_list("batch_times", result.timing.batch_times);
       result.timing.block_size = t.value("block_size", std::int64_t{0});
       result.timing.warmup_calls = t.value("warmup_calls", std::int64_t{0});
       result.timing.total_time = read_number(t, "total_time");

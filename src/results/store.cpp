@@ -8,15 +8,14 @@
 #include <map>
 #include <set>
 #include <ctime>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "opbench/core/error.hpp"
+#include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
 
 namespace opbench::results {
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -30,11 +29,13 @@ void write_all(int fd, const std::string& text, const std::string& path) {
 }
 
 void make_parent(const std::string& path) {
-  const fs::path parent = fs::path(path).parent_path();
+  const std::string parent = core::parent_path(path);
   if (!parent.empty()) {
-    std::error_code ec;
-    fs::create_directories(parent, ec);
-    if (ec) throw ResultsError(parent.string() + ": cannot create directory (" + ec.message() + ")");
+    try {
+      core::create_directories(parent);
+    } catch (const Error& e) {
+      throw ResultsError(e.what());
+    }
   }
 }
 
@@ -185,17 +186,15 @@ ResultSet load_results(const std::string& path) {
 }
 
 std::string latest_result(const std::string& directory) {
-  std::error_code ec;
-  if (!fs::is_directory(directory, ec)) {
+  if (!core::is_directory(directory)) {
     throw ResultsError(directory + ": no results directory (run `opbench run` first, or pass --input)");
   }
   std::string best;
-  fs::file_time_type best_time;
+  std::int64_t best_time = 0;
   for (const char* suffix : {".json", ".journal.jsonl"}) {
-    for (const auto& entry : fs::directory_iterator(directory)) {
-      const std::string name = entry.path().string();
-      if (!entry.is_regular_file() || !core::ends_with(name, suffix)) continue;
-      const auto time = entry.last_write_time();
+    for (const std::string& name : core::list_directory(directory)) {
+      if (!core::is_regular_file(name) || !core::ends_with(name, suffix)) continue;
+      const std::int64_t time = core::modified_ns(name);
       if (best.empty() || time > best_time || (time == best_time && name > best)) {
         best = name;
         best_time = time;
@@ -212,10 +211,9 @@ std::string default_output_path(const std::string& directory) {
   gmtime_r(&now, &utc);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
-  std::string path = (fs::path(directory) / (std::string("run-") + stamp + ".json")).string();
-  for (int i = 1; fs::exists(path) || fs::exists(journal_path_for(path)); ++i) {
-    path = (fs::path(directory) / (std::string("run-") + stamp + "-" + std::to_string(i) + ".json"))
-               .string();
+  std::string path = core::join_path(directory, std::string("run-") + stamp + ".json");
+  for (int i = 1; core::path_exists(path) || core::path_exists(journal_path_for(path)); ++i) {
+    path = core::join_path(directory, std::string("run-") + stamp + "-" + std::to_string(i) + ".json");
   }
   return path;
 }

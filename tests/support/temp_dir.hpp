@@ -4,8 +4,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
+
+#include "opbench/core/files.hpp"
 #include <string>
 
 namespace opbench::testing {
@@ -13,13 +14,9 @@ namespace opbench::testing {
 class TempDir {
  public:
   TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "opbench-test-XXXXXX").string();
-    m_path = ::mkdtemp(pattern.data());
+    m_path = core::make_temp_directory("opbench-test-");
   }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(m_path, ec);
-  }
+  ~TempDir() { core::remove_all(m_path); }
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
 
@@ -29,7 +26,7 @@ class TempDir {
   // Writes `text` to `name` inside the directory and returns its path.
   std::string write(const std::string& name, const std::string& text) const {
     const std::string p = file(name);
-    std::filesystem::create_directories(std::filesystem::path(p).parent_path());
+    core::create_directories(core::parent_path(p));
     std::ofstream(p) << text;
     return p;
   }

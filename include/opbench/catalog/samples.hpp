@@ -18,6 +18,13 @@ struct SampleInfo {
   std::vector<Json> cases;        // the catalogue's argument cases, {"sizes": [...]}
   bool backward = false;          // whether backward is timed too
   std::string file;               // samples/<file>.cpp that holds the body
+  // The last `host_inputs` inputs are parameters the body reads on the host with .item()
+  // (counts, scales): they stay on the CPU whatever the case's device, as the Python numbers of
+  // the original would, so reading them makes no device synchronisation.
+  std::size_t host_inputs = 0;
+  // Why the body makes the host wait for the device, where the original does too (a Python `if`
+  // on a tensor, a data-dependent size); "" when it never does. Checked by the sample tests.
+  std::string host_sync{};
 };
 
 // Every sample built into this binary, by name.

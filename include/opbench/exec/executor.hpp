@@ -1,5 +1,6 @@
 #pragma once
-// Runs one planned case: inputs, warmup, timed blocks, memory probe. Never throws for a failure
+// Runs one planned case: inputs, warmup, timed blocks, memory probe (one driver for every kind
+// of case: src/exec/workload.hpp). Never throws for a failure
 // inside the case: it becomes a result with status "error" (or "skipped") and its message.
 
 #include <cstdint>
@@ -15,10 +16,10 @@ struct ExecOptions {
   MeasureOptions measure;
   bool memory = true;          // run the untimed memory probe
   bool describe = true;        // count the ATen calls of one call (the same in every repetition)
-  std::string timer = "event"; // CUDA: "event" (CUDA events) or "host" (host clock + synchronize)
+  // CUDA: "event": GPU time from CUDA-graph replays, with the CPU and batch times beside it
+  // (results::TimingInfo::measures); "host": the host clock with a synchronize per block.
+  std::string timer = "event";
   bool cold = false;           // overwrite the cache (L2 / last level) before every timed call
-  bool cuda_graph = false;     // CUDA: capture calls into a CUDA graph and time its replays
-  int graph_calls = 16;        // calls captured per graph (1 when cold)
   // Which repetition of the case this is (0-based). Each repetition makes its inputs afresh
   // after a padding allocation whose size (0 to 64 KiB, 64-byte steps) is drawn from the case's
   // seed and this index, so that the buffers of successive repetitions land at different

@@ -20,6 +20,8 @@ struct PreparedCall {
 
 // The c10 dtype of a canonical dtype name.
 at::ScalarType scalar_type(const std::string& canonical);
+// The canonical name of a c10 dtype; "" for one opbench has no name for.
+std::string dtype_name(at::ScalarType type);
 
 // The c10 device of a canonical device name ("cpu", "cuda:0").
 at::Device device_of(const std::string& canonical);

@@ -29,6 +29,10 @@ std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregat
 std::string estimate_text(const results::Estimate& estimate);
 
 // One console line for a finished case: `case_id  median .. [interval]  p90 ..  peak ..`.
+// What a case's median times (results::TimingInfo::measures), and on CUDA its CPU and batch
+// times beside it: "GPU time · CPU 8.17 us · batch 7.87 us"; "" for CPU cases.
+std::string device_times_text(const results::CaseResult& r);
+
 std::string console_line(const results::CaseResult& result);
 
 }  // namespace opbench::report

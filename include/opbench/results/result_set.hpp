@@ -31,6 +31,18 @@ struct TimingInfo {
   std::string mode = "hot";         // "hot", or "cold" (cache overwritten before each call)
   std::string call_path = "boxed";  // "typed" (unboxed fast path) or "boxed" (see typed_call.hpp)
   std::string cuda_graph = "off";   // "off", "on (K calls per replay)" or "fallback: why"
+  // What `samples` and the estimate time. "host": the host clock around back-to-back calls (CPU
+  // cases). On CUDA: "gpu", the device's execution per call with launch overhead hidden (CUDA-
+  // graph replays of many calls, timed with events); "batch", back-to-back eager launches timed
+  // with events, where no graph could be captured (`cuda_graph` says why; a call that launches
+  // slower than the device runs it shows its launch time here); "cpu", the host's time per call,
+  // for calls that launch no device work (views, metadata); "host_sync" with --timer host.
+  std::string measures = "host";
+  // CUDA cases, one value per repetition (seconds per call): the host's time in one call (its
+  // launches and host work, the device drained before each block: what eager mode costs the
+  // host), and back-to-back eager calls timed with CUDA events (what an eager loop sustains).
+  std::vector<double> cpu_times;
+  std::vector<double> batch_times;
   std::int64_t block_size = 0;      // calls per timed block
   std::int64_t warmup_calls = 0;    // calls before the first timed block (calibration included)
   double total_time = 0;            // seconds spent in timed blocks

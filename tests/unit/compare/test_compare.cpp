@@ -103,3 +103,18 @@ TEST(Compare, Formats) {
 
 }  // namespace
 }  // namespace opbench::compare
+
+namespace opbench::compare {
+namespace {
+
+TEST(Compare, DifferentKindsOfTimeAreNeverCompared) {
+  const auto base = results::load_results(k_dir + "base.json");
+  auto gpu = base;
+  for (auto& c : gpu.cases) c.timing.measures = "gpu";
+  const Comparison c = compare_results(base, gpu, {});
+  EXPECT_EQ(c.count("unknown"), c.cases.size());
+  EXPECT_NE(c.cases.front().reason.find("different times: base host, new gpu"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace opbench::compare

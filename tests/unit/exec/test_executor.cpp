@@ -185,3 +185,30 @@ TEST(TypedCall, SameOutputAsBoxedForEachSignature) {
 
 }  // namespace
 }  // namespace opbench::exec
+
+#include "opbench/exec/call_recorder.hpp"
+
+namespace opbench::exec {
+namespace {
+
+// The one recorder gives every kind of case its ATen calls and work: a sum over the calls, FLOPs
+// only when every call has a rule.
+TEST(CallRecorder, WorkIsTheSumOverTheCalls) {
+  const at::Tensor a = at::rand({8, 16}), b = at::rand({16, 4}), x = at::rand({8, 4});
+  const Recording both = record_aten_calls([&] { (void)at::add(at::mm(a, b), x); });
+  ASSERT_EQ(both.calls.size(), 2u);
+  EXPECT_EQ(both.calls[0].op, "aten::mm");
+  EXPECT_EQ(both.calls[1].op, "aten::add.Tensor");
+  const cost::Cost work = work_of(both.calls);
+  ASSERT_TRUE(work.flops.has_value());
+  EXPECT_DOUBLE_EQ(*work.flops, 2.0 * 8 * 4 * 16 + 8 * 4);
+  EXPECT_DOUBLE_EQ(work.bytes, 4.0 * (8 * 16 + 16 * 4 + 8 * 4) + 4.0 * (8 * 4 * 3));
+  EXPECT_EQ(work.flops_rule, "sum over 2 ATen calls");
+  // A call with no FLOP rule (nonzero): the bytes still add up, the FLOPs are absent.
+  const Recording some = record_aten_calls([&] { (void)at::nonzero(at::mm(a, b)); });
+  EXPECT_FALSE(work_of(some.calls).flops.has_value());
+  EXPECT_GT(work_of(some.calls).bytes, 0);
+}
+
+}  // namespace
+}  // namespace opbench::exec

@@ -144,3 +144,44 @@ TEST(GbenchReporter, GoogleBenchmarkSchema) {
 
 }  // namespace
 }  // namespace opbench::report
+
+namespace opbench::report {
+namespace {
+
+// A CUDA case: GPU time is its median, CPU and batch time beside it, in every view.
+results::CaseResult cuda_case() {
+  results::CaseResult r = sample_set().cases.front();
+  r.c.case_id = "add/self=1,other=1/float32/cuda:0/t1/forward";
+  r.c.device = "cuda:0";
+  r.timing.measures = "gpu";
+  r.timing.cuda_graph = "on (58 calls per replay)";
+  r.timing.cpu_times = {8.0e-6, 8.4e-6, 8.2e-6};
+  r.timing.batch_times = {7.9e-6, 7.8e-6, 8.0e-6};
+  return r;
+}
+
+TEST(DeviceTimes, ConsoleMarkdownCsvAndJsonSayWhichTime) {
+  const results::CaseResult r = cuda_case();
+  EXPECT_EQ(device_times_text(r), "GPU time · CPU 8.20 us · batch 7.90 us");
+  EXPECT_NE(console_line(r).find("(GPU time · CPU 8.20 us · batch 7.90 us)"), std::string::npos) << console_line(r);
+  EXPECT_EQ(device_times_text(sample_set().cases.front()), "");  // a CPU case: host time, nothing beside
+  results::ResultSet set;
+  set.cases = {r};
+  EXPECT_NE(render("md", set).find("| GPU time · CPU 8.20 us · batch 7.90 us |"), std::string::npos);
+  const std::string csv = render("csv", set);
+  EXPECT_NE(csv.find(",measures,cpu_time_us,batch_time_us\n"), std::string::npos);
+  EXPECT_NE(csv.find(",gpu,8.2000,7.9000\n"), std::string::npos) << csv;
+  // The JSON keeps every repetition's figures, and reads them back.
+  const Json json = results::to_json(r);
+  EXPECT_EQ(json["timing"]["measures"], "gpu");
+  EXPECT_DOUBLE_EQ(json["timing"]["cpu_time"].get<double>(), 8.2e-6);
+  const results::CaseResult back = results::case_result_from_json(json, "test");
+  EXPECT_EQ(back.timing.measures, "gpu");
+  EXPECT_EQ(back.timing.batch_times, r.timing.batch_times);
+  // Repetitions combine their CPU and batch times.
+  const results::CaseResult combined = results::combine_repetitions({r, r});
+  EXPECT_EQ(combined.timing.cpu_times.size(), 6u);
+}
+
+}  // namespace
+}  // namespace opbench::report

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
-#include <filesystem>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <fstream>
 #include <thread>
 
@@ -77,10 +78,10 @@ TEST(ResultWriter, JournalHoldsFinishedCasesUntilFinish) {
     const ResultSet partial = load_results(writer.journal_path());
     ASSERT_EQ(partial.cases.size(), 2u);
     EXPECT_EQ(partial.cases[1].c.case_id, "b");
-    EXPECT_FALSE(std::filesystem::exists(output));
+    EXPECT_FALSE(core::path_exists(output));
     writer.finish();
   }
-  EXPECT_FALSE(std::filesystem::exists(journal_path_for(output)));
+  EXPECT_FALSE(core::path_exists(journal_path_for(output)));
   const ResultSet full = load_results(output);
   ASSERT_EQ(full.cases.size(), 2u);
   EXPECT_EQ(full.context["host"], "h");
@@ -159,9 +160,7 @@ TEST(WriteAtomically, ReplacesWholeFile) {
   write_atomically(path, "first");
   write_atomically(path, "second");
   EXPECT_EQ(testing::read_text(path), "second");
-  int entries = 0;
-  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) ++entries;
-  EXPECT_EQ(entries, 1);  // no temp file left behind
+  EXPECT_EQ(core::list_directory(dir.path()).size(), 1u);  // no temp file left behind
 }
 
 TEST(LatestResult, NewestJsonInDirectory) {
@@ -170,7 +169,10 @@ TEST(LatestResult, NewestJsonInDirectory) {
   EXPECT_THROW(latest_result(dir.path()), ResultsError);
   const auto older = dir.write("run-1.json", "{}");
   const auto newer = dir.write("run-2.json", "{}");
-  std::filesystem::last_write_time(older, std::filesystem::last_write_time(newer) - std::chrono::hours(1));
+  const std::int64_t newer_ns = core::modified_ns(newer);
+  const timespec older_time{static_cast<time_t>(newer_ns / 1000000000 - 3600), 0};
+  const timespec times[2] = {older_time, older_time};
+  ASSERT_EQ(::utimensat(AT_FDCWD, older.c_str(), times, 0), 0);
   EXPECT_EQ(latest_result(dir.path()), newer);
 }
 

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""opbench's GPU times against references measured in the same process family on the same GPU.
+
+One table of cases (CASES) is the single home of the fixed GPU acceptance set:
+  gpu_check.py config OUT.json      the cases as an opbench config (`opbench run --config`)
+  gpu_check.py reference OUT.json   reference times with PyTorch on cuda:0: torch.profiler's
+                                    kernel time per call, a CUDA-event loop of eager calls,
+                                    torch.utils.benchmark (host clock, synchronised) and
+                                    CUDA-graph replays
+  gpu_check.py verdict RESULT.json REFERENCE.json [--aa SECOND.json FIRST.json]
+                                    one table: opbench's GPU / CPU / batch time beside the
+                                    references, and PASS/FAIL per goal (issue #13)
+bench/gpu_check.sh runs all of it.
+"""
+import json
+import statistics
+import sys
+
+# name, operator, opbench arguments, size. opbench's GPU time must be within 10% ("small") or 2%
+# ("large") of the profiler's kernel time; for "large" cases its batch time (back-to-back eager
+# calls) must also be within 2% of torch.utils.benchmark's, which times the same thing with the
+# host clock (for small ones Python's own overhead dominates torch.utils.benchmark).
+CASES = [
+    ("add-1", "add", {"self": "[1]", "other": "[1]"}, "small"),
+    ("relu-64x64x128", "relu", {"self": "64x64x128"}, "small"),
+    ("mm-256", "mm", {"self": "256x256", "mat2": "256x256"}, "small"),
+    ("add-4096x4096", "add", {"self": "4096x4096", "other": "4096x4096"}, "large"),
+    ("mm-4096", "mm", {"self": "4096x4096", "mat2": "4096x4096"}, "large"),
+    ("conv2d-32x64x56x56", "conv2d", {"input": "32x64x56x56", "weight": "64x64x3x3", "padding": [1, 1]}, "large"),
+    ("softmax-8192x8192", "softmax", {"self": "8192x8192", "dim": -1}, "large"),
+    ("sum-64M", "sum", {"self": "[67108864]"}, "large"),
+]
+
+
+def config(path):
+    operators = {}
+    for name, op, args, size in CASES:
+        operators.setdefault(op, []).append({"shape_class": "common", "source": "gpu_check " + name, "args": args})
+    out = {"description": "bench/gpu_check.py: the fixed GPU acceptance cases",
+           "operators": [{"op": op, "category": "gpu_check", "tags": ["gpu_check"], "cases": cases}
+                         for op, cases in operators.items()]}
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1)
+
+
+def shape(text):
+    text = text.strip("[]")
+    return [int(d) for d in text.replace(",", "x").split("x") if d]
+
+
+def make_call(torch, op, args):
+    tensors, kwargs = [], {}
+    for key, value in args.items():
+        if isinstance(value, str):
+            t = torch.randn(shape(value), device="cuda")
+            if not tensors:
+                tensors.append(t)
+            else:
+                kwargs[key] = t
+        else:
+            kwargs[key] = value
+    fn = getattr(torch, op)
+    first = tensors[0]
+    return lambda: fn(first, **kwargs)
+
+
+def event_loop(torch, f, calls, rounds=15):
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(rounds):
+        start.record()
+        for _ in range(calls):
+            f()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop) * 1e-3 / calls)
+    return statistics.median(times)
+
+
+def reference(path):
+    import torch
+    import torch.utils.benchmark as tub
+    from torch.profiler import ProfilerActivity, profile
+
+    out = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "cases": {}}
+    for name, op, args, size in CASES:
+        f = make_call(torch, op, args)
+        for _ in range(20):
+            f()
+        torch.cuda.synchronize()
+        once = event_loop(torch, f, 1, rounds=5)
+        calls = max(1, min(2000, int(2e-3 / max(once, 1e-7))))
+        events = event_loop(torch, f, calls)
+        # The profiler: device time of every kernel, per call.
+        n = max(20, min(500, calls))
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(n):
+                f()
+            torch.cuda.synchronize()
+        device_us = 0.0
+        for row in prof.key_averages():
+            device_us += getattr(row, "self_device_time_total", None) or getattr(row, "self_cuda_time_total", 0.0)
+        kernel = device_us * 1e-6 / n
+        tub_median = tub.Timer(stmt="f()", globals={"f": f}).blocked_autorange(min_run_time=0.3).median
+        # CUDA-graph replays of k calls.
+        k = max(1, min(512, int(5e-4 / max(events, 1e-7))))
+        stream = torch.cuda.Stream()
+        stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            for _ in range(3):
+                f()
+        torch.cuda.current_stream().wait_stream(stream)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            for _ in range(k):
+                f()
+        graph_time = event_loop(torch, graph.replay, max(1, calls // k)) / k
+        out["cases"][name] = {"kernel": kernel, "events": events, "tub": tub_median, "graph": graph_time,
+                              "kernels_per_call": sum(r.count for r in prof.key_averages()) / n}
+        print(f"{name:22s} kernel {kernel*1e6:9.2f} us  events {events*1e6:9.2f} us  "
+              f"tub {tub_median*1e6:9.2f} us  graph {graph_time*1e6:9.2f} us", flush=True)
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1)
+
+
+def median(values):
+    values = [v for v in values if isinstance(v, (int, float))]
+    return statistics.median(values) if values else float("nan")
+
+
+def verdict(result_path, reference_path, aa=None):
+    result = json.load(open(result_path))
+    ref = json.load(open(reference_path))
+    by_name = {}
+    for c in result["cases"]:
+        src = c.get("source") or ""
+        if src.startswith("gpu_check "):
+            by_name[src[len("gpu_check "):]] = c
+    ok = True
+    print(f"reference: torch {ref['torch']} on {ref['device']}")
+    print(f"{'case':22s} {'opbench GPU':>12s} {'CPU':>10s} {'batch':>10s} | {'profiler':>10s} {'events':>10s} "
+          f"{'tub':>10s} {'graph':>10s} | goal")
+    for name, op, args, size in CASES:
+        c, r = by_name.get(name), ref["cases"].get(name)
+        if c is None or r is None or c.get("status") != "ok":
+            print(f"{name:22s} missing or failed: {c and c.get('message')}")
+            ok = False
+            continue
+        gpu = c["estimate"]["median"]
+        t = c["timing"]
+        cpu, batch = t.get("cpu_time"), t.get("batch_time")
+        limit = 0.10 if size == "small" else 0.02
+        ratio = gpu / r["kernel"]
+        met = abs(ratio - 1) <= limit and t.get("measures") == "gpu"
+        goal = f"GPU/profiler {ratio:.3f} (±{limit:.0%})"
+        if size == "large":
+            batch_ratio = batch / r["tub"] if isinstance(batch, (int, float)) else float("nan")
+            met = met and abs(batch_ratio - 1) <= 0.02
+            goal += f", batch/tub {batch_ratio:.3f} (±2%)"
+        ok &= met
+        us = lambda v: f"{v*1e6:10.2f}" if isinstance(v, (int, float)) else f"{'-':>10s}"
+        print(f"{name:22s} {us(gpu)}us {us(cpu)} {us(batch)} | {us(r['kernel'])} {us(r['events'])} {us(r['tub'])} "
+              f"{us(r['graph'])} | {goal} {'PASS' if met else 'FAIL'}")
+    if aa:
+        second, first = (json.load(open(p)) for p in aa)
+        base = {c["case_id"]: c for c in first["cases"] if c.get("status") == "ok"}
+        changes, noisy, total, errors = [], 0, 0, 0
+        for c in second["cases"]:
+            if c.get("status") == "error":
+                errors += 1
+            if c.get("status") != "ok":
+                continue
+            total += 1
+            noisy += 0 if c["timing"].get("noise_reached") else 1
+            b = base.get(c["case_id"])
+            if b:
+                changes.append(abs(c["estimate"]["median"] / b["estimate"]["median"] - 1))
+        errors += sum(1 for c in first["cases"] if c.get("status") == "error")
+        changes.sort()
+        p = lambda q: changes[min(len(changes) - 1, int(q * len(changes)))] if changes else float("nan")
+        reached = 1 - noisy / total if total else 0
+        med, p90, worst = statistics.median(changes) if changes else float("nan"), p(0.9), changes[-1] if changes else float("nan")
+        print(f"default suite on the GPU, two runs: {len(changes)} cases compared, errors {errors}, "
+              f"target noise reached {reached:.1%}")
+        print(f"  A/A |ratio-1|: median {med:.2%}, p90 {p90:.2%}, worst {worst:.2%}")
+        checks = [("0 errors", errors == 0), ("≥ 90% reach target noise", reached >= 0.9),
+                  ("A/A median ≤ 2%", med <= 0.02), ("A/A p90 ≤ 8%", p90 <= 0.08), ("no case beyond ×1.25", worst <= 0.25)]
+        for label, met in checks:
+            print(f"  {label}: {'PASS' if met else 'FAIL'}")
+            ok &= met
+    print("verdict:", "PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 3 and sys.argv[1] == "config":
+        config(sys.argv[2])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "reference":
+        reference(sys.argv[2])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "verdict":
+        aa = sys.argv[5:7] if len(sys.argv) >= 7 and sys.argv[4] == "--aa" else None
+        sys.exit(verdict(sys.argv[2], sys.argv[3], aa))
+    else:
+        print(__doc__)
+        sys.exit(2)

@@ -1,0 +1,38 @@
+#pragma once
+// Files and directories through POSIX calls. The rule, and why it lives here: nothing in opbench
+// (src/, samples/, tests/, bench/) uses std::filesystem. PyTorch wheels export copies of
+// libstdc++'s std::filesystem symbols from libtorch (pytorch/pytorch#133437, #134494); a program
+// linking LibTorch can bind its own std::filesystem calls to those copies, which crash with some
+// wheels (2.11: SIGSEGV in remove_all). These few POSIX wrappers are all opbench needs.
+// Checked by the test `lint.no_std_filesystem` (tests/CMakeLists.txt) and, for every std::
+// symbol the tests import, by LibTorchSymbols.StdResolvesToLibstdcxx (tests/unit/core).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace opbench::core {
+
+bool path_exists(const std::string& path);
+bool is_directory(const std::string& path);
+bool is_regular_file(const std::string& path);
+// Full paths of the entries of `directory` (no "." and ".."), sorted; throws Error when it
+// cannot be read.
+std::vector<std::string> list_directory(const std::string& directory);
+// Like `mkdir -p`; throws Error naming the directory and the reason.
+void create_directories(const std::string& path);
+// Removes `path` and everything under it (links are removed, never followed); no error when
+// it does not exist. Returns false when something could not be removed.
+bool remove_all(const std::string& path);
+// A fresh directory under $TMPDIR (or /tmp) named `prefix` + random letters.
+std::string make_temp_directory(const std::string& prefix);
+// Last modification time in nanoseconds since the epoch; -1 when there is no such file.
+std::int64_t modified_ns(const std::string& path);
+// "a/b/c.json" -> "c.json"; "a/b/" -> "b".
+std::string filename(const std::string& path);
+// "a/b/c.json" -> "a/b"; "c.json" -> ""; "/c" -> "/".
+std::string parent_path(const std::string& path);
+// "a" + "b" -> "a/b" (one slash between them).
+std::string join_path(const std::string& directory, const std::string& name);
+
+}  // namespace opbench::core

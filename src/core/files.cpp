@@ -1,0 +1,104 @@
+#include "opbench/core/files.hpp"
+
+#include <dirent.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "opbench/core/error.hpp"
+
+namespace opbench::core {
+namespace {
+
+bool stat_of(const std::string& path, struct stat& st) { return ::stat(path.c_str(), &st) == 0; }
+
+}  // namespace
+
+bool path_exists(const std::string& path) {
+  struct stat st {};
+  return stat_of(path, st);
+}
+
+bool is_directory(const std::string& path) {
+  struct stat st {};
+  return stat_of(path, st) && S_ISDIR(st.st_mode);
+}
+
+bool is_regular_file(const std::string& path) {
+  struct stat st {};
+  return stat_of(path, st) && S_ISREG(st.st_mode);
+}
+
+std::vector<std::string> list_directory(const std::string& directory) {
+  DIR* dir = ::opendir(directory.c_str());
+  if (dir == nullptr) throw Error(directory + ": cannot read the directory (" + std::strerror(errno) + ")");
+  std::vector<std::string> out;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name != "." && name != "..") out.push_back(join_path(directory, name));
+  }
+  ::closedir(dir);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void create_directories(const std::string& path) {
+  if (path.empty() || is_directory(path)) return;
+  const std::string parent = parent_path(path);
+  if (!parent.empty() && parent != path) create_directories(parent);
+  if (::mkdir(path.c_str(), 0777) != 0 && errno != EEXIST) {
+    throw Error(path + ": cannot create directory (" + std::strerror(errno) + ")");
+  }
+}
+
+bool remove_all(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return errno == ENOENT;
+  if (!S_ISDIR(st.st_mode)) return ::unlink(path.c_str()) == 0;
+  // Children first (FTW_DEPTH), links not followed (FTW_PHYS).
+  auto remove_one = [](const char* p, const struct stat*, int, struct FTW*) -> int { return ::remove(p); };
+  return ::nftw(path.c_str(), remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0;
+}
+
+std::string make_temp_directory(const std::string& prefix) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = join_path(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp", prefix + "XXXXXX");
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    throw Error(pattern + ": cannot create a temporary directory (" + std::strerror(errno) + ")");
+  }
+  return pattern;
+}
+
+std::int64_t modified_ns(const std::string& path) {
+  struct stat st {};
+  if (!stat_of(path, st)) return -1;
+  return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+}
+
+std::string filename(const std::string& path) {
+  std::string p = path;
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  const auto slash = p.rfind('/');
+  return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+std::string parent_path(const std::string& path) {
+  std::string p = path;
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  const auto slash = p.rfind('/');
+  if (slash == std::string::npos) return "";
+  if (slash == 0) return "/";
+  return p.substr(0, slash);
+}
+
+std::string join_path(const std::string& directory, const std::string& name) {
+  if (directory.empty()) return name;
+  return directory.back() == '/' ? directory + name : directory + "/" + name;
+}
+
+}  // namespace opbench::core

@@ -1,0 +1,271 @@
+// The one driver: every case, whatever its kind, is timed, recorded and probed here (workload.hpp).
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <ATen/core/grad_mode.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#if OPBENCH_WITH_CUDA
+#include <ATen/cuda/CUDAGraph.h>
+#include <cuda_runtime_api.h>
+#include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAStream.h>
+
+#include "opbench/exec/cuda_timer.hpp"
+#endif
+
+#include "opbench/core/strings.hpp"
+#include "opbench/exec/call_recorder.hpp"
+#include "opbench/exec/canary.hpp"
+#include "opbench/exec/device_support.hpp"
+#include "opbench/exec/memory_probe.hpp"
+#include "opbench/exec/timer.hpp"
+#include "workload.hpp"
+
+namespace opbench::exec {
+namespace {
+
+// Cold mode's flush: overwrites a buffer the size of the device's last cache level.
+struct Flush {
+  at::Tensor buffer;
+  int value = 0;
+  void operator()() {
+    if (buffer.defined()) buffer.fill_((++value) & 0x7f);
+  }
+};
+
+Flush make_flush(const plan::Case& c, bool cold) {
+  Flush flush;
+  if (cold) {
+    flush.buffer = at::empty({flush_bytes(c.device)},
+                             at::TensorOptions().dtype(at::kByte).device(device_of(c.device)));
+  }
+  return flush;
+}
+
+template <typename Call, typename Timer>
+Measurement measure_with(Call& call, Flush& flush, bool cold, const MeasureOptions& options, Timer& timer) {
+  return cold ? measure_cold(call, flush, options, timer) : measure(call, options, timer);
+}
+
+// The host clock, on the CPU: blocks during which the process was descheduled are taken again
+// (MeasureOptions::interruptions), and the speed canary before and after says whether the
+// machine ran at full speed meanwhile. With `sync` (a CUDA stream synchronize, --timer host) it
+// waits for the device at both ends of every block.
+Measurement time_on_host(const plan::Case& c, const ExecOptions& options, std::function<void()>& call,
+                         results::TimingInfo& timing, std::function<void()> sync) {
+  const bool cpu = device_of(c.device).is_cpu();
+  Flush flush = make_flush(c, options.cold);
+  MeasureOptions measure_options = options.measure;
+  if (cpu) measure_options.interruptions = interruptions_of_this_process;
+  const int threads = at::get_num_threads();
+  SteadyTimer timer(std::move(sync));
+  timing.timer = timer.name();
+  timing.measures = cpu ? "host" : "host_sync";
+  const double before = cpu ? canary_seconds(threads) : 0.0;
+  Measurement m = measure_with(call, flush, options.cold, measure_options, timer);
+  const double after = cpu ? canary_seconds(threads) : 0.0;
+  timing.discarded_blocks = m.discarded;
+  timing.canary = std::max(before, after);
+  return m;
+}
+
+#if OPBENCH_WITH_CUDA
+// Captures `calls` calls of `once` into a CUDA graph on a side stream; throws when capture fails.
+std::unique_ptr<at::cuda::CUDAGraph> capture_graph(const at::Device& device, const std::function<void()>& once,
+                                                   int calls) {
+  auto graph = std::make_unique<at::cuda::CUDAGraph>();
+  const c10::cuda::CUDAStream side = c10::cuda::getStreamFromPool(false, device.index());
+  const c10::cuda::CUDAStream current = c10::cuda::getCurrentCUDAStream(device.index());
+  side.synchronize();
+  current.synchronize();
+  {
+    c10::cuda::CUDAStreamGuard guard(side);
+    for (int i = 0; i < 3; ++i) once();  // warm up on the capturing stream, as capture requires
+    side.synchronize();
+    graph->capture_begin();
+    try {
+      for (int i = 0; i < calls; ++i) once();
+      graph->capture_end();
+    } catch (...) {
+      // Leave no capture open behind a failed call (the stream would refuse all later work),
+      // and clear the error it left.
+      cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+      if (cudaStreamIsCapturing(side.stream(), &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
+        cudaGraph_t broken = nullptr;
+        if (cudaStreamEndCapture(side.stream(), &broken) == cudaSuccess && broken != nullptr) cudaGraphDestroy(broken);
+      }
+      (void)cudaGetLastError();
+      throw;
+    }
+  }
+  side.synchronize();
+  return graph;
+}
+
+// How many calls one graph replay holds: enough that a replay lasts ~0.5 ms of eager time, so the
+// replay's own launch is amortised and the device never waits for the host; 1 when cold (each
+// call alone after its flush).
+int calls_per_replay(double batch_seconds, bool cold) {
+  if (cold || !(batch_seconds > 0)) return 1;
+  return static_cast<int>(std::clamp(std::ceil(5e-4 / batch_seconds), 1.0, 512.0));
+}
+
+// The three CUDA times of a repetition (results::TimingInfo::measures): batch and CPU time as
+// side figures, then the GPU time, which becomes the case's samples. Where no graph can be
+// captured, the batch measurement is the case's samples and `cuda_graph` says why.
+Measurement time_on_cuda(const plan::Case& c, const ExecOptions& options, Workload& w,
+                         const std::string& host_sync, results::TimingInfo& timing) {
+  const at::Device device = device_of(c.device);
+  const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(device.index());
+  Flush flush = make_flush(c, options.cold);
+  // The side figures take the least time the stopping rule allows.
+  MeasureOptions side = options.measure;
+  side.max_time = side.min_time;
+
+  CudaEventTimer events(stream);
+  Measurement batch = measure_with(w.call, flush, options.cold, side, events);
+  const double batch_median = stats::median(batch.samples);
+  timing.batch_times.push_back(batch_median);
+
+  // The host's time in the calls: the device drained before each block, never waited for inside
+  // one. A block holds at most 256 calls (the launch queue, about a thousand entries, never fills)
+  // and about block_time of device work (the drain before the next block stays short); min_runs
+  // blocks are enough, as the host's time is steady.
+  MeasureOptions launch_options = options.measure;
+  launch_options.min_time = 0;
+  launch_options.max_time = 0;
+  launch_options.max_block = static_cast<std::int64_t>(
+      std::clamp(std::ceil(options.measure.block_time / std::max(batch_median, 1e-9)), 1.0, 256.0));
+  const auto drain = [stream] { stream.synchronize(); };
+  SteadyTimer launches(drain, /*sync_at_stop=*/false);
+  const Measurement cpu = measure_with(w.call, flush, options.cold, launch_options, launches);
+  timing.cpu_times.push_back(stats::median(cpu.samples));
+
+  timing.timer = events.name();
+  timing.measures = "batch";
+  const std::string not_capturable = !w.not_capturable.empty() ? w.not_capturable : host_sync;
+  if (!not_capturable.empty()) {
+    timing.cuda_graph = "fallback: " + not_capturable;
+    return batch;
+  }
+  const int calls = calls_per_replay(batch_median, options.cold);
+  std::unique_ptr<at::cuda::CUDAGraph> graph;
+  try {
+    graph = capture_graph(device, w.call, calls);
+  } catch (const std::exception& e) {
+    timing.cuda_graph = "fallback: " + core::first_line(e.what());
+    // A failed capture can leave the stream in an error state only in the capture; the caching
+    // allocator frees the capture's private pool with the graph.
+    stream.synchronize();
+    return batch;
+  }
+  auto replay = [&graph] { graph->replay(); };
+  Measurement m = measure_with(replay, flush, options.cold, options.measure, events);
+  for (double& s : m.samples) s /= calls;  // a replay runs `calls` calls
+  if (stats::median(m.samples) < 1e-7) {
+    // No kernel runs in under 100 ns: the call launches no device work (a view, metadata), so
+    // its cost is the host's, measured as the CPU time is, with the full stopping rule.
+    SteadyTimer host(drain, /*sync_at_stop=*/false);
+    Measurement h = measure_with(w.call, flush, options.cold, options.measure, host);
+    timing.timer = host.name();
+    timing.cuda_graph = "on: no device work";
+    timing.measures = "cpu";
+    return h;
+  }
+  m.block_size *= calls;
+  m.noise = stats::cv(m.samples);
+  m.noise_reached = m.noise <= options.measure.target_noise;
+  timing.cuda_graph = "on (" + std::to_string(calls) + " calls per replay)";
+  timing.measures = "gpu";
+  return m;
+}
+#endif
+
+void finish(results::CaseResult& result, const Measurement& m, const MeasureOptions& options) {
+  result.samples = m.samples;
+  result.summary = stats::summarize(m.samples);
+  result.timing.block_size = m.block_size;
+  result.timing.warmup_calls = m.warmup_calls;
+  result.timing.total_time = m.total_time;
+  result.timing.target_noise = options.target_noise;
+  result.timing.noise = m.noise;
+  result.timing.noise_reached = m.noise_reached;
+  // One repetition; run_command's combine_repetitions makes the estimate over all of them.
+  result.timing.repetition_medians = {result.summary.median};
+  result.estimate = results::estimate_of(result.timing.repetition_medians);
+}
+
+// The memory probe of one call; on CUDA also the caching allocator's peaks.
+results::MemoryStats probe(const plan::Case& c, const std::function<void()>& call) {
+#if OPBENCH_WITH_CUDA
+  const at::Device device = device_of(c.device);
+  if (device.is_cuda()) {
+    c10::cuda::CUDACachingAllocator::resetPeakStats(device.index());
+    results::MemoryStats stats = probe_memory(call);
+    c10::cuda::device_synchronize();
+    const auto device_stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device.index());
+    const auto aggregate = static_cast<std::size_t>(c10::CachingDeviceAllocator::StatType::AGGREGATE);
+    stats.device_peak_allocated_bytes = device_stats.allocated_bytes[aggregate].peak;
+    stats.device_peak_reserved_bytes = device_stats.reserved_bytes[aggregate].peak;
+    return stats;
+  }
+#else
+  (void)c;
+#endif
+  return probe_memory(call);
+}
+
+}  // namespace
+
+void drive(const plan::Case& c, const ExecOptions& options, Workload& w, results::CaseResult& result) {
+  at::AutoGradMode grad_mode(w.grad_mode);
+  result.timing.call_path = w.call_path;
+  result.timing.mode = options.cold ? "cold" : "hot";
+  // One untimed call under the recorder first: its ATen calls and the work they do, and whether
+  // it makes the host wait for the device (then no CUDA graph can hold it). The roofline is made
+  // once, from the case's estimate over all repetitions (run_command).
+  std::string host_sync;
+  if (w.recordable) {
+    const Recording recording = record_aten_calls(w.call);
+    if (options.describe) result.work.aten_calls = static_cast<std::int64_t>(recording.calls.size());
+    const cost::Cost work = work_of(recording.calls);
+    result.work.flops = work.flops;
+    result.work.bytes = work.bytes;
+    result.work.flops_rule = work.flops_rule;
+    if (!recording.random.empty()) {
+      // A graph replays the generator offsets of its capture; LibTorch refuses a generator used
+      // by a captured graph and by eager calls in turn (seen with randint on 2.11).
+      host_sync = "the call draws random numbers (" + recording.random.front() + ")";
+    }
+    for (const HostSync& sync : recording.syncs) {
+      if (!sync.on_cpu || device_of(c.device).is_cpu()) {
+        host_sync = "the call waits for the device (" + sync.op + ")";
+        break;
+      }
+    }
+    w.release();
+  }
+  Measurement m;
+  const at::Device device = device_of(c.device);
+#if OPBENCH_WITH_CUDA
+  if (device.is_cuda()) {
+    if (options.timer == "host") {
+      const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(device.index());
+      m = time_on_host(c, options, w.call, result.timing, [stream] { stream.synchronize(); });
+    } else {
+      m = time_on_cuda(c, options, w, host_sync, result.timing);
+    }
+  }
+#endif
+  if (device.is_cpu()) m = time_on_host(c, options, w.call, result.timing, {});
+  finish(result, m, options.measure);
+  if (options.memory) {
+    w.release();
+    result.memory = probe(c, w.call);
+  }
+}
+
+}  // namespace opbench::exec

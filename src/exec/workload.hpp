@@ -1,0 +1,50 @@
+#pragma once
+// One case interface. Whatever a case is (an operator, a long-tail sample, a whole TorchScript
+// model; forward or the gradients of any of them), its maker (workloads.cpp) turns it into a
+// Workload; the one driver (driver.cpp) times it, records its ATen calls and work, and probes its
+// memory the same way for all of them.
+// Internal to exec/: the rest of opbench runs cases through executor.hpp's run_case.
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "opbench/exec/executor.hpp"
+#include "opbench/exec/inputs.hpp"
+
+namespace opbench::exec {
+
+struct Workload {
+  // One call. Its outputs stay alive until the next call, as in a plain `out = f(x)` loop.
+  std::function<void()> call;
+  // Drops what `call` keeps (before the memory probe, which then sees one call's own peak).
+  std::function<void()> release = [] {};
+  // How `call` reaches LibTorch: "typed", "boxed" (typed_call.hpp), "sample", "model", "gradient".
+  std::string call_path;
+  // Why a CUDA graph must not capture `call` ("" when a capture may be tried; a capture that
+  // fails falls back too, with LibTorch's reason).
+  std::string not_capturable;
+  // Grad mode while the driver runs `call` (on for gradients, off for everything else).
+  bool grad_mode = false;
+  // Whether the driver records the ATen calls of one call for their count and work. Gradients
+  // are not recorded: the autograd engine runs them on its own threads on CUDA.
+  bool recordable = true;
+  // What the callables above share (inputs, outputs, the module): kept alive with them.
+  std::shared_ptr<void> state;
+};
+
+// Thrown by a maker when the case cannot run for a reason that is no failure: status "skipped".
+struct SkipCase : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The workload of a planned case (its inputs made on its device from its seed).
+Workload make_workload(const plan::Case& c);
+// The forward workload of an operator case on arguments made by the caller.
+Workload operator_workload(PreparedCall& call);
+
+// Times, records and probes `workload` into `result` (see executor.hpp for what each field is).
+void drive(const plan::Case& c, const ExecOptions& options, Workload& workload, results::CaseResult& result);
+
+}  // namespace opbench::exec

@@ -1,0 +1,183 @@
+// The makers of workload.hpp: each kind of case turned into the one Workload the driver runs.
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <torch/csrc/autograd/autograd.h>
+#include <torch/csrc/jit/serialization/import.h>
+
+#include <utility>
+#include <vector>
+
+#include "opbench/core/error.hpp"
+#include "opbench/exec/typed_call.hpp"
+#include "registry.hpp"
+#include "workload.hpp"
+
+namespace opbench::exec {
+namespace {
+
+// Differentiable tensors among a call's outputs.
+std::vector<at::Tensor> differentiable_outputs(const std::vector<c10::IValue>& stack) {
+  std::vector<at::Tensor> out;
+  auto take = [&](const c10::IValue& v) {
+    if (v.isTensor() && v.toTensor().defined() && v.toTensor().requires_grad()) {
+      out.push_back(v.toTensor());
+    }
+  };
+  for (const auto& value : stack) {
+    if (value.isTensorList()) {
+      for (const at::Tensor& t : value.toTensorVector()) take(t);
+    } else if (value.isTuple()) {
+      for (const auto& item : value.toTupleRef().elements()) take(item);
+    } else {
+      take(value);
+    }
+  }
+  return out;
+}
+
+// The gradients of `outputs` with respect to `inputs` over the retained graph. torch::autograd::grad
+// returns them instead of accumulating into .grad, and the graph is retained, so every call walks
+// the same graph. `keep` holds whatever the graph's inputs need to stay alive.
+Workload gradient_workload(std::vector<at::Tensor> outputs, std::vector<at::Tensor> inputs,
+                           std::shared_ptr<void> keep) {
+  if (outputs.empty()) {
+    throw SkipCase("no differentiable output (the operator has no derivative for these inputs)");
+  }
+  struct State {
+    std::vector<at::Tensor> outputs, inputs, grad_outputs, grads;
+    std::shared_ptr<void> keep;
+  };
+  auto s = std::make_shared<State>();
+  for (const auto& out : outputs) s->grad_outputs.push_back(at::ones_like(out));
+  s->outputs = std::move(outputs);
+  s->inputs = std::move(inputs);
+  s->keep = std::move(keep);
+  Workload w;
+  w.call = [s] {
+    s->grads = torch::autograd::grad(s->outputs, s->inputs, s->grad_outputs, /*retain_graph=*/true,
+                                     /*create_graph=*/false, /*allow_unused=*/true);
+  };
+  w.release = [s] { s->grads.clear(); };
+  w.call_path = "gradient";
+  w.not_capturable = "backward cases are not captured";
+  w.grad_mode = true;
+  w.recordable = false;
+  w.state = s;
+  return w;
+}
+
+Workload operator_backward(const plan::Case& c) {
+  at::AutoGradMode grad_mode(true);
+  auto call = std::make_shared<PreparedCall>(prepare_call(c, /*requires_grad=*/true));
+  if (call->grad_inputs.empty()) throw SkipCase("no floating-point tensor input to differentiate");
+  std::vector<c10::IValue> stack(call->args.begin(), call->args.end());
+  call->handle.callBoxed(stack);
+  return gradient_workload(differentiable_outputs(stack), call->grad_inputs, call);
+}
+
+// A long-tail sample: its own input maker (valid boxes, labels in range) and body. Its last
+// `host_inputs` inputs are parameters the body reads on the host (counts, scales): they stay on
+// the CPU, as the Python numbers of the original would.
+Workload sample_workload(const plan::Case& c) {
+  const samples::Sample* sample = samples::find(c.name);
+  if (sample == nullptr) throw Error("no sample named " + c.name + " is built in");
+  at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(c.seed);
+  std::vector<at::Tensor> inputs = sample->make_inputs(c.given.at("sizes"), generator);
+  const at::ScalarType dtype = scalar_type(c.dtype);
+  const std::size_t on_device = inputs.size() - std::min<std::size_t>(inputs.size(), sample->info.host_inputs);
+  for (std::size_t i = 0; i < on_device; ++i) {
+    at::Tensor& t = inputs[i];
+    t = t.to(device_of(c.device), at::isFloatingType(t.scalar_type()) ? dtype : t.scalar_type());
+  }
+  if (c.direction == "backward") {
+    if (!sample->info.backward) {
+      throw SkipCase("this sample's backward is not timed (LongTail-Bench times it forward only)");
+    }
+    at::AutoGradMode grad_mode(true);
+    std::vector<at::Tensor> grad_inputs;
+    for (std::size_t i = 0; i < on_device; ++i) {
+      if (at::isFloatingType(inputs[i].scalar_type())) grad_inputs.push_back(inputs[i].requires_grad_(true));
+    }
+    std::vector<at::Tensor> outputs;
+    for (const auto& out : sample->body(inputs)) {
+      if (out.defined() && out.requires_grad()) outputs.push_back(out);
+    }
+    auto keep = std::make_shared<std::vector<at::Tensor>>(std::move(inputs));
+    return gradient_workload(std::move(outputs), std::move(grad_inputs), keep);
+  }
+  struct State {
+    const samples::Sample* sample;
+    std::vector<at::Tensor> inputs, outputs;
+  };
+  auto s = std::make_shared<State>(State{sample, std::move(inputs), {}});
+  Workload w;
+  w.call = [s] { s->outputs = s->sample->body(s->inputs); };
+  w.release = [s] { s->outputs.clear(); };
+  w.call_path = "sample";
+  w.state = s;
+  return w;
+}
+
+// A whole TorchScript model as one case: forward on inputs made from the case's specs.
+Workload model_workload(const plan::Case& c) {
+  struct State {
+    torch::jit::Module module;
+    std::vector<c10::IValue> inputs;
+    c10::IValue output;
+  };
+  auto s = std::make_shared<State>();
+  s->module = torch::jit::load(c.given.at("model").get<std::string>(), device_of(c.device));
+  s->module.eval();
+  s->inputs = make_tensors(c, c.given.at("inputs"));
+  Workload w;
+  w.call = [s] { s->output = s->module.forward(s->inputs); };
+  w.release = [s] { s->output = c10::IValue(); };
+  w.call_path = "model";
+  w.state = s;
+  return w;
+}
+
+}  // namespace
+
+Workload operator_workload(PreparedCall& call) {
+  // Two stacks, so the previous call's outputs stay alive while the next one runs, as in a plain
+  // `out = op(...)` loop.
+  struct State {
+    std::vector<c10::IValue> stack, previous;
+    at::Tensor typed_out;
+  };
+  auto s = std::make_shared<State>();
+  s->stack.reserve(call.args.size() + 4);
+  s->previous.reserve(call.args.size() + 4);
+  Workload w;
+  w.state = s;
+  if (std::function<void()> typed = typed_call(call, s->typed_out)) {
+    w.call = std::move(typed);
+    w.release = [s] { s->typed_out.reset(); };
+    w.call_path = "typed";
+    return w;
+  }
+  w.call = [s, &call] {
+    s->stack.assign(call.args.begin(), call.args.end());
+    call.handle.callBoxed(s->stack);
+    s->stack.swap(s->previous);
+  };
+  w.release = [s] {
+    s->stack.clear();
+    s->previous.clear();
+  };
+  w.call_path = "boxed";
+  return w;
+}
+
+Workload make_workload(const plan::Case& c) {
+  if (c.kind == "model") return model_workload(c);
+  if (c.kind == "sample") return sample_workload(c);
+  if (c.direction == "backward") return operator_backward(c);
+  auto call = std::make_shared<PreparedCall>(prepare_call(c, /*requires_grad=*/false));
+  Workload w = operator_workload(*call);
+  w.state = std::make_shared<std::pair<std::shared_ptr<PreparedCall>, std::shared_ptr<void>>>(call, w.state);
+  return w;
+}
+
+}  // namespace opbench::exec

@@ -1,0 +1,62 @@
+// core/files: the POSIX file helpers that opbench uses instead of the standard filesystem library (see its header).
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include "opbench/core/error.hpp"
+#include "opbench/core/files.hpp"
+
+namespace opbench::core {
+namespace {
+
+TEST(Files, PathPieces) {
+  EXPECT_EQ(filename("a/b/c.json"), "c.json");
+  EXPECT_EQ(filename("a/b/"), "b");
+  EXPECT_EQ(filename("c.json"), "c.json");
+  EXPECT_EQ(parent_path("a/b/c.json"), "a/b");
+  EXPECT_EQ(parent_path("c.json"), "");
+  EXPECT_EQ(parent_path("/c"), "/");
+  EXPECT_EQ(join_path("a", "b"), "a/b");
+  EXPECT_EQ(join_path("a/", "b"), "a/b");
+  EXPECT_EQ(join_path("", "b"), "b");
+}
+
+TEST(Files, CreateListAndRemoveATree) {
+  const std::string root = make_temp_directory("opbench-files-");
+  ASSERT_TRUE(is_directory(root));
+  create_directories(root + "/x/y/z");
+  EXPECT_TRUE(is_directory(root + "/x/y/z"));
+  create_directories(root + "/x/y/z");  // again: nothing to do, no error
+  std::ofstream(root + "/x/b.txt") << "b";
+  std::ofstream(root + "/x/a.txt") << "a";
+  ASSERT_EQ(::symlink("/", (root + "/x/link").c_str()), 0);  // removed, never followed
+  EXPECT_EQ(list_directory(root + "/x"),
+            (std::vector<std::string>{root + "/x/a.txt", root + "/x/b.txt", root + "/x/link", root + "/x/y"}));
+  EXPECT_TRUE(is_regular_file(root + "/x/a.txt"));
+  EXPECT_FALSE(is_regular_file(root + "/x"));
+  EXPECT_GT(modified_ns(root + "/x/a.txt"), 0);
+  EXPECT_EQ(modified_ns(root + "/nothing"), -1);
+  EXPECT_THROW(list_directory(root + "/nothing"), Error);
+  EXPECT_TRUE(remove_all(root));
+  EXPECT_FALSE(path_exists(root));
+  EXPECT_TRUE(remove_all(root));  // already gone: fine
+  EXPECT_TRUE(path_exists("/"));
+}
+
+TEST(Files, CreateDirectoriesNamesWhatFailed) {
+  const std::string root = make_temp_directory("opbench-files-");
+  std::ofstream(root + "/file") << "x";
+  try {
+    create_directories(root + "/file/sub");
+    ADD_FAILURE() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(root + "/file/sub: cannot create directory"), std::string::npos) << e.what();
+  }
+  remove_all(root);
+}
+
+}  // namespace
+}  // namespace opbench::core
