@@ -16,9 +16,10 @@
 // plain-add: only the plain loop of 1-element add on 1 thread (inputs made as opbench makes
 //   them), blocks of 137 calls for `seconds`; prints its median. bench/fresh_add.sh runs it in
 //   fresh processes beside `opbench run` (issue #11: the same number in every process).
-// canary: opbench's speed canary (exec/canary.hpp, 1 thread) back to back for `seconds`: its
-//   fastest time, quantiles, the share of the time it ran over 10% slow, and the longest such
-//   spell: how often and how long this machine is slow (the case for re-measuring repetitions).
+// canary: single readings of opbench's speed canary (exec/canary.hpp, 1 thread) back to back for
+//   `seconds`: the fastest, quantiles, the share of the time it ran over 10% slow, the longest such
+//   spell (how often and how long this machine is slow: the case for re-measuring repetitions),
+//   and how often one reading and the canary (the fastest of three) call the machine slow.
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -137,7 +138,7 @@ int main(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     double now = 0;
     while (now < budget) {
-      const double c = opbench::exec::canary_seconds(1);
+      const double c = opbench::exec::canary_reading(1);
       now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       taken.emplace_back(now, c);
     }
@@ -172,6 +173,18 @@ int main(int argc, char** argv) {
                 "longest run of them %.2f s\n",
                 slow, slow_windows.size(), 100.0 * slow / std::max<std::size_t>(1, slow_windows.size()),
                 static_cast<double>(longest) * k_window);
+    // How often a repetition would be called slow (canary over 10% above the fastest) by one
+    // reading, and by opbench's canary, the fastest of three readings back to back.
+    std::size_t single = 0, triples = 0, triple_slow = 0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      single += values[i] > 1.10 * fastest ? 1 : 0;
+      if (i % 3 == 2) {
+        ++triples;
+        triple_slow += std::min({values[i - 2], values[i - 1], values[i]}) > 1.10 * fastest ? 1 : 0;
+      }
+    }
+    std::printf("called slow (over 10%% above the fastest): one reading %.1f%%, fastest of three %.1f%%\n",
+                100.0 * single / values.size(), 100.0 * triple_slow / std::max<std::size_t>(1, triples));
     return 0;
   }
   std::printf("host allocator: %s\n", opbench::exec::configure_host_allocator("tuned").c_str());

@@ -6,7 +6,12 @@
 
 namespace opbench::exec {
 
-// Seconds of the slowest thread's loop.
+// One reading: seconds of the slowest thread's loop.
+double canary_reading(int threads);
+
+// The canary: the fastest of three readings back to back (~0.3 ms). A timer tick or a short
+// interrupt lands in one reading; a slow spell (a busy neighbour, a throttled core) lasts longer
+// and slows all three (bench_overhead canary measures how often each would call a repetition slow).
 double canary_seconds(int threads);
 
 }  // namespace opbench::exec
