@@ -212,7 +212,7 @@ std::vector<CaseSpec> load_json(const std::string& path) {
   Json document;
   try {
     document = Json::parse(read_file(path));
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     throw ConfigError(path + ": invalid JSON (" + e.what() + ")");
   }
   const Json* operators = &document;

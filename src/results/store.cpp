@@ -179,7 +179,7 @@ ResultSet load_results(const std::string& path) {
   Json json;
   try {
     json = Json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     throw ResultsError(path + ": invalid JSON (" + e.what() + ")");
   }
   return result_set_from_json(json, path);

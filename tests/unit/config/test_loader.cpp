@@ -138,6 +138,16 @@ TEST(LoadJson, SyntaxError) {
   EXPECT_NE(message.find(path + ": invalid JSON"), std::string::npos) << message;
 }
 
+// Found by bench/fuzz.sh: a number too large for a double is not a parse_error but an
+// out_of_range error of nlohmann_json, which escaped the loader and ended the process.
+TEST(LoadJson, NumberTooLargeIsAConfigErrorNamingTheFile) {
+  TempDir dir;
+  const auto path = dir.write("huge.json", R"({"operators": [1.5E61688888888]})");
+  const std::string message = config_error([&] { load_json(path); });
+  EXPECT_NE(message.find(path + ": invalid JSON"), std::string::npos) << message;
+  EXPECT_NE(message.find("number overflow"), std::string::npos) << message;
+}
+
 TEST(LoadFile, RejectsOtherExtensions) {
   TempDir dir;
   const auto path = dir.write("ops.yaml", "op: add\n");

@@ -152,6 +152,8 @@ TEST(LoadResults, MissingAndInvalidFiles) {
   TempDir dir;
   EXPECT_THROW(load_results(dir.file("none.json")), ResultsError);
   EXPECT_THROW(load_results(dir.write("bad.json", "{not json")), ResultsError);
+  // A number past a double's range (nlohmann_json's out_of_range, not a parse_error).
+  EXPECT_THROW(load_results(dir.write("huge.json", R"({"cases": [1E99999]})")), ResultsError);
 }
 
 TEST(WriteAtomically, ReplacesWholeFile) {
