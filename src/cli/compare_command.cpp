@@ -36,7 +36,7 @@ int run_gate(const CompareCommandOptions& options) {
   for (const auto& r : tonight.cases) {
     compare::GateInput in;
     in.case_id = r.c.case_id;
-    for (const auto& p : db.series(r.c.case_id, options.gate.window, self, date)) in.history.push_back(p.median);
+    for (const auto& p : db.series(r.c.case_id, options.gate.window, self, date, r.timing.measures)) in.history.push_back(p.median);
     if (r.status == "ok") in.tonight = r.estimate.median;
     inputs.push_back(std::move(in));
   }

@@ -26,10 +26,19 @@ CREATE TABLE IF NOT EXISTS measurements (
   case_id TEXT NOT NULL,
   median REAL NOT NULL,
   replicates TEXT NOT NULL,
+  measures TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (run_id, case_id)
 );
 CREATE INDEX IF NOT EXISTS measurements_by_case ON measurements(case_id, run_id);
-PRAGMA user_version = 1;
+)sql";
+
+// Version 2 keeps what each value times (results::TimingInfo::measures). A version-1 history gets
+// the column: its CPU values timed the host clock; its CUDA values are from before opbench timed
+// GPU time, so they stay '' and no GPU-time series ever meets them.
+constexpr int k_user_version = 2;
+constexpr const char* k_upgrade_from_1 = R"sql(
+ALTER TABLE measurements ADD COLUMN measures TEXT NOT NULL DEFAULT '';
+UPDATE measurements SET measures = 'host' WHERE case_id LIKE '%/cpu/t%';
 )sql";
 
 // A prepared statement that finalizes itself.
@@ -116,7 +125,22 @@ History::History(const std::string& path) : m_path(path) {
     exec(m_db, "PRAGMA foreign_keys = ON;", path);
     Statement check(m_db, "SELECT count(*) FROM sqlite_master", path);
     check.step();  // fails on a file that is not an SQLite database
+    std::int64_t found = 0;
+    bool fresh = true;
+    {
+      Statement version(m_db, "PRAGMA user_version", path);
+      if (version.step()) found = version.integer(0);
+      Statement table(m_db, "SELECT 1 FROM sqlite_master WHERE name = 'measurements'", path);
+      fresh = !table.step();
+    }
+    if (found > k_user_version) {
+      throw ResultsError(path + ": a history of a newer opbench (version " + std::to_string(found) + ")");
+    }
+    exec(m_db, "BEGIN IMMEDIATE", path);
     exec(m_db, k_schema, path);
+    if (!fresh && found < 2) exec(m_db, k_upgrade_from_1, path);
+    exec(m_db, "PRAGMA user_version = " + std::to_string(k_user_version), path);
+    exec(m_db, "COMMIT", path);
   } catch (const ResultsError& e) {
     sqlite3_close(m_db);
     m_db = nullptr;
@@ -141,7 +165,8 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
     run.bind(1, key).bind(2, date).bind(3, name).bind(4, host).bind(5, source).bind(6, ctx.dump());
     run.step();
     const std::int64_t id = sqlite3_last_insert_rowid(m_db);
-    Statement value(m_db, "INSERT INTO measurements (run_id, case_id, median, replicates) VALUES (?, ?, ?, ?)", m_path);
+    Statement value(m_db, "INSERT INTO measurements (run_id, case_id, median, replicates, measures) VALUES (?, ?, ?, ?, ?)",
+                    m_path);
     for (const auto& r : set.cases) {
       if (r.status != "ok" || !std::isfinite(r.estimate.median)) continue;
       Json replicates = Json::array();
@@ -150,7 +175,8 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
       }
       if (replicates.empty()) replicates.push_back(r.estimate.median);
       value.reset();
-      value.bind(1, id).bind(2, r.c.case_id).bind(3, r.estimate.median).bind(4, replicates.dump());
+      value.bind(1, id).bind(2, r.c.case_id).bind(3, r.estimate.median).bind(4, replicates.dump())
+          .bind(5, r.timing.measures);
       value.step();
     }
     exec(m_db, "COMMIT", m_path);
@@ -180,15 +206,16 @@ std::vector<RunInfo> History::runs() const {
 }
 
 std::vector<Point> History::series(const std::string& case_id, std::size_t limit, std::int64_t exclude_run,
-                                   const std::string& before_date) const {
+                                   const std::string& before_date, const std::string& measures) const {
   // Newest first with the limit, then reversed: oldest first.
   Statement q(m_db,
               "SELECT r.id, r.date, r.label, m.median, m.replicates FROM measurements m JOIN runs r ON "
               "r.id = m.run_id WHERE m.case_id = ? AND r.id != ? AND (? = '' OR r.date < ?) "
-              "ORDER BY r.date DESC, r.id DESC LIMIT ?",
+              "AND (? = '' OR m.measures = ?) ORDER BY r.date DESC, r.id DESC LIMIT ?",
               m_path);
   q.bind(1, case_id).bind(2, exclude_run).bind(3, before_date).bind(4, before_date);
-  q.bind(5, limit == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(limit));
+  q.bind(5, measures).bind(6, measures);
+  q.bind(7, limit == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(limit));
   std::vector<Point> out;
   while (q.step()) {
     Point p{q.integer(0), q.text(1), q.text(2), q.real(3), {}};

@@ -57,8 +57,11 @@ class History {
 
   // The values of `case_id`, oldest first: at most the newest `limit` (0: all), from runs
   // other than `exclude_run`, and (with `before_date` not empty) from runs dated before it.
+  // With `measures` not empty, only values that time the same thing (results::TimingInfo::
+  // measures: "host", "gpu", "batch", ...): a GPU time is never judged against a batch time.
   std::vector<Point> series(const std::string& case_id, std::size_t limit = 0,
-                            std::int64_t exclude_run = -1, const std::string& before_date = "") const;
+                            std::int64_t exclude_run = -1, const std::string& before_date = "",
+                            const std::string& measures = "") const;
 
   // Case ids with at least one value, sorted.
   std::vector<std::string> case_ids() const;

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include "opbench/core/error.hpp"
 #include "opbench/history/history.hpp"
@@ -54,6 +55,50 @@ TEST(History, AddIsIdempotentAndSeriesComeOldestFirst) {
 
   EXPECT_EQ(db.prune(1), 2u);
   EXPECT_EQ(db.series("add").size(), 1u);  // the measurements went with their runs
+}
+
+TEST(History, ASeriesHoldsOnlyValuesThatTimeTheSameThing) {
+  testing::TempDir dir;
+  History db(dir.file("h.sqlite"));
+  auto with = [](results::ResultSet set, const std::string& measures) {
+    for (auto& r : set.cases) r.timing.measures = measures;
+    return set;
+  };
+  db.add(with(night("2026-11-01T00:00:00Z", 8e-6), "batch"), "a.json", "");
+  db.add(with(night("2026-11-02T00:00:00Z", 1e-6), "gpu"), "b.json", "");
+  db.add(with(night("2026-11-03T00:00:00Z", 1.1e-6), "gpu"), "c.json", "");
+  EXPECT_EQ(db.series("add").size(), 3u);
+  const auto gpu = db.series("add", 0, -1, "", "gpu");
+  ASSERT_EQ(gpu.size(), 2u);
+  EXPECT_DOUBLE_EQ(gpu[0].median, 1e-6);
+  EXPECT_EQ(db.series("add", 0, -1, "", "batch").size(), 1u);
+  EXPECT_EQ(db.series("add", 0, -1, "", "host").size(), 0u);
+}
+
+TEST(History, AVersionOneHistoryGetsWhatItsValuesTime) {
+  testing::TempDir dir;
+  const std::string path = dir.file("old.sqlite");
+  {
+    sqlite3* old = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &old), SQLITE_OK);
+    const char* v1 = R"sql(
+      CREATE TABLE runs (id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, date TEXT NOT NULL,
+        label TEXT NOT NULL, host TEXT NOT NULL, source TEXT NOT NULL, context TEXT NOT NULL);
+      CREATE TABLE measurements (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        case_id TEXT NOT NULL, median REAL NOT NULL, replicates TEXT NOT NULL, PRIMARY KEY (run_id, case_id));
+      INSERT INTO runs VALUES (1, 'k', '2026-11-01T00:00:00Z', 'old', 'h', 'a.json', '{}');
+      INSERT INTO measurements VALUES (1, 'add/self=1/float32/cpu/t2/forward', 1e-6, '[1e-6]');
+      INSERT INTO measurements VALUES (1, 'add/self=1/float32/cuda:0/t1/forward', 8e-6, '[8e-6]');
+      PRAGMA user_version = 1;)sql";
+    ASSERT_EQ(sqlite3_exec(old, v1, nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(old);
+  }
+  const History db(path);
+  EXPECT_EQ(db.series("add/self=1/float32/cpu/t2/forward", 0, -1, "", "host").size(), 1u);
+  // A CUDA value from before GPU time: never part of a GPU-time (or any named) series.
+  EXPECT_EQ(db.series("add/self=1/float32/cuda:0/t1/forward", 0, -1, "", "gpu").size(), 0u);
+  EXPECT_EQ(db.series("add/self=1/float32/cuda:0/t1/forward").size(), 1u);
+  EXPECT_EQ(db.runs().size(), 1u);
 }
 
 TEST(History, NotAHistoryAndNoDate) {
