@@ -1,10 +1,15 @@
-// `opbench export`: stored results to csv, md or json; never re-runs anything.
+// `opbench export`: stored results to csv, md, json, gbench, breakdown or html; never re-runs
+// anything. html alone takes --compare (a base file) and --history (a results history).
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "commands.hpp"
+#include "opbench/compare/compare.hpp"
 #include "opbench/core/error.hpp"
+#include "opbench/core/files.hpp"
+#include "opbench/history/history.hpp"
+#include "opbench/report/html_reporter.hpp"
 #include "opbench/report/reporter.hpp"
 #include "opbench/results/store.hpp"
 
@@ -16,13 +21,61 @@ struct ExportOptions {
   std::string format;
   std::string output = "-";
   bool aggregates_only = false;
+  std::string compare_base;  // html: --compare
+  std::string history;       // html: --history
 };
+
+// The HTML report with its extras: the comparison against --compare, the trends from --history
+// (this run's value added last when the history does not hold it yet).
+std::string html_report(const ExportOptions& options, const results::ResultSet& set) {
+  report::HtmlExtras extras;
+  results::ResultSet base;
+  compare::Comparison comparison;
+  if (!options.compare_base.empty()) {
+    base = results::load_results(options.compare_base);
+    comparison = compare::compare_results(base, set, compare::CompareOptions{});
+    comparison.base_path = options.compare_base;
+    extras.base = &base;
+    extras.comparison = &comparison;
+  }
+  if (!options.history.empty()) {
+    if (!core::path_exists(options.history)) {
+      throw UsageError(options.history + ": no results history there (make one with `opbench history add`)");
+    }
+    const history::History db(options.history);
+    const bool stored = db.find(set) >= 0;
+    for (const auto& r : set.cases) {
+      auto points = db.series(r.c.case_id, 60, -1, "", r.timing.measures);
+      if (!stored && r.status == "ok") {
+        history::Point now;
+        now.date = set.context.value("date", std::string());
+        now.label = "this run";
+        now.median = r.estimate.median;
+        points.push_back(now);
+      }
+      if (!points.empty()) extras.trends.emplace(r.c.case_id, std::move(points));
+    }
+    extras.history_path = options.history;
+  }
+  std::ostringstream text;
+  report::HtmlReporter(std::move(extras)).write(set, text);
+  return text.str();
+}
 
 int export_results(const ExportOptions& options, const GlobalOptions& global) {
   start_command(global);
+  if (options.format != "html" && (!options.compare_base.empty() || !options.history.empty())) {
+    throw UsageError("--compare and --history go with --format html");
+  }
   const auto reporter = report::make_reporter(options.format, options.aggregates_only);
   const std::string input = options.input.empty() ? results::latest_result(results_dir(global)) : options.input;
   const results::ResultSet set = results::load_results(input);
+  if (options.format == "html") {
+    const std::string text = html_report(options, set);
+    if (options.output == "-") std::cout << text;
+    else results::write_atomically(options.output, text);
+    return 0;
+  }
   if (options.output == "-") {
     reporter->write(set, std::cout);
     return 0;
@@ -37,7 +90,7 @@ int export_results(const ExportOptions& options, const GlobalOptions& global) {
 
 void add_export_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<ExportOptions>();
-  auto* cmd = app.add_subcommand("export", "Turn stored results into csv, md, json or gbench (google/benchmark JSON)");
+  auto* cmd = app.add_subcommand("export", "Turn stored results into csv, md, json, gbench (google/benchmark JSON), breakdown or html (one self-contained page with charts)");
   cmd->add_option("--input,-i", options->input,
                   "Result file or journal (default: the most recent in the results directory)")
       ->check(CLI::ExistingFile);
@@ -45,6 +98,11 @@ void add_export_command(CLI::App& app, GlobalOptions& global) {
       ->required()
       ->check(CLI::IsMember(report::reporter_formats()));
   cmd->add_option("--output,-o", options->output, "Output file; - for stdout")->capture_default_str();
+  cmd->add_option("--compare", options->compare_base,
+                  "html: a base result file; the report shows every case's ratio against it")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--history", options->history,
+                  "html: a results history (opbench history); the report shows each case's trend");
   cmd->add_flag("--aggregates-only", options->aggregates_only,
                 "gbench: only the mean/median/stddev/cv aggregates, no per-sample entries");
   cmd->callback([options, &global] { global.exit_code = export_results(*options, global); });

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -63,6 +64,7 @@ struct RunOptions {
   int retries = 2;             // per repetition measured while the machine was slow
   double slow_tolerance = 0.10;  // canary slowdown past which a repetition counts as slow
   bool isolate = false;
+  std::string trace_dir;  // --trace: a profiler trace of each case (first repetition) here
   std::string output;
   std::string host_allocator = "tuned";
   std::string peaks;
@@ -195,9 +197,21 @@ std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOption
   return cases;
 }
 
+// Where --trace puts the trace of `case_id`: a file name made of its readable characters, with
+// its stable hash so that two ids never share a file.
+std::string trace_file(const std::string& dir, const std::string& case_id) {
+  std::string name;
+  for (char ch : case_id) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' || ch == '=' || ch == ',';
+    name += keep ? ch : '_';
+  }
+  if (name.size() > 150) name.resize(150);
+  return fmt::format("{}/{}-{:08x}.json", dir, name, plan::stable_hash(case_id) & 0xffffffffu);
+}
+
 // Runs one repetition of `c` in a fresh `opbench run` process and reads its result back.
 results::CaseResult run_isolated(const plan::Case& c, const std::string& plan_file,
-                                 const RunOptions& options, bool memory, int repetition,
+                                 const RunOptions& options, bool memory, bool trace, int repetition,
                                  const std::string& scratch, int serial) {
   const std::string output = scratch + "/repetition-" + std::to_string(serial) + ".json";
   const std::string log = scratch + "/repetition-" + std::to_string(serial) + ".log";
@@ -210,6 +224,7 @@ results::CaseResult run_isolated(const plan::Case& c, const std::string& plan_fi
       "--host-allocator", options.host_allocator,
       "--repetitions", "1", "--no-interleave", "--retries", "0", "--placement", std::to_string(repetition)};
   if (!memory) args.emplace_back("--no-memory");
+  if (trace) args.insert(args.end(), {"--trace", options.trace_dir});
   args.insert(args.end(), {"--timer", options.exec.timer});
   if (options.exec.cold) args.emplace_back("--cold");
   std::vector<char*> argv;
@@ -298,6 +313,11 @@ int run(RunOptions& options, const GlobalOptions& global) {
   context["repetitions"] = options.repetitions;
   context["interleave"] = options.interleave;
   context["isolate"] = options.isolate;
+  if (!options.trace_dir.empty()) {
+    core::create_directories(options.trace_dir);
+    options.trace_dir = core::absolute_path(options.trace_dir);  // the report links it from anywhere
+    context["trace_dir"] = options.trace_dir;
+  }
   results::ResultWriter writer(output, context);
   std::cerr << fmt::format("opbench: {} case(s); finished cases go to {} as they finish\n",
                            cases.size(), writer.journal_path());
@@ -334,9 +354,10 @@ int run(RunOptions& options, const GlobalOptions& global) {
     exec_options.memory = options.exec.memory && job.repetition == 0;
     exec_options.describe = job.repetition == 0;
     exec_options.repetition = options.placement + job.repetition;
+    if (!options.trace_dir.empty() && job.repetition == 0) exec_options.trace_path = trace_file(options.trace_dir, c.case_id);
     results::CaseResult repetition =
-        options.isolate ? run_isolated(c, plan_file, options, exec_options.memory, exec_options.repetition,
-                                       scratch, serial++)
+        options.isolate ? run_isolated(c, plan_file, options, exec_options.memory, !exec_options.trace_path.empty(),
+                                       exec_options.repetition, scratch, serial++)
                         : exec::run_case(c, exec_options);
     // Measured while the machine was slow: measured again later, when the budget allows.
     const double slowdown = gate.slowdown(c.threads, repetition.timing.canary);
@@ -459,6 +480,9 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
                   "--isolate passes each fresh process its own")
       ->check(CLI::NonNegativeNumber)->group("");
   cmd->add_flag("--isolate", options->isolate, "Run each repetition in a fresh opbench process");
+  cmd->add_option("--trace", options->trace_dir,
+                  "Write a Chrome/Perfetto trace (LibTorch's Kineto profiler) of 3 calls of each case, "
+                  "outside the timed loop, into this directory; the result and the HTML report link it");
   cmd->add_option("--retries", options->retries,
                   "Measure a repetition again, later, up to this many times when the speed canary "
                   "around it was over --slow-tolerance slower than the fastest seen (CPU cases; "

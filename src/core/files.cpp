@@ -96,6 +96,14 @@ std::string parent_path(const std::string& path) {
   return p.substr(0, slash);
 }
 
+std::string absolute_path(const std::string& path) {
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (real == nullptr) throw Error(path + ": " + std::strerror(errno));
+  std::string out(real);
+  std::free(real);
+  return out;
+}
+
 std::string join_path(const std::string& directory, const std::string& name) {
   if (directory.empty()) return name;
   return directory.back() == '/' ? directory + name : directory + "/" + name;

@@ -16,16 +16,22 @@
 #include "opbench/exec/cuda_timer.hpp"
 #endif
 
+#include "opbench/core/log.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/call_recorder.hpp"
 #include "opbench/exec/canary.hpp"
 #include "opbench/exec/device_support.hpp"
 #include "opbench/exec/memory_probe.hpp"
 #include "opbench/exec/timer.hpp"
+#include "trace.hpp"
 #include "workload.hpp"
 
 namespace opbench::exec {
 namespace {
+
+// Calls in a case's trace (run --trace): the first shows any first-call work, the others the
+// steady state.
+constexpr int k_trace_calls = 3;
 
 // Cold mode's flush: overwrites a buffer the size of the device's last cache level.
 struct Flush {
@@ -265,6 +271,16 @@ void drive(const plan::Case& c, const ExecOptions& options, Workload& w, results
   if (options.memory) {
     w.release();
     result.memory = probe(c, w.call);
+  }
+  if (!options.trace_path.empty()) {
+    // A trace that cannot be written costs the case nothing but its trace.
+    w.release();
+    try {
+      write_trace(w.call, device, k_trace_calls, options.trace_path);
+      result.trace = options.trace_path;
+    } catch (const std::exception& e) {
+      core::log_warn(c.case_id + ": no trace: " + core::first_line(e.what()));
+    }
   }
 }
 

@@ -73,6 +73,8 @@ Json to_json(const Case& c) {
   out["given"] = c.given;
   out["arguments"] = c.arguments;
   out["shape_class"] = c.shape_class;
+  out["category"] = c.category;
+  out["tags"] = c.tags;
   out["source"] = c.source;
   out["origin"] = c.origin;
   out["dtype"] = c.dtype;
@@ -104,6 +106,12 @@ Case case_from_json(const Json& json, const std::string& where) {
     c.given = json.value("given", Json::object());
     c.arguments = json.value("arguments", Json::object());
     c.shape_class = text("shape_class");
+    c.category = text("category");
+    if (json.contains("tags") && json["tags"].is_array()) {
+      for (const auto& tag : json["tags"]) {
+        if (tag.is_string()) c.tags.push_back(tag.get<std::string>());
+      }
+    }
     c.source = text("source");
     c.origin = text("origin");
     c.dtype = text("dtype");

@@ -153,6 +153,9 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
                                  options.seed, memory_format);
               c.kind = entry.kind;
               c.shape_class = item.spec.shape_class;
+              c.category = item.spec.category.empty() ? entry.category : item.spec.category;
+              c.tags = item.spec.tags;
+              std::sort(c.tags.begin(), c.tags.end());
               c.source = item.spec.source;
               c.origin = item.spec.location();
               c.count = item.spec.count;

@@ -7,6 +7,7 @@
 #include "opbench/report/breakdown_reporter.hpp"
 #include "opbench/report/csv_reporter.hpp"
 #include "opbench/report/gbench_reporter.hpp"
+#include "opbench/report/html_reporter.hpp"
 #include "opbench/report/json_reporter.hpp"
 #include "opbench/report/md_reporter.hpp"
 #include "opbench/report/units.hpp"
@@ -14,7 +15,7 @@
 namespace opbench::report {
 
 const std::vector<std::string>& reporter_formats() {
-  static const std::vector<std::string> k_formats = {"csv", "md", "json", "gbench", "breakdown"};
+  static const std::vector<std::string> k_formats = {"csv", "md", "json", "gbench", "breakdown", "html"};
   return k_formats;
 }
 
@@ -24,6 +25,7 @@ std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregat
   if (format == "json") return std::make_unique<JsonReporter>();
   if (format == "gbench") return std::make_unique<GbenchReporter>(aggregates_only);
   if (format == "breakdown") return std::make_unique<BreakdownReporter>();
+  if (format == "html") return std::make_unique<HtmlReporter>();
   throw UsageError("unknown format '" + format + "' (valid: " + core::join(reporter_formats(), ", ") +
                    ")");
 }

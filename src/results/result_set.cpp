@@ -96,6 +96,7 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions) {
     out.timing.batch_times.insert(out.timing.batch_times.end(), r.timing.batch_times.begin(),
                                   r.timing.batch_times.end());
     if (!out.memory && r.memory) out.memory = r.memory;
+    if (out.trace.empty()) out.trace = r.trace;
     if (!out.work.aten_calls && r.work.aten_calls) out.work.aten_calls = r.work.aten_calls;
   }
   out.summary = stats::summarize(out.samples);
@@ -174,6 +175,7 @@ Json to_json(const CaseResult& result) {
   work["peaks"] = result.work.peaks;
   work["aten_calls"] = result.work.aten_calls ? Json(*result.work.aten_calls) : Json(nullptr);
   out["work"] = work;
+  if (!result.trace.empty()) out["trace"] = result.trace;
   Json samples = Json::array();
   for (double s : result.samples) samples.push_back(number(s));
   out["samples"] = samples;
@@ -262,6 +264,7 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
         result.work.aten_calls = w["aten_calls"].get<std::int64_t>();
       }
     }
+    result.trace = json.value("trace", std::string());
     if (json.contains("samples") && json["samples"].is_array()) {
       for (const auto& s : json["samples"]) result.samples.push_back(s.is_number() ? s.get<double>() : std::nan(""));
     }

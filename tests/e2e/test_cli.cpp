@@ -16,43 +16,10 @@
 #include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/results/store.hpp"
-#include "temp_dir.hpp"
+#include "cli_fixture.hpp"
 
 namespace opbench {
 namespace {
-
-using testing::TempDir;
-
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-const std::string k_data = OPBENCH_TEST_DATA;
-// Quick stopping settings: these tests check behaviour, not timings.
-const std::string k_quick = " --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001";
-
-class Cli : public ::testing::Test {
- protected:
-  Outcome opbench(const std::string& args) {
-    const std::string err_file = m_dir.file("stderr.txt");
-    const std::string command = "OPBENCH_RESULTS_DIR='" + m_dir.file("results") + "' '" + OPBENCH_BINARY + "' " +
-                                args + " 2>'" + err_file + "'";
-    Outcome outcome;
-    FILE* pipe = ::popen(command.c_str(), "r");
-    std::array<char, 4096> buffer{};
-    std::size_t n = 0;
-    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) outcome.out.append(buffer.data(), n);
-    const int status = ::pclose(pipe);
-    outcome.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    outcome.err = testing::read_text(err_file);
-    return outcome;
-  }
-  Json read_json(const std::string& path) { return Json::parse(testing::read_text(path)); }
-
-  TempDir m_dir;
-};
 
 TEST_F(Cli, RunWritesResultsWithContextStatisticsAndSamples) {
   const std::string out = m_dir.file("out.json");

@@ -34,5 +34,7 @@ std::string filename(const std::string& path);
 std::string parent_path(const std::string& path);
 // "a" + "b" -> "a/b" (one slash between them).
 std::string join_path(const std::string& directory, const std::string& name);
+// The absolute, symlink-free path of an existing `path` (realpath(3)); throws Error naming it.
+std::string absolute_path(const std::string& path);
 
 }  // namespace opbench::core

@@ -25,6 +25,8 @@ struct ExecOptions {
   // seed and this index, so that the buffers of successive repetitions land at different
   // offsets (pages, cache sets) and the median over repetitions averages over placements.
   int repetition = 0;
+  // Not empty: after the timing, profile a few calls (exec/trace.hpp) and write the trace here.
+  std::string trace_path;
 };
 
 // Bytes of the padding allocation made before repetition `repetition` of a case seeded `seed`.

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "opbench/core/json.hpp"
 
@@ -17,6 +18,8 @@ struct Case {
   Json given;               // given arguments, normalised (what the case id and re-runs use)
   Json arguments;           // every argument, defaults filled in
   std::string shape_class;  // may be empty
+  std::string category;     // the config's category ("arithmetic", "longtail"); may be empty
+  std::vector<std::string> tags;  // the config's tags, sorted
   std::string source;       // where the shapes come from; may be empty
   std::string origin;       // config file:row
   std::string dtype;        // canonical dtype of tensors without their own

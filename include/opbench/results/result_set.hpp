@@ -99,6 +99,7 @@ struct CaseResult {
   std::optional<MemoryStats> memory;
   WorkInfo work;
   std::vector<double> samples;  // seconds per call, one per block, in order
+  std::string trace;            // run --trace: the case's profiler trace (Chrome trace JSON)
 };
 
 struct ResultSet {

@@ -24,6 +24,25 @@ TEST(Files, PathPieces) {
   EXPECT_EQ(join_path("", "b"), "b");
 }
 
+TEST(Files, AbsolutePathOfAnExistingPathAndAnErrorNamingAMissingOne) {
+  const std::string root = make_temp_directory("opbench-files-");
+  create_directories(root + "/a/b");
+  char cwd[4096];
+  ASSERT_NE(::getcwd(cwd, sizeof cwd), nullptr);
+  ASSERT_EQ(::chdir(root.c_str()), 0);
+  const std::string absolute = absolute_path("a/./b/..");
+  ASSERT_EQ(::chdir(cwd), 0);
+  EXPECT_EQ(absolute, absolute_path(root) + "/a");
+  EXPECT_EQ(absolute.front(), '/');
+  try {
+    absolute_path(root + "/missing");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("missing"), std::string::npos);
+  }
+  remove_all(root);
+}
+
 TEST(Files, CreateListAndRemoveATree) {
   const std::string root = make_temp_directory("opbench-files-");
   ASSERT_TRUE(is_directory(root));

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "opbench/core/error.hpp"
+#include "opbench/report/html_reporter.hpp"
 #include "opbench/report/reporter.hpp"
 #include "opbench/report/units.hpp"
 
@@ -181,6 +182,76 @@ TEST(DeviceTimes, ConsoleMarkdownCsvAndJsonSayWhichTime) {
   // Repetitions combine their CPU and batch times.
   const results::CaseResult combined = results::combine_repetitions({r, r});
   EXPECT_EQ(combined.timing.cpu_times.size(), 6u);
+}
+
+}  // namespace
+}  // namespace opbench::report
+
+namespace opbench::report {
+namespace {
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(HtmlReporter, OneRowPerCaseMarksPerSampleAndRepetitionEscapedAndSelfContained) {
+  results::ResultSet set = sample_set();
+  auto& ok = set.cases[0];
+  ok.c.tags = {"conv", "<b>"};
+  ok.c.category = "nn.conv";
+  ok.timing.repetition_medians = {1e-5, 2e-5};
+  ok.estimate = results::estimate_of(ok.timing.repetition_medians);
+  ok.samples.clear();
+  for (int i = 0; i < 100; ++i) ok.samples.push_back(1e-5 + i * 1e-7);  // more than the strip shows
+  ok.work.flops = 1e6;
+  ok.work.bytes = 1e5;
+  ok.work.intensity = 10.0;
+  ok.work.flops_per_second = 1e11;
+  ok.work.bytes_per_second = 1e10;
+  ok.work.bound = "memory";
+  ok.work.percent_of_peak = 50.0;
+  ok.work.peaks = "cpu/float32/t1";
+  const std::string html = render("html", set);
+  EXPECT_EQ(occurrences(html, "<tr class=\"case "), 2u);
+  EXPECT_EQ(occurrences(html, "<circle class=\"rep\""), 2u);
+  EXPECT_EQ(occurrences(html, "<line class=\"sample\""), HtmlReporter::k_strip_samples);
+  EXPECT_EQ(occurrences(html, "<circle class=\"point "), 1u);
+  // The memory roof the case was judged against: 1e10 B/s at 50% -> 20 GB/s.
+  EXPECT_NE(html.find("memory roof 20.00 GB/s"), std::string::npos);
+  EXPECT_NE(html.find("&lt;b&gt;"), std::string::npos);
+  EXPECT_EQ(html.find("<b>"), std::string::npos);
+  EXPECT_NE(html.find("&quot;really&quot;"), std::string::npos);  // the error message, escaped
+  EXPECT_NE(html.find("default-src 'none'"), std::string::npos);
+  EXPECT_EQ(html.find("http:"), std::string::npos);
+  EXPECT_EQ(html.find("https:"), std::string::npos);
+  EXPECT_EQ(html.find("id=\"compare\""), std::string::npos);  // no base given
+}
+
+TEST(HtmlReporter, ComparisonAndHistorySections) {
+  const results::ResultSet base = sample_set();
+  results::ResultSet fresh = sample_set();
+  fresh.cases[0].timing.repetition_medians = {2e-5, 2e-5, 2e-5, 2e-5, 2e-5};
+  fresh.cases[0].estimate = results::estimate_of(fresh.cases[0].timing.repetition_medians);
+  const compare::Comparison cmp = compare::compare_results(base, fresh, compare::CompareOptions{});
+  HtmlExtras extras;
+  extras.base = &base;
+  extras.comparison = &cmp;
+  history::Point a, b;
+  a.date = "2026-11-01";
+  a.median = 1e-5;
+  b.date = "2026-11-02";
+  b.median = 2e-5;
+  extras.trends[fresh.cases[0].c.case_id] = {a, b};
+  extras.history_path = "h.sqlite";
+  std::ostringstream out;
+  HtmlReporter(extras).write(fresh, out);
+  const std::string html = out.str();
+  EXPECT_EQ(occurrences(html, "<tr class=\"cmp "), cmp.cases.size());
+  EXPECT_NE(html.find("&times;2.000"), std::string::npos) << html;
+  EXPECT_EQ(occurrences(html, "<tr class=\"trend-row\""), 1u);
+  EXPECT_EQ(occurrences(html, "<circle class=\"night\""), 2u);
 }
 
 }  // namespace

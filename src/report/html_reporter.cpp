@@ -1,0 +1,521 @@
+#include "opbench/report/html_reporter.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "opbench/core/strings.hpp"
+#include "opbench/report/units.hpp"
+
+namespace opbench::report {
+namespace {
+
+constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
+
+std::string esc(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string num(double v) { return std::isfinite(v) ? fmt::format("{:.4g}", v) : std::string("0"); }
+std::string px(double v) { return fmt::format("{:.1f}", v); }
+
+std::string context_text(const Json& context, const char* key) {
+  if (!context.contains(key) || context[key].is_null()) return "";
+  const Json& v = context[key];
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+std::string rate_text(double per_second, const char* unit) {
+  if (per_second >= 1e12) return fmt::format("{:.2f} T{}", per_second / 1e12, unit);
+  if (per_second >= 1e9) return fmt::format("{:.2f} G{}", per_second / 1e9, unit);
+  if (per_second >= 1e6) return fmt::format("{:.2f} M{}", per_second / 1e6, unit);
+  return fmt::format("{:.3g} {}", per_second, unit);
+}
+
+// A log axis: maps [lo, hi] onto [from, to] pixels (to < from for a y axis).
+struct LogAxis {
+  double lo, hi, from, to;
+  double operator()(double v) const {
+    const double t = (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo));
+    return from + t * (to - from);
+  }
+};
+
+// Powers of ten inside [lo, hi].
+std::vector<double> decades(double lo, double hi) {
+  std::vector<double> out;
+  for (double p = std::pow(10.0, std::ceil(std::log10(lo) - 1e-9)); p <= hi * (1 + 1e-9); p *= 10) out.push_back(p);
+  return out;
+}
+
+// ---- summary -------------------------------------------------------------------------------
+
+void write_summary(const results::ResultSet& set, std::ostream& out) {
+  const Json& ctx = set.context;
+  std::size_t ok = 0, errors = 0, skipped = 0;
+  std::set<std::string> devices;
+  for (const auto& r : set.cases) {
+    (r.status == "ok" ? ok : r.status == "error" ? errors : skipped)++;
+    devices.insert(r.c.device);
+  }
+  out << "<section id=\"summary\"><h2>Summary</h2><dl>\n";
+  auto item = [&](const std::string& name, const std::string& value) {
+    if (!value.empty()) out << "<dt>" << esc(name) << "</dt><dd>" << esc(value) << "</dd>\n";
+  };
+  item("date", context_text(ctx, "date"));
+  item("host", context_text(ctx, "host"));
+  item("machine", context_text(ctx, "cpu_model"));
+  item("logical cores", context_text(ctx, "logical_cores"));
+  std::string device_list;
+  for (const auto& d : devices) device_list += (device_list.empty() ? "" : ", ") + d;
+  item("devices", device_list);
+  if (ctx.contains("cuda_device_name")) item("GPU", context_text(ctx, "cuda_device_name"));
+  item("LibTorch", context_text(ctx, "libtorch_version"));
+  item("opbench", context_text(ctx, "opbench_version"));
+  item("host allocator", context_text(ctx, "host_allocator"));
+  item("command", context_text(ctx, "command_line"));
+  out << fmt::format("<dt>cases</dt><dd id=\"counts\"><span class=\"ok\">{} ok</span>, "
+                     "<span class=\"error\">{} error</span>, <span class=\"skipped\">{} skipped</span></dd>\n",
+                     ok, errors, skipped);
+  out << "</dl>\n";
+  std::vector<std::string> warnings;
+  if (set.summary.contains("warning") && set.summary["warning"].is_string()) {
+    warnings.push_back(set.summary["warning"].get<std::string>());
+  }
+  if (set.summary.contains("slow_spells") && set.summary["slow_spells"].is_object()) {
+    const Json& s = set.summary["slow_spells"];
+    const auto again = s.value("repetitions_measured_again", 0);
+    if (again > 0) {
+      warnings.push_back(fmt::format("The speed canary found the machine slow {} time(s) in {} repetitions; "
+                                     "those repetitions were measured again.",
+                                     again, s.value("repetitions", 0)));
+    }
+  }
+  if (!warnings.empty()) {
+    out << "<ul class=\"warnings\">";
+    for (const auto& w : warnings) out << "<li>" << esc(w) << "</li>";
+    out << "</ul>\n";
+  }
+  out << "</section>\n";
+}
+
+// ---- cases ---------------------------------------------------------------------------------
+
+// Where a case's times lie around its median: the block samples as ticks (at most
+// k_strip_samples evenly spaced order statistics), each repetition's median as a dot, the
+// median as a bar; a log axis from half to twice the median, values beyond it drawn at the edge.
+std::string strip_plot(const results::CaseResult& r) {
+  constexpr double width = 220, height = 22, pad = 4;
+  const double median = r.estimate.median;
+  if (!(median > 0)) return "";
+  const LogAxis x{median / 2, median * 2, pad, width - pad};
+  auto at = [&](double v) { return std::clamp(x(std::max(v, 1e-300)), pad, width - pad); };
+  std::ostringstream svg;
+  svg << fmt::format("<svg class=\"strip\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">", width, height,
+                     width, height);
+  svg << fmt::format("<line class=\"axis\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>", pad, width - pad,
+                     height - 2, height - 2);
+  std::vector<double> sorted = r.samples;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t shown = std::min(sorted.size(), HtmlReporter::k_strip_samples);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const std::size_t rank = shown == 1 ? 0 : i * (sorted.size() - 1) / (shown - 1);
+    svg << fmt::format("<line class=\"sample\" x1=\"{0}\" x2=\"{0}\" y1=\"4\" y2=\"18\"/>", px(at(sorted[rank])));
+  }
+  svg << fmt::format("<line class=\"median\" x1=\"{0}\" x2=\"{0}\" y1=\"1\" y2=\"21\"/>", px(at(median)));
+  for (double m : r.timing.repetition_medians) {
+    svg << fmt::format("<circle class=\"rep\" cx=\"{}\" cy=\"11\" r=\"3\"><title>repetition median {}</title></circle>",
+                       px(at(m)), format_duration(m));
+  }
+  svg << "</svg>";
+  return svg.str();
+}
+
+void write_cases(const results::ResultSet& set, std::ostream& out) {
+  std::set<std::string> tags, categories, shapes, kinds;
+  for (const auto& r : set.cases) {
+    tags.insert(r.c.tags.begin(), r.c.tags.end());
+    if (!r.c.category.empty()) categories.insert(r.c.category);
+    if (!r.c.shape_class.empty()) shapes.insert(r.c.shape_class);
+    kinds.insert(r.c.kind);
+  }
+  auto select = [&](const char* id, const char* label, const std::set<std::string>& values) {
+    out << "<label>" << label << " <select id=\"" << id << "\"><option value=\"\">all</option>";
+    for (const auto& v : values) out << "<option>" << esc(v) << "</option>";
+    out << "</select></label>\n";
+  };
+  out << "<section id=\"cases\"><h2>Cases</h2>\n";
+  out << "<p class=\"note\">Distribution: the case's timed blocks (up to " << HtmlReporter::k_strip_samples
+      << " evenly spaced order statistics) as ticks, each repetition's median as a dot, the median as a "
+         "bar, on a log axis from half to twice the median. Click a column title to sort.</p>\n";
+  out << "<div class=\"filters\"><label>case <input id=\"filter-text\" type=\"search\" "
+         "placeholder=\"part of the case id\"></label>\n";
+  select("filter-tag", "tag", tags);
+  select("filter-category", "category", categories);
+  select("filter-shape", "shape class", shapes);
+  select("filter-kind", "kind", kinds);
+  out << "<span><span id=\"shown\">" << set.cases.size() << "</span> of " << set.cases.size()
+      << " shown</span></div>\n";
+  out << "<table id=\"case-table\"><thead><tr>"
+         "<th data-num=\"0\">case</th><th data-num=\"0\">status</th><th data-num=\"1\">median</th>"
+         "<th data-num=\"1\">across repetitions</th><th data-num=\"0\">distribution</th>"
+         "<th data-num=\"0\">time</th><th data-num=\"1\">p90</th><th data-num=\"1\">cv</th>"
+         "<th data-num=\"1\">peak memory</th><th data-num=\"1\">% of roof</th></tr></thead><tbody>\n";
+  for (const auto& r : set.cases) {
+    const bool ok = r.status == "ok";
+    const std::string status = ok ? (r.timing.noise_reached ? "ok" : "ok (noisy)") : r.status;
+    out << "<tr class=\"case " << esc(r.status) << "\" data-id=\"" << esc(r.c.case_id) << "\" data-tags=\""
+        << esc(core::join(r.c.tags, " ")) << "\" data-category=\"" << esc(r.c.category) << "\" data-shape=\""
+        << esc(r.c.shape_class) << "\" data-kind=\"" << esc(r.c.kind) << "\">";
+    out << "<td><code>" << esc(r.c.case_id) << "</code>"
+        << (r.trace.empty() ? "" : " <a class=\"trace\" href=\"file://" + esc(r.trace) + "\">trace</a>") << "</td>";
+    out << "<td data-v=\"" << esc(status) << "\"" << (ok ? "" : " title=\"" + esc(r.message) + "\"") << ">"
+        << esc(status) << (ok ? "" : ": " + esc(core::first_line(r.message))) << "</td>";
+    out << "<td data-v=\"" << num(ok ? r.estimate.median : k_nan) << "\">" << (ok ? format_duration(r.estimate.median) : "-")
+        << "</td>";
+    out << "<td data-v=\"" << num(ok ? r.estimate.spread : k_nan) << "\">" << (ok ? esc(estimate_text(r.estimate)) : "-")
+        << "</td>";
+    out << "<td>" << (ok ? strip_plot(r) : "") << "</td>";
+    out << "<td>" << (ok ? esc(r.timing.measures == "host" ? std::string("host") : device_times_text(r)) : "-") << "</td>";
+    out << "<td data-v=\"" << num(ok ? r.summary.p90 : k_nan) << "\">" << (ok ? format_duration(r.summary.p90) : "-")
+        << "</td>";
+    out << "<td data-v=\"" << num(ok ? r.summary.cv : k_nan) << "\">"
+        << (ok && std::isfinite(r.summary.cv) ? fmt::format("{:.1f}%", r.summary.cv * 100) : "-") << "</td>";
+    out << "<td data-v=\"" << (r.memory ? r.memory->peak_bytes : 0) << "\">"
+        << (r.memory ? format_bytes(r.memory->peak_bytes) : "-") << "</td>";
+    out << "<td data-v=\"" << num(r.work.percent_of_peak.value_or(k_nan)) << "\">"
+        << (r.work.percent_of_peak ? fmt::format("{:.1f}% {}", *r.work.percent_of_peak, esc(r.work.bound)) : "-")
+        << "</td></tr>\n";
+  }
+  out << "</tbody></table></section>\n";
+}
+
+// ---- roofline ------------------------------------------------------------------------------
+
+struct Roofs {
+  double bandwidth = 0;  // bytes/s; 0: unknown
+  double flops = 0;      // FLOP/s; 0: unknown
+  std::vector<const results::CaseResult*> points;
+};
+
+// The calibrated roofs each case was judged against are recovered from its own figures
+// (percent_of_peak = rate / peak), so the chart shows exactly the peaks the run used.
+std::map<std::string, Roofs> roofs_of(const results::ResultSet& set) {
+  std::map<std::string, Roofs> out;
+  for (const auto& r : set.cases) {
+    const auto& w = r.work;
+    if (r.status != "ok" || !w.intensity || !w.flops_per_second || !(*w.intensity > 0) || !(*w.flops_per_second > 0)) {
+      continue;
+    }
+    const std::string key = w.peaks.empty() ? r.c.device + "/" + r.c.dtype + "/t" + std::to_string(r.c.threads)
+                                            : w.peaks;
+    Roofs& roofs = out[key];
+    roofs.points.push_back(&r);
+    if (w.percent_of_peak && *w.percent_of_peak > 0) {
+      if (w.bound == "memory" && w.bytes_per_second) roofs.bandwidth = *w.bytes_per_second * 100 / *w.percent_of_peak;
+      if (w.bound == "compute") roofs.flops = *w.flops_per_second * 100 / *w.percent_of_peak;
+    }
+  }
+  return out;
+}
+
+void write_roofline_chart(const std::string& key, const Roofs& roofs, std::ostream& out) {
+  constexpr double width = 740, height = 420, left = 96, right = 20, top = 20, bottom = 50;
+  double x_lo = std::numeric_limits<double>::infinity(), x_hi = 0;
+  double y_lo = std::numeric_limits<double>::infinity(), y_hi = 0;
+  for (const auto* r : roofs.points) {
+    x_lo = std::min(x_lo, *r->work.intensity);
+    x_hi = std::max(x_hi, *r->work.intensity);
+    y_lo = std::min(y_lo, *r->work.flops_per_second);
+    y_hi = std::max(y_hi, *r->work.flops_per_second);
+  }
+  if (roofs.flops > 0) y_hi = std::max(y_hi, roofs.flops);
+  if (roofs.bandwidth > 0 && roofs.flops > 0) {
+    const double ridge = roofs.flops / roofs.bandwidth;
+    x_lo = std::min(x_lo, ridge);
+    x_hi = std::max(x_hi, ridge);
+  }
+  x_lo = std::pow(10.0, std::floor(std::log10(x_lo))), x_hi = std::pow(10.0, std::ceil(std::log10(x_hi) + 1e-9));
+  y_lo = std::pow(10.0, std::floor(std::log10(y_lo))), y_hi = std::pow(10.0, std::ceil(std::log10(y_hi * 1.5)));
+  const LogAxis x{x_lo, x_hi, left, width - right};
+  const LogAxis y{y_lo, y_hi, height - bottom, top};
+  out << "<figure><svg class=\"roofline\" data-peaks=\"" << esc(key) << "\" width=\"" << width << "\" height=\""
+      << height << "\" viewBox=\"0 0 " << width << " " << height << "\">\n";
+  for (double d : decades(x_lo, x_hi)) {
+    out << fmt::format("<line class=\"grid\" x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\"/><text class=\"tick\" x=\"{0}\" "
+                       "y=\"{3}\" text-anchor=\"middle\">{4:g}</text>\n",
+                       px(x(d)), top, height - bottom, height - bottom + 16, d);
+  }
+  for (double d : decades(y_lo, y_hi)) {
+    out << fmt::format("<line class=\"grid\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\"/><text class=\"tick\" x=\"{3}\" "
+                       "y=\"{4}\" text-anchor=\"end\">{5}</text>\n",
+                       left, width - right, px(y(d)), left - 6, px(y(d) + 4), esc(rate_text(d, "FLOP/s")));
+  }
+  out << fmt::format("<text class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">arithmetic intensity (FLOP/byte)</text>\n",
+                     (left + width - right) / 2, height - 10);
+  out << fmt::format("<text class=\"label\" transform=\"rotate(-90)\" x=\"{}\" y=\"14\" text-anchor=\"middle\">achieved FLOP/s</text>\n",
+                     -(top + height - bottom) / 2);
+  // The roof: bandwidth x intensity up to the ridge, then the compute peak.
+  if (roofs.bandwidth > 0 || roofs.flops > 0) {
+    std::vector<std::pair<double, double>> line;
+    const double cap = roofs.flops > 0 ? roofs.flops : y_hi;
+    if (roofs.bandwidth > 0) {
+      const double start = std::max(x_lo, y_lo / roofs.bandwidth);
+      const double ridge = std::min(x_hi, cap / roofs.bandwidth);
+      line.emplace_back(start, roofs.bandwidth * start);
+      line.emplace_back(ridge, roofs.bandwidth * ridge);
+    }
+    if (roofs.flops > 0) {
+      line.emplace_back(roofs.bandwidth > 0 ? std::min(x_hi, roofs.flops / roofs.bandwidth) : x_lo, roofs.flops);
+      line.emplace_back(x_hi, roofs.flops);
+    }
+    out << "<polyline class=\"roof\" points=\"";
+    for (const auto& [ix, iy] : line) out << px(x(ix)) << "," << px(y(std::min(iy, y_hi))) << " ";
+    out << "\"/>\n";
+    if (roofs.bandwidth > 0) {
+      out << fmt::format("<text class=\"roof-label\" x=\"{}\" y=\"{}\">{}</text>\n", px(left + 8), px(top + 14),
+                         esc("memory roof " + rate_text(roofs.bandwidth, "B/s")));
+    }
+    if (roofs.flops > 0) {
+      out << fmt::format("<text class=\"roof-label\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
+                         px(width - right - 4), px(y(roofs.flops) - 6), esc("compute roof " + rate_text(roofs.flops, "FLOP/s")));
+    }
+  }
+  for (const auto* r : roofs.points) {
+    const auto& w = r->work;
+    out << fmt::format("<circle class=\"point {}\" cx=\"{}\" cy=\"{}\" r=\"3.5\"><title>{}: {:.3g} FLOP/byte, {}{}</title></circle>\n",
+                       esc(w.bound), px(x(*w.intensity)), px(y(*w.flops_per_second)), esc(r->c.case_id), *w.intensity,
+                       esc(rate_text(*w.flops_per_second, "FLOP/s")),
+                       w.percent_of_peak ? fmt::format(", {:.1f}% of the {} roof", *w.percent_of_peak, w.bound) : "");
+  }
+  out << "</svg><figcaption>" << esc(key) << ": " << roofs.points.size() << " case(s) with known FLOPs and bytes"
+      << (roofs.bandwidth > 0 || roofs.flops > 0 ? "" : "; no calibrated peaks (run `opbench calibrate`), so no roof")
+      << "</figcaption></figure>\n";
+}
+
+void write_roofline(const results::ResultSet& set, std::ostream& out) {
+  const auto all = roofs_of(set);
+  out << "<section id=\"roofline\"><h2>Roofline</h2>\n";
+  if (all.empty()) {
+    out << "<p class=\"note\">No case has both known FLOPs and bytes: nothing to place.</p></section>\n";
+    return;
+  }
+  out << "<p class=\"note\">Each case at its arithmetic intensity and achieved FLOP/s; the roofs are the "
+         "calibrated peaks the run judged it against (<code>opbench calibrate</code>).</p>\n";
+  for (const auto& [key, roofs] : all) write_roofline_chart(key, roofs, out);
+  out << "</section>\n";
+}
+
+// ---- comparison ----------------------------------------------------------------------------
+
+// The ratio bar: a log axis from 1/2 to 2, 1 in the middle; the interval of the ratio from the two
+// medians' intervals (new low / base high to new high / base low), the ratio as a dot.
+std::string ratio_plot(double ratio, double low, double high) {
+  constexpr double width = 240, height = 18, pad = 6;
+  const LogAxis x{0.5, 2.0, pad, width - pad};
+  auto at = [&](double v) { return std::clamp(x(std::max(v, 1e-300)), pad, width - pad); };
+  std::string svg = fmt::format("<svg class=\"ratio\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">", width, height);
+  svg += fmt::format("<line class=\"one\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" y2=\"{1}\"/>", px(x(1.0)), height);
+  if (std::isfinite(low) && std::isfinite(high)) {
+    svg += fmt::format("<line class=\"interval\" x1=\"{}\" x2=\"{}\" y1=\"9\" y2=\"9\"/>", px(at(low)), px(at(high)));
+  }
+  svg += fmt::format("<circle class=\"ratio-dot\" cx=\"{}\" cy=\"9\" r=\"3.5\"/></svg>", px(at(ratio)));
+  return svg;
+}
+
+void write_comparison(const results::ResultSet& set, const HtmlExtras& extras, std::ostream& out) {
+  const compare::Comparison& cmp = *extras.comparison;
+  std::map<std::string, const results::CaseResult*> base_of, new_of;
+  if (extras.base != nullptr) {
+    for (const auto& r : extras.base->cases) base_of[r.c.case_id] = &r;
+  }
+  for (const auto& r : set.cases) new_of[r.c.case_id] = &r;
+  std::vector<const compare::CaseComparison*> rows;
+  for (const auto& c : cmp.cases) rows.push_back(&c);
+  auto distance = [](const compare::CaseComparison* c) {
+    return std::isfinite(c->ratio) && c->ratio > 0 ? std::abs(std::log(c->ratio)) : -1.0;
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return distance(a) > distance(b); });
+  out << "<section id=\"compare\"><h2>Against " << esc(cmp.base_path) << "</h2>\n";
+  out << fmt::format("<p><span class=\"slower\">{} slower</span>, <span class=\"faster\">{} faster</span>, {} same, "
+                     "{} unknown; geometric mean of the ratios {}; |new/base &minus; 1|: median {:.1f}%, p90 {:.1f}%.</p>\n",
+                     cmp.count("slower"), cmp.count("faster"), cmp.count("same"), cmp.count("unknown"),
+                     std::isfinite(cmp.geomean_ratio) ? fmt::format("{:.3f}", cmp.geomean_ratio) : "-",
+                     cmp.agreement.median_abs_change * 100, cmp.agreement.p90_abs_change * 100);
+  out << "<p class=\"note\">Slower or faster: past the " << fmt::format("{:.0f}", cmp.options.threshold * 100)
+      << "% threshold and significant (Mann-Whitney U on the repetition medians). The bar: new/base on a log axis "
+         "from &times;0.5 to &times;2, its interval from the two medians' intervals; farthest from 1 first.</p>\n";
+  out << "<table id=\"compare-table\"><thead><tr><th>case</th><th>verdict</th><th>base</th><th>new</th>"
+         "<th>new/base</th><th>ratio</th></tr></thead><tbody>\n";
+  for (const auto* c : rows) {
+    double low = k_nan, high = k_nan;
+    const auto b = base_of.find(c->case_id);
+    const auto n = new_of.find(c->case_id);
+    if (b != base_of.end() && n != new_of.end() && b->second->estimate.high > 0 && b->second->estimate.low > 0) {
+      low = n->second->estimate.low / b->second->estimate.high;
+      high = n->second->estimate.high / b->second->estimate.low;
+    }
+    const bool has_ratio = std::isfinite(c->ratio);
+    out << "<tr class=\"cmp " << esc(c->verdict) << "\"><td><code>" << esc(c->case_id) << "</code></td><td"
+        << (c->reason.empty() ? "" : " title=\"" + esc(c->reason) + "\"") << ">" << esc(c->verdict) << "</td><td>"
+        << format_duration(c->base_median) << "</td><td>" << format_duration(c->new_median) << "</td><td>"
+        << (has_ratio ? fmt::format("&times;{:.3f}", c->ratio) : "-")
+        << (std::isfinite(low) ? fmt::format(" [{:.3f}, {:.3f}]", low, high) : "") << "</td><td>"
+        << (has_ratio ? ratio_plot(c->ratio, low, high) : "") << "</td></tr>\n";
+  }
+  out << "</tbody></table>\n";
+  if (!cmp.only_in_base.empty() || !cmp.only_in_new.empty()) {
+    out << fmt::format("<p class=\"note\">{} case(s) only in the base, {} only in the new file.</p>\n",
+                       cmp.only_in_base.size(), cmp.only_in_new.size());
+  }
+  out << "</section>\n";
+}
+
+// ---- history -------------------------------------------------------------------------------
+
+std::string trend_plot(const std::vector<history::Point>& points) {
+  constexpr double width = 260, height = 40, pad = 4;
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+  for (const auto& p : points) lo = std::min(lo, p.median), hi = std::max(hi, p.median);
+  if (!(hi > lo)) lo = lo * 0.95, hi = hi * 1.05;
+  const double step = points.size() > 1 ? (width - 2 * pad) / static_cast<double>(points.size() - 1) : 0;
+  auto y = [&](double v) { return height - pad - (v - lo) / (hi - lo) * (height - 2 * pad); };
+  std::string svg = fmt::format("<svg class=\"trend\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\"><polyline points=\"",
+                                width, height);
+  for (std::size_t i = 0; i < points.size(); ++i) svg += px(pad + step * i) + "," + px(y(points[i].median)) + " ";
+  svg += "\"/>";
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    svg += fmt::format("<circle class=\"night\" cx=\"{}\" cy=\"{}\" r=\"2.5\"><title>{} {}: {}</title></circle>",
+                       px(pad + step * i), px(y(points[i].median)), esc(points[i].date), esc(points[i].label),
+                       format_duration(points[i].median));
+  }
+  return svg + "</svg>";
+}
+
+void write_history(const results::ResultSet& set, const HtmlExtras& extras, std::ostream& out) {
+  out << "<section id=\"history\"><h2>History</h2>\n<p class=\"note\">Each case's value (the median of its "
+         "repetition medians) in every run stored in "
+      << esc(extras.history_path) << ", oldest first; hover a dot for its date and label.</p>\n";
+  out << "<table id=\"history-table\"><thead><tr><th>case</th><th>runs</th><th>first</th><th>last</th>"
+         "<th>last/first</th><th>trend</th></tr></thead><tbody>\n";
+  for (const auto& r : set.cases) {
+    const auto it = extras.trends.find(r.c.case_id);
+    if (it == extras.trends.end() || it->second.empty()) continue;
+    const auto& points = it->second;
+    out << "<tr class=\"trend-row\"><td><code>" << esc(r.c.case_id) << "</code></td><td>" << points.size() << "</td><td>"
+        << format_duration(points.front().median) << "</td><td>" << format_duration(points.back().median) << "</td><td>"
+        << fmt::format("&times;{:.3f}", points.back().median / points.front().median) << "</td><td>"
+        << trend_plot(points) << "</td></tr>\n";
+  }
+  out << "</tbody></table></section>\n";
+}
+
+constexpr const char* k_style = R"(
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1b1b1b}
+h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1em}dt{font-weight:600}dd{margin:0}
+.warnings{background:#fff6e0;border:1px solid #f0c36d;padding:.5em 2em}
+.note{color:#555;font-size:.92em}
+.filters{display:flex;flex-wrap:wrap;gap:1em;margin:.5em 0;align-items:center}
+table{border-collapse:collapse;font-size:.9em}th,td{padding:2px 8px;border-bottom:1px solid #eee;text-align:left;vertical-align:middle}
+thead th{position:sticky;top:0;background:#f4f4f4;cursor:pointer}
+tr.error td,.error{color:#b00020}tr.skipped td{color:#777}
+svg line.sample{stroke:#9aa7b8;stroke-width:1}svg line.median{stroke:#1b1b1b;stroke-width:2}
+svg circle.rep{fill:#d2691e}svg line.axis{stroke:#ccc}
+svg.roofline line.grid{stroke:#eee}svg text{font-size:11px;fill:#444}
+polyline.roof{fill:none;stroke:#b00020;stroke-width:2}circle.point{fill:#2a6fdb;fill-opacity:.6}
+circle.point.compute{fill:#7b3fbf}
+svg line.one{stroke:#aaa}svg line.interval{stroke:#555;stroke-width:2}circle.ratio-dot{fill:#555}
+tr.slower td,.slower{color:#b00020}tr.slower circle.ratio-dot{fill:#b00020}
+tr.faster td,.faster{color:#1a7f37}tr.faster circle.ratio-dot{fill:#1a7f37}
+svg.trend polyline{fill:none;stroke:#2a6fdb}circle.night{fill:#2a6fdb}
+code{font-size:.95em}
+)";
+
+// Filtering and sorting of the case table; marks the body ready for the browser test.
+constexpr const char* k_script = R"(
+(function () {
+  var table = document.getElementById('case-table');
+  var body = table.tBodies[0];
+  var rows = Array.prototype.slice.call(body.rows);
+  var text = document.getElementById('filter-text');
+  var selects = ['tag', 'category', 'shape', 'kind'].map(function (k) {
+    return [k, document.getElementById('filter-' + k)];
+  });
+  function apply() {
+    var t = text.value.toLowerCase(), shown = 0;
+    rows.forEach(function (r) {
+      var ok = !t || r.dataset.id.toLowerCase().indexOf(t) >= 0;
+      selects.forEach(function (s) {
+        var v = s[1].value;
+        if (!v) return;
+        var have = s[0] === 'tag' ? r.dataset.tags.split(' ') : [r.dataset[s[0]]];
+        if (have.indexOf(v) < 0) ok = false;
+      });
+      r.hidden = !ok;
+      if (ok) shown++;
+    });
+    document.getElementById('shown').textContent = shown;
+  }
+  text.addEventListener('input', apply);
+  selects.forEach(function (s) { s[1].addEventListener('change', apply); });
+  table.tHead.addEventListener('click', function (e) {
+    var th = e.target.closest('th');
+    if (!th) return;
+    var i = th.cellIndex, numeric = th.dataset.num === '1';
+    var dir = th.dataset.dir === 'asc' ? -1 : 1;
+    th.dataset.dir = dir === 1 ? 'asc' : 'desc';
+    function key(r) {
+      var c = r.cells[i];
+      var v = c.dataset.v !== undefined ? c.dataset.v : c.textContent;
+      return numeric ? parseFloat(v) : v;
+    }
+    rows.sort(function (a, b) {
+      var x = key(a), y = key(b);
+      return (x < y ? -1 : x > y ? 1 : 0) * dir;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  });
+  document.body.dataset.ready = 'yes';
+  document.body.dataset.rows = String(rows.length);
+})();
+)";
+
+}  // namespace
+
+void HtmlReporter::write(const results::ResultSet& set, std::ostream& out) const {
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+         "script-src 'unsafe-inline'; img-src data:\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width\">\n<title>opbench report "
+      << esc(context_text(set.context, "date")) << "</title>\n<style>" << k_style << "</style></head>\n<body>\n";
+  out << "<h1>opbench report</h1>\n<nav><a href=\"#summary\">summary</a> &middot; <a href=\"#cases\">cases</a> "
+         "&middot; <a href=\"#roofline\">roofline</a>"
+      << (m_extras.comparison != nullptr ? " &middot; <a href=\"#compare\">comparison</a>" : "")
+      << (m_extras.history_path.empty() ? "" : " &middot; <a href=\"#history\">history</a>") << "</nav>\n";
+  write_summary(set, out);
+  if (m_extras.comparison != nullptr) write_comparison(set, m_extras, out);
+  write_cases(set, out);
+  write_roofline(set, out);
+  if (!m_extras.history_path.empty()) write_history(set, m_extras, out);
+  out << "<script>" << k_script << "</script>\n</body></html>\n";
+}
+
+}  // namespace opbench::report
