@@ -20,7 +20,9 @@ PeakStore PeakStore::load(const std::string& path) {
       Peaks p;
       p.device = e.at("device").get<std::string>();
       p.dtype = e.at("dtype").get<std::string>();
-      p.threads = e.at("threads").get<int>();
+      const auto threads = core::exact_int64(e.at("threads"));
+      if (!threads || *threads < 1 || *threads > (1 << 16)) throw ResultsError(path + ": a peaks entry's 'threads' is not a thread count");
+      p.threads = static_cast<int>(*threads);
       p.copy_bandwidth = e.at("copy_bandwidth").get<double>();
       p.triad_bandwidth = e.at("triad_bandwidth").get<double>();
       p.gemm_flops = e.at("gemm_flops").get<double>();

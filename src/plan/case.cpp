@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
@@ -93,6 +94,16 @@ Case case_from_json(const Json& json, const std::string& where) {
     if (!json.contains(key)) throw ResultsError(where + ": missing field '" + key + "'");
     return json[key];
   };
+  // Integers from outside files: exact, in range (core::exact_int64), else a ResultsError.
+  auto integer = [&](const char* key, std::int64_t fallback, std::int64_t low, std::int64_t high) {
+    if (!json.contains(key) || json[key].is_null()) return fallback;
+    const auto v = core::exact_int64(json[key]);
+    if (!v || *v < low || *v > high) {
+      throw ResultsError(where + ": '" + key + "' must be an integer from " + std::to_string(low) + " to " +
+                         std::to_string(high) + ", found " + json[key].dump());
+    }
+    return *v;
+  };
   auto text = [&](const char* key) {
     return json.contains(key) && json[key].is_string() ? json[key].get<std::string>() : std::string();
   };
@@ -116,11 +127,13 @@ Case case_from_json(const Json& json, const std::string& where) {
     c.origin = text("origin");
     c.dtype = text("dtype");
     c.device = text("device");
-    c.threads = json.value("threads", 1);
+    c.threads = static_cast<int>(integer("threads", 1, 1, 1 << 16));
     c.direction = text("direction");
     c.memory_format = json.value("memory_format", std::string("contiguous"));
-    c.seed = json.value("seed", std::uint64_t{0});
-    c.count = json.value("count", 1);
+    c.seed = json.contains("seed") && json["seed"].is_number_unsigned()
+                 ? json["seed"].get<std::uint64_t>()
+                 : static_cast<std::uint64_t>(integer("seed", 0, 0, std::numeric_limits<std::int64_t>::max()));
+    c.count = static_cast<int>(integer("count", 1, 0, std::numeric_limits<int>::max()));
     c.skip_reason = json.value("skip_reason", std::string());
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError(where + ": bad case record (" + e.what() + ")");

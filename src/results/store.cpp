@@ -156,7 +156,8 @@ ResultSet load_results(const std::string& path) {
       } else if (json.contains("repetition")) {
         CaseResult r = case_result_from_json(json, where);
         if (repetitions.count(r.c.case_id) == 0) repetition_order.push_back(r.c.case_id);
-        planned[r.c.case_id] = json.value("repetitions_planned", 0);
+        const auto of = core::exact_int64(json.value("repetitions_planned", Json(0)));
+        planned[r.c.case_id] = of && *of >= 0 && *of <= 1'000'000 ? static_cast<int>(*of) : 0;
         repetitions[r.c.case_id].push_back(std::move(r));
       } else {
         set.cases.push_back(case_result_from_json(json, where));

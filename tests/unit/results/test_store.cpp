@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <array>
+#include <vector>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <fstream>
@@ -154,6 +157,32 @@ TEST(LoadResults, MissingAndInvalidFiles) {
   EXPECT_THROW(load_results(dir.write("bad.json", "{not json")), ResultsError);
   // A number past a double's range (nlohmann_json's out_of_range, not a parse_error).
   EXPECT_THROW(load_results(dir.write("huge.json", R"({"cases": [1E99999]})")), ResultsError);
+}
+
+// Found by bench/fuzz.sh (UBSan): an integer field holding a float past int64's range was cast
+// (undefined behaviour). Integers are read exactly or refused, naming the field.
+TEST(LoadResults, IntegerFieldsMustBeIntegersThatFit) {
+  TempDir dir;
+  const std::string one_case = R"({"schema_version": 1, "cases": [{"case_id": "a", "name": "a", "status": "ok",
+      "threads": THREADS, "timing": {"block_size": BLOCK, "repetition_medians": [1e-6]}}]})";
+  auto file = [&](const std::string& threads, const std::string& block) {
+    std::string text = one_case;
+    text.replace(text.find("THREADS"), 7, threads);
+    text.replace(text.find("BLOCK"), 5, block);
+    return dir.write("r.json", text);
+  };
+  EXPECT_EQ(load_results(file("2", "64.0")).cases.at(0).timing.block_size, 64);  // an integral float is fine
+  for (const auto& [threads, block, key] : std::vector<std::array<std::string, 3>>{
+           {"1", "1.91111e+81", "block_size"}, {"1", "2.5", "block_size"}, {"1", "\"8\"", "block_size"},
+           {"0", "1", "threads"}, {"1e300", "1", "threads"}}) {
+    try {
+      load_results(file(threads, block));
+      ADD_FAILURE() << threads << " " << block;
+    } catch (const ResultsError& e) {
+      EXPECT_NE(std::string(e.what()).find("'" + key + "'"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(load_results(dir.write("v.json", R"({"schema_version": 1e99, "cases": []})")), ResultsError);
 }
 
 TEST(WriteAtomically, ReplacesWholeFile) {
