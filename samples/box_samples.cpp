@@ -127,7 +127,7 @@ void register_box_samples(std::vector<Sample>& out) {
   out.push_back({{"bbox2delta", {"ViewAttribute"}, "MMDET", std::string(k_mmdet) + "delta_xywh_bbox_coder.py#L117",
                   {sizes({128}), sizes({64}), sizes({8})}, true, "box_samples.cpp"},
                  pair_of_boxes, [](const Tensors& t) { return Tensors{bbox2delta(t[0], t[1])}; }});
-  out.push_back({{"delta2bbox", {"ThirdPartyCodes", "IfElseBranch", "ViewAttribute"}, "MMDET", std::string(k_mmdet) + "delta_xywh_bbox_coder.py#L160",
+  out.push_back({{"delta2bbox", {"ThirdPartyCodes", "IfElseBranch", "ViewAttribute"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/core/bbox/coder/delta_xywh_bbox_coder.py#L164",
                   {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), at::randn({n0(s), 4}, g) * 0.2}; },
                  [](const Tensors& t) { return Tensors{delta2bbox(t[0], t[1])}; }});

@@ -133,28 +133,28 @@ Tensors regression_pair(const Json& s, at::Generator& g) {
 }  // namespace
 
 void register_loss_samples(std::vector<Sample>& out) {
-  out.push_back({{"iou_loss", {"ViewAttribute", "IfElseBranch", "Reduce"}, "MMDET", k_losses + "iou_loss.py#L18", {sizes({128}), sizes({256}), sizes({512})}, true, "loss_samples.cpp"},
+  out.push_back({{"iou_loss", {"ViewAttribute", "IfElseBranch", "Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/iou_loss.py#L16", {sizes({128}), sizes({256}), sizes({512})}, true, "loss_samples.cpp"},
                  box_pairs, [](const Tensors& t) { return Tensors{iou_loss(t[0], t[1])}; }});
-  out.push_back({{"giou_loss", {"ViewAttribute", "IfElseBranch", "BuiltInDataStructure"}, "MMDET", k_losses + "iou_loss.py#L85", {sizes({1000}), sizes({2000}), sizes({3000})}, true, "loss_samples.cpp"},
+  out.push_back({{"giou_loss", {"ViewAttribute", "IfElseBranch", "BuiltInDataStructure"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/iou_loss.py#L102", {sizes({1000}), sizes({2000}), sizes({3000})}, true, "loss_samples.cpp"},
                  box_pairs, [](const Tensors& t) { return Tensors{giou_loss(t[0], t[1])}; }});
-  out.push_back({{"diou_loss", {"Reduce"}, "MMDET", k_losses + "iou_loss.py#L117", {sizes({128}), sizes({64}), sizes({8})}, true, "loss_samples.cpp"},
+  out.push_back({{"diou_loss", {"Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/iou_loss.py#L122", {sizes({128}), sizes({64}), sizes({8})}, true, "loss_samples.cpp"},
                  box_pairs, [](const Tensors& t) { return Tensors{diou_loss(t[0], t[1])}; }});
-  out.push_back({{"ciou_loss", {"Reduce"}, "MMDET", k_losses + "iou_loss.py#L160", {sizes({1000}), sizes({2000}), sizes({3000})}, true, "loss_samples.cpp"},
+  out.push_back({{"ciou_loss", {"Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/iou_loss.py#L177", {sizes({1000}), sizes({2000}), sizes({3000})}, true, "loss_samples.cpp"},
                  box_pairs, [](const Tensors& t) { return Tensors{ciou_loss(t[0], t[1])}; }});
-  out.push_back({{"sigmoid_focal_loss", {"IfElseBranch", "ViewAttribute"}, "MMCLS", "", {sizes({3000, 4}), sizes({4000, 4}), sizes({5000, 4})}, true, "loss_samples.cpp"},
+  out.push_back({{"sigmoid_focal_loss", {"IfElseBranch", "ViewAttribute"}, "MMCLS", "https://github.com/open-mmlab/mmclassification/blob/72cffac7b50a556824907721665e6705fd5045fb/mmcls/models/losses/focal_loss.py#L9", {sizes({3000, 4}), sizes({4000, 4}), sizes({5000, 4})}, true, "loss_samples.cpp"},
                  [](const Json& s, at::Generator& g) {
                    const auto n = n0(s), k = s.at(1).get<std::int64_t>();
                    const auto labels = at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong));
                    return Tensors{at::randn({n, k}, g), at::one_hot(labels, k).to(at::kFloat)};
                  },
                  [](const Tensors& t) { return Tensors{samples::sigmoid_focal_loss(t[0], t[1])}; }});
-  out.push_back({{"smooth_l1_loss", {"IfElseBranch", "AdvancedIndexing"}, "MMDET", k_losses + "smooth_l1_loss.py#L13", {sizes({3000, 4}), sizes({4000, 4}), sizes({6000, 4})}, true, "loss_samples.cpp"},
+  out.push_back({{"smooth_l1_loss", {"IfElseBranch", "AdvancedIndexing"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/smooth_l1_loss.py#L12", {sizes({3000, 4}), sizes({4000, 4}), sizes({6000, 4})}, true, "loss_samples.cpp"},
                  regression_pair, [](const Tensors& t) { return Tensors{samples::smooth_l1_loss(t[0], t[1])}; }});
-  out.push_back({{"l1_loss", {"Reduce", "IfElseBranch"}, "MMDET", k_losses + "smooth_l1_loss.py#L38", {sizes({128, 4}), sizes({256, 4}), sizes({512, 4})}, true, "loss_samples.cpp"},
+  out.push_back({{"l1_loss", {"Reduce", "IfElseBranch"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/smooth_l1_loss.py#L37", {sizes({128, 4}), sizes({256, 4}), sizes({512, 4})}, true, "loss_samples.cpp"},
                  regression_pair, [](const Tensors& t) { return Tensors{samples::l1_loss(t[0], t[1])}; }});
   out.push_back({{"balanced_l1_loss", {}, "MMDET", k_losses + "balanced_l1_loss.py#L13", {sizes({128, 4}), sizes({256, 8}), sizes({512, 16})}, true, "loss_samples.cpp"},
                  regression_pair, [](const Tensors& t) { return Tensors{balanced_l1_loss(t[0], t[1])}; }});
-  out.push_back({{"charbonnier_loss", {}, "MMEDIT", "", {sizes({300, 8}), sizes({600, 16}), sizes({800, 32})}, true, "loss_samples.cpp"},
+  out.push_back({{"charbonnier_loss", {}, "MMEDIT", "https://github.com/open-mmlab/mmediting/blob/ce2a70f1321907d1451a376637cf56be76168a67/mmedit/models/losses/pixelwise_loss.py#L41", {sizes({300, 8}), sizes({600, 16}), sizes({800, 32})}, true, "loss_samples.cpp"},
                  regression_pair, [](const Tensors& t) { return Tensors{charbonnier_loss(t[0], t[1])}; }});
   out.push_back({{"label_smooth_celoss", {"ViewAttribute", "Reduce"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 2}), sizes({1000, 4})}, true, "loss_samples.cpp"},
                  [](const Json& s, at::Generator& g) {
@@ -162,7 +162,7 @@ void register_loss_samples(std::vector<Sample>& out) {
                    return Tensors{at::randn({n, k}, g), at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong))};
                  },
                  [](const Tensors& t) { return Tensors{label_smooth_celoss(t[0], t[1])}; }});
-  out.push_back({{"weight_reduce_loss", {"Reduce", "IfElseBranch"}, "MMSEG", "", {sizes({128, 4}), sizes({64, 4}), sizes({8, 4})}, true, "loss_samples.cpp"},
+  out.push_back({{"weight_reduce_loss", {"Reduce", "IfElseBranch"}, "MMSEG", "https://github.com/open-mmlab/mmsegmentation/blob/504965184c3e6bc9ec43af54237129ef21981a5f/mmseg/models/losses/utils.py#L47", {sizes({128, 4}), sizes({64, 4}), sizes({8, 4})}, true, "loss_samples.cpp"},
                  [](const Json& s, at::Generator& g) {
                    const std::vector<std::int64_t> shape{n0(s), s.at(1).get<std::int64_t>()};
                    return Tensors{at::rand(shape, g), at::rand(shape, g)};

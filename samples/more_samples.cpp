@@ -492,7 +492,7 @@ void register_more_samples(std::vector<Sample>& out) {
       [](const Json& s, at::Generator& g) { return Tensors{random_boxes(at_(s, 0), g), random_boxes(at_(s, 0), g)}; },
       [](const Tensors& t) { return Tensors{legacy_bbox2delta(t[0], t[1])}; });
   reg(out, "legacy_delta2bbox", {"ViewAttribute", "IfElseBranch"}, "MMDET",
-      k_gh + "open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/core/bbox/coder/legacy_delta_xywh_bbox_coder.py#L127",
+      "https://github.com/open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/core/bbox/coder/legacy_delta_xywh_bbox_coder.py#L134",
       {sz({3000, 4}), sz({2000, 4}), sz({1000, 4})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{random_boxes(at_(s, 0), g), randn({at_(s, 0), 4}, g) * 0.2}; },
       [](const Tensors& t) { return Tensors{legacy_delta2bbox(t[0], t[1])}; });

@@ -7,6 +7,11 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <set>
+#include <vector>
+#include <string>
+#include <sstream>
+#include <map>
+#include <fstream>
 
 #include "registry.hpp"
 #include "sample_ops.hpp"
@@ -130,6 +135,65 @@ TEST(SampleRegistry, EverySampleRunsOnItsCataloguedCasesWithFiniteOutputs) {
   }
   EXPECT_EQ(find("giou_loss")->info.tags, (std::vector<std::string>{"ViewAttribute", "IfElseBranch", "BuiltInDataStructure"}));
   EXPECT_EQ(find("no_such_sample"), nullptr);
+}
+
+}  // namespace
+}  // namespace opbench::samples
+
+// The metadata of every sample against the LongTail-Bench catalogue (samples/longtail-samples.psv,
+// a copy of the published list: name|tags|source|cases|iterations|url): a sample from the
+// catalogue carries exactly its tags, source and url; tags come from the catalogue's ten (plus
+// "Fused" for opbench's own fusion samples, source MXNET_DESIGN, which the catalogue lacks).
+namespace opbench::samples {
+namespace {
+
+struct CatalogueRow {
+  std::set<std::string> tags;
+  std::string source;
+  std::string url;
+};
+
+std::map<std::string, CatalogueRow> read_catalogue() {
+  std::ifstream in(std::string(OPBENCH_SOURCE_DIR) + "/samples/longtail-samples.psv");
+  std::map<std::string, CatalogueRow> rows;
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, '|');) f.push_back(cell);
+    if (f.size() < 3) continue;
+    CatalogueRow row;
+    std::stringstream tags(f[1]);
+    for (std::string tag; tags >> tag;) row.tags.insert(tag);
+    row.source = f[2];
+    row.url = f.size() > 5 ? f[5] : "";
+    rows[f[0]] = row;
+  }
+  return rows;
+}
+
+TEST(SampleCatalogue, TagsSourcesAndUrlsAreTheCataloguesFromItsVocabulary) {
+  const auto catalogue = read_catalogue();
+  ASSERT_EQ(catalogue.size(), 101u) << "samples/longtail-samples.psv";
+  std::set<std::string> vocabulary{"Fused"};
+  for (const auto& [name, row] : catalogue) vocabulary.insert(row.tags.begin(), row.tags.end());
+  EXPECT_EQ(vocabulary.size(), 11u);
+  std::size_t from_catalogue = 0;
+  for (const auto& info : catalog::sample_infos()) {
+    for (const auto& tag : info.tags) EXPECT_EQ(vocabulary.count(tag), 1u) << info.name << ": tag " << tag;
+    const auto it = catalogue.find(info.name);
+    if (info.source == "MXNET_DESIGN") {
+      EXPECT_EQ(it, catalogue.end()) << info.name;
+      continue;
+    }
+    ASSERT_NE(it, catalogue.end()) << info.name << " is not in the LongTail-Bench catalogue";
+    ++from_catalogue;
+    EXPECT_EQ(std::set<std::string>(info.tags.begin(), info.tags.end()), it->second.tags) << info.name;
+    EXPECT_EQ(info.source, it->second.source) << info.name;
+    EXPECT_EQ(info.url, it->second.url) << info.name;
+  }
+  EXPECT_GE(from_catalogue, 63u);
 }
 
 }  // namespace
