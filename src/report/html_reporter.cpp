@@ -446,7 +446,7 @@ svg line.one{stroke:#aaa}svg line.interval{stroke:#555;stroke-width:2}circle.rat
 tr.slower td,.slower{color:#b00020}tr.slower circle.ratio-dot{fill:#b00020}
 tr.faster td,.faster{color:#1a7f37}tr.faster circle.ratio-dot{fill:#1a7f37}
 svg.trend polyline{fill:none;stroke:#2a6fdb}circle.night{fill:#2a6fdb}
-code{font-size:.95em}
+code{font-size:.95em}td:first-child{max-width:36em;overflow-wrap:anywhere}
 )";
 
 // Filtering and sorting of the case table; marks the body ready for the browser test.
