@@ -67,22 +67,18 @@ int export_results(const ExportOptions& options, const GlobalOptions& global) {
   if (options.format != "html" && (!options.compare_base.empty() || !options.history.empty())) {
     throw UsageError("--compare and --history go with --format html");
   }
-  const auto reporter = report::make_reporter(options.format, options.aggregates_only);
   const std::string input = options.input.empty() ? results::latest_result(results_dir(global)) : options.input;
   const results::ResultSet set = results::load_results(input);
+  std::string text;
   if (options.format == "html") {
-    const std::string text = html_report(options, set);
-    if (options.output == "-") std::cout << text;
-    else results::write_atomically(options.output, text);
-    return 0;
+    text = html_report(options, set);
+  } else {
+    std::ostringstream out;
+    report::make_reporter(options.format, options.aggregates_only)->write(set, out);
+    text = out.str();
   }
-  if (options.output == "-") {
-    reporter->write(set, std::cout);
-    return 0;
-  }
-  std::ostringstream text;
-  reporter->write(set, text);
-  results::write_atomically(options.output, text.str());
+  if (options.output == "-") std::cout << text;
+  else results::write_atomically(options.output, text);
   return 0;
 }
 

@@ -94,15 +94,8 @@ Case case_from_json(const Json& json, const std::string& where) {
     if (!json.contains(key)) throw ResultsError(where + ": missing field '" + key + "'");
     return json[key];
   };
-  // Integers from outside files: exact, in range (core::exact_int64), else a ResultsError.
   auto integer = [&](const char* key, std::int64_t fallback, std::int64_t low, std::int64_t high) {
-    if (!json.contains(key) || json[key].is_null()) return fallback;
-    const auto v = core::exact_int64(json[key]);
-    if (!v || *v < low || *v > high) {
-      throw ResultsError(where + ": '" + key + "' must be an integer from " + std::to_string(low) + " to " +
-                         std::to_string(high) + ", found " + json[key].dump());
-    }
-    return *v;
+    return core::integer_field(json, key, fallback, where, low, high);
   };
   auto text = [&](const char* key) {
     return json.contains(key) && json[key].is_string() ? json[key].get<std::string>() : std::string();

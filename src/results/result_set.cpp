@@ -8,15 +8,7 @@
 namespace opbench::results {
 namespace {
 
-// An integer field of `object`: `fallback` when absent or null; a ResultsError naming `where`
-// and the key when it is not an integer that fits (core::exact_int64).
-std::int64_t integer_at(const Json& object, const char* key, std::int64_t fallback, const std::string& where) {
-  if (!object.contains(key) || object[key].is_null()) return fallback;
-  const auto v = core::exact_int64(object[key]);
-  if (!v) throw ResultsError(where + ": '" + key + "' must be an integer, found " + object[key].dump());
-  return *v;
-}
-
+using core::integer_field;
 
 // NaN and infinities have no JSON form: they are written as null and read back as NaN.
 Json number(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
@@ -45,7 +37,7 @@ Json summary_json(const stats::Summary& s) {
 
 stats::Summary summary_from_json(const Json& json, const std::string& where) {
   stats::Summary s;
-  s.count = static_cast<std::size_t>(std::max<std::int64_t>(0, integer_at(json, "count", 0, where)));
+  s.count = static_cast<std::size_t>(std::max<std::int64_t>(0, integer_field(json, "count", 0, where)));
   s.mean = read_number(json, "mean");
   s.median = read_number(json, "median");
   s.p50 = read_number(json, "p50");
@@ -226,8 +218,8 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       };
       read_list("cpu_times", result.timing.cpu_times);
       read_list("batch_times", result.timing.batch_times);
-      result.timing.block_size = integer_at(t, "block_size", 0, where);
-      result.timing.warmup_calls = integer_at(t, "warmup_calls", 0, where);
+      result.timing.block_size = integer_field(t, "block_size", 0, where);
+      result.timing.warmup_calls = integer_field(t, "warmup_calls", 0, where);
       result.timing.total_time = read_number(t, "total_time");
       result.timing.target_noise = read_number(t, "target_noise");
       result.timing.noise = read_number(t, "noise");
@@ -237,22 +229,22 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
           result.timing.repetition_medians.push_back(m.is_number() ? m.get<double>() : std::nan(""));
         }
       }
-      result.timing.discarded_blocks = integer_at(t, "discarded_blocks", 0, where);
-      result.timing.placement_padding = integer_at(t, "placement_padding", 0, where);
+      result.timing.discarded_blocks = integer_field(t, "discarded_blocks", 0, where);
+      result.timing.placement_padding = integer_field(t, "placement_padding", 0, where);
       result.timing.canary = t.contains("canary") && t["canary"].is_number() ? t["canary"].get<double>() : 0.0;
-      result.timing.retried_repetitions = integer_at(t, "retried_repetitions", 0, where);
+      result.timing.retried_repetitions = integer_field(t, "retried_repetitions", 0, where);
     }
     if (json.contains("memory") && json["memory"].is_object()) {
       const Json& m = json["memory"];
       result.memory = MemoryStats{};
-      result.memory->peak_bytes = integer_at(m, "peak_bytes", 0, where);
-      result.memory->total_bytes = integer_at(m, "total_bytes", 0, where);
-      result.memory->allocations = integer_at(m, "allocations", 0, where);
+      result.memory->peak_bytes = integer_field(m, "peak_bytes", 0, where);
+      result.memory->total_bytes = integer_field(m, "total_bytes", 0, where);
+      result.memory->allocations = integer_field(m, "allocations", 0, where);
       if (m.contains("device_peak_allocated_bytes")) {
-        result.memory->device_peak_allocated_bytes = integer_at(m, "device_peak_allocated_bytes", 0, where);
+        result.memory->device_peak_allocated_bytes = integer_field(m, "device_peak_allocated_bytes", 0, where);
       }
       if (m.contains("device_peak_reserved_bytes")) {
-        result.memory->device_peak_reserved_bytes = integer_at(m, "device_peak_reserved_bytes", 0, where);
+        result.memory->device_peak_reserved_bytes = integer_field(m, "device_peak_reserved_bytes", 0, where);
       }
     }
     if (json.contains("work") && json["work"].is_object()) {
@@ -271,7 +263,7 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       result.work.percent_of_peak = read("percent_of_peak");
       result.work.peaks = w.value("peaks", std::string());
       if (w.contains("aten_calls") && w["aten_calls"].is_number_integer()) {
-        result.work.aten_calls = integer_at(w, "aten_calls", 0, where);
+        result.work.aten_calls = integer_field(w, "aten_calls", 0, where);
       }
     }
     result.trace = json.value("trace", std::string());
@@ -295,7 +287,7 @@ ResultSet result_set_from_json(const Json& json, const std::string& where) {
   if (!json.is_object() || !json.contains("schema_version")) {
     throw ResultsError(where + ": not an opbench result file (no schema_version)");
   }
-  const std::int64_t version = integer_at(json, "schema_version", 0, where);
+  const std::int64_t version = integer_field(json, "schema_version", 0, where);
   if (version > k_schema_version) {
     throw ResultsError(where + ": schema_version " + std::to_string(version) +
                        " is newer than this opbench reads (" + std::to_string(k_schema_version) + ")");

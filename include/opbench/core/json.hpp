@@ -5,8 +5,11 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "opbench/core/error.hpp"
 
 namespace opbench {
 using Json = nlohmann::ordered_json;
@@ -32,6 +35,22 @@ inline std::optional<std::int64_t> exact_int64(const Json& value) {
     return static_cast<std::int64_t>(v);
   }
   return std::nullopt;
+}
+
+// An integer field of `object` in a file opbench reads back: `fallback` when absent or null; a
+// ResultsError naming `where` and `key` unless it is an integer in [low, high] (exact_int64).
+inline std::int64_t integer_field(const Json& object, const char* key, std::int64_t fallback, const std::string& where,
+                                  std::int64_t low = std::numeric_limits<std::int64_t>::min(),
+                                  std::int64_t high = std::numeric_limits<std::int64_t>::max()) {
+  if (!object.contains(key) || object[key].is_null()) return fallback;
+  const auto v = exact_int64(object[key]);
+  if (!v || *v < low || *v > high) {
+    const bool bounded = low != std::numeric_limits<std::int64_t>::min() || high != std::numeric_limits<std::int64_t>::max();
+    throw ResultsError(where + ": '" + key + "' must be an integer" +
+                       (bounded ? " from " + std::to_string(low) + " to " + std::to_string(high) : std::string()) +
+                       ", found " + object[key].dump());
+  }
+  return *v;
 }
 
 }  // namespace core
