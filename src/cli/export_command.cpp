@@ -1,4 +1,4 @@
-// `opbench export`: stored results to csv, md, json, gbench, breakdown or html; never re-runs
+// `opbench export`: stored results to csv, md, json, gbench, breakdown, html or the stage table; never re-runs
 // anything. html alone takes --compare (a base file) and --history (a results history).
 #include <fstream>
 #include <iostream>
@@ -86,7 +86,7 @@ int export_results(const ExportOptions& options, const GlobalOptions& global) {
 
 void add_export_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<ExportOptions>();
-  auto* cmd = app.add_subcommand("export", "Turn stored results into csv, md, json, gbench (google/benchmark JSON), breakdown or html (one self-contained page with charts)");
+  auto* cmd = app.add_subcommand("export", "Turn stored results into csv, md, json, gbench (google/benchmark JSON), breakdown, html (one self-contained page with charts) or stages / stages-csv (the stage table of run --stage)");
   cmd->add_option("--input,-i", options->input,
                   "Result file or journal (default: the most recent in the results directory)")
       ->check(CLI::ExistingFile);

@@ -48,6 +48,7 @@ struct RunOptions {
   std::vector<std::string> dtypes{"float32"};
   std::vector<std::string> contexts{"cpu"};
   std::vector<std::string> memory_formats{"contiguous"};
+  std::vector<std::string> stages{"eager"};
   std::vector<int> threads;
   std::vector<std::string> case_ids;
   std::string from;
@@ -123,6 +124,13 @@ std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOption
   for (const auto& format : plan_options.memory_formats) {
     if (format != "contiguous" && format != "channels_last") {
       throw UsageError("unknown memory format '" + format + "' (valid: contiguous, channels_last)");
+    }
+  }
+  plan_options.stages = core::split_list(options.stages);
+  for (const auto& stage : plan_options.stages) {
+    const auto& valid = plan::stage_names();
+    if (std::find(valid.begin(), valid.end(), stage) == valid.end()) {
+      throw UsageError("unknown stage '" + stage + "' in --stage (valid: " + core::join(valid, ", ") + ")");
     }
   }
   plan_options.backward = options.backward;
@@ -450,6 +458,11 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
                   "Intra-op threads, comma-separated: an axis (default: LibTorch's default)")
       ->delimiter(',');
   cmd->add_flag("--backward", options->backward, "Also time the backward pass of each case");
+  cmd->add_option("--stage", options->stages,
+                  "Stages, comma-separated: an axis. eager (ATen calls), script (the case traced to a "
+                  "TorchScript graph, fusion off), fused (that graph with LibTorch's fuser), graph (the "
+                  "eager calls in one CUDA graph; CUDA only). Forward cases only")
+      ->capture_default_str();
   cmd->add_option("--seed", options->seed, "Seed of the input generator and of --interleave")
       ->capture_default_str();
   auto& m = options->exec.measure;

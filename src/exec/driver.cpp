@@ -8,7 +8,6 @@
 #include <memory>
 
 #if OPBENCH_WITH_CUDA
-#include <ATen/cuda/CUDAGraph.h>
 #include <cuda_runtime_api.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAStream.h>
@@ -23,6 +22,7 @@
 #include "opbench/exec/device_support.hpp"
 #include "opbench/exec/memory_probe.hpp"
 #include "opbench/exec/timer.hpp"
+#include "cuda_graph.hpp"
 #include "trace.hpp"
 #include "workload.hpp"
 
@@ -79,38 +79,6 @@ Measurement time_on_host(const plan::Case& c, const ExecOptions& options, std::f
 }
 
 #if OPBENCH_WITH_CUDA
-// Captures `calls` calls of `once` into a CUDA graph on a side stream; throws when capture fails.
-std::unique_ptr<at::cuda::CUDAGraph> capture_graph(const at::Device& device, const std::function<void()>& once,
-                                                   int calls) {
-  auto graph = std::make_unique<at::cuda::CUDAGraph>();
-  const c10::cuda::CUDAStream side = c10::cuda::getStreamFromPool(false, device.index());
-  const c10::cuda::CUDAStream current = c10::cuda::getCurrentCUDAStream(device.index());
-  side.synchronize();
-  current.synchronize();
-  {
-    c10::cuda::CUDAStreamGuard guard(side);
-    for (int i = 0; i < 3; ++i) once();  // warm up on the capturing stream, as capture requires
-    side.synchronize();
-    graph->capture_begin();
-    try {
-      for (int i = 0; i < calls; ++i) once();
-      graph->capture_end();
-    } catch (...) {
-      // Leave no capture open behind a failed call (the stream would refuse all later work),
-      // and clear the error it left.
-      cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-      if (cudaStreamIsCapturing(side.stream(), &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
-        cudaGraph_t broken = nullptr;
-        if (cudaStreamEndCapture(side.stream(), &broken) == cudaSuccess && broken != nullptr) cudaGraphDestroy(broken);
-      }
-      (void)cudaGetLastError();
-      throw;
-    }
-  }
-  side.synchronize();
-  return graph;
-}
-
 // How many calls one graph replay holds: enough that a replay lasts ~0.5 ms of eager time, so the
 // replay's own launch is amortised and the device never waits for the host; 1 when cold (each
 // call alone after its flush).
@@ -234,9 +202,12 @@ void drive(const plan::Case& c, const ExecOptions& options, Workload& w, results
   // it makes the host wait for the device (then no CUDA graph can hold it). The roofline is made
   // once, from the case's estimate over all repetitions (run_command).
   std::string host_sync;
+  result.stage_info = w.stage_info;
   if (w.recordable) {
-    const Recording recording = record_aten_calls(w.call);
-    if (options.describe) result.work.aten_calls = static_cast<std::int64_t>(recording.calls.size());
+    const Recording recording = record_aten_calls(w.work_call ? w.work_call : w.call);
+    if (options.describe) {
+      result.work.aten_calls = w.work_call ? count_aten_calls(w.call) : static_cast<std::int64_t>(recording.calls.size());
+    }
     const cost::Cost work = work_of(recording.calls);
     result.work.flops = work.flops;
     result.work.bytes = work.bytes;

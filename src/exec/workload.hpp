@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -30,6 +31,12 @@ struct Workload {
   // Whether the driver records the ATen calls of one call for their count and work. Gradients
   // are not recorded: the autograd engine runs them on its own threads on CUDA.
   bool recordable = true;
+  // A stage other than eager (stages.hpp): the eager call whose ATen calls give the case's work
+  // and host syncs (the same computation; a fused kernel is no ATen call the cost rules know),
+  // while `call`'s own calls give the ATen-call count. Empty: `call` gives both.
+  std::function<void()> work_call;
+  // What a stage other than eager reports (results::StageInfo).
+  std::optional<results::StageInfo> stage_info;
   // What the callables above share (inputs, outputs, the module): kept alive with them.
   std::shared_ptr<void> state;
 };

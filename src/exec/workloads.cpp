@@ -10,6 +10,7 @@
 #include "opbench/core/error.hpp"
 #include "opbench/exec/typed_call.hpp"
 #include "registry.hpp"
+#include "stages.hpp"
 #include "workload.hpp"
 
 namespace opbench::exec {
@@ -75,20 +76,83 @@ Workload operator_backward(const plan::Case& c) {
   return gradient_workload(differentiable_outputs(stack), call->grad_inputs, call);
 }
 
-// A long-tail sample: its own input maker (valid boxes, labels in range) and body. Its last
+// A long-tail sample's inputs: its own input maker (valid boxes, labels in range). Its last
 // `host_inputs` inputs are parameters the body reads on the host (counts, scales): they stay on
 // the CPU, as the Python numbers of the original would.
-Workload sample_workload(const plan::Case& c) {
-  const samples::Sample* sample = samples::find(c.name);
-  if (sample == nullptr) throw Error("no sample named " + c.name + " is built in");
+struct SampleInputs {
+  const samples::Sample* sample = nullptr;
+  std::vector<at::Tensor> inputs;
+  std::size_t on_device = 0;
+};
+
+SampleInputs sample_inputs(const plan::Case& c) {
+  SampleInputs out;
+  out.sample = samples::find(c.name);
+  if (out.sample == nullptr) throw Error("no sample named " + c.name + " is built in");
   at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(c.seed);
-  std::vector<at::Tensor> inputs = sample->make_inputs(c.given.at("sizes"), generator);
+  out.inputs = out.sample->make_inputs(c.given.at("sizes"), generator);
   const at::ScalarType dtype = scalar_type(c.dtype);
-  const std::size_t on_device = inputs.size() - std::min<std::size_t>(inputs.size(), sample->info.host_inputs);
-  for (std::size_t i = 0; i < on_device; ++i) {
-    at::Tensor& t = inputs[i];
+  out.on_device = out.inputs.size() - std::min<std::size_t>(out.inputs.size(), out.sample->info.host_inputs);
+  for (std::size_t i = 0; i < out.on_device; ++i) {
+    at::Tensor& t = out.inputs[i];
     t = t.to(device_of(c.device), at::isFloatingType(t.scalar_type()) ? dtype : t.scalar_type());
   }
+  return out;
+}
+
+// A sample's forward computation, for the stages.
+TensorFunction sample_function(const plan::Case& c) {
+  SampleInputs made = sample_inputs(c);
+  TensorFunction f;
+  f.inputs = std::move(made.inputs);
+  const samples::Sample* sample = made.sample;
+  f.body = [sample](const std::vector<at::Tensor>& inputs) { return sample->body(inputs); };
+  if (sample->info.host_inputs > 0) {
+    f.note = "the values of the inputs read on the host are constants of the trace, as in the case";
+  }
+  return f;
+}
+
+// An operator's forward computation, for the stages: its tensor arguments are the inputs (other
+// arguments, tensor lists among them, are constants of the trace).
+TensorFunction operator_function(const plan::Case& c) {
+  auto call = std::make_shared<PreparedCall>(prepare_call(c, /*requires_grad=*/false));
+  TensorFunction f;
+  std::vector<std::size_t> positions;
+  for (std::size_t i = 0; i < call->args.size(); ++i) {
+    if (call->args[i].isTensor() && call->args[i].toTensor().defined()) {
+      positions.push_back(i);
+      f.inputs.push_back(call->args[i].toTensor());
+    }
+  }
+  f.body = [call, positions](const std::vector<at::Tensor>& inputs) {
+    std::vector<c10::IValue> stack(call->args.begin(), call->args.end());
+    for (std::size_t k = 0; k < positions.size(); ++k) stack[positions[k]] = inputs[k];
+    call->handle.callBoxed(stack);
+    std::vector<at::Tensor> out;
+    for (const auto& value : stack) {
+      if (value.isTensor()) {
+        out.push_back(value.toTensor());
+      } else if (value.isTensorList()) {
+        for (const at::Tensor& t : value.toTensorVector()) out.push_back(t);
+      } else if (value.isTuple()) {
+        for (const auto& item : value.toTupleRef().elements()) {
+          if (item.isTensor()) out.push_back(item.toTensor());
+        }
+      }
+    }
+    return out;
+  };
+  f.keep = call;
+  return f;
+}
+
+// A long-tail sample: its inputs (sample_inputs) and body.
+Workload sample_workload(const plan::Case& c) {
+  SampleInputs made = sample_inputs(c);
+  const samples::Sample* sample = made.sample;
+  std::vector<at::Tensor>& inputs = made.inputs;
+  const std::size_t on_device = made.on_device;
   if (c.direction == "backward") {
     if (!sample->info.backward) {
       throw SkipCase("this sample's backward is not timed (LongTail-Bench times it forward only)");
@@ -171,6 +235,10 @@ Workload operator_workload(PreparedCall& call) {
 }
 
 Workload make_workload(const plan::Case& c) {
+  if (c.stage != "eager") {
+    if (c.kind == "model") throw SkipCase("a model case is TorchScript already: it runs at stage eager only");
+    return staged_workload(c, c.kind == "sample" ? sample_function(c) : operator_function(c));
+  }
   if (c.kind == "model") return model_workload(c);
   if (c.kind == "sample") return sample_workload(c);
   if (c.direction == "backward") return operator_backward(c);

@@ -43,13 +43,20 @@ std::string argument_text(const Json& value) {
 
 std::string make_case_id(const std::string& name, const Json& given, const std::string& dtype,
                          const std::string& device, int threads, const std::string& direction,
-                         const std::string& memory_format) {
+                         const std::string& memory_format, const std::string& stage) {
   std::vector<std::string> args;
   for (const auto& item : given.items()) args.push_back(item.key() + "=" + argument_text(item.value()));
   std::string id = fmt::format("{}/{}/{}/{}/t{}/{}", name, args.empty() ? "-" : core::join(args, ","),
                                dtype, device, threads, direction);
   if (!memory_format.empty() && memory_format != "contiguous") id += "/" + memory_format;
+  if (!stage.empty() && stage != "eager") id += "/" + stage;
   return id;
+}
+
+std::string eager_case_id(const Case& c) {
+  const std::string suffix = "/" + c.stage;
+  if (c.stage.empty() || c.stage == "eager" || !core::ends_with(c.case_id, suffix)) return c.case_id;
+  return c.case_id.substr(0, c.case_id.size() - suffix.size());
 }
 
 bool has_4d_or_5d_tensor(const Json& given) {
@@ -83,6 +90,7 @@ Json to_json(const Case& c) {
   out["threads"] = c.threads;
   out["direction"] = c.direction;
   out["memory_format"] = c.memory_format;
+  out["stage"] = c.stage;
   out["seed"] = c.seed;
   out["count"] = c.count;
   if (!c.skip_reason.empty()) out["skip_reason"] = c.skip_reason;
@@ -123,6 +131,11 @@ Case case_from_json(const Json& json, const std::string& where) {
     c.threads = static_cast<int>(integer("threads", 1, 1, 1 << 16));
     c.direction = text("direction");
     c.memory_format = json.value("memory_format", std::string("contiguous"));
+    c.stage = json.value("stage", std::string("eager"));
+    const auto& stages = stage_names();
+    if (std::find(stages.begin(), stages.end(), c.stage) == stages.end()) {
+      throw ResultsError(where + ": unknown stage '" + c.stage + "' (valid: " + core::join(stages, ", ") + ")");
+    }
     c.seed = json.contains("seed") && json["seed"].is_number_unsigned()
                  ? json["seed"].get<std::uint64_t>()
                  : static_cast<std::uint64_t>(integer("seed", 0, 0, std::numeric_limits<std::int64_t>::max()));

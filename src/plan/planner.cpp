@@ -28,7 +28,7 @@ bool entry_name_matches(const catalog::Entry& entry, const std::string& name) {
 
 Case make_case(const std::string& name, const catalog::BoundOp& bound, const std::string& dtype,
                const std::string& device, int threads, const std::string& direction,
-               std::uint64_t seed, const std::string& memory_format) {
+               std::uint64_t seed, const std::string& memory_format, const std::string& stage) {
   Case c;
   c.name = name;
   c.kind = "op";
@@ -42,7 +42,8 @@ Case make_case(const std::string& name, const catalog::BoundOp& bound, const std
   c.direction = direction;
   c.seed = seed;
   c.memory_format = memory_format;
-  c.case_id = make_case_id(name, c.given, dtype, device, threads, direction, memory_format);
+  c.stage = stage;
+  c.case_id = make_case_id(name, c.given, dtype, device, threads, direction, memory_format, stage);
   return c;
 }
 
@@ -149,8 +150,11 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
             // A layout axis means something only for 4-d and 5-d tensors.
             if (memory_format != "contiguous" && !has_4d_or_5d_tensor(item.bound.given)) continue;
             for (const auto& direction : directions) {
+            for (const auto& stage : options.stages) {
+              // Stages time the forward computation only.
+              if (direction == "backward" && stage != "eager") continue;
               Case c = make_case(entry.name, item.bound, dtype, device, threads, direction,
-                                 options.seed, memory_format);
+                                 options.seed, memory_format, stage);
               c.kind = entry.kind;
               c.shape_class = item.spec.shape_class;
               c.category = item.spec.category.empty() ? entry.category : item.spec.category;
@@ -167,6 +171,7 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
                                   it->second + ")");
               }
               cases.push_back(std::move(c));
+            }
             }
             }
           }

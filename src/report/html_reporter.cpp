@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "opbench/core/strings.hpp"
+#include "opbench/report/stage_reporter.hpp"
 #include "opbench/report/units.hpp"
 
 namespace opbench::report {
@@ -388,6 +389,66 @@ void write_comparison(const results::ResultSet& set, const HtmlExtras& extras, s
   out << "</section>\n";
 }
 
+// ---- stages --------------------------------------------------------------------------------
+
+// The speedup bar of a stage: a log axis from ×1/8 to ×8, 1 in the middle, the bar from 1 to
+// the speedup (green when faster than eager, red when slower).
+std::string speedup_plot(double speedup) {
+  constexpr double width = 160, height = 14, pad = 4;
+  const LogAxis x{0.125, 8.0, pad, width - pad};
+  const double one = x(1.0);
+  const double at = std::clamp(x(std::max(speedup, 1e-300)), pad, width - pad);
+  return fmt::format("<svg class=\"speedup\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">"
+                     "<rect class=\"{2}\" x=\"{3}\" y=\"3\" width=\"{4}\" height=\"8\"/>"
+                     "<line class=\"one\" x1=\"{5}\" x2=\"{5}\" y1=\"0\" y2=\"{1}\"/></svg>",
+                     width, height, speedup >= 1 ? "gain" : "loss", px(std::min(one, at)), px(std::abs(at - one)),
+                     px(one));
+}
+
+// The stage table of a run --stage (stage_reporter.hpp) as a chart: each row's time at each stage
+// and its speedup over eager as a bar, then the geometric means.
+void write_stages(const StageTable& table, std::ostream& out) {
+  out << "<section id=\"stages\"><h2>Stages</h2>\n<p class=\"note\">The same computation eager, traced to a "
+         "TorchScript graph (script), with LibTorch's fuser (fused), as one CUDA graph (graph); each checked "
+         "against eager before timing. Bars: speedup over eager on a log axis from &times;1/8 to &times;8.</p>\n";
+  out << "<table id=\"stage-table\"><thead><tr><th>case</th><th>tags</th>";
+  for (const auto& stage : table.stages) out << "<th>" << esc(stage) << "</th>";
+  out << "</tr></thead><tbody>\n";
+  for (const StageRow& row : table.rows) {
+    out << "<tr><td><code>" << esc(row.case_id) << "</code></td><td>" << esc(core::join(row.tags, " ")) << "</td>";
+    for (const StageCell& cell : row.cells) {
+      if (cell.status != "ok") {
+        out << "<td class=\"" << esc(cell.status) << "\" title=\"" << esc(core::first_line(cell.message)) << "\">"
+            << (cell.status.empty() ? "-" : esc(cell.status)) << "</td>";
+        continue;
+      }
+      out << "<td>" << format_duration(cell.time);
+      if (cell.speedup && &cell != &row.cells.front()) {
+        out << fmt::format(" &times;{:.2f}", *cell.speedup) << "<br>" << speedup_plot(*cell.speedup);
+      }
+      out << "</td>";
+    }
+    out << "</tr>\n";
+  }
+  out << "</tbody></table>\n<table id=\"stage-means\"><thead><tr><th>geometric mean (rows)</th>";
+  for (std::size_t s = 1; s < table.stages.size(); ++s) out << "<th>" << esc(table.stages[s]) << "</th>";
+  out << "</tr></thead><tbody>\n";
+  for (const StageMean& mean : table.means) {
+    out << "<tr><td>" << esc(mean.group) << "</td>";
+    for (std::size_t s = 1; s < table.stages.size(); ++s) {
+      out << "<td>";
+      if (std::isfinite(mean.speedup[s])) {
+        out << fmt::format("&times;{:.2f} ({})<br>", mean.speedup[s], mean.rows[s]) << speedup_plot(mean.speedup[s]);
+      } else {
+        out << "-";
+      }
+      out << "</td>";
+    }
+    out << "</tr>\n";
+  }
+  out << "</tbody></table></section>\n";
+}
+
 // ---- history -------------------------------------------------------------------------------
 
 std::string trend_plot(const std::vector<history::Point>& points) {
@@ -446,6 +507,7 @@ svg line.one{stroke:#aaa}svg line.interval{stroke:#555;stroke-width:2}circle.rat
 tr.slower td,.slower{color:#b00020}tr.slower circle.ratio-dot{fill:#b00020}
 tr.faster td,.faster{color:#1a7f37}tr.faster circle.ratio-dot{fill:#1a7f37}
 svg.trend polyline{fill:none;stroke:#2a6fdb}circle.night{fill:#2a6fdb}
+svg.speedup rect.gain{fill:#1a7f37}svg.speedup rect.loss{fill:#b00020}
 code{font-size:.95em}td:first-child{max-width:36em;overflow-wrap:anywhere}
 )";
 
@@ -501,6 +563,7 @@ constexpr const char* k_script = R"(
 }  // namespace
 
 void HtmlReporter::write(const results::ResultSet& set, std::ostream& out) const {
+  const StageTable stages = make_stage_table(set);
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
          "script-src 'unsafe-inline'; img-src data:\">\n"
@@ -509,10 +572,12 @@ void HtmlReporter::write(const results::ResultSet& set, std::ostream& out) const
   out << "<h1>opbench report</h1>\n<nav><a href=\"#summary\">summary</a> &middot; <a href=\"#cases\">cases</a> "
          "&middot; <a href=\"#roofline\">roofline</a>"
       << (m_extras.comparison != nullptr ? " &middot; <a href=\"#compare\">comparison</a>" : "")
+      << (stages.rows.empty() ? "" : " &middot; <a href=\"#stages\">stages</a>")
       << (m_extras.history_path.empty() ? "" : " &middot; <a href=\"#history\">history</a>") << "</nav>\n";
   write_summary(set, out);
   if (m_extras.comparison != nullptr) write_comparison(set, m_extras, out);
   write_cases(set, out);
+  if (!stages.rows.empty()) write_stages(stages, out);
   write_roofline(set, out);
   if (!m_extras.history_path.empty()) write_history(set, m_extras, out);
   out << "<script>" << k_script << "</script>\n</body></html>\n";

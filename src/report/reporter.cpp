@@ -10,12 +10,13 @@
 #include "opbench/report/html_reporter.hpp"
 #include "opbench/report/json_reporter.hpp"
 #include "opbench/report/md_reporter.hpp"
+#include "opbench/report/stage_reporter.hpp"
 #include "opbench/report/units.hpp"
 
 namespace opbench::report {
 
 const std::vector<std::string>& reporter_formats() {
-  static const std::vector<std::string> k_formats = {"csv", "md", "json", "gbench", "breakdown", "html"};
+  static const std::vector<std::string> k_formats = {"csv", "md", "json", "gbench", "breakdown", "html", "stages", "stages-csv"};
   return k_formats;
 }
 
@@ -26,6 +27,8 @@ std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregat
   if (format == "gbench") return std::make_unique<GbenchReporter>(aggregates_only);
   if (format == "breakdown") return std::make_unique<BreakdownReporter>();
   if (format == "html") return std::make_unique<HtmlReporter>();
+  if (format == "stages") return std::make_unique<StageReporter>(/*csv=*/false);
+  if (format == "stages-csv") return std::make_unique<StageReporter>(/*csv=*/true);
   throw UsageError("unknown format '" + format + "' (valid: " + core::join(reporter_formats(), ", ") +
                    ")");
 }

@@ -99,6 +99,7 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions) {
                                   r.timing.batch_times.end());
     if (!out.memory && r.memory) out.memory = r.memory;
     if (out.trace.empty()) out.trace = r.trace;
+    if (!out.stage_info && r.stage_info) out.stage_info = r.stage_info;
     if (!out.work.aten_calls && r.work.aten_calls) out.work.aten_calls = r.work.aten_calls;
   }
   out.summary = stats::summarize(out.samples);
@@ -178,6 +179,17 @@ Json to_json(const CaseResult& result) {
   work["aten_calls"] = result.work.aten_calls ? Json(*result.work.aten_calls) : Json(nullptr);
   out["work"] = work;
   if (!result.trace.empty()) out["trace"] = result.trace;
+  if (result.stage_info) {
+    const StageInfo& s = *result.stage_info;
+    auto count = [](const std::optional<std::int64_t>& v) { return v ? Json(*v) : Json(nullptr); };
+    out["stage_info"] = {{"runner", s.runner},
+                         {"graph_ops", count(s.graph_ops)},
+                         {"fusion_groups", count(s.fusion_groups)},
+                         {"fused_ops", count(s.fused_ops)},
+                         {"check", number(s.check)},
+                         {"tolerance", s.tolerance},
+                         {"note", s.note}};
+  }
   Json samples = Json::array();
   for (double s : result.samples) samples.push_back(number(s));
   out["samples"] = samples;
@@ -267,6 +279,22 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       }
     }
     result.trace = json.value("trace", std::string());
+    if (json.contains("stage_info") && json["stage_info"].is_object()) {
+      const Json& s = json["stage_info"];
+      StageInfo info;
+      info.runner = s.value("runner", std::string());
+      auto count = [&](const char* key) -> std::optional<std::int64_t> {
+        if (!s.contains(key) || s[key].is_null()) return std::nullopt;
+        return integer_field(s, key, 0, where);
+      };
+      info.graph_ops = count("graph_ops");
+      info.fusion_groups = count("fusion_groups");
+      info.fused_ops = count("fused_ops");
+      info.check = read_number(s, "check");
+      info.tolerance = s.value("tolerance", std::string());
+      info.note = s.value("note", std::string());
+      result.stage_info = info;
+    }
     if (json.contains("samples") && json["samples"].is_array()) {
       for (const auto& s : json["samples"]) result.samples.push_back(s.is_number() ? s.get<double>() : std::nan(""));
     }

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdio>
 #include <chrono>
+#include <map>
 #include <set>
 #include <sstream>
 #include <fstream>
@@ -182,6 +183,41 @@ TEST_F(Cli, BackwardAddsBackwardCases) {
   EXPECT_EQ(json["cases"][1]["status"], "ok");
 }
 
+TEST_F(Cli, StagesRunCheckedAgainstEagerAndMakeTheStageTable) {
+  const std::string out = m_dir.file("stages.json");
+  const auto r = opbench("run --samples bbox2delta --stage eager,script,fused,graph --output " + out + k_quick);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json json = read_json(out);
+  std::map<std::string, int> ok;
+  for (const auto& c : json["cases"]) {
+    const std::string stage = c["stage"];
+    if (c["status"] == "ok") ++ok[stage];
+    if (stage == "graph") {
+      EXPECT_EQ(c["status"], "skipped");
+      EXPECT_NE(c["message"].get<std::string>().find("CUDA devices only"), std::string::npos);
+    }
+    if (stage != "eager" && c["status"] == "ok") {
+      EXPECT_LE(c["stage_info"]["check"].get<double>(), 1.0) << c["case_id"];
+      EXPECT_EQ(c["timing"]["call_path"], stage);
+    }
+  }
+  EXPECT_EQ(ok["eager"], 3);
+  EXPECT_EQ(ok["script"], 3);
+  EXPECT_EQ(ok["fused"], 3);
+  const auto md = opbench("export --format stages -i " + out);
+  ASSERT_EQ(md.code, 0) << md.err;
+  EXPECT_NE(md.out.find("| bbox2delta | `sizes=[8]/float32/cpu/t"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("| all |"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("- graph skipped: the graph stage captures CUDA calls"), std::string::npos) << md.out;
+  const auto csv = opbench("export --format stages-csv -i " + out);
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 4) << csv.out;
+  const auto bad = opbench("run --samples bbox2delta --stage eager,jit" + k_quick);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("unknown stage 'jit' in --stage (valid: eager, script, fused, graph)"), std::string::npos)
+      << bad.err;
+}
+
 TEST_F(Cli, UnknownOpAndMissingGpuAreUsageErrors) {
   const auto op = opbench("run --config " + k_data + "/tiny.csv --ops nosuch" + k_quick);
   EXPECT_EQ(op.code, 2);
@@ -278,7 +314,9 @@ TEST_F(Cli, FromReRunsTheStoredCasesWithRepetitions) {
 TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
   // Two processes, the same cases, the default repetitions (interleaved, fresh placements).
   // These tests share the machine with others (ctest -j), so the bound is loose: it catches a
-  // broken estimate (a wrong unit, a repetition's median lost), not a percent of noise.
+  // broken estimate (a wrong unit, a repetition's median lost), not a percent of noise. On this
+  // shared 2-core VM a busy neighbour can slow a whole second-long run ×2 (seen: every case of
+  // one run ×1.7–2.0, README "Numbers that repeat"), so the bound is ×3 either way.
   const std::string quick = " --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.02";
   const std::string first = m_dir.file("first.json"), second = m_dir.file("second.json");
   ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv" + quick + " --output " + first).code, 0);
@@ -295,7 +333,7 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
   ASSERT_NE(r.code, 2) << r.err;
   const Json agreement = Json::parse(r.out)["agreement"];
   EXPECT_EQ(agreement["cases"], 3);  // tiny.csv: add, mul, mm
-  EXPECT_LT(agreement["median_abs_change"].get<double>(), 0.5) << agreement.dump();
+  EXPECT_LT(agreement["median_abs_change"].get<double>(), 2.0) << agreement.dump();
   for (const auto& w : agreement["worst"]) {
     EXPECT_GT(w["ratio"].get<double>(), 1.0 / 3) << w.dump();
     EXPECT_LT(w["ratio"].get<double>(), 3.0) << w.dump();

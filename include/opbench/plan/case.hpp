@@ -27,17 +27,30 @@ struct Case {
   int threads = 1;          // intra-op threads
   std::string direction;    // "forward" or "backward"
   std::string memory_format = "contiguous";  // or "channels_last" (4-d and 5-d tensor inputs)
+  // How the computation runs (exec/stages.hpp): "eager" (ATen calls from C++), "script"
+  // (TorchScript graph, fusion off), "fused" (the same graph with a fuser), "graph" (CUDA graph).
+  std::string stage = "eager";
   std::uint64_t seed = 0;   // seed of the input generator
   int count = 1;            // calls per model invocation (extracted configs); a weight for reports
   std::string skip_reason;  // non-empty: the case is recorded as skipped with this reason
 };
 
+// The stages, in the order a stage table shows them; "eager" is every case's default.
+inline const std::vector<std::string>& stage_names() {
+  static const std::vector<std::string> names{"eager", "script", "fused", "graph"};
+  return names;
+}
+
 // `name/args/dtype/device/tN/direction`, args from `given` in schema order
 // (`conv2d/input=32x3x224x224,weight=64x3x3x3,stride=[2,2]/float32/cpu/t4/forward`); a memory
-// format other than contiguous adds a last segment (`.../forward/channels_last`).
+// format other than contiguous adds a segment (`.../forward/channels_last`), then a stage other
+// than eager another (`.../forward/script`), so eager ids stay what they always were.
 std::string make_case_id(const std::string& name, const Json& given, const std::string& dtype,
                          const std::string& device, int threads, const std::string& direction,
-                         const std::string& memory_format = "contiguous");
+                         const std::string& memory_format = "contiguous", const std::string& stage = "eager");
+
+// The case id of `c` at stage "eager" (the row a stage table and compare hold its stages against).
+std::string eager_case_id(const Case& c);
 
 // True when some given tensor (or tensor in a list) has 4 or 5 dimensions.
 bool has_4d_or_5d_tensor(const Json& given);

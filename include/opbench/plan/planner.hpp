@@ -21,6 +21,8 @@ struct PlanOptions {
   std::vector<int> threads{1};
   std::vector<std::string> memory_formats{"contiguous"};  // "channels_last" only for 4-d/5-d inputs
   bool backward = false;  // add a backward case after each forward case
+  // Stages of each forward case (plan::stage_names); backward cases run eager only.
+  std::vector<std::string> stages{"eager"};
   std::uint64_t seed = 0;
   int shard_index = 0;    // keep only shard `shard_index` of `shard_count` (see in_shard)
   int shard_count = 1;
@@ -30,7 +32,8 @@ struct PlanOptions {
 // from these. Metadata (shape class, source, origin) is left for the caller.
 Case make_case(const std::string& name, const catalog::BoundOp& bound, const std::string& dtype,
                const std::string& device, int threads, const std::string& direction,
-               std::uint64_t seed, const std::string& memory_format = "contiguous");
+               std::uint64_t seed, const std::string& memory_format = "contiguous",
+               const std::string& stage = "eager");
 
 // 64-bit FNV-1a of `text`: the same on every machine and build.
 std::uint64_t stable_hash(const std::string& text);
@@ -53,7 +56,7 @@ bool case_matches(const catalog::CatalogCase& c, const std::string& name);
 // resolved operator, with or without "aten::".
 bool case_name_matches(const Case& c, const std::string& name);
 
-// Cases in catalog order, then axes (dtype, device, threads, direction). Throws UsageError for a
+// Cases in catalog order, then axes (dtype, device, threads, layout, direction, stage). Throws UsageError for a
 // name in `ops` that selects nothing, and ConfigError for two rows that make the same case id.
 std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& options);
 

@@ -20,7 +20,7 @@ class Reporter {
 const std::vector<std::string>& reporter_formats();
 
 // The reporter for `format` (csv, md, json, gbench, breakdown, html: html without its extras,
-// see html_reporter.hpp); throws UsageError for any other.
+// see html_reporter.hpp; stages, stages-csv: stage_reporter.hpp); throws UsageError for any other.
 // `aggregates_only` leaves gbench's per-sample entries out.
 std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregates_only = false);
 

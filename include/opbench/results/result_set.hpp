@@ -72,6 +72,22 @@ struct WorkInfo {
   std::optional<std::int64_t> aten_calls;  // top-level ATen calls of one invocation
 };
 
+// How a stage other than eager ran the case (exec/stages.hpp) and why its time differs: the
+// compiler path, what the optimized graph holds, and the check of its outputs against eager.
+struct StageInfo {
+  // "torchscript" (graph executor, fusion off), "torchscript+onednn_graph" or
+  // "torchscript+tensorexpr" (with that fuser), "cuda_graph" (one graph replay per call).
+  std::string runner;
+  std::optional<std::int64_t> graph_ops;      // operator nodes the executed graph runs outside fusion groups
+  std::optional<std::int64_t> fusion_groups;  // fused kernels (groups) in the executed graph
+  std::optional<std::int64_t> fused_ops;      // operator nodes inside those groups
+  // Worst |stage - eager| / (atol + rtol * max|eager|) over every output element (<= 1 passes;
+  // exec/output_check.hpp); 0 when the outputs are identical.
+  double check = 0;
+  std::string tolerance;  // "|d| <= 1e-05 + 0.0001 * max|eager|" (float32), "exact" (integers, bool)
+  std::string note;       // anything the reader should know (e.g. host-read inputs baked in)
+};
+
 // The case's time and how sure it is across repetitions (each one fresh inputs at another
 // placement, at another moment, or in another process with --isolate): the median of the
 // repetition medians, a distribution-free interval of it (stats::median_interval, 95% asked;
@@ -100,6 +116,7 @@ struct CaseResult {
   WorkInfo work;
   std::vector<double> samples;  // seconds per call, one per block, in order
   std::string trace;            // run --trace: the case's profiler trace (Chrome trace JSON)
+  std::optional<StageInfo> stage_info;  // stages other than eager
 };
 
 struct ResultSet {

@@ -75,6 +75,20 @@ TEST(Planner, AxesFiltersAndStableIds) {
   EXPECT_EQ(plan::make_plan(catalog, options).size(), 2u);
   options.ops = {"nope"};
   EXPECT_THROW(plan::make_plan(catalog, options), UsageError);
+
+  // Stages are an axis of forward cases; backward runs eager only.
+  options = plan::PlanOptions{};
+  options.ops = {"mul"};
+  options.backward = true;
+  options.stages = {"eager", "script", "fused"};
+  const auto staged = plan::make_plan(catalog, options);
+  ASSERT_EQ(staged.size(), 4u);
+  EXPECT_EQ(staged[0].case_id, "mul/self=4,other=4/float32/cpu/t1/forward");
+  EXPECT_EQ(staged[1].case_id, "mul/self=4,other=4/float32/cpu/t1/forward/script");
+  EXPECT_EQ(staged[1].stage, "script");
+  EXPECT_EQ(staged[2].case_id, "mul/self=4,other=4/float32/cpu/t1/forward/fused");
+  EXPECT_EQ(staged[3].case_id, "mul/self=4,other=4/float32/cpu/t1/backward");
+  EXPECT_EQ(staged[3].stage, "eager");
 }
 
 TEST(Planner, DuplicateRowsAreAConfigError) {

@@ -7,6 +7,7 @@
 #include "opbench/exec/device_support.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/plan/planner.hpp"
+#include "quick_exec.hpp"
 
 namespace opbench::exec {
 namespace {
@@ -15,15 +16,7 @@ plan::Case make_case(const std::string& op, const Json& args, const std::string&
   return plan::make_case(op, catalog::bind_case(op, args, "test"), "float32", device, 1, "forward", 3);
 }
 
-ExecOptions quick() {
-  ExecOptions options;
-  options.measure.warmup = 1;
-  options.measure.min_runs = 8;
-  options.measure.min_time = 0;
-  options.measure.max_time = 0.05;
-  options.measure.block_time = 1e-4;
-  return options;
-}
+ExecOptions quick() { return quick_exec_options(8); }
 
 #define SKIP_WITHOUT_CUDA_DEVICE()                                                               \
   if (cuda_device_count() == 0) {                                                                \

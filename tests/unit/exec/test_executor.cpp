@@ -9,6 +9,7 @@
 #include "opbench/exec/memory_probe.hpp"
 #include "opbench/exec/typed_call.hpp"
 #include "opbench/plan/planner.hpp"
+#include "quick_exec.hpp"
 
 namespace opbench::exec {
 namespace {
@@ -20,15 +21,7 @@ plan::Case make_case(const std::string& op, const Json& args, const std::string&
   return c;
 }
 
-ExecOptions quick() {
-  ExecOptions options;
-  options.measure.warmup = 1;
-  options.measure.min_runs = 3;
-  options.measure.min_time = 0;
-  options.measure.max_time = 0.05;
-  options.measure.block_time = 1e-4;
-  return options;
-}
+ExecOptions quick() { return quick_exec_options(); }
 
 TEST(MemoryProbe, AddOf1024x1024FloatPeaksAtExactlyItsOutput) {
   const auto result = run_case(make_case("add", {{"self", "1024x1024"}, {"other", "1024x1024"}}), quick());

@@ -36,6 +36,21 @@ TEST(CaseId, MemoryFormatSegmentOnlyWhenNotContiguous) {
   EXPECT_TRUE(has_4d_or_5d_tensor({{"tensors", Json::array({{{"shape", {1, 2, 3, 4, 5}}}})}}));
 }
 
+TEST(CaseId, StageSegmentOnlyWhenNotEagerAndTheEagerIdComesBack) {
+  Json given = {{"sizes", {8}}};
+  EXPECT_EQ(make_case_id("box_iou", given, "float32", "cpu", 1, "forward", "contiguous", "eager"),
+            "box_iou/sizes=[8]/float32/cpu/t1/forward");
+  Case c;
+  c.stage = "fused";
+  c.case_id = make_case_id("relu", {{"self", {{"shape", {1, 4, 8, 8}}}}}, "float32", "cpu", 1, "forward",
+                           "channels_last", c.stage);
+  EXPECT_EQ(c.case_id, "relu/self=1x4x8x8/float32/cpu/t1/forward/channels_last/fused");
+  EXPECT_EQ(eager_case_id(c), "relu/self=1x4x8x8/float32/cpu/t1/forward/channels_last");
+  c.stage = "eager";
+  EXPECT_EQ(eager_case_id(c), c.case_id);
+  EXPECT_EQ(stage_names().front(), "eager");
+}
+
 TEST(Case, JsonRoundTrip) {
   Case c;
   c.case_id = "add/self=2,other=2/float32/cpu/t1/forward";
@@ -52,7 +67,20 @@ TEST(Case, JsonRoundTrip) {
   c.threads = 3;
   c.direction = "forward";
   c.seed = 42;
+  c.stage = "script";
   const Case back = case_from_json(to_json(c), "test");
+  EXPECT_EQ(back.stage, "script");
+  Json unknown = to_json(c);
+  unknown["stage"] = "jit";
+  try {
+    case_from_json(unknown, "r.json: case 3");
+    ADD_FAILURE() << "an unknown stage was read";
+  } catch (const ResultsError& e) {
+    EXPECT_EQ(std::string(e.what()), "r.json: case 3: unknown stage 'jit' (valid: eager, script, fused, graph)");
+  }
+  Json old = to_json(c);
+  old.erase("stage");
+  EXPECT_EQ(case_from_json(old, "test").stage, "eager");
   EXPECT_EQ(back.case_id, c.case_id);
   EXPECT_EQ(back.op, c.op);
   EXPECT_EQ(back.given, c.given);

@@ -1,0 +1,324 @@
+// The stages other than eager (stages.hpp): trace, optimize, check against eager, then hand the
+// driver a workload like any other.
+#include "stages.hpp"
+
+#include <ATen/Config.h>
+#include <ATen/core/grad_mode.h>
+#include <torch/csrc/jit/api/function_impl.h>
+#include <torch/csrc/jit/codegen/fuser/interface.h>
+#include <torch/csrc/jit/codegen/onednn/interface.h>
+#include <torch/csrc/jit/frontend/tracer.h>
+#include <torch/csrc/jit/passes/tensorexpr_fuser.h>
+#include <torch/csrc/jit/runtime/graph_executor.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+
+#if OPBENCH_WITH_CUDA
+#include <c10/cuda/CUDAFunctions.h>
+
+#include "cuda_graph.hpp"
+#endif
+
+#include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
+#include "opbench/exec/inputs.hpp"
+
+namespace opbench::exec {
+namespace {
+
+using Tensors = std::vector<at::Tensor>;
+
+Tensors defined_only(Tensors outputs) {
+  outputs.erase(std::remove_if(outputs.begin(), outputs.end(), [](const at::Tensor& t) { return !t.defined(); }),
+                outputs.end());
+  return outputs;
+}
+
+// One call of the eager computation with the default generators seeded, so that a computation
+// that draws random numbers draws the same ones each time (and a stage that draws them in the
+// same order matches it).
+Tensors seeded_call(const plan::Case& c, const TensorFunction& f) {
+  at::manual_seed(c.seed);
+  return defined_only(f.body(f.inputs));
+}
+
+// Which fuser a graph is optimized with. Set while the executor profiles and optimizes the graph
+// (the first calls); the optimized plan keeps what it was made with. Restores the previous
+// settings when it ends.
+class FuserSettings {
+ public:
+  enum class Fuser { none, onednn_graph, tensorexpr };
+
+  explicit FuserSettings(Fuser fuser)
+      : texpr_(torch::jit::tensorExprFuserEnabled()),
+        cpu_(torch::jit::canFuseOnCPU()),
+        gpu_(torch::jit::canFuseOnGPU()),
+        llga_(torch::jit::RegisterLlgaFuseGraph::isEnabled()) {
+    torch::jit::setTensorExprFuserEnabled(fuser == Fuser::tensorexpr);
+    torch::jit::overrideCanFuseOnCPU(false);  // the TensorExpr fuser's CPU path needs LLVM
+    torch::jit::overrideCanFuseOnGPU(fuser == Fuser::tensorexpr);
+    set_llga(fuser == Fuser::onednn_graph);
+  }
+  ~FuserSettings() {
+    torch::jit::setTensorExprFuserEnabled(texpr_);
+    torch::jit::overrideCanFuseOnCPU(cpu_);
+    torch::jit::overrideCanFuseOnGPU(gpu_);
+    set_llga(llga_);
+  }
+  FuserSettings(const FuserSettings&) = delete;
+  FuserSettings& operator=(const FuserSettings&) = delete;
+
+ private:
+  static void set_llga(bool on) {
+#if AT_MKLDNN_ENABLED()
+    torch::jit::RegisterLlgaFuseGraph::setEnabled(on);
+#else
+    if (on) throw SkipCase("this LibTorch is built without oneDNN: no CPU fuser");
+#endif
+  }
+  bool texpr_, cpu_, gpu_, llga_;
+};
+
+bool is_fusion_group(const torch::jit::Node* node) {
+  const std::string_view kind = node->kind().toQualString();
+  return kind.find("FusionGroup") != std::string_view::npos || kind.find("TensorExprGroup") != std::string_view::npos;
+}
+
+bool counts_as_op(const torch::jit::Node* node) {
+  const std::string_view kind = node->kind().toQualString();
+  return !core::starts_with(kind, "prim::") || kind == "prim::CallFunction";
+}
+
+// A guard's condition: the executor checks the profiled types (or a fuser its own guard) and
+// runs the optimized block, else a fallback.
+bool is_guard(const torch::jit::Value* condition) {
+  const std::string_view kind = condition->node()->kind().toQualString();
+  return kind == "prim::TypeCheck" || kind == "prim::RequiresGradCheck" || kind.find("Guard") != std::string_view::npos;
+}
+
+struct GraphCounts {
+  std::int64_t ops = 0, groups = 0, fused_ops = 0;
+};
+
+// What the executed graph runs on its fast path: operator nodes outside fusion groups, the groups,
+// and the operator nodes inside them (fallback blocks behind a guard are not counted).
+void count_nodes(const torch::jit::Block* block, GraphCounts& counts) {
+  for (const torch::jit::Node* node : block->nodes()) {
+    if (is_fusion_group(node)) {
+      ++counts.groups;
+      if (node->hasAttribute(torch::jit::attr::Subgraph)) {
+        for (const torch::jit::Node* inner : node->g(torch::jit::attr::Subgraph)->nodes()) {
+          if (counts_as_op(inner)) ++counts.fused_ops;
+        }
+      }
+      continue;
+    }
+    if (node->kind() == c10::prim::If && !node->inputs().empty() && is_guard(node->input(0))) {
+      count_nodes(node->blocks()[0], counts);
+      continue;
+    }
+    if (counts_as_op(node)) ++counts.ops;
+    for (const torch::jit::Block* inner : node->blocks()) count_nodes(inner, counts);
+  }
+}
+
+// The computation traced into a graph whose inputs are `f.inputs` and whose outputs are the
+// defined output tensors.
+std::shared_ptr<torch::jit::Graph> trace(const TensorFunction& f) {
+  torch::jit::Stack inputs(f.inputs.begin(), f.inputs.end());
+  auto traced = torch::jit::tracer::trace(
+      std::move(inputs),
+      [&f](torch::jit::Stack stack) {
+        Tensors tensors;
+        tensors.reserve(stack.size());
+        for (const auto& value : stack) tensors.push_back(value.toTensor());
+        // One tuple of every output: a graph function has one output.
+        std::vector<c10::IValue> outputs;
+        for (const at::Tensor& t : defined_only(f.body(tensors))) outputs.emplace_back(t);
+        return torch::jit::Stack{c10::ivalue::Tuple::create(std::move(outputs))};
+      },
+      [](const at::Tensor&) { return std::string(); }, /*strict=*/false, /*force_outplace=*/false);
+  return traced.first->graph;
+}
+
+struct ScriptState {
+  std::shared_ptr<torch::jit::GraphFunction> function;
+  TensorFunction f;
+  torch::jit::Stack stack, previous;
+};
+
+Tensors run_graph(ScriptState& s) {
+  s.stack.assign(s.f.inputs.begin(), s.f.inputs.end());
+  s.function->run(s.stack);
+  Tensors out;
+  for (const auto& v : s.stack.at(0).toTupleRef().elements()) out.push_back(v.toTensor());
+  s.stack.clear();
+  return out;
+}
+
+// What a graph's failure says, without the interpreter's preamble ("The following operation
+// failed in the TorchScript interpreter." and its traceback): the RuntimeError's own line.
+std::string interpreter_reason(const std::string& what) {
+  const std::string marker = "RuntimeError: ";
+  const auto at = what.find(marker);
+  if (at == std::string::npos) return core::first_line(what);
+  return core::first_line(what.substr(at + marker.size()));
+}
+
+[[noreturn]] void differs(const plan::Case& c, const std::string& what, const std::string& detail) {
+  throw Error("stage " + c.stage + ": " + what + " (" + detail + ")");
+}
+
+Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors& eager) {
+  const bool fused = c.stage == "fused";
+  const bool cuda = device_of(c.device).is_cuda();
+  if (fused && f.inputs.empty()) {
+    // Seen: LibTorch 2.15's oneDNN Graph pass dereferences null on such a graph (arange) and
+    // takes the whole process down.
+    throw SkipCase("the computation has no tensor input: nothing for a fuser to fuse");
+  }
+  using Fuser = FuserSettings::Fuser;
+  const Fuser fuser = !fused ? Fuser::none : cuda ? Fuser::tensorexpr : Fuser::onednn_graph;
+  auto s = std::make_shared<ScriptState>();
+  std::shared_ptr<torch::jit::Graph> graph;
+  try {
+    graph = trace(f);
+  } catch (const SkipCase&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw SkipCase("cannot be traced: " + interpreter_reason(e.what()));
+  }
+  s->f = std::move(f);
+  results::StageInfo info;
+  info.runner = fuser == Fuser::none ? "torchscript"
+                : fuser == Fuser::tensorexpr ? "torchscript+tensorexpr"
+                                             : "torchscript+onednn_graph";
+  info.note = s->f.note;
+  double worst = 0;
+  {
+    // The trace itself, without any fuser: a trace that does not give eager's outputs on the very
+    // inputs it was made from cannot be timed as this case (LongTail-Bench leaves such cells
+    // empty too).
+    FuserSettings settings(Fuser::none);
+    ScriptState plain{std::make_shared<torch::jit::GraphFunction>("opbench_trace", graph->copy(), nullptr), s->f, {}, {}};
+    at::manual_seed(c.seed);
+    const std::string mismatch = outputs_differ(eager, run_graph(plain), worst);
+    if (!mismatch.empty()) throw SkipCase("the TorchScript trace does not reproduce the eager outputs: " + mismatch);
+  }
+  s->function = std::make_shared<torch::jit::GraphFunction>("opbench_" + c.stage, graph, nullptr);
+  Tensors outputs;
+  {
+    // The profiling runs and the optimization happen in the first calls; a few more make sure
+    // the optimized plan is the one the timed calls run.
+    FuserSettings settings(fuser);
+    const int calls = static_cast<int>(torch::jit::getNumProfiledRuns().load()) + 3;
+    try {
+      for (int i = 0; i < calls; ++i) {
+        at::manual_seed(c.seed);
+        outputs = run_graph(*s);
+      }
+    } catch (const std::exception& e) {
+      // The graph ran unoptimized above: what failed is the optimized (fused) graph.
+      throw Error("stage " + c.stage + ": the " + info.runner + " graph failed: " + interpreter_reason(e.what()) +
+                  "\n\n" + e.what());
+    }
+    GraphCounts counts;
+    if (const auto optimized = torch::jit::lastExecutedOptimizedGraph()) count_nodes(optimized->block(), counts);
+    info.graph_ops = counts.ops;
+    info.fusion_groups = counts.groups;
+    info.fused_ops = counts.fused_ops;
+    if (fused && counts.groups == 0) {
+      const std::string nothing = std::string("the fuser (") +
+                                  (fuser == Fuser::tensorexpr ? "TensorExpr" : "oneDNN Graph") +
+                                  ") found nothing to fuse in the " + std::to_string(counts.ops) +
+                                  " operator nodes of this graph";
+      // A single operator: fused would be script again, so it is not timed. A sample's graph is
+      // timed all the same, saying so (its row of the stage table shows what the fuser did not do).
+      if (c.kind != "sample") throw SkipCase(nothing + ": fused would time script again");
+      info.note = nothing + ": this is the script graph timed again" + (info.note.empty() ? "" : "; " + info.note);
+    }
+  }
+  worst = 0;
+  const std::string mismatch = outputs_differ(eager, outputs, worst);
+  if (!mismatch.empty()) differs(c, "its outputs differ from eager's", mismatch);
+  info.check = worst;
+  info.tolerance = eager.empty() ? "exact" : tolerance_for(eager.front().scalar_type()).text();
+  Workload w;
+  w.call = [s] {
+    s->stack.assign(s->f.inputs.begin(), s->f.inputs.end());
+    s->function->run(s->stack);
+    s->stack.swap(s->previous);  // the previous call's outputs stay alive while the next runs
+  };
+  w.release = [s] {
+    s->stack.clear();
+    s->previous.clear();
+  };
+  w.work_call = [s] { (void)s->f.body(s->f.inputs); };
+  w.call_path = c.stage;
+  w.stage_info = info;
+  w.state = s;
+  return w;
+}
+
+#if OPBENCH_WITH_CUDA
+Workload graph_workload(const plan::Case& c, TensorFunction f, const Tensors& eager) {
+  struct State {
+    TensorFunction f;
+    Tensors outputs;
+    std::unique_ptr<at::cuda::CUDAGraph> graph;
+  };
+  auto s = std::make_shared<State>();
+  s->f = std::move(f);
+  try {
+    s->graph = capture_graph(device_of(c.device), [&s] { s->outputs = defined_only(s->f.body(s->f.inputs)); }, 1);
+  } catch (const std::exception& e) {
+    throw SkipCase("the eager calls cannot be captured in a CUDA graph: " + core::first_line(e.what()));
+  }
+  s->graph->replay();
+  c10::cuda::device_synchronize();
+  results::StageInfo info;
+  info.runner = "cuda_graph";
+  info.note = s->f.note;
+  double worst = 0;
+  const std::string mismatch = outputs_differ(eager, s->outputs, worst);
+  if (!mismatch.empty()) differs(c, "the replayed outputs differ from eager's", mismatch);
+  info.check = worst;
+  info.tolerance = eager.empty() ? "exact" : tolerance_for(eager.front().scalar_type()).text();
+  Workload w;
+  w.call = [s] { s->graph->replay(); };
+  w.work_call = [s] { (void)s->f.body(s->f.inputs); };
+  w.call_path = "graph";
+  w.not_capturable = "the graph stage is one CUDA graph replay already (timed back to back)";
+  w.stage_info = info;
+  w.state = s;
+  return w;
+}
+#endif
+
+}  // namespace
+
+Workload staged_workload(const plan::Case& c, TensorFunction f) {
+  if (c.direction != "forward") throw SkipCase("stages time the forward direction only");
+  at::NoGradGuard no_grad;
+  const Tensors eager = seeded_call(c, f);
+  {
+    double worst = 0;
+    const std::string again = outputs_differ(eager, seeded_call(c, f), worst);
+    if (!again.empty()) {
+      throw SkipCase("two eager calls with the same seed give different outputs (" + again +
+                     "): no stage can be checked against eager");
+    }
+  }
+  if (c.stage == "script" || c.stage == "fused") return script_workload(c, std::move(f), eager);
+  if (c.stage == "graph") {
+#if OPBENCH_WITH_CUDA
+    if (device_of(c.device).is_cuda()) return graph_workload(c, std::move(f), eager);
+#endif
+    throw SkipCase("the graph stage captures CUDA calls: it runs on CUDA devices only");
+  }
+  throw Error("unknown stage '" + c.stage + "'");
+}
+
+}  // namespace opbench::exec

@@ -1,0 +1,41 @@
+#pragma once
+// Stages (plan::Case::stage): the same forward computation run in other ways than eager ATen
+// calls, each checked against eager before it is timed. The one home of every compiler path:
+//   script  the computation traced once (LibTorch's C++ tracer, so no second copy of a sample is
+//           written) into a TorchScript graph, run by the graph executor with every fuser off:
+//           what the interpreter costs or saves over C++ dispatch;
+//   fused   that graph with LibTorch's fuser on, after its profiling runs: oneDNN Graph on the
+//           CPU (the TensorExpr fuser needs an LLVM build, which the PyPI wheel is not: there it
+//           throws "LLVM Backend not found"), the TensorExpr fuser on CUDA; a graph in which the
+//           fuser finds nothing to fuse is skipped, saying so (it would time `script` again);
+//   graph   (CUDA) the eager calls captured once in a CUDA graph, one replay per call.
+// Another compiler path (an AOTInductor package, say) is one more maker in stages.cpp.
+// Internal to exec/.
+
+#include <ATen/ATen.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "opbench/exec/output_check.hpp"
+#include "workload.hpp"
+
+namespace opbench::exec {
+
+// A forward computation as a function of its tensors: what a stage traces or captures.
+struct TensorFunction {
+  std::vector<at::Tensor> inputs;
+  // Outputs of one call; undefined tensors are dropped before any check.
+  std::function<std::vector<at::Tensor>(const std::vector<at::Tensor>&)> body;
+  std::shared_ptr<void> keep;  // whatever `body` needs alive
+  std::string note;            // said in the result (e.g. inputs read on the host are baked in)
+};
+
+// The workload of `c` at its stage (not "eager"), made from its computation. Throws SkipCase when
+// the stage cannot run this case faithfully (a trace that does not reproduce eager, random outputs,
+// nothing to fuse, no CUDA), and Error when a stage's outputs differ from eager's.
+Workload staged_workload(const plan::Case& c, TensorFunction function);
+
+}  // namespace opbench::exec

@@ -1,0 +1,150 @@
+// Stages (src/exec/stages.hpp): each runs a sample and an operator, is checked against eager, and
+// says why when it cannot run; the output check holds outputs to the dtype's tolerance.
+#include <gtest/gtest.h>
+
+#include <ATen/ATen.h>
+
+#include <limits>
+
+#include "opbench/catalog/binder.hpp"
+#include "opbench/exec/executor.hpp"
+#include "opbench/exec/output_check.hpp"
+#include "opbench/plan/planner.hpp"
+#include "quick_exec.hpp"
+
+namespace opbench::exec {
+namespace {
+
+ExecOptions quick() { return quick_exec_options(); }
+
+plan::Case sample_case(const std::string& name, const Json& sizes, const std::string& stage) {
+  plan::Case c;
+  c.name = name;
+  c.kind = "sample";
+  c.op = name;
+  c.given = {{"sizes", sizes}};
+  c.dtype = "float32";
+  c.device = "cpu";
+  c.direction = "forward";
+  c.stage = stage;
+  c.seed = 7;
+  c.case_id = plan::make_case_id(name, c.given, c.dtype, c.device, 1, c.direction, "contiguous", stage);
+  return c;
+}
+
+plan::Case op_case(const std::string& op, const Json& args, const std::string& stage) {
+  return plan::make_case(op, catalog::bind_case(op, args, "test"), "float32", "cpu", 1, "forward", 7,
+                         "contiguous", stage);
+}
+
+TEST(Stages, ScriptRunsTheTracedSampleAndMatchesEager) {
+  const auto eager = run_case(sample_case("bbox2delta", {64}, "eager"), quick());
+  const auto script = run_case(sample_case("bbox2delta", {64}, "script"), quick());
+  ASSERT_EQ(eager.status, "ok") << eager.message;
+  ASSERT_EQ(script.status, "ok") << script.message;
+  EXPECT_FALSE(eager.stage_info.has_value());
+  ASSERT_TRUE(script.stage_info.has_value());
+  EXPECT_EQ(script.stage_info->runner, "torchscript");
+  EXPECT_EQ(script.timing.call_path, "script");
+  EXPECT_EQ(script.stage_info->fusion_groups, 0);
+  EXPECT_GT(*script.stage_info->graph_ops, 0);
+  EXPECT_LE(script.stage_info->check, 1.0);
+  // The graph executor's calls are ATen calls too; the work is eager's (the same computation).
+  ASSERT_TRUE(script.work.aten_calls.has_value());
+  EXPECT_GT(*script.work.aten_calls, 0);
+  EXPECT_EQ(script.work.bytes, eager.work.bytes);
+  EXPECT_GT(script.estimate.median, 0);
+}
+
+TEST(Stages, FusedFormsFusionGroupsOnTheCpuAndMatchesEager) {
+  const auto fused = run_case(sample_case("bbox2delta", {64}, "fused"), quick());
+  ASSERT_EQ(fused.status, "ok") << fused.message;
+  ASSERT_TRUE(fused.stage_info.has_value());
+  EXPECT_EQ(fused.stage_info->runner, "torchscript+onednn_graph");
+  EXPECT_GT(*fused.stage_info->fusion_groups, 0);
+  EXPECT_GT(*fused.stage_info->fused_ops, *fused.stage_info->fusion_groups);
+  EXPECT_LE(fused.stage_info->check, 1.0);
+  EXPECT_EQ(fused.stage_info->tolerance, "|d| <= 1e-05 + 0.0001 * max|eager|");
+  // Fused kernels are no ATen calls: fewer calls than the script stage of the same graph.
+  const auto script = run_case(sample_case("bbox2delta", {64}, "script"), quick());
+  ASSERT_EQ(script.status, "ok") << script.message;
+  EXPECT_LT(*fused.work.aten_calls, *script.work.aten_calls);
+  // A sample graph with nothing for the fuser is timed all the same, and says so.
+  const auto plain = run_case(sample_case("box_iou", {16, 4, 8, 4}, "fused"), quick());
+  ASSERT_EQ(plain.status, "ok") << plain.message;
+  EXPECT_EQ(plain.stage_info->fusion_groups, 0);
+  EXPECT_NE(plain.stage_info->note.find("found nothing to fuse"), std::string::npos) << plain.stage_info->note;
+  EXPECT_NE(plain.stage_info->note.find("the script graph timed again"), std::string::npos);
+}
+
+TEST(Stages, AnOperatorRunsAsScriptAndNothingToFuseIsSkippedSayingSo) {
+  const auto script = run_case(op_case("mul", {{"self", "64x64"}, {"other", "64x64"}}, "script"), quick());
+  ASSERT_EQ(script.status, "ok") << script.message;
+  EXPECT_EQ(script.work.aten_calls, 1);
+  const auto fused = run_case(op_case("mm", {{"self", "16x16"}, {"mat2", "16x16"}}, "fused"), quick());
+  if (fused.status == "skipped") {
+    EXPECT_NE(fused.message.find("found nothing to fuse"), std::string::npos) << fused.message;
+  } else {
+    ASSERT_EQ(fused.status, "ok") << fused.message;
+    EXPECT_GT(*fused.stage_info->fusion_groups, 0);
+  }
+  const auto alone = run_case(op_case("cumsum", {{"self", "64"}, {"dim", 0}}, "fused"), quick());
+  EXPECT_EQ(alone.status, "skipped");
+  EXPECT_NE(alone.message.find("found nothing to fuse"), std::string::npos) << alone.message;
+}
+
+TEST(Stages, GraphStageIsForCudaOnlyAndBackwardIsNotStaged) {
+  const auto graph = run_case(sample_case("bbox2delta", {64}, "graph"), quick());
+  EXPECT_EQ(graph.status, "skipped");
+  EXPECT_NE(graph.message.find("CUDA devices only"), std::string::npos) << graph.message;
+  plan::Case backward = sample_case("bbox2delta", {64}, "script");
+  backward.direction = "backward";
+  const auto b = run_case(backward, quick());
+  EXPECT_EQ(b.status, "skipped");
+  EXPECT_NE(b.message.find("forward direction only"), std::string::npos) << b.message;
+}
+
+TEST(Stages, RandomDrawsAreSeededSoTheStageMatchesEager) {
+  // bernoulli draws from the default generator: eager and the trace draw the same numbers from
+  // the same seed.
+  const auto script = run_case(op_case("bernoulli", {{"self", {{"shape", {256}}, {"init", "uniform"}}}}, "script"), quick());
+  ASSERT_EQ(script.status, "ok") << script.message;
+  EXPECT_EQ(script.stage_info->check, 0.0);
+}
+
+TEST(OutputCheck, ToleranceFollowsTheDtype) {
+  EXPECT_EQ(tolerance_for(at::kFloat).text(), "|d| <= 1e-05 + 0.0001 * max|eager|");
+  EXPECT_EQ(tolerance_for(at::kBFloat16).rtol, 1.6e-2);
+  EXPECT_TRUE(tolerance_for(at::kLong).exact);
+  EXPECT_EQ(tolerance_for(at::kBool).text(), "exact");
+}
+
+TEST(OutputCheck, PassesWithinToleranceAndNamesWhatDiffers) {
+  const at::Tensor a = at::tensor({1.0f, 2.0f, NAN});
+  double worst = 0;
+  EXPECT_EQ(outputs_differ({a}, {a.clone()}, worst), "");
+  EXPECT_EQ(worst, 0.0);
+  // ~1e-6 off (the float32 next to 1 + 1e-6); the largest finite |value| is 2: |d| / (1e-5 + 1e-4 * 2).
+  worst = 0;
+  EXPECT_EQ(outputs_differ({a}, {a + at::tensor({1e-6f, 0.0f, 0.0f})}, worst), "");
+  const double off = static_cast<double>((1.0f + 1e-6f) - 1.0f);
+  EXPECT_NEAR(worst, off / (1e-5 + 1e-4 * 2), 1e-9);
+  worst = 0;
+  const std::string beyond = outputs_differ({a}, {a + at::tensor({0.0f, 1e-3f, 0.0f})}, worst);
+  EXPECT_NE(beyond.find("output 0: 1 of 3 elements beyond |d| <= 1e-05 + 0.0001 * max|eager|"), std::string::npos) << beyond;
+  EXPECT_GT(worst, 1.0);
+  EXPECT_NE(outputs_differ({a}, {at::zeros({2})}, worst).find("shape 2 where eager's is 3"), std::string::npos);
+  EXPECT_NE(outputs_differ({a}, {a, a}, worst).find("2 outputs where eager has 1"), std::string::npos);
+  EXPECT_NE(outputs_differ({a}, {a.to(at::kDouble)}, worst).find("dtype Double"), std::string::npos);
+  // Norm-wise: a small element may err by what the largest one allows (a cancelled sum).
+  EXPECT_EQ(outputs_differ({at::tensor({1000.0f, 0.001f})}, {at::tensor({1000.0f, 0.05f})}, worst), "");
+  EXPECT_EQ(outputs_differ({at::tensor({INFINITY, 1.0f})}, {at::tensor({INFINITY, 1.0f})}, worst), "");
+  EXPECT_NE(outputs_differ({at::tensor({INFINITY, 1.0f})}, {at::tensor({1.0f, 1.0f})}, worst), "");
+  const at::Tensor i = at::arange(4);
+  EXPECT_EQ(outputs_differ({i}, {i.clone()}, worst), "");
+  EXPECT_NE(outputs_differ({i}, {i + 1}, worst).find("4 of 4 elements differ (exact match expected)"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace opbench::exec

@@ -1,0 +1,135 @@
+// The stage table (export --format stages / stages-csv) on results with known times.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "opbench/report/reporter.hpp"
+#include "opbench/report/stage_reporter.hpp"
+
+namespace opbench::report {
+namespace {
+
+results::CaseResult staged(const std::string& name, const std::string& stage, double seconds,
+                           std::vector<std::string> tags, const std::string& status = "ok") {
+  results::CaseResult r;
+  r.c.name = name;
+  r.c.kind = "sample";
+  r.c.dtype = "float32";
+  r.c.device = "cpu";
+  r.c.threads = 1;
+  r.c.direction = "forward";
+  r.c.stage = stage;
+  r.c.tags = std::move(tags);
+  r.c.source = "MMDET";
+  r.c.given = {{"sizes", {8}}};
+  r.c.case_id = plan::make_case_id(name, r.c.given, "float32", "cpu", 1, "forward", "contiguous", stage);
+  r.status = status;
+  if (status == "ok") {
+    r.estimate = results::estimate_of({seconds});
+    r.work.aten_calls = stage == "fused" ? 4 : 10;
+    if (stage != "eager") {
+      r.stage_info = results::StageInfo{};
+      r.stage_info->fusion_groups = stage == "fused" ? 2 : 0;
+    }
+  } else {
+    r.message = "the fuser found nothing to fuse\nmore";
+  }
+  return r;
+}
+
+results::ResultSet stage_set() {
+  results::ResultSet set;
+  set.cases = {staged("box_iou", "eager", 8e-6, {"Reduce"}),
+               staged("box_iou", "script", 4e-6, {"Reduce"}),
+               staged("box_iou", "fused", 2e-6, {"Reduce"}),
+               staged("aeloss", "eager", 9e-6, {"Reduce", "ForLoop"}),
+               staged("aeloss", "script", 9e-6, {"Reduce", "ForLoop"}),
+               staged("aeloss", "fused", 0, {"Reduce", "ForLoop"}, "skipped"),
+               // Eager only: no row.
+               staged("lonely", "eager", 1e-6, {"Reduce"})};
+  return set;
+}
+
+TEST(StageTable, RowsSpeedupsAndGeometricMeans) {
+  const StageTable table = make_stage_table(stage_set());
+  ASSERT_EQ(table.stages, (std::vector<std::string>{"eager", "script", "fused"}));
+  ASSERT_EQ(table.rows.size(), 2u);
+  EXPECT_EQ(table.rows[0].case_id, "box_iou/sizes=[8]/float32/cpu/t1/forward");
+  EXPECT_DOUBLE_EQ(*table.rows[0].cells[1].speedup, 2.0);
+  EXPECT_DOUBLE_EQ(*table.rows[0].cells[2].speedup, 4.0);
+  EXPECT_EQ(table.rows[0].cells[2].fusion_groups, 2);
+  EXPECT_DOUBLE_EQ(*table.rows[1].cells[1].speedup, 1.0);
+  EXPECT_FALSE(table.rows[1].cells[2].speedup.has_value());
+  EXPECT_EQ(table.rows[1].cells[2].status, "skipped");
+  ASSERT_GE(table.means.size(), 4u);
+  // all: script sqrt(2 * 1), fused 4 over its one row.
+  EXPECT_EQ(table.means[0].group, "all");
+  EXPECT_NEAR(table.means[0].speedup[1], std::sqrt(2.0), 1e-12);
+  EXPECT_EQ(table.means[0].rows[1], 2u);
+  EXPECT_DOUBLE_EQ(table.means[0].speedup[2], 4.0);
+  EXPECT_EQ(table.means[0].rows[2], 1u);
+  EXPECT_EQ(table.means[1].group, "rows that ran every stage");
+  EXPECT_EQ(table.means[1].rows[1], 1u);
+  EXPECT_EQ(table.means[2].group, "ForLoop");
+  EXPECT_DOUBLE_EQ(table.means[2].speedup[1], 1.0);
+  EXPECT_TRUE(std::isnan(table.means[2].speedup[2]));
+}
+
+TEST(StageTable, CudaRowsUseTheBatchTime) {
+  results::CaseResult r = staged("box_iou", "eager", 8e-6, {});
+  r.timing.batch_times = {3e-5, 1e-5, 2e-5};
+  EXPECT_DOUBLE_EQ(stage_time(r), 2e-5);
+  EXPECT_DOUBLE_EQ(stage_time(staged("box_iou", "eager", 8e-6, {})), 8e-6);
+}
+
+TEST(StageReporter, MarkdownAndCsv) {
+  std::ostringstream md, csv;
+  make_reporter("stages")->write(stage_set(), md);
+  make_reporter("stages-csv")->write(stage_set(), csv);
+  const std::string text = md.str();
+  EXPECT_NE(text.find("| box_iou | `sizes=[8]/float32/cpu/t1` | Reduce | 8.00 us | 4.00 us | 2.00× | 2.00 us | 4.00× | 10 / 10 / 4 | 2 |"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("| all | 1.41× (2) | 4.00× (1) |"), std::string::npos) << text;
+  EXPECT_NE(text.find("- fused skipped: the fuser found nothing to fuse — 1 row(s), e.g. `aeloss/sizes=[8]/float32/cpu/t1/forward`"),
+            std::string::npos) << text;
+  EXPECT_EQ(text.find("lonely"), std::string::npos);
+  const std::string table = csv.str();
+  EXPECT_EQ(table.substr(0, table.find('\n')),
+            "case_id,name,kind,tags,source,device,"
+            "eager_status,eager_time_s,eager_speedup,eager_aten_calls,eager_fusion_groups,eager_message,"
+            "script_status,script_time_s,script_speedup,script_aten_calls,script_fusion_groups,script_message,"
+            "fused_status,fused_time_s,fused_speedup,fused_aten_calls,fused_fusion_groups,fused_message");
+  EXPECT_NE(table.find("box_iou/sizes=[8]/float32/cpu/t1/forward,box_iou,sample,Reduce,MMDET,cpu,ok,8e-06,1.0000,10,,,"
+                       "ok,4e-06,2.0000,10,0,,ok,2e-06,4.0000,4,2,"),
+            std::string::npos) << table;
+  EXPECT_NE(table.find(",skipped,,,,,the fuser found nothing to fuse"), std::string::npos) << table;
+}
+
+TEST(StageReporter, TheHtmlReportChartsTheStagesOnlyWhenThereAreAny) {
+  std::ostringstream html, plain;
+  make_reporter("html")->write(stage_set(), html);
+  const std::string page = html.str();
+  EXPECT_NE(page.find("<a href=\"#stages\">stages</a>"), std::string::npos);
+  EXPECT_NE(page.find("<section id=\"stages\">"), std::string::npos);
+  // box_iou: script ×2, fused ×4 (green bars); aeloss's fused cell says skipped with its reason.
+  EXPECT_NE(page.find("4.00 us &times;2.00<br><svg class=\"speedup\""), std::string::npos);
+  EXPECT_NE(page.find("2.00 us &times;4.00<br>"), std::string::npos);
+  EXPECT_NE(page.find("<td class=\"skipped\" title=\"the fuser found nothing to fuse\">skipped</td>"), std::string::npos);
+  EXPECT_NE(page.find("<td>all</td><td>&times;1.41 (2)<br>"), std::string::npos);
+  results::ResultSet set;
+  set.cases = {staged("lonely", "eager", 1e-6, {})};
+  make_reporter("html")->write(set, plain);
+  EXPECT_EQ(plain.str().find("id=\"stages\""), std::string::npos);
+}
+
+TEST(StageReporter, NoStagedCaseSaysHowToMakeOne) {
+  results::ResultSet set;
+  set.cases = {staged("lonely", "eager", 1e-6, {})};
+  std::ostringstream md;
+  make_reporter("stages")->write(set, md);
+  EXPECT_NE(md.str().find("--stage eager,script,fused"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace opbench::report
