@@ -18,8 +18,25 @@ struct ListOptions {
   std::string category;
   std::string tag;
   bool json = false;
+  bool markdown = false;
   bool all = false;
 };
+
+// A Markdown table of `shown`: name (linked to its source where the source names a URL), kind,
+// tags, source project, cases. README's sample list is this table (a test holds them equal).
+void print_markdown(const std::vector<const catalog::Entry*>& shown) {
+  std::cout << "| name | kind | tags | source | cases |\n|---|---|---|---|---:|\n";
+  for (const auto* entry : shown) {
+    const std::string source = entry->cases.front().spec.source;
+    const auto url_at = source.find("https://");
+    const std::string project = core::trim(source.substr(0, url_at == std::string::npos ? source.size() : url_at));
+    const std::string name = url_at == std::string::npos
+                                 ? "`" + entry->name + "`"
+                                 : "[`" + entry->name + "`](" + core::trim(source.substr(url_at)) + ")";
+    std::cout << "| " << name << " | " << entry->kind << " | " << core::join(entry->tags, " ") << " | "
+              << (project.empty() ? "-" : project) << " | " << entry->cases.size() << " |\n";
+  }
+}
 
 int list(const ListOptions& options, const GlobalOptions& global) {
   start_command(global);
@@ -42,6 +59,10 @@ int list(const ListOptions& options, const GlobalOptions& global) {
       continue;
     }
     shown.push_back(&entry);
+  }
+  if (options.markdown) {
+    print_markdown(shown);
+    return 0;
   }
   if (options.json) {
     Json out = Json::array();
@@ -79,6 +100,7 @@ void add_list_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--category", options->category, "Only this category");
   cmd->add_option("--tag", options->tag, "Only entries with this tag");
   cmd->add_flag("--json", options->json, "Print JSON");
+  cmd->add_flag("--md", options->markdown, "Print a Markdown table (README's sample list: list --kind sample --md)");
   cmd->add_flag("--all", options->all, "Every operator LibTorch's dispatcher knows, configured or not");
   cmd->callback([options, &global] { global.exit_code = list(*options, global); });
 }

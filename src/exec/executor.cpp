@@ -71,7 +71,7 @@ results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
         at::empty({placement_padding(c.seed, options.repetition) + 1},
                   at::TensorOptions().dtype(at::kByte).device(device_of(c.device)));
     result.timing.placement_padding = padding.numel() - 1;
-    Workload workload = make_workload(c);
+    Workload workload = make_workload(c, options.repetition == 0);
     drive(c, options, workload, result);
   } catch (const SkipCase& skip) {
     result = results::CaseResult{};

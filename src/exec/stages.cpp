@@ -171,7 +171,8 @@ std::string interpreter_reason(const std::string& what) {
   throw Error("stage " + c.stage + ": " + what + " (" + detail + ")");
 }
 
-Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors& eager) {
+// `eager`: the outputs to check against (nullptr: not checked, a later repetition).
+Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors* eager) {
   const bool fused = c.stage == "fused";
   const bool cuda = device_of(c.device).is_cuda();
   if (fused && f.inputs.empty()) {
@@ -197,14 +198,14 @@ Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors& e
                                              : "torchscript+onednn_graph";
   info.note = s->f.note;
   double worst = 0;
-  {
+  if (eager != nullptr) {
     // The trace itself, without any fuser: a trace that does not give eager's outputs on the very
     // inputs it was made from cannot be timed as this case (LongTail-Bench leaves such cells
     // empty too).
     FuserSettings settings(Fuser::none);
     ScriptState plain{std::make_shared<torch::jit::GraphFunction>("opbench_trace", graph->copy(), nullptr), s->f, {}, {}};
     at::manual_seed(c.seed);
-    const std::string mismatch = outputs_differ(eager, run_graph(plain), worst);
+    const std::string mismatch = outputs_differ(*eager, run_graph(plain), worst);
     if (!mismatch.empty()) throw SkipCase("the TorchScript trace does not reproduce the eager outputs: " + mismatch);
   }
   s->function = std::make_shared<torch::jit::GraphFunction>("opbench_" + c.stage, graph, nullptr);
@@ -240,11 +241,13 @@ Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors& e
       info.note = nothing + ": this is the script graph timed again" + (info.note.empty() ? "" : "; " + info.note);
     }
   }
-  worst = 0;
-  const std::string mismatch = outputs_differ(eager, outputs, worst);
-  if (!mismatch.empty()) differs(c, "its outputs differ from eager's", mismatch);
-  info.check = worst;
-  info.tolerance = eager.empty() ? "exact" : tolerance_for(eager.front().scalar_type()).text();
+  if (eager != nullptr) {
+    worst = 0;
+    const std::string mismatch = outputs_differ(*eager, outputs, worst);
+    if (!mismatch.empty()) differs(c, "its outputs differ from eager's", mismatch);
+    info.check = worst;
+    info.tolerance = eager->empty() ? "exact" : tolerance_for(eager->front().scalar_type()).text();
+  }
   Workload w;
   w.call = [s] {
     s->stack.assign(s->f.inputs.begin(), s->f.inputs.end());
@@ -263,7 +266,7 @@ Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors& e
 }
 
 #if OPBENCH_WITH_CUDA
-Workload graph_workload(const plan::Case& c, TensorFunction f, const Tensors& eager) {
+Workload graph_workload(const plan::Case& c, TensorFunction f, const Tensors* eager) {
   struct State {
     TensorFunction f;
     Tensors outputs;
@@ -281,11 +284,13 @@ Workload graph_workload(const plan::Case& c, TensorFunction f, const Tensors& ea
   results::StageInfo info;
   info.runner = "cuda_graph";
   info.note = s->f.note;
-  double worst = 0;
-  const std::string mismatch = outputs_differ(eager, s->outputs, worst);
-  if (!mismatch.empty()) differs(c, "the replayed outputs differ from eager's", mismatch);
-  info.check = worst;
-  info.tolerance = eager.empty() ? "exact" : tolerance_for(eager.front().scalar_type()).text();
+  if (eager != nullptr) {
+    double worst = 0;
+    const std::string mismatch = outputs_differ(*eager, s->outputs, worst);
+    if (!mismatch.empty()) differs(c, "the replayed outputs differ from eager's", mismatch);
+    info.check = worst;
+    info.tolerance = eager->empty() ? "exact" : tolerance_for(eager->front().scalar_type()).text();
+  }
   Workload w;
   w.call = [s] { s->graph->replay(); };
   w.work_call = [s] { (void)s->f.body(s->f.inputs); };
@@ -299,11 +304,12 @@ Workload graph_workload(const plan::Case& c, TensorFunction f, const Tensors& ea
 
 }  // namespace
 
-Workload staged_workload(const plan::Case& c, TensorFunction f) {
+Workload staged_workload(const plan::Case& c, TensorFunction f, bool check) {
   if (c.direction != "forward") throw SkipCase("stages time the forward direction only");
   at::NoGradGuard no_grad;
-  const Tensors eager = seeded_call(c, f);
-  {
+  Tensors eager;
+  if (check) {
+    eager = seeded_call(c, f);
     double worst = 0;
     const std::string again = outputs_differ(eager, seeded_call(c, f), worst);
     if (!again.empty()) {
@@ -311,10 +317,11 @@ Workload staged_workload(const plan::Case& c, TensorFunction f) {
                      "): no stage can be checked against eager");
     }
   }
-  if (c.stage == "script" || c.stage == "fused") return script_workload(c, std::move(f), eager);
+  const Tensors* reference = check ? &eager : nullptr;
+  if (c.stage == "script" || c.stage == "fused") return script_workload(c, std::move(f), reference);
   if (c.stage == "graph") {
 #if OPBENCH_WITH_CUDA
-    if (device_of(c.device).is_cuda()) return graph_workload(c, std::move(f), eager);
+    if (device_of(c.device).is_cuda()) return graph_workload(c, std::move(f), reference);
 #endif
     throw SkipCase("the graph stage captures CUDA calls: it runs on CUDA devices only");
   }

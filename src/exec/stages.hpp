@@ -33,9 +33,11 @@ struct TensorFunction {
   std::string note;            // said in the result (e.g. inputs read on the host are baked in)
 };
 
-// The workload of `c` at its stage (not "eager"), made from its computation. Throws SkipCase when
-// the stage cannot run this case faithfully (a trace that does not reproduce eager, random outputs,
-// nothing to fuse, no CUDA), and Error when a stage's outputs differ from eager's.
-Workload staged_workload(const plan::Case& c, TensorFunction function);
+// The workload of `c` at its stage (not "eager"), made from its computation. With `check` (the
+// case's first repetition) its outputs are held to eager's first: throws SkipCase when the stage
+// cannot run this case faithfully (a trace that does not reproduce eager, random outputs), and
+// Error when a stage's outputs differ from eager's. Always throws SkipCase for nothing to fuse in
+// an operator's graph and for a stage the device cannot run.
+Workload staged_workload(const plan::Case& c, TensorFunction function, bool check = true);
 
 }  // namespace opbench::exec

@@ -46,8 +46,9 @@ struct SkipCase : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The workload of a planned case (its inputs made on its device from its seed).
-Workload make_workload(const plan::Case& c);
+// The workload of a planned case (its inputs made on its device from its seed). `first`: the
+// case's first repetition, where a stage other than eager is checked against eager (once a case).
+Workload make_workload(const plan::Case& c, bool first = true);
 // The forward workload of an operator case on arguments made by the caller.
 Workload operator_workload(PreparedCall& call);
 

@@ -234,10 +234,10 @@ Workload operator_workload(PreparedCall& call) {
   return w;
 }
 
-Workload make_workload(const plan::Case& c) {
+Workload make_workload(const plan::Case& c, bool first) {
   if (c.stage != "eager") {
     if (c.kind == "model") throw SkipCase("a model case is TorchScript already: it runs at stage eager only");
-    return staged_workload(c, c.kind == "sample" ? sample_function(c) : operator_function(c));
+    return staged_workload(c, c.kind == "sample" ? sample_function(c) : operator_function(c), first);
   }
   if (c.kind == "model") return model_workload(c);
   if (c.kind == "sample") return sample_workload(c);

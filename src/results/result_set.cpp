@@ -99,7 +99,8 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions) {
                                   r.timing.batch_times.end());
     if (!out.memory && r.memory) out.memory = r.memory;
     if (out.trace.empty()) out.trace = r.trace;
-    if (!out.stage_info && r.stage_info) out.stage_info = r.stage_info;
+    // The checked repetition's (the first one's) stage figures.
+    if (r.stage_info && (!out.stage_info || out.stage_info->tolerance.empty())) out.stage_info = r.stage_info;
     if (!out.work.aten_calls && r.work.aten_calls) out.work.aten_calls = r.work.aten_calls;
   }
   out.summary = stats::summarize(out.samples);

@@ -218,6 +218,20 @@ TEST_F(Cli, StagesRunCheckedAgainstEagerAndMakeTheStageTable) {
       << bad.err;
 }
 
+TEST_F(Cli, ReadmeSampleListIsTheGeneratedOne) {
+  // README's list of samples is `opbench list --kind sample --md`, pasted between two markers.
+  const auto r = opbench("list --kind sample --md");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("| [`bbox2delta`](https://github.com/open-mmlab/mmdetection/"), std::string::npos) << r.out;
+  const std::string readme = testing::read_text(std::string(OPBENCH_SOURCE_DIR) + "/README.md");
+  const std::string begin = "<!-- opbench list --kind sample --md -->\n", end = "<!-- end of the generated list -->";
+  const auto from = readme.find(begin), to = readme.find(end);
+  ASSERT_NE(from, std::string::npos);
+  ASSERT_NE(to, std::string::npos);
+  EXPECT_EQ(readme.substr(from + begin.size(), to - from - begin.size()), r.out)
+      << "README's sample list is out of date: paste `opbench list --kind sample --md` between its markers";
+}
+
 TEST_F(Cli, UnknownOpAndMissingGpuAreUsageErrors) {
   const auto op = opbench("run --config " + k_data + "/tiny.csv --ops nosuch" + k_quick);
   EXPECT_EQ(op.code, 2);
