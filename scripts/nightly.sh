@@ -4,9 +4,13 @@
 #   2. `opbench compare --history`: every case against its own last nights in the history
 #      (SQLite); cases that moved significantly become candidates (NAME.gate.candidates);
 #   3. the candidates are measured again, each repetition in a fresh process (`run --from
-#      NAME.json --case ... --isolate`, NAME.confirm.json);
-#   4. `opbench compare --history ... --confirm`: only a change the second measurement confirms is
-#      slower / faster; the report is NAME.gate.md (and .json);
+#      NAME.json --case ... --isolate`, NAME.confirm.json); with OPBENCH_BASELINE_BIN (the previous
+#      build's opbench), A/B instead, like Pinpoint: OPBENCH_AB_ROUNDS rounds (default 3), each
+#      running the candidates with both binaries (3 fresh processes each, the order alternating
+#      from round to round), NAME.confirm-new-K.json and NAME.confirm-old-K.json;
+#   4. `opbench compare --history ... --confirm ... [--confirm-baseline ...]`: only a change the
+#      second measurement confirms is slower / faster (A/B: tonight's build against the previous
+#      one, rank test over the processes); the report is NAME.gate.md (and .json);
 #   5. the night is added to the history (`opbench history add`).
 # The first nights (fewer than the gate's --min-history, 5) only build the history.
 # Exit: 0 no confirmed slow-down, 1 a confirmed slow-down or a case that failed, 2 bad input or a
@@ -15,7 +19,8 @@
 # Environment: OPBENCH (the binary; default build/src/opbench), OPBENCH_NIGHTLY_DIR (default
 # results/nightly), OPBENCH_HISTORY (default NIGHTLY_DIR/history.sqlite), OPBENCH_LABEL (names the
 # night in the history, e.g. the commit), OPBENCH_GATE_ARGS (extra arguments of both compares,
-# e.g. "--effect-floor 0.05"), OPBENCH_CONFIRM_ARGS (extra arguments of the confirmation run).
+# e.g. "--effect-floor 0.05"), OPBENCH_CONFIRM_ARGS (extra arguments of the confirmation runs),
+# OPBENCH_BASELINE_BIN (the previous build's binary: confirm A/B against it), OPBENCH_AB_ROUNDS.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 opbench="${OPBENCH:-$here/build/src/opbench}"
@@ -46,9 +51,34 @@ if [ -f "$db" ]; then
     cases=()
     while IFS= read -r id; do cases+=(--case "$id"); done <"$base.gate.candidates"
     echo "nightly: $(wc -l <"$base.gate.candidates") candidate(s); measuring them again in fresh processes" >&2
-    # shellcheck disable=SC2086
-    "$opbench" run --from "$out" "${cases[@]}" --isolate --output "$base.confirm.json" ${OPBENCH_CONFIRM_ARGS:-}
-    [ -f "$base.confirm.json" ] && confirm=(--confirm "$base.confirm.json")
+    if [ -n "${OPBENCH_BASELINE_BIN:-}" ]; then
+      [ -x "$OPBENCH_BASELINE_BIN" ] || { echo "nightly: OPBENCH_BASELINE_BIN '$OPBENCH_BASELINE_BIN' is not an executable" >&2; exit 2; }
+      rounds="${OPBENCH_AB_ROUNDS:-3}"
+      news=()
+      olds=()
+      echo "nightly: A/B against $OPBENCH_BASELINE_BIN, $rounds round(s)" >&2
+      for k in $(seq 1 "$rounds"); do
+        # Abedi & Brecht's randomized multiple interleaved trials, with the order alternating.
+        if [ $((k % 2)) -eq 1 ]; then order="new old"; else order="old new"; fi
+        for side in $order; do
+          bin="$opbench"
+          [ "$side" = old ] && bin="$OPBENCH_BASELINE_BIN"
+          file="$base.confirm-$side-$k.json"
+          # shellcheck disable=SC2086
+          "$bin" run --from "$out" "${cases[@]}" --isolate --repetitions 3 --output "$file" ${OPBENCH_CONFIRM_ARGS:-}
+          if [ -f "$file" ]; then
+            if [ "$side" = old ]; then olds+=(--confirm-baseline "$file"); else news+=(--confirm "$file"); fi
+          fi
+        done
+      done
+      # Without the previous build's files (its binary failed), the confirmation is against the history.
+      [ "${#news[@]}" -gt 0 ] && confirm=("${news[@]}")
+      [ "${#news[@]}" -gt 0 ] && [ "${#olds[@]}" -gt 0 ] && confirm+=("${olds[@]}")
+    else
+      # shellcheck disable=SC2086
+      "$opbench" run --from "$out" "${cases[@]}" --isolate --output "$base.confirm.json" ${OPBENCH_CONFIRM_ARGS:-}
+      [ -f "$base.confirm.json" ] && confirm=(--confirm "$base.confirm.json")
+    fi
   fi
   # shellcheck disable=SC2086
   "$opbench" compare --history "$db" "$out" "${confirm[@]}" --format json --output "$base.gate.json" ${OPBENCH_GATE_ARGS:-}

@@ -1,5 +1,6 @@
 // `opbench compare BASE NEW`: is NEW slower than BASE? Exit 1 when some case regressed.
 #include <fstream>
+#include <map>
 #include <iostream>
 #include <sstream>
 
@@ -9,6 +10,7 @@
 #include "opbench/history/history.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/results/store.hpp"
+#include "opbench/stats/statistics.hpp"
 
 namespace opbench::cli {
 namespace {
@@ -20,7 +22,8 @@ struct CompareCommandOptions {
   std::string format = "md";
   std::string output = "-";
   std::string history;                 // --history DB: judge NEW against each case's history
-  std::string confirm;                 // --confirm FILE: the candidates measured again
+  std::vector<std::string> confirm;    // --confirm FILE...: the candidates measured again
+  std::vector<std::string> confirm_baseline;  // --confirm-baseline FILE...: and by the previous build
   std::string candidates_out;          // --candidates-out FILE: candidate case ids, one a line
   compare::GateOptions gate;
 };
@@ -41,15 +44,39 @@ int run_gate(const CompareCommandOptions& options) {
     inputs.push_back(std::move(in));
   }
   compare::GateResult result = compare::judge(inputs, options.gate);
+  if (!options.confirm_baseline.empty() && options.confirm.empty()) {
+    throw UsageError("--confirm-baseline needs --confirm: tonight's build measured in the same A/B rounds");
+  }
   if (!options.confirm.empty()) {
+    // Every file's repetition medians of a case, pooled (A/B rounds come as several files).
     std::vector<std::string> ids;
-    std::vector<double> values;
-    for (const auto& r : results::load_results(options.confirm).cases) {
-      if (r.status != "ok") continue;
-      ids.push_back(r.c.case_id);
-      values.push_back(r.estimate.median);
+    auto pooled = [&](const std::vector<std::string>& files) {
+      std::map<std::string, std::vector<double>> values;
+      for (const auto& file : files) {
+        for (const auto& r : results::load_results(file).cases) {
+          if (r.status != "ok") continue;
+          if (values.count(r.c.case_id) == 0) ids.push_back(r.c.case_id);
+          auto& v = values[r.c.case_id];
+          v.insert(v.end(), r.timing.repetition_medians.begin(), r.timing.repetition_medians.end());
+        }
+      }
+      return values;
+    };
+    const auto again = pooled(options.confirm);
+    if (options.confirm_baseline.empty()) {
+      std::vector<double> values;
+      for (const auto& id : ids) values.push_back(stats::median(again.at(id)));
+      compare::confirm(result, ids, values);
+    } else {
+      const auto previous = pooled(options.confirm_baseline);
+      std::vector<std::vector<double>> a, b;
+      for (const auto& id : ids) {
+        const auto it = previous.find(id);
+        a.push_back(it == previous.end() ? std::vector<double>{} : it->second);
+        b.push_back(again.count(id) ? again.at(id) : std::vector<double>{});
+      }
+      compare::confirm_ab(result, ids, a, b);
     }
-    compare::confirm(result, ids, values);
   }
   if (!options.candidates_out.empty()) {
     std::string lines;
@@ -83,7 +110,9 @@ int run_compare(const CompareCommandOptions& options, const GlobalOptions& globa
   start_command(global);
   if (!options.history.empty()) return run_gate(options);
   if (options.candidate.empty()) throw UsageError("compare needs BASE and NEW (or --history DB and NEW)");
-  if (!options.confirm.empty()) throw UsageError("--confirm goes with --history");
+  if (!options.confirm.empty() || !options.confirm_baseline.empty()) {
+    throw UsageError("--confirm and --confirm-baseline go with --history");
+  }
   const results::ResultSet base = results::load_results(options.base);
   const results::ResultSet candidate = results::load_results(options.candidate);
   compare::Comparison comparison = compare::compare_results(base, candidate, options.compare);
@@ -117,7 +146,11 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--confirm", options->confirm,
                   "With --history: the candidates measured again (fresh processes); only what this confirms "
-                  "is slower or faster")
+                  "is slower or faster (repeatable: the files' repetition medians are pooled)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--confirm-baseline", options->confirm_baseline,
+                  "With --confirm: the same candidates measured by the previous build's binary in the same "
+                  "interleaved rounds; the confirmation is then A/B between the two builds (repeatable)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--candidates-out", options->candidates_out,
                   "With --history: write the candidate case ids here, one a line (for the confirmation run)");

@@ -57,6 +57,10 @@ std::string html_report(const ExportOptions& options, const results::ResultSet& 
     }
     extras.history_path = options.history;
   }
+  if (options.output != "-") {
+    const std::string dir = core::parent_path(options.output);
+    extras.report_dir = core::absolute_path(dir.empty() ? "." : dir);
+  }
   std::ostringstream text;
   report::HtmlReporter(std::move(extras)).write(set, text);
   return text.str();

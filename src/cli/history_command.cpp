@@ -62,6 +62,18 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
       series[id] = points;
     }
     out["series"] = series;
+    // Where each series changed level: the index of the first point of the new level.
+    Json changes = Json::object();
+    for (const auto& id : ids) {
+      const auto points = db.series(id);
+      Json found = Json::array();
+      for (const auto& c : history::change_points(points)) {
+        found.push_back({{"index", c.index}, {"run", points[c.index].run_id}, {"date", points[c.index].date},
+                         {"before", c.before}, {"after", c.after}, {"p_value", c.p_value}});
+      }
+      changes[id] = found;
+    }
+    out["change_points"] = changes;
     std::cout << out.dump(2) << "\n";
     return k_exit_ok;
   }
@@ -77,12 +89,22 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
   }
   const auto points = db.series(options.case_id);
   if (points.empty()) throw UsageError("no value of case '" + options.case_id + "' in " + db.path());
-  std::cout << "\n`" << options.case_id << "`\n\n| run | date | label | median | vs first | repetitions |\n|---:|---|---|---:|---:|---:|\n";
-  for (const auto& p : points) {
-    std::cout << fmt::format("| {} | {} | {} | {} | {:+.1f}% | {} |\n", p.run_id, p.date, p.label,
+  const auto changes = history::change_points(points);
+  std::cout << "\n`" << options.case_id
+            << "`\n\n| run | date | label | median | vs first | repetitions | change point |\n|---:|---|---|---:|---:|---:|---|\n";
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
+    std::string change;
+    for (const auto& c : changes) {
+      if (c.index == i) change = fmt::format("level ×{:.3f} from here (p {:.1g})", c.after / c.before, c.p_value);
+    }
+    std::cout << fmt::format("| {} | {} | {} | {} | {:+.1f}% | {} | {} |\n", p.run_id, p.date, p.label,
                              report::format_duration(p.median), (p.median / points.front().median - 1) * 100,
-                             p.replicates.size());
+                             p.replicates.size(), change);
   }
+  std::cout << fmt::format("\n{} change point(s): a level held for 6 runs or more on each side (rank test, "
+                           "p < 0.01 over the splits, 3% or more).\n",
+                           changes.size());
   return k_exit_ok;
 }
 

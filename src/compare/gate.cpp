@@ -5,7 +5,9 @@
 #include <limits>
 #include <map>
 
+#include "opbench/stats/change_points.hpp"
 #include "opbench/stats/distributions.hpp"
+#include "opbench/stats/mann_whitney.hpp"
 #include "opbench/stats/statistics.hpp"
 
 namespace opbench::compare {
@@ -23,18 +25,38 @@ struct Reference {
   double log_low = k_nan;   // the fastest and slowest night of the window
   double log_high = k_nan;
   std::size_t n = 0;
+  std::size_t change_nights = 0;  // the window's last change point was this many nights ago; 0: none
+  double change_ratio = k_nan;    // the level after it / the level before it
 };
 
 // Beyond every night of the window, on the side of `log_value`'s move.
 bool outside(double log_value, const Reference& r) { return log_value > r.log_high || log_value < r.log_low; }
 
 Reference reference_of(const std::vector<double>& history, const GateOptions& options) {
-  std::vector<double> logs;
+  std::vector<double> window;
   const std::size_t first = history.size() > options.window ? history.size() - options.window : 0;
   for (std::size_t i = first; i < history.size(); ++i) {
-    if (history[i] > 0 && std::isfinite(history[i])) logs.push_back(std::log(history[i]));
+    if (history[i] > 0 && std::isfinite(history[i])) window.push_back(history[i]);
   }
   Reference r;
+  // A level that changed inside the window and held since for min_history nights or more is the
+  // reference: the nights before it would widen the noise (the window would hold two levels) and
+  // pull the baseline towards a level that is gone.
+  stats::ChangePointOptions segmenting;
+  segmenting.min_segment = options.change_segment;
+  segmenting.alpha = options.change_alpha;
+  segmenting.effect_floor = options.effect_floor;
+  const auto changes = stats::change_points(window, segmenting);
+  if (!changes.empty()) {
+    const auto& last = changes.back();
+    r.change_nights = window.size() - last.index;
+    r.change_ratio = last.after / last.before;
+    if (r.change_nights >= options.min_history) {
+      window.erase(window.begin(), window.begin() + static_cast<std::ptrdiff_t>(last.index));
+    }
+  }
+  std::vector<double> logs;
+  for (double v : window) logs.push_back(std::log(v));
   r.n = logs.size();
   if (logs.empty()) return r;
   r.log_baseline = stats::median(logs);
@@ -90,10 +112,12 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
   for (const auto& in : inputs) {
     GateCase c;
     c.case_id = in.case_id;
-    c.baseline = c.noise = c.tonight = c.ratio = c.t = c.p_value = c.mde = c.low = c.high = k_nan;
+    c.baseline = c.noise = c.tonight = c.ratio = c.t = c.p_value = c.mde = c.low = c.high = c.change_ratio = k_nan;
     c.confirm_ratio = c.confirm_p = k_nan;
     const Reference r = reference_of(in.history, options);
     c.nights = r.n;
+    c.change_nights = r.change_nights;
+    c.change_ratio = r.change_ratio;
     if (r.n > 0) {
       c.baseline = std::exp(r.log_baseline);
       c.noise = r.sd;
@@ -170,6 +194,42 @@ void confirm(GateResult& result, const std::vector<std::string>& ids, const std:
     } else {
       c.verdict = "same";
       c.reason = "not confirmed";
+    }
+  }
+}
+
+void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
+                const std::vector<std::vector<double>>& baseline, const std::vector<std::vector<double>>& again) {
+  result.confirmed = true;
+  result.ab = true;
+  constexpr std::size_t k_min_values = 3;
+  std::vector<GateCase*> candidates;
+  std::vector<double> p_values;
+  for (auto& c : result.cases) {
+    if (!c.candidate) continue;
+    const auto it = std::find(ids.begin(), ids.end(), c.case_id);
+    const std::size_t i = static_cast<std::size_t>(it - ids.begin());
+    if (it == ids.end() || baseline[i].size() < k_min_values || again[i].size() < k_min_values) {
+      c.verdict = "unknown";
+      c.reason = it == ids.end() ? "candidate, not measured again"
+                                 : "candidate, A/B has fewer than 3 processes on a side";
+      continue;
+    }
+    c.confirm_ratio = stats::median(again[i]) / stats::median(baseline[i]);
+    c.confirm_p = stats::mann_whitney_u(again[i], baseline[i]).p_value;
+    candidates.push_back(&c);
+    p_values.push_back(c.confirm_p);
+  }
+  const std::vector<bool> significant = stats::benjamini_hochberg(p_values, result.options.confirm_fdr);
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    GateCase& c = *candidates[i];
+    const bool same_direction = (c.confirm_ratio > 1) == (c.ratio > 1);
+    if (significant[i] && same_direction && past_floor(c.confirm_ratio, result.options.effect_floor)) {
+      c.verdict = c.ratio > 1 ? "slower" : "faster";
+      c.reason = "confirmed A/B against the previous build";
+    } else {
+      c.verdict = "same";
+      c.reason = "not confirmed A/B against the previous build";
     }
   }
 }

@@ -23,8 +23,10 @@ Json to_json(const GateResult& result) {
   Json out = Json::object();
   out["rule"] = {{"window", o.window},         {"min_history", o.min_history}, {"alpha", o.alpha},
                  {"confirm_fdr", o.confirm_fdr}, {"effect_floor", o.effect_floor}, {"noise_floor", o.noise_floor},
-                 {"power", o.power},           {"blind_above", o.blind_above}};
+                 {"power", o.power},           {"blind_above", o.blind_above},
+                 {"change_segment", o.change_segment}, {"change_alpha", o.change_alpha}};
   out["confirmed"] = result.confirmed;
+  out["confirmation"] = !result.confirmed ? "none" : result.ab ? "a/b against the previous build" : "against the history";
   out["regressed"] = result.regressed();
   out["counts"] = {{"candidates", result.candidates()}, {"slower", result.count("slower")},
                    {"faster", result.count("faster")},   {"same", result.count("same")},
@@ -36,6 +38,8 @@ Json to_json(const GateResult& result) {
                      {"reason", c.reason},
                      {"candidate", c.candidate},
                      {"nights", c.nights},
+                     {"change_nights", c.change_nights},
+                     {"change_ratio", number(c.change_ratio)},
                      {"baseline", number(c.baseline)},
                      {"noise", number(c.noise)},
                      {"low", number(c.low)},
@@ -63,11 +67,17 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
       "*slower* / *faster* only when a second measurement confirms it (Benjamini-Hochberg at {} over the "
       "candidates, same direction, past the floor)\n",
       o.window, o.min_history, o.noise_floor * 100, o.alpha, o.effect_floor * 100, o.confirm_fdr);
+  out << fmt::format("- **change points**: a level that changed inside the window (rank test at {} over the "
+                     "splits, at least {} nights on each side, {:.0f}% or more) and held for {} nights or more "
+                     "replaces the window: such a case is judged against the nights since (`nights` says so)\n",
+                     o.change_alpha, o.change_segment, o.effect_floor * 100, o.min_history);
   out << fmt::format("- **minimum detectable effect** (MDE): the change caught with probability {:.0f}% from one "
                      "night; *blind* when over {:.0f}%\n",
                      o.power * 100, o.blind_above * 100);
   out << fmt::format("- **result**: {} candidate(s){}; {} slower, {} faster, {} same, {} unknown; {} blind\n\n",
-                     result.candidates(), result.confirmed ? ", confirmation run" : ", not confirmed yet",
+                     result.candidates(), !result.confirmed ? ", not confirmed yet"
+                     : result.ab       ? ", confirmed A/B against the previous build's binary"
+                                       : ", confirmation run",
                      result.count("slower"), result.count("faster"), result.count("same"),
                      result.count("unknown"), result.blind());
   auto row = [&](const GateCase& c) {
@@ -77,7 +87,9 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
         << (std::isfinite(c.confirm_ratio) ? percent(c.confirm_ratio) : "-") << " | "
         << (std::isfinite(c.noise) ? fmt::format("{:.1f}%", c.noise * 100) : "-") << " | "
         << (std::isfinite(c.mde) ? fmt::format("{:.1f}%{}", c.mde * 100, c.blind ? " (blind)" : "") : "-")
-        << " | " << c.nights << " | " << (c.verdict == "slower" ? "**slower**" : c.verdict)
+        << " | " << c.nights
+        << (c.change_nights > 0 ? fmt::format(" (level ×{:.2f} since {} nights)", c.change_ratio, c.change_nights) : "")
+        << " | " << (c.verdict == "slower" ? "**slower**" : c.verdict)
         << (c.reason.empty() ? "" : " (" + c.reason + ")") << " |\n";
   };
   const char* header =
@@ -97,7 +109,7 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
 
 void write_gate_csv(const GateResult& result, std::ostream& out) {
   out << "case_id,verdict,reason,candidate,nights,baseline_us,tonight_us,ratio,p_value,noise,mde,blind,"
-         "confirm_ratio,confirm_p\n";
+         "confirm_ratio,confirm_p,change_nights,change_ratio\n";
   auto num = [](double v, const char* spec) {
     return std::isfinite(v) ? fmt::format(fmt::runtime(spec), v) : std::string();
   };
@@ -106,7 +118,8 @@ void write_gate_csv(const GateResult& result, std::ostream& out) {
         << (c.candidate ? "true" : "false") << "," << c.nights << "," << num(c.baseline * 1e6, "{:.4f}") << ","
         << num(c.tonight * 1e6, "{:.4f}") << "," << num(c.ratio, "{:.6f}") << "," << num(c.p_value, "{:.6g}")
         << "," << num(c.noise, "{:.6f}") << "," << num(c.mde, "{:.6f}") << "," << (c.blind ? "true" : "false")
-        << "," << num(c.confirm_ratio, "{:.6f}") << "," << num(c.confirm_p, "{:.6g}") << "\n";
+        << "," << num(c.confirm_ratio, "{:.6f}") << "," << num(c.confirm_p, "{:.6g}") << "," << c.change_nights << ","
+        << num(c.change_ratio, "{:.6f}") << "\n";
   }
 }
 

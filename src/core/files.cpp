@@ -104,6 +104,27 @@ std::string absolute_path(const std::string& path) {
   return out;
 }
 
+std::string relative_path(const std::string& path, const std::string& directory) {
+  if (path.empty() || path.front() != '/' || directory.empty() || directory.front() != '/') return path;
+  auto parts = [](const std::string& p) {
+    std::vector<std::string> out;
+    std::size_t begin = 0;
+    while (begin <= p.size()) {
+      const std::size_t end = std::min(p.find('/', begin), p.size());
+      if (end > begin) out.push_back(p.substr(begin, end - begin));
+      begin = end + 1;
+    }
+    return out;
+  };
+  const auto target = parts(path), base = parts(directory);
+  std::size_t common = 0;
+  while (common < target.size() && common < base.size() && target[common] == base[common]) ++common;
+  std::string out;
+  for (std::size_t i = common; i < base.size(); ++i) out += "../";
+  for (std::size_t i = common; i < target.size(); ++i) out += target[i] + (i + 1 < target.size() ? "/" : "");
+  return out.empty() ? "." : out;
+}
+
 std::string join_path(const std::string& directory, const std::string& name) {
   if (directory.empty()) return name;
   return directory.back() == '/' ? directory + name : directory + "/" + name;

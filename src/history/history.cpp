@@ -254,4 +254,10 @@ std::size_t History::prune(std::size_t keep) {
   }
 }
 
+std::vector<stats::ChangePoint> change_points(const std::vector<Point>& series) {
+  std::vector<double> values;
+  for (const auto& p : series) values.push_back(p.median);
+  return stats::change_points(values);
+}
+
 }  // namespace opbench::history

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/report/stage_reporter.hpp"
 #include "opbench/report/units.hpp"
@@ -149,7 +150,12 @@ std::string strip_plot(const results::CaseResult& r) {
   return svg.str();
 }
 
-void write_cases(const results::ResultSet& set, std::ostream& out) {
+void write_cases(const results::ResultSet& set, const std::string& report_dir, std::ostream& out) {
+  // Relative to the report when it has a place, so the report and its traces move together.
+  auto trace_link = [&](const std::string& trace) {
+    if (trace.front() != '/') return trace;
+    return report_dir.empty() ? "file://" + trace : core::relative_path(trace, report_dir);
+  };
   std::set<std::string> tags, categories, shapes, kinds;
   for (const auto& r : set.cases) {
     tags.insert(r.c.tags.begin(), r.c.tags.end());
@@ -186,7 +192,7 @@ void write_cases(const results::ResultSet& set, std::ostream& out) {
         << esc(core::join(r.c.tags, " ")) << "\" data-category=\"" << esc(r.c.category) << "\" data-shape=\""
         << esc(r.c.shape_class) << "\" data-kind=\"" << esc(r.c.kind) << "\">";
     out << "<td><code>" << esc(r.c.case_id) << "</code>"
-        << (r.trace.empty() ? "" : " <a class=\"trace\" href=\"file://" + esc(r.trace) + "\">trace</a>") << "</td>";
+        << (r.trace.empty() ? "" : " <a class=\"trace\" href=\"" + esc(trace_link(r.trace)) + "\">trace</a>") << "</td>";
     out << "<td data-v=\"" << esc(status) << "\"" << (ok ? "" : " title=\"" + esc(r.message) + "\"") << ">"
         << esc(status) << (ok ? "" : ": " + esc(core::first_line(r.message))) << "</td>";
     out << "<td data-v=\"" << num(ok ? r.estimate.median : k_nan) << "\">" << (ok ? format_duration(r.estimate.median) : "-")
@@ -462,6 +468,13 @@ std::string trend_plot(const std::vector<history::Point>& points) {
                                 width, height);
   for (std::size_t i = 0; i < points.size(); ++i) svg += px(pad + step * i) + "," + px(y(points[i].median)) + " ";
   svg += "\"/>";
+  // A change point sits halfway between the last run of the old level and the first of the new.
+  for (const auto& c : history::change_points(points)) {
+    const double x = pad + step * (static_cast<double>(c.index) - 0.5);
+    svg += fmt::format("<line class=\"change\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" y2=\"{1}\"><title>level ×{2:.3f} from {3} "
+                       "(p {4:.1g})</title></line>",
+                       px(x), height, c.after / c.before, esc(points[c.index].date), c.p_value);
+  }
   for (std::size_t i = 0; i < points.size(); ++i) {
     svg += fmt::format("<circle class=\"night\" cx=\"{}\" cy=\"{}\" r=\"2.5\"><title>{} {}: {}</title></circle>",
                        px(pad + step * i), px(y(points[i].median)), esc(points[i].date), esc(points[i].label),
@@ -473,7 +486,9 @@ std::string trend_plot(const std::vector<history::Point>& points) {
 void write_history(const results::ResultSet& set, const HtmlExtras& extras, std::ostream& out) {
   out << "<section id=\"history\"><h2>History</h2>\n<p class=\"note\">Each case's value (the median of its "
          "repetition medians) in every run stored in "
-      << esc(extras.history_path) << ", oldest first; hover a dot for its date and label.</p>\n";
+      << esc(extras.history_path)
+      << ", oldest first; hover a dot for its date and label. A dashed red line is a change point: the level "
+         "moved by 3% or more and held for 6 runs or more on each side (rank test).</p>\n";
   out << "<table id=\"history-table\"><thead><tr><th>case</th><th>runs</th><th>first</th><th>last</th>"
          "<th>last/first</th><th>trend</th></tr></thead><tbody>\n";
   for (const auto& r : set.cases) {
@@ -507,6 +522,7 @@ svg line.one{stroke:#aaa}svg line.interval{stroke:#555;stroke-width:2}circle.rat
 tr.slower td,.slower{color:#b00020}tr.slower circle.ratio-dot{fill:#b00020}
 tr.faster td,.faster{color:#1a7f37}tr.faster circle.ratio-dot{fill:#1a7f37}
 svg.trend polyline{fill:none;stroke:#2a6fdb}circle.night{fill:#2a6fdb}
+svg.trend line.change{stroke:#b00020;stroke-width:1.5;stroke-dasharray:3 2}
 svg.speedup rect.gain{fill:#1a7f37}svg.speedup rect.loss{fill:#b00020}
 code{font-size:.95em}td:first-child{max-width:36em;overflow-wrap:anywhere}
 )";
@@ -576,7 +592,7 @@ void HtmlReporter::write(const results::ResultSet& set, std::ostream& out) const
       << (m_extras.history_path.empty() ? "" : " &middot; <a href=\"#history\">history</a>") << "</nav>\n";
   write_summary(set, out);
   if (m_extras.comparison != nullptr) write_comparison(set, m_extras, out);
-  write_cases(set, out);
+  write_cases(set, m_extras.report_dir, out);
   if (!stages.rows.empty()) write_stages(stages, out);
   write_roofline(set, out);
   if (!m_extras.history_path.empty()) write_history(set, m_extras, out);

@@ -433,9 +433,56 @@ TEST_F(Cli, NightlyScriptJudgesEachNightAgainstTheHistory) {
   ASSERT_EQ(history["runs"].size(), 3u);
   EXPECT_EQ(history["runs"][0]["label"], "abc123");
   EXPECT_EQ(history["series"].size(), 3u);
+  ASSERT_EQ(history["change_points"].size(), 3u);  // three nights: too few for a change point
+  for (const auto& [id, found] : history["change_points"].items()) EXPECT_TRUE(found.empty()) << id;
   // Adding a night again changes nothing.
   const std::string night = history["runs"][0]["source"];
   EXPECT_NE(opbench("history add --db " + db + " " + night).out.find("was already in the history"), std::string::npos);
+}
+
+// The A/B confirmation of scripts/nightly.sh: a history made 2x faster than tonight, so tonight's
+// case is a candidate; the previous build's binary is this one (the plumbing is what is tested:
+// rounds of both binaries, their files, the A/B verdict in the report).
+TEST_F(Cli, NightlyScriptConfirmsCandidatesAbAgainstTheBaselineBinary) {
+  const std::string first = m_dir.file("first.json");
+  ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv --ops add" + k_quick + " --output " + first).code, 0);
+  const std::string db = m_dir.file("ab/history.sqlite");
+  core::create_directories(m_dir.file("ab"));
+  for (int n = 0; n < 3; ++n) {
+    Json night = read_json(first);
+    night["context"]["date"] = "2020-01-0" + std::to_string(n + 1) + "T00:00:00Z";
+    for (auto& c : night["cases"]) {
+      for (auto& m : c["timing"]["repetition_medians"]) m = m.get<double>() * 0.5 * (1 + 0.01 * n);
+    }
+    ASSERT_EQ(opbench("history add --db " + db + " " + m_dir.write("old" + std::to_string(n) + ".json", night.dump())).code, 0);
+  }
+  const std::string script = std::string(OPBENCH_SOURCE_DIR) + "/scripts/nightly.sh";
+  const std::string env = "OPBENCH='" + std::string(OPBENCH_BINARY) + "' OPBENCH_BASELINE_BIN='" + OPBENCH_BINARY +
+                          "' OPBENCH_AB_ROUNDS=2 OPBENCH_NIGHTLY_DIR='" + m_dir.file("ab") + "' OPBENCH_HISTORY='" + db +
+                          "' OPBENCH_GATE_ARGS='--min-history 2' OPBENCH_CONFIRM_ARGS='--warmup 1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001' ";
+  const std::string err = m_dir.file("ab.err");
+  const int status = std::system((env + script + " --config " + k_data + "/tiny.csv --ops add" + k_quick + " >'" +
+                                  m_dir.file("ab.out") + "' 2>'" + err + "'").c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_LE(WEXITSTATUS(status), 1) << testing::read_text(err);
+  int news = 0, olds = 0;
+  std::string gate_json, gate_md;
+  for (const std::string& path : core::list_directory(m_dir.file("ab"))) {
+    const std::string name = core::filename(path);
+    if (name.find(".confirm-new-") != std::string::npos) ++news;
+    if (name.find(".confirm-old-") != std::string::npos) ++olds;
+    if (name.size() > 10 && name.compare(name.size() - 10, 10, ".gate.json") == 0) gate_json = path;
+    if (name.size() > 8 && name.compare(name.size() - 8, 8, ".gate.md") == 0) gate_md = path;
+  }
+  EXPECT_EQ(news, 2);
+  EXPECT_EQ(olds, 2);
+  ASSERT_FALSE(gate_json.empty()) << testing::read_text(err);
+  const Json gate = read_json(gate_json);
+  EXPECT_EQ(gate["counts"]["candidates"], 1) << gate.dump();
+  EXPECT_EQ(gate["confirmation"], "a/b against the previous build");
+  const std::string reason = gate["cases"][0]["reason"];
+  EXPECT_NE(reason.find("A/B against the previous build"), std::string::npos) << reason;
+  EXPECT_NE(testing::read_text(gate_md).find("confirmed A/B against the previous build's binary"), std::string::npos);
 }
 
 TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
@@ -485,6 +532,25 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
   }
   const auto md = opbench("compare --history " + db + " " + tonight + " --confirm " + again);
   EXPECT_NE(md.out.find("## Candidates"), std::string::npos) << md.out;
+
+  // A/B against the previous build: two rounds of each build, their repetition medians pooled.
+  // Tonight's build has mul 30% slower than the previous one; add is the same in both.
+  const std::string new1 = scaled("new1.json", 1.0, 1.3), new2 = scaled("new2.json", 1.01, 1.31);
+  const std::string old1 = scaled("old1.json", 1.0, 1.0), old2 = scaled("old2.json", 0.99, 1.01);
+  const auto ab = opbench("compare --history " + db + " " + tonight + " --confirm " + new1 + " --confirm " + new2 +
+                          " --confirm-baseline " + old1 + " --confirm-baseline " + old2 + " --format json");
+  EXPECT_EQ(ab.code, 1) << ab.err;
+  const Json abgate = Json::parse(ab.out);
+  EXPECT_EQ(abgate["confirmation"], "a/b against the previous build");
+  EXPECT_EQ(abgate["counts"]["slower"], 1);
+  for (const auto& c : abgate["cases"]) {
+    const std::string id = c["case_id"];
+    if (id.rfind("mul/", 0) == 0) EXPECT_EQ(c["reason"], "confirmed A/B against the previous build") << c.dump();
+    if (id.rfind("add/", 0) == 0) EXPECT_EQ(c["reason"], "not confirmed A/B against the previous build") << c.dump();
+  }
+  const auto lone = opbench("compare --history " + db + " " + tonight + " --confirm-baseline " + old1);
+  EXPECT_EQ(lone.code, 2);
+  EXPECT_NE(lone.err.find("--confirm-baseline needs --confirm"), std::string::npos) << lone.err;
 }
 
 TEST_F(Cli, CalibrateThenRunReportsPercentOfPeak) {

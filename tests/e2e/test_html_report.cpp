@@ -151,7 +151,14 @@ TEST_F(Cli, TraceWritesAChromeTraceWithTheCasesAtenEventsPerCase) {
   }
   const std::string page = m_dir.file("report.html");
   ASSERT_EQ(opbench("export --format html --input " + out + " -o " + page).code, 0);
-  EXPECT_EQ(count(testing::read_text(page), "class=\"trace\""), 2u);
+  const std::string html = testing::read_text(page);
+  EXPECT_EQ(count(html, "class=\"trace\""), 2u);
+  // The links are relative to the report (both sit in the test's directory), so the two move together.
+  EXPECT_EQ(count(html, "class=\"trace\" href=\"traces/"), 2u) << html.substr(0, 2000);
+  EXPECT_EQ(html.find("file://"), std::string::npos);
+  core::create_directories(m_dir.file("sub"));
+  ASSERT_EQ(opbench("export --format html --input " + out + " -o " + m_dir.file("sub/report.html")).code, 0);
+  EXPECT_EQ(count(testing::read_text(m_dir.file("sub/report.html")), "class=\"trace\" href=\"../traces/"), 2u);
 }
 
 }  // namespace

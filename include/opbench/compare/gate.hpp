@@ -20,6 +20,11 @@
 // The minimum detectable effect (MDE) of a case is the relative change that this gate catches
 // with probability `power` from one night: exp((t(1 - alpha/2) + t(power)) s sqrt(1 + 1/n)) - 1,
 // at least the floor; a case whose MDE is over `blind_above` is reported `blind`.
+// Change points: the window is segmented first (stats::change_points: rank test, at least
+// `change_segment` nights a side, `change_alpha`, `effect_floor`); when its level changed and has
+// held for `min_history` nights or more, only the nights since the change are the reference. So
+// one bad night never moves the reference, and after a real step the gate judges against the new
+// level within `change_segment` nights instead of a window that mixes two levels for `window`.
 
 #include <cstddef>
 #include <optional>
@@ -40,6 +45,8 @@ struct GateOptions {
   double noise_floor = 0.005;    // the robust sd of log values is at least this
   double power = 0.8;            // for the MDE
   double blind_above = 0.10;     // MDE past this: blind
+  std::size_t change_segment = 6;  // nights on each side of a change point, at least
+  double change_alpha = 0.01;      // level of a change point (Bonferroni over the splits)
 };
 
 // One case: its history (night values, oldest first) and tonight's value [s].
@@ -51,7 +58,9 @@ struct GateInput {
 
 struct GateCase {
   std::string case_id;
-  std::size_t nights = 0;    // history used
+  std::size_t nights = 0;    // history used (the nights since the last change point, when one held)
+  std::size_t change_nights = 0;  // the window's last change point was this many nights ago; 0: none
+  double change_ratio = 0;        // its level after / before; NaN without one
   double baseline = 0;       // [s] median of the nights; NaN without history
   double noise = 0;          // robust sd of log night values (floored)
   double low = 0;            // [s] the fastest and slowest night of the window; NaN without history
@@ -77,7 +86,8 @@ struct GateResult {
   std::size_t count(const std::string& verdict) const;
   std::size_t blind() const;
   bool regressed() const { return count("slower") > 0; }
-  bool confirmed = false;  // confirm() ran
+  bool confirmed = false;  // confirm() or confirm_ab() ran
+  bool ab = false;         // confirm_ab() ran: the confirmation was against the previous build
 };
 
 // Judges every input against its own history: candidates, with verdict "same" and reason
@@ -88,6 +98,16 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
 // value of the case with id `ids[i]`. Confirmed candidates get verdict slower / faster; the
 // others "same", reason "not confirmed". Candidates with no second value stay "unknown".
 void confirm(GateResult& result, const std::vector<std::string>& ids, const std::vector<double>& again);
+
+// Decides the candidates A/B, like Chromeperf's Pinpoint: `baseline[i]` and `again[i]` are the
+// repetition medians (one per fresh process) of the case `ids[i]` measured by the previous
+// build's binary and by tonight's, interleaved in time. A candidate is confirmed when tonight's
+// build differs from the previous one in the candidate's direction: the two-sided Mann-Whitney U
+// test of the two sets, Benjamini-Hochberg at `confirm_fdr` over the candidates, and the ratio of
+// their medians past the floor. `confirm_ratio` is that ratio (tonight / previous build). With
+// fewer than 3 values on a side, or no values, the candidate stays "unknown".
+void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
+                const std::vector<std::vector<double>>& baseline, const std::vector<std::vector<double>>& again);
 
 Json to_json(const GateResult& result);
 void write_gate_markdown(const GateResult& result, std::ostream& out);

@@ -36,5 +36,9 @@ std::string parent_path(const std::string& path);
 std::string join_path(const std::string& directory, const std::string& name);
 // The absolute, symlink-free path of an existing `path` (realpath(3)); throws Error naming it.
 std::string absolute_path(const std::string& path);
+// `path` as seen from `directory`, both absolute and normalised (as absolute_path gives them):
+// "/a/b/c.json" from "/a/d" -> "../b/c.json"; from "/a/b" -> "c.json". A relative input is
+// returned unchanged.
+std::string relative_path(const std::string& path, const std::string& directory);
 
 }  // namespace opbench::core

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "opbench/results/result_set.hpp"
+#include "opbench/stats/change_points.hpp"
 
 struct sqlite3;
 
@@ -35,6 +36,10 @@ struct Point {
   double median = 0;                // [s] the run's estimate
   std::vector<double> replicates;   // [s] the run's repetition medians
 };
+
+// Where a case's series changed level (stats::change_points over the points' values, with the
+// gate's defaults): `history show` and the HTML report's trends mark them.
+std::vector<stats::ChangePoint> change_points(const std::vector<Point>& series);
 
 class History {
  public:

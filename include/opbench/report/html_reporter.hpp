@@ -23,6 +23,9 @@ struct HtmlExtras {
   // --history: each case's values over the stored runs, oldest first.
   std::map<std::string, std::vector<history::Point>> trends;
   std::string history_path;
+  // The absolute directory the report is written to: trace links are relative to it, so a report
+  // copied with its traces (the same layout) keeps them. Empty (stdout): absolute file:// links.
+  std::string report_dir;
 };
 
 class HtmlReporter final : public Reporter {

@@ -40,6 +40,44 @@ TEST(Gate, ACandidateIsConfirmedOnlyByASecondMeasurement) {
   EXPECT_EQ(missing.cases[0].verdict, "unknown");
 }
 
+TEST(Gate, AbConfirmationAgainstThePreviousBuild) {
+  std::mt19937_64 random(6);
+  const auto history = nights(20, 0.01, random);
+  const GateResult first = judge({{"slow", history, 115e-6}, {"fluke", history, 115e-6}, {"few", history, 115e-6},
+                                  {"calm", history, 100e-6}},
+                                 {});
+  ASSERT_EQ(first.candidates(), 3u);
+  // The previous build and tonight's, 9 processes each: "slow" is 15% slower in tonight's build,
+  // "fluke" is not (tonight's first value was a slow night), "few" has too few processes.
+  std::vector<double> previous, slower, same;
+  for (int i = 0; i < 9; ++i) {
+    const double v = 100e-6 * (1 + 0.002 * (i % 4));
+    previous.push_back(v);
+    slower.push_back(v * 1.15);
+    same.push_back(v * (1 + 0.001 * (i % 3)));
+  }
+  GateResult r = first;
+  confirm_ab(r, {"slow", "fluke", "few"}, {previous, previous, {previous[0], previous[1]}},
+             {slower, same, {slower[0], slower[1]}});
+  EXPECT_TRUE(r.ab);
+  EXPECT_EQ(r.cases[0].verdict, "slower");
+  EXPECT_EQ(r.cases[0].reason, "confirmed A/B against the previous build");
+  EXPECT_NEAR(r.cases[0].confirm_ratio, 1.15, 1e-9);
+  EXPECT_LT(r.cases[0].confirm_p, 0.001);
+  EXPECT_EQ(r.cases[1].verdict, "same");
+  EXPECT_EQ(r.cases[1].reason, "not confirmed A/B against the previous build");
+  EXPECT_EQ(r.cases[2].verdict, "unknown");
+  EXPECT_EQ(r.cases[3].verdict, "same");  // no candidate: nothing to confirm
+  EXPECT_TRUE(r.cases[3].reason.empty());
+  // A/B that moves the other way than the candidate confirms nothing.
+  GateResult opposite = first;
+  std::vector<double> faster;
+  for (double v : previous) faster.push_back(v * 0.85);
+  confirm_ab(opposite, {"slow"}, {previous}, {faster});
+  EXPECT_EQ(opposite.cases[0].verdict, "same");
+  EXPECT_EQ(opposite.cases[1].verdict, "unknown");  // not measured again
+}
+
 TEST(Gate, SmallMovesShortHistoriesAndAbsentCases) {
   std::mt19937_64 random(2);
   const auto history = nights(20, 0.01, random);
@@ -80,6 +118,39 @@ TEST(Gate, NoiseMdeAndBlindness) {
   o.noise_floor = 0.01;
   GateResult floor = judge({{"f", std::vector<double>(20, 100e-6), 100e-6}}, o);
   EXPECT_NEAR(floor.cases[0].mde, std::exp((3.5794 + 0.8610) * 0.01 * std::sqrt(1.05)) - 1, 2e-4);
+}
+
+// After a real step, the gate judges against the new level, not a window of two levels.
+TEST(Gate, AStepInTheHistoryMakesTheNightsSinceItTheReference) {
+  std::mt19937_64 random(5);
+  auto history = nights(12, 0.01, random);
+  for (double v : nights(8, 0.01, random)) history.push_back(v * 1.2);
+  // 10% over the new level: a candidate against the 8 nights since the change.
+  GateResult r = judge({{"step", history, 132e-6}}, {});
+  const GateCase& c = r.cases[0];
+  EXPECT_EQ(c.change_nights, 8u);
+  EXPECT_NEAR(c.change_ratio, 1.2, 0.02);
+  EXPECT_EQ(c.nights, 8u);
+  EXPECT_NEAR(c.baseline, 120e-6, 2e-6);
+  EXPECT_TRUE(c.candidate);
+  // The new level itself is no news.
+  EXPECT_FALSE(judge({{"step", history, 120e-6}}, {}).cases[0].candidate);
+  EXPECT_NEAR(c.ratio, 1.10, 0.02);
+  // Without segmentation (a change needs more nights than the window has) the window mixes both
+  // levels: tonight is judged against the old level, +32%, with a noise inflated by the step.
+  GateOptions whole;
+  whole.change_segment = 20;
+  const GateCase mixed = judge({{"step", history, 132e-6}}, whole).cases[0];
+  EXPECT_EQ(mixed.change_nights, 0u);
+  EXPECT_EQ(mixed.nights, 20u);
+  EXPECT_NEAR(mixed.ratio, 1.32, 0.03);
+  EXPECT_GT(mixed.noise, 5 * c.noise);
+  // One wild night is not a change: the whole window stays the reference.
+  auto wild = nights(20, 0.01, random);
+  wild[10] *= 2;
+  const GateCase one = judge({{"wild", wild, 100e-6}}, {}).cases[0];
+  EXPECT_EQ(one.change_nights, 0u);
+  EXPECT_EQ(one.nights, 20u);
 }
 
 // Power and false alarms on synthetic log-normal nights with a fixed seed (the same method as

@@ -24,6 +24,16 @@ TEST(Files, PathPieces) {
   EXPECT_EQ(join_path("", "b"), "b");
 }
 
+TEST(Files, RelativePathFromADirectory) {
+  EXPECT_EQ(relative_path("/a/b/c.json", "/a/b"), "c.json");
+  EXPECT_EQ(relative_path("/a/b/c.json", "/a/d"), "../b/c.json");
+  EXPECT_EQ(relative_path("/a/b/c.json", "/x/y/z"), "../../../a/b/c.json");
+  EXPECT_EQ(relative_path("/a/b/c.json", "/"), "a/b/c.json");
+  EXPECT_EQ(relative_path("/a/b", "/a/b/"), ".");
+  EXPECT_EQ(relative_path("/ab/c", "/a"), "../ab/c");  // a shared prefix is not a shared directory
+  EXPECT_EQ(relative_path("c.json", "/a"), "c.json");   // relative already
+}
+
 TEST(Files, AbsolutePathOfAnExistingPathAndAnErrorNamingAMissingOne) {
   const std::string root = make_temp_directory("opbench-files-");
   create_directories(root + "/a/b");

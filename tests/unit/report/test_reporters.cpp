@@ -252,6 +252,27 @@ TEST(HtmlReporter, ComparisonAndHistorySections) {
   EXPECT_NE(html.find("&times;2.000"), std::string::npos) << html;
   EXPECT_EQ(occurrences(html, "<tr class=\"trend-row\""), 1u);
   EXPECT_EQ(occurrences(html, "<circle class=\"night\""), 2u);
+  EXPECT_EQ(occurrences(html, "<line class=\"change\""), 0u);  // two runs: no level to speak of
+}
+
+TEST(HtmlReporter, TrendsMarkTheirChangePoints) {
+  const results::ResultSet fresh = sample_set();
+  HtmlExtras extras;
+  std::vector<history::Point> points;
+  for (int i = 0; i < 20; ++i) {
+    history::Point p;
+    p.date = std::string("2026-11-") + (i < 9 ? "0" : "") + std::to_string(i + 1);
+    p.median = (i < 12 ? 1e-5 : 1.2e-5) * (1 + 0.0001 * ((i * 7) % 11));  // no trend within a level
+    points.push_back(p);
+  }
+  extras.trends[fresh.cases[0].c.case_id] = points;
+  extras.history_path = "h.sqlite";
+  std::ostringstream out;
+  HtmlReporter(extras).write(fresh, out);
+  const std::string html = out.str();
+  EXPECT_EQ(occurrences(html, "<line class=\"change\""), 1u);
+  EXPECT_NE(html.find("level ×1.20"), std::string::npos);
+  EXPECT_NE(html.find("from 2026-11-13"), std::string::npos) << html.substr(html.find("class=\"change\""), 200);
 }
 
 }  // namespace
