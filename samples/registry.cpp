@@ -9,6 +9,8 @@ const std::vector<Sample>& registry() {
     register_loss_samples(all);
     register_misc_samples(all);
     register_more_samples(all);
+    register_yolact_samples(all);
+    register_recommendation_samples(all);
     return all;
   }();
   return k_samples;
@@ -20,6 +22,10 @@ const Sample* find(const std::string& name) {
   }
   return nullptr;
 }
+
+Json sizes_case(std::vector<std::int64_t> sizes) { return {{"sizes", std::move(sizes)}}; }
+
+std::int64_t size_at(const Json& sizes, std::size_t i) { return sizes.at(i).get<std::int64_t>(); }
 
 at::Tensor random_boxes(std::int64_t n, at::Generator& generator, double extent) {
   const at::Tensor xy = at::rand({n, 2}, generator) * extent;

@@ -14,6 +14,8 @@ namespace opbench::samples {
 using Tensors = std::vector<at::Tensor>;
 
 struct Sample {
+  using Maker = std::function<Tensors(const Json& sizes, at::Generator& generator)>;
+  using Body = std::function<Tensors(const Tensors& inputs)>;
   catalog::SampleInfo info;
   // Inputs of one case: `sizes` from the catalogue; CPU tensors from `generator`.
   std::function<Tensors(const Json& sizes, at::Generator& generator)> make_inputs;
@@ -25,6 +27,10 @@ const std::vector<Sample>& registry();
 // The sample called `name`, nullptr when none.
 const Sample* find(const std::string& name);
 
+// A catalogue case, {"sizes": [...]}, and its i-th size.
+Json sizes_case(std::vector<std::int64_t> sizes);
+std::int64_t size_at(const Json& sizes, std::size_t i);
+
 // Valid random boxes (x1, y1, x2, y2) with x2 > x1 and y2 > y1, n of them.
 at::Tensor random_boxes(std::int64_t n, at::Generator& generator, double extent = 100.0);
 
@@ -33,5 +39,7 @@ void register_box_samples(std::vector<Sample>& out);
 void register_loss_samples(std::vector<Sample>& out);
 void register_misc_samples(std::vector<Sample>& out);
 void register_more_samples(std::vector<Sample>& out);
+void register_yolact_samples(std::vector<Sample>& out);
+void register_recommendation_samples(std::vector<Sample>& out);
 
 }  // namespace opbench::samples
