@@ -440,7 +440,7 @@ TEST_F(Cli, NightlyScriptJudgesEachNightAgainstTheHistory) {
   EXPECT_NE(opbench("history add --db " + db + " " + night).out.find("was already in the history"), std::string::npos);
 }
 
-// The A/B confirmation of scripts/nightly.sh: a history made 2x faster than tonight, so tonight's
+// The A/B confirmation of scripts/nightly.sh: a history made 4x faster than tonight, so tonight's
 // case is a candidate; the previous build's binary is this one (the plumbing is what is tested:
 // rounds of both binaries, their files, the A/B verdict in the report).
 TEST_F(Cli, NightlyScriptConfirmsCandidatesAbAgainstTheBaselineBinary) {
@@ -448,18 +448,18 @@ TEST_F(Cli, NightlyScriptConfirmsCandidatesAbAgainstTheBaselineBinary) {
   ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv --ops add" + k_quick + " --output " + first).code, 0);
   const std::string db = m_dir.file("ab/history.sqlite");
   core::create_directories(m_dir.file("ab"));
-  for (int n = 0; n < 3; ++n) {
+  for (int n = 0; n < 6; ++n) {
     Json night = read_json(first);
     night["context"]["date"] = "2020-01-0" + std::to_string(n + 1) + "T00:00:00Z";
     for (auto& c : night["cases"]) {
-      for (auto& m : c["timing"]["repetition_medians"]) m = m.get<double>() * 0.5 * (1 + 0.01 * n);
+      for (auto& m : c["timing"]["repetition_medians"]) m = m.get<double>() * 0.25 * (1 + 0.01 * (n % 3));
     }
     ASSERT_EQ(opbench("history add --db " + db + " " + m_dir.write("old" + std::to_string(n) + ".json", night.dump())).code, 0);
   }
   const std::string script = std::string(OPBENCH_SOURCE_DIR) + "/scripts/nightly.sh";
   const std::string env = "OPBENCH='" + std::string(OPBENCH_BINARY) + "' OPBENCH_BASELINE_BIN='" + OPBENCH_BINARY +
                           "' OPBENCH_AB_ROUNDS=2 OPBENCH_NIGHTLY_DIR='" + m_dir.file("ab") + "' OPBENCH_HISTORY='" + db +
-                          "' OPBENCH_GATE_ARGS='--min-history 2' OPBENCH_CONFIRM_ARGS='--warmup 1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001' ";
+                          "' OPBENCH_GATE_ARGS='--min-history 2 --candidate-alpha 0.05' OPBENCH_CONFIRM_ARGS='--warmup 1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001' ";
   const std::string err = m_dir.file("ab.err");
   const int status = std::system((env + script + " --config " + k_data + "/tiny.csv --ops add" + k_quick + " >'" +
                                   m_dir.file("ab.out") + "' 2>'" + err + "'").c_str());
