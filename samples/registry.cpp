@@ -11,6 +11,7 @@ const std::vector<Sample>& registry() {
     register_more_samples(all);
     register_yolact_samples(all);
     register_recommendation_samples(all);
+    register_detection_block_samples(all);
     return all;
   }();
   return k_samples;

@@ -41,5 +41,6 @@ void register_misc_samples(std::vector<Sample>& out);
 void register_more_samples(std::vector<Sample>& out);
 void register_yolact_samples(std::vector<Sample>& out);
 void register_recommendation_samples(std::vector<Sample>& out);
+void register_detection_block_samples(std::vector<Sample>& out);
 
 }  // namespace opbench::samples

@@ -1,0 +1,29 @@
+#pragma once
+// Detection building blocks: MMDetection's pairwise overlaps, anchor grid and RoI-to-level
+// mapping, the class-offset trick of batched NMS, and DETR's frozen batch norm (written from each
+// sample's source at its url).
+
+#include <ATen/ATen.h>
+
+namespace opbench::samples {
+
+// MMDetection bbox_overlaps, not aligned: boxes1 (M, 4) against boxes2 (N, 4) -> (M, N).
+// mode "iou", "iof" (intersection over boxes1's area) or "giou"; unions floored at eps.
+at::Tensor bbox_overlaps(const at::Tensor& boxes1, const at::Tensor& boxes2, const std::string& mode = "iou",
+                         double eps = 1e-6);
+// rois (n, 5) = (batch index, x1, y1, x2, y2) -> FPN level of each: floor(log2(sqrt(area) /
+// finest_scale + 1e-6)) in [0, num_levels - 1].
+at::Tensor map_roi_levels(const at::Tensor& rois, std::int64_t num_levels = 4, double finest_scale = 56);
+// base_anchors (A, 4) shifted to every cell of a feat_h x feat_w grid of `stride` pixels, row
+// major, A anchors a cell -> (feat_h * feat_w * A, 4).
+at::Tensor single_level_grid_anchors(const at::Tensor& base_anchors, std::int64_t feat_h, std::int64_t feat_w,
+                                     std::int64_t stride);
+// Boxes offset by class (idxs) times (the largest coordinate + 1), so boxes of different classes
+// never overlap and one NMS serves every class; empty boxes stay empty.
+at::Tensor boxes_for_nms(const at::Tensor& boxes, const at::Tensor& idxs);
+// x (N, C, H, W) normalised with fixed statistics: x * scale + (bias - mean * scale), scale =
+// weight / sqrt(var + 1e-5).
+at::Tensor frozen_batchnorm2d(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias,
+                              const at::Tensor& running_mean, const at::Tensor& running_var);
+
+}  // namespace opbench::samples

@@ -1,0 +1,125 @@
+// Detection building blocks: MMDetection's overlaps, anchor grid and RoI levels, batched NMS's
+// class offsets, DETR's frozen batch norm.
+#include <cmath>
+
+#include "detection_blocks_ops.hpp"
+#include "more_ops.hpp"
+#include "registry.hpp"
+
+namespace opbench::samples {
+
+at::Tensor bbox_overlaps(const at::Tensor& boxes1, const at::Tensor& boxes2, const std::string& mode, double eps) {
+  const auto rows = boxes1.size(-2), cols = boxes2.size(-2);
+  if (rows * cols == 0) return at::zeros({rows, cols}, boxes1.options());
+  auto area = [](const at::Tensor& b) {
+    return (b.select(-1, 2) - b.select(-1, 0)) * (b.select(-1, 3) - b.select(-1, 1));
+  };
+  const auto area1 = area(boxes1), area2 = area(boxes2);
+  const auto a_lo = boxes1.unsqueeze(-2).narrow(-1, 0, 2), a_hi = boxes1.unsqueeze(-2).narrow(-1, 2, 2);
+  const auto b_lo = boxes2.unsqueeze(-3).narrow(-1, 0, 2), b_hi = boxes2.unsqueeze(-3).narrow(-1, 2, 2);
+  const auto wh = (at::min(a_hi, b_hi) - at::max(a_lo, b_lo)).clamp_min(0);
+  const auto overlap = wh.select(-1, 0) * wh.select(-1, 1);
+  auto uni = mode == "iof" ? area1.unsqueeze(-1).expand_as(overlap) : area1.unsqueeze(-1) + area2.unsqueeze(-2) - overlap;
+  const auto floor = at::full({1}, eps, uni.options());
+  uni = at::max(uni, floor);
+  const auto ious = overlap / uni;
+  if (mode != "giou") return ious;
+  const auto enclose_wh = (at::max(a_hi, b_hi) - at::min(a_lo, b_lo)).clamp_min(0);
+  const auto enclose_area = at::max(enclose_wh.select(-1, 0) * enclose_wh.select(-1, 1), floor);
+  return ious - (enclose_area - uni) / enclose_area;
+}
+
+at::Tensor map_roi_levels(const at::Tensor& rois, std::int64_t num_levels, double finest_scale) {
+  const auto scale = at::sqrt((rois.select(1, 3) - rois.select(1, 1)) * (rois.select(1, 4) - rois.select(1, 2)));
+  const auto levels = at::floor(at::log2(scale / finest_scale + 1e-6));
+  return levels.clamp(0, static_cast<double>(num_levels - 1)).to(at::kLong);
+}
+
+at::Tensor single_level_grid_anchors(const at::Tensor& base_anchors, std::int64_t feat_h, std::int64_t feat_w,
+                                     std::int64_t stride) {
+  const auto options = base_anchors.options().dtype(at::kLong);
+  const auto shift_x = at::arange(0, feat_w, options) * stride, shift_y = at::arange(0, feat_h, options) * stride;
+  // MMDetection's _meshgrid, row major.
+  const auto xx = shift_x.repeat({shift_y.size(0)});
+  const auto yy = shift_y.view({-1, 1}).repeat({1, shift_x.size(0)}).view(-1);
+  const auto shifts = at::stack({xx, yy, xx, yy}, -1).to(base_anchors.scalar_type());
+  return (base_anchors.unsqueeze(0) + shifts.unsqueeze(1)).view({-1, 4});
+}
+
+at::Tensor boxes_for_nms(const at::Tensor& boxes, const at::Tensor& idxs) {
+  if (boxes.numel() == 0) return at::empty({0, 4}, boxes.options());
+  const auto max_coordinate = boxes.max();
+  const auto offsets = idxs.to(boxes.scalar_type()) * (max_coordinate + 1);
+  return boxes + offsets.unsqueeze(1);
+}
+
+at::Tensor frozen_batchnorm2d(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias,
+                              const at::Tensor& running_mean, const at::Tensor& running_var) {
+  const auto w = weight.reshape({1, -1, 1, 1}), b = bias.reshape({1, -1, 1, 1});
+  const auto rv = running_var.reshape({1, -1, 1, 1}), rm = running_mean.reshape({1, -1, 1, 1});
+  const auto scale = w * (rv + 1e-5).rsqrt();
+  return x * scale + (b - rm * scale);
+}
+
+namespace {
+
+const std::string k_mmdet = "https://github.com/open-mmlab/mmdetection/blob/";
+
+void reg(std::vector<Sample>& out, const char* name, std::vector<std::string> tags, const char* source, std::string url,
+         std::vector<Json> cases, bool backward, Sample::Maker make, Sample::Body body) {
+  out.push_back({{name, std::move(tags), source, std::move(url), std::move(cases), backward, "detection_blocks_samples.cpp"},
+                 std::move(make), std::move(body)});
+}
+
+}  // namespace
+
+void register_detection_block_samples(std::vector<Sample>& out) {
+  // (M, N) boxes; the default mode, iou.
+  reg(out, "bbox_overlaps", {"IfElseBranch"}, "MMDET",
+      k_mmdet + "bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/core/bbox/iou_calculators/iou2d_calculator.py#L75",
+      {sizes_case({4, 16}), sizes_case({8, 8}), sizes_case({16, 4})}, true,
+      [](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 1), g)}; },
+      [](const Tensors& t) { return Tensors{bbox_overlaps(t[0], t[1])}; });
+  // As box_area: (images, RoIs an image); boxes up to 800 px so that every level is hit.
+  reg(out, "map_roi_levels", {"ViewAttribute"}, "MMDET",
+      k_mmdet + "bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/roi_heads/roi_extractors/single_level_roi_extractor.py#L36",
+      {sizes_case({20, 5}), sizes_case({40, 8}), sizes_case({60, 12})}, false,
+      [](const Json& s, at::Generator& g) {
+        const auto images = size_at(s, 0), per_image = size_at(s, 1);
+        const auto index = at::arange(images, at::TensorOptions().dtype(at::kFloat)).repeat_interleave(per_image).unsqueeze(1);
+        return Tensors{at::cat({index, random_boxes(images * per_image, g, 1600.0)}, 1)};
+      },
+      [](const Tensors& t) { return Tensors{map_roi_levels(t[0])}; });
+  // (feature height, width, stride); 9 base anchors of RetinaNet's (3 ratios x 3 scales).
+  reg(out, "grid_anchors", {"ViewAttribute"}, "MMDET",
+      k_mmdet + "4bd4ace53a626659070204236da5b8e14ae9cd08/mmdet/core/anchor/anchor_generator.py#L318",
+      {sizes_case({16, 32, 8}), sizes_case({32, 16, 8}), sizes_case({16, 16, 8})}, false,
+      [](const Json& s, at::Generator&) {
+        const auto base = gen_base_anchors(static_cast<double>(size_at(s, 2)), at::tensor({0.5f, 1.0f, 2.0f}),
+                                           at::tensor({4.0f, 5.04f, 6.35f}));
+        return Tensors{base, at::tensor({size_at(s, 0), size_at(s, 1), size_at(s, 2)})};
+      },
+      [](const Tensors& t) {
+        return Tensors{single_level_grid_anchors(t[0], t[1][0].item<std::int64_t>(), t[1][1].item<std::int64_t>(),
+                                                 t[1][2].item<std::int64_t>())};
+      });
+  out.back().info.host_inputs = 1;
+  // (boxes, 4) of 80 classes.
+  reg(out, "boxes_for_nms", {"IfElseBranch", "Reduce"}, "UNKNOWN", "",
+      {sizes_case({3000, 4}), sizes_case({4800, 4}), sizes_case({5000, 4})}, false,
+      [](const Json& s, at::Generator& g) {
+        return Tensors{random_boxes(size_at(s, 0), g, 800.0), at::randint(0, 80, {size_at(s, 0)}, g, at::TensorOptions().dtype(at::kLong))};
+      },
+      [](const Tensors& t) { return Tensors{boxes_for_nms(t[0], t[1])}; });
+  // (batch); ResNet-50's first stage, 256 channels at 56 x 56 (DETR's backbone freezes its norms).
+  reg(out, "frozen_batchnorm2d", {"ViewAttribute"}, "SINGLE_REPO",
+      "https://github.com/facebookresearch/detr/blob/14602a71482082746399dd6bc5712a9aa8f804d2/models/backbone.py#L19",
+      {sizes_case({4}), sizes_case({8}), sizes_case({12})}, true,
+      [](const Json& s, at::Generator& g) {
+        return Tensors{at::randn({size_at(s, 0), 256, 56, 56}, g), at::rand({256}, g) + 0.5, at::randn({256}, g),
+                       at::randn({256}, g), at::rand({256}, g) + 0.5};
+      },
+      [](const Tensors& t) { return Tensors{frozen_batchnorm2d(t[0], t[1], t[2], t[3], t[4])}; });
+}
+
+}  // namespace opbench::samples

@@ -1,0 +1,75 @@
+// Detection building blocks (detection_blocks_samples.cpp) against independent answers.
+#include <gtest/gtest.h>
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+
+#include "detection_blocks_ops.hpp"
+#include "registry.hpp"
+#include "sample_ops.hpp"
+
+namespace opbench::samples {
+namespace {
+
+at::Tensor f(std::vector<float> v) { return at::tensor(v); }
+
+void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) {
+  ASSERT_EQ(a.sizes(), b.sizes()) << a << "\nvs\n" << b;
+  EXPECT_TRUE(at::allclose(a, b, tol, tol)) << a << "\nvs\n" << b;
+}
+
+TEST(DetectionBlocks, OverlapsAgreeWithDetrsIousAndAHandWorkedIof) {
+  auto g = at::make_generator<at::CPUGeneratorImpl>(17);
+  const auto a = random_boxes(6, g), b = random_boxes(9, g);
+  close(bbox_overlaps(a, b), box_iou(a, b));
+  close(bbox_overlaps(a, b, "giou"), generalized_box_iou(a, b));
+  // Box (0, 0, 2, 2) and (1, 1, 5, 5): overlap 1, areas 4 and 16: iou 1/19, iof 1/4.
+  const auto p = f({0, 0, 2, 2}).view({1, 4}), q = f({1, 1, 5, 5}).view({1, 4});
+  close(bbox_overlaps(p, q), f({1.0f / 19}).view({1, 1}));
+  close(bbox_overlaps(p, q, "iof"), f({0.25f}).view({1, 1}));
+  EXPECT_EQ(bbox_overlaps(at::zeros({0, 4}), q).sizes(), (std::vector<int64_t>{0, 1}));
+}
+
+TEST(DetectionBlocks, RoiLevelsByScale) {
+  // Square RoIs of side 28, 112, 224, 448 and 1000 with finest scale 56: log2(0.5) -> 0 (clamped),
+  // 1, 2, 3, and log2(17.9) = 4.2 -> 3 (clamped to 4 levels).
+  std::vector<float> v;
+  for (float side : {28.0f, 112.0f, 224.0f, 448.0f, 1000.0f}) v.insert(v.end(), {0, 10, 10, 10 + side, 10 + side});
+  EXPECT_TRUE(at::equal(map_roi_levels(f(v).view({5, 5})), at::tensor(std::vector<int64_t>{0, 1, 2, 3, 3})));
+}
+
+TEST(DetectionBlocks, GridAnchorsAreTheBaseAnchorsShiftedToEveryCell) {
+  const auto base = f({-4, -2, 4, 2, -3, -3, 3, 3}).view({2, 4});
+  const auto all = single_level_grid_anchors(base, 3, 5, 8);
+  ASSERT_EQ(all.sizes(), (std::vector<int64_t>{3 * 5 * 2, 4}));
+  for (int y = 0; y < 3; ++y) {
+    for (int x = 0; x < 5; ++x) {
+      for (int a = 0; a < 2; ++a) {
+        const auto shift = f({8.0f * x, 8.0f * y, 8.0f * x, 8.0f * y});
+        close(all[(y * 5 + x) * 2 + a], base[a] + shift);
+      }
+    }
+  }
+}
+
+TEST(DetectionBlocks, BoxesOfDifferentClassesNeverOverlapAfterTheOffset) {
+  auto g = at::make_generator<at::CPUGeneratorImpl>(19);
+  const auto boxes = random_boxes(40, g, 50.0);
+  const auto idxs = at::randint(0, 4, {40}, g, at::TensorOptions().dtype(at::kLong));
+  const auto moved = boxes_for_nms(boxes, idxs);
+  const auto same = idxs.unsqueeze(1) == idxs.unsqueeze(0);
+  // Within a class the IoUs are unchanged; across classes they are zero.
+  close(box_iou(moved, moved).masked_select(same), box_iou(boxes, boxes).masked_select(same), 1e-4);
+  EXPECT_EQ(box_iou(moved, moved).masked_select(~same).max().item<float>(), 0.0f);
+  EXPECT_EQ(boxes_for_nms(at::zeros({0, 4}), at::zeros({0}, at::kLong)).size(0), 0);
+}
+
+TEST(DetectionBlocks, FrozenBatchNormIsBatchNormInEvalMode) {
+  auto g = at::make_generator<at::CPUGeneratorImpl>(23);
+  const auto x = at::randn({2, 5, 4, 3}, g), w = at::rand({5}, g) + 0.5, b = at::randn({5}, g);
+  const auto mean = at::randn({5}, g), var = at::rand({5}, g) + 0.5;
+  close(frozen_batchnorm2d(x, w, b, mean, var), at::batch_norm(x, w, b, mean, var, false, 0.1, 1e-5, false), 1e-5);
+}
+
+}  // namespace
+}  // namespace opbench::samples
