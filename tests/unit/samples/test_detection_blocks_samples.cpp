@@ -7,16 +7,14 @@
 #include "detection_blocks_ops.hpp"
 #include "registry.hpp"
 #include "sample_ops.hpp"
+#include "tensor_checks.hpp"
 
 namespace opbench::samples {
 namespace {
 
-at::Tensor f(std::vector<float> v) { return at::tensor(v); }
+void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) { opbench::testing::expect_tensors_close(a, b, tol); }
 
-void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) {
-  ASSERT_EQ(a.sizes(), b.sizes()) << a << "\nvs\n" << b;
-  EXPECT_TRUE(at::allclose(a, b, tol, tol)) << a << "\nvs\n" << b;
-}
+at::Tensor f(std::vector<float> v) { return opbench::testing::floats(std::move(v)); }
 
 TEST(DetectionBlocks, OverlapsAgreeWithDetrsIousAndAHandWorkedIof) {
   auto g = at::make_generator<at::CPUGeneratorImpl>(17);

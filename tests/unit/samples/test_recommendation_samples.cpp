@@ -7,14 +7,12 @@
 #include <cmath>
 
 #include "recommendation_ops.hpp"
+#include "tensor_checks.hpp"
 
 namespace opbench::samples {
 namespace {
 
-void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) {
-  ASSERT_EQ(a.sizes(), b.sizes()) << a << "\nvs\n" << b;
-  EXPECT_TRUE(at::allclose(a, b, tol, tol)) << a << "\nvs\n" << b;
-}
+void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) { opbench::testing::expect_tensors_close(a, b, tol); }
 
 TEST(RecommendationSamples, LabelAwareAttentionIsASoftmaxWeightedSumOfTheKeys) {
   auto g = at::make_generator<at::CPUGeneratorImpl>(7);

@@ -6,17 +6,15 @@
 
 #include <cmath>
 
+#include "tensor_checks.hpp"
 #include "yolact_ops.hpp"
 
 namespace opbench::samples {
 namespace {
 
-at::Tensor f(std::vector<float> v) { return at::tensor(v); }
+void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) { opbench::testing::expect_tensors_close(a, b, tol); }
 
-void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) {
-  ASSERT_EQ(a.sizes(), b.sizes()) << a << "\nvs\n" << b;
-  EXPECT_TRUE(at::allclose(a, b, tol, tol)) << a << "\nvs\n" << b;
-}
+at::Tensor f(std::vector<float> v) { return opbench::testing::floats(std::move(v)); }
 
 TEST(YolactSamples, EncodeHandWorkedAndDecodeInvertsIt) {
   // Prior at (0.5, 0.5) of size 0.2 x 0.4; box (0.45, 0.4, 0.65, 0.8): centre (0.55, 0.6), size 0.2 x 0.4.
