@@ -49,13 +49,11 @@ int run_gate(const CompareCommandOptions& options) {
   }
   if (!options.confirm.empty()) {
     // Every file's repetition medians of a case, pooled (A/B rounds come as several files).
-    std::vector<std::string> ids;
-    auto pooled = [&](const std::vector<std::string>& files) {
+    auto pooled = [](const std::vector<std::string>& files) {
       std::map<std::string, std::vector<double>> values;
       for (const auto& file : files) {
         for (const auto& r : results::load_results(file).cases) {
           if (r.status != "ok") continue;
-          if (values.count(r.c.case_id) == 0) ids.push_back(r.c.case_id);
           auto& v = values[r.c.case_id];
           v.insert(v.end(), r.timing.repetition_medians.begin(), r.timing.repetition_medians.end());
         }
@@ -63,19 +61,21 @@ int run_gate(const CompareCommandOptions& options) {
       return values;
     };
     const auto again = pooled(options.confirm);
+    const auto previous = pooled(options.confirm_baseline);
+    std::vector<std::string> ids;
+    std::vector<double> values;
+    std::vector<std::vector<double>> before, after;
+    for (const auto& [id, medians] : again) {
+      ids.push_back(id);
+      values.push_back(stats::median(medians));
+      after.push_back(medians);
+      const auto it = previous.find(id);
+      before.push_back(it == previous.end() ? std::vector<double>{} : it->second);
+    }
     if (options.confirm_baseline.empty()) {
-      std::vector<double> values;
-      for (const auto& id : ids) values.push_back(stats::median(again.at(id)));
       compare::confirm(result, ids, values);
     } else {
-      const auto previous = pooled(options.confirm_baseline);
-      std::vector<std::vector<double>> a, b;
-      for (const auto& id : ids) {
-        const auto it = previous.find(id);
-        a.push_back(it == previous.end() ? std::vector<double>{} : it->second);
-        b.push_back(again.count(id) ? again.at(id) : std::vector<double>{});
-      }
-      compare::confirm_ab(result, ids, a, b);
+      compare::confirm_ab(result, ids, before, after);
     }
   }
   if (!options.candidates_out.empty()) {

@@ -52,27 +52,23 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
                       {"source", r.source}, {"cases", r.cases}});
     }
     out["runs"] = runs;
-    Json series = Json::object();
-    for (const auto& id : ids) {
-      Json points = Json::array();
-      for (const auto& p : db.series(id)) {
-        points.push_back({{"run", p.run_id}, {"date", p.date}, {"label", p.label}, {"median", p.median},
-                          {"replicates", p.replicates}});
-      }
-      series[id] = points;
-    }
-    out["series"] = series;
-    // Where each series changed level: the index of the first point of the new level.
-    Json changes = Json::object();
+    // Each series, and where it changed level (the index of the first point of the new level).
+    Json series = Json::object(), changes = Json::object();
     for (const auto& id : ids) {
       const auto points = db.series(id);
-      Json found = Json::array();
+      Json values = Json::array(), found = Json::array();
+      for (const auto& p : points) {
+        values.push_back({{"run", p.run_id}, {"date", p.date}, {"label", p.label}, {"median", p.median},
+                          {"replicates", p.replicates}});
+      }
       for (const auto& c : history::change_points(points)) {
         found.push_back({{"index", c.index}, {"run", points[c.index].run_id}, {"date", points[c.index].date},
                          {"before", c.before}, {"after", c.after}, {"p_value", c.p_value}});
       }
+      series[id] = values;
       changes[id] = found;
     }
+    out["series"] = series;
     out["change_points"] = changes;
     std::cout << out.dump(2) << "\n";
     return k_exit_ok;
@@ -102,9 +98,10 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
                              report::format_duration(p.median), (p.median / points.front().median - 1) * 100,
                              p.replicates.size(), change);
   }
-  std::cout << fmt::format("\n{} change point(s): a level held for 6 runs or more on each side (rank test, "
-                           "p < 0.01 over the splits, 3% or more).\n",
-                           changes.size());
+  const stats::ChangePointOptions rule;
+  std::cout << fmt::format("\n{} change point(s): a level held for {} runs or more on each side (rank test, "
+                           "p < {} over the splits, {:.0f}% or more).\n",
+                           changes.size(), rule.min_segment, rule.alpha, rule.effect_floor * 100);
   return k_exit_ok;
 }
 

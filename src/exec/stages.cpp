@@ -167,8 +167,17 @@ std::string interpreter_reason(const std::string& what) {
   return core::first_line(what.substr(at + marker.size()));
 }
 
-[[noreturn]] void differs(const plan::Case& c, const std::string& what, const std::string& detail) {
-  throw Error("stage " + c.stage + ": " + what + " (" + detail + ")");
+// Holds a stage's outputs to eager's (`eager` nullptr: a later repetition, not checked): a
+// mismatch is the case's error ("stage S: <what> (<detail>)"); the check and its tolerance go
+// into `info`.
+void check_outputs(const plan::Case& c, const Tensors* eager, const Tensors& outputs, const std::string& what,
+                   results::StageInfo& info) {
+  if (eager == nullptr) return;
+  double worst = 0;
+  const std::string mismatch = outputs_differ(*eager, outputs, worst);
+  if (!mismatch.empty()) throw Error("stage " + c.stage + ": " + what + " (" + mismatch + ")");
+  info.check = worst;
+  info.tolerance = eager->empty() ? "exact" : tolerance_for(eager->front().scalar_type()).text();
 }
 
 // `eager`: the outputs to check against (nullptr: not checked, a later repetition).
@@ -241,13 +250,7 @@ Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors* e
       info.note = nothing + ": this is the script graph timed again" + (info.note.empty() ? "" : "; " + info.note);
     }
   }
-  if (eager != nullptr) {
-    worst = 0;
-    const std::string mismatch = outputs_differ(*eager, outputs, worst);
-    if (!mismatch.empty()) differs(c, "its outputs differ from eager's", mismatch);
-    info.check = worst;
-    info.tolerance = eager->empty() ? "exact" : tolerance_for(eager->front().scalar_type()).text();
-  }
+  check_outputs(c, eager, outputs, "its outputs differ from eager's", info);
   Workload w;
   w.call = [s] {
     s->stack.assign(s->f.inputs.begin(), s->f.inputs.end());
@@ -284,13 +287,7 @@ Workload graph_workload(const plan::Case& c, TensorFunction f, const Tensors* ea
   results::StageInfo info;
   info.runner = "cuda_graph";
   info.note = s->f.note;
-  if (eager != nullptr) {
-    double worst = 0;
-    const std::string mismatch = outputs_differ(*eager, s->outputs, worst);
-    if (!mismatch.empty()) differs(c, "the replayed outputs differ from eager's", mismatch);
-    info.check = worst;
-    info.tolerance = eager->empty() ? "exact" : tolerance_for(eager->front().scalar_type()).text();
-  }
+  check_outputs(c, eager, s->outputs, "the replayed outputs differ from eager's", info);
   Workload w;
   w.call = [s] { s->graph->replay(); };
   w.work_call = [s] { (void)s->f.body(s->f.inputs); };

@@ -487,8 +487,9 @@ void write_history(const results::ResultSet& set, const HtmlExtras& extras, std:
   out << "<section id=\"history\"><h2>History</h2>\n<p class=\"note\">Each case's value (the median of its "
          "repetition medians) in every run stored in "
       << esc(extras.history_path)
-      << ", oldest first; hover a dot for its date and label. A dashed red line is a change point: the level "
-         "moved by 3% or more and held for 6 runs or more on each side (rank test).</p>\n";
+      << fmt::format(", oldest first; hover a dot for its date and label. A dashed red line is a change point: "
+                     "the level moved by {:.0f}% or more and held for {} runs or more on each side (rank test).</p>\n",
+                     stats::ChangePointOptions{}.effect_floor * 100, stats::ChangePointOptions{}.min_segment);
   out << "<table id=\"history-table\"><thead><tr><th>case</th><th>runs</th><th>first</th><th>last</th>"
          "<th>last/first</th><th>trend</th></tr></thead><tbody>\n";
   for (const auto& r : set.cases) {

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "opbench/core/json.hpp"
+#include "opbench/stats/change_points.hpp"
 
 namespace opbench::compare {
 
@@ -45,8 +46,8 @@ struct GateOptions {
   double noise_floor = 0.005;    // the robust sd of log values is at least this
   double power = 0.8;            // for the MDE
   double blind_above = 0.10;     // MDE past this: blind
-  std::size_t change_segment = 6;  // nights on each side of a change point, at least
-  double change_alpha = 0.01;      // level of a change point (Bonferroni over the splits)
+  std::size_t change_segment = stats::ChangePointOptions{}.min_segment;  // nights a side of a change, at least
+  double change_alpha = stats::ChangePointOptions{}.alpha;  // level of a change point (Bonferroni over the splits)
 };
 
 // One case: its history (night values, oldest first) and tonight's value [s].
