@@ -5,7 +5,8 @@
 
 For every case present and ok in both runs, each estimator is applied to the case's repetition
 medians (timing.repetition_medians) in each run; prints the median, p90 and worst of
-|run2/run1 - 1| over cases, as bench/aa.sh does for opbench's own estimate (the median).
+|run2/run1 - 1| over cases, as bench/aa.sh does for opbench's own time (`run --estimator`,
+the minimum by default; `compare --estimator` applies min or median to any two files).
 """
 import json
 import math

@@ -146,7 +146,7 @@ def verdict(result_path, reference_path, aa=None):
             print(f"{name:22s} missing or failed: {c and c.get('message')}")
             ok = False
             continue
-        gpu = c["estimate"]["median"]
+        gpu = c["estimate"].get("time", c["estimate"]["median"])
         t = c["timing"]
         cpu, batch = t.get("cpu_time"), t.get("batch_time")
         limit = 0.10 if size == "small" else 0.02
@@ -174,7 +174,7 @@ def verdict(result_path, reference_path, aa=None):
             noisy += 0 if c["timing"].get("noise_reached") else 1
             b = base.get(c["case_id"])
             if b:
-                changes.append(abs(c["estimate"]["median"] / b["estimate"]["median"] - 1))
+                changes.append(abs(c["estimate"].get("time", c["estimate"]["median"]) / b["estimate"].get("time", b["estimate"]["median"]) - 1))
         errors += sum(1 for c in first["cases"] if c.get("status") == "error")
         changes.sort()
         p = lambda q: changes[min(len(changes) - 1, int(q * len(changes)))] if changes else float("nan")

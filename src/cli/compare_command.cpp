@@ -10,7 +10,6 @@
 #include "opbench/history/history.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/results/store.hpp"
-#include "opbench/stats/statistics.hpp"
 
 namespace opbench::cli {
 namespace {
@@ -40,7 +39,7 @@ int run_gate(const CompareCommandOptions& options) {
     compare::GateInput in;
     in.case_id = r.c.case_id;
     for (const auto& p : db.series(r.c.case_id, options.gate.window, self, date, r.timing.measures)) in.history.push_back(p.median);
-    if (r.status == "ok") in.tonight = r.estimate.median;
+    if (r.status == "ok") in.tonight = r.estimate.time;
     inputs.push_back(std::move(in));
   }
   compare::GateResult result = compare::judge(inputs, options.gate);
@@ -60,6 +59,8 @@ int run_gate(const CompareCommandOptions& options) {
       }
       return values;
     };
+    // The confirmation's value of a case: tonight's estimator over all its new repetition medians.
+    const std::string estimator = tonight.context.value("estimator", std::string("median"));
     const auto again = pooled(options.confirm);
     const auto previous = pooled(options.confirm_baseline);
     std::vector<std::string> ids;
@@ -67,7 +68,7 @@ int run_gate(const CompareCommandOptions& options) {
     std::vector<std::vector<double>> before, after;
     for (const auto& [id, medians] : again) {
       ids.push_back(id);
-      values.push_back(stats::median(medians));
+      values.push_back(results::estimate_with(estimator, medians));
       after.push_back(medians);
       const auto it = previous.find(id);
       before.push_back(it == previous.end() ? std::vector<double>{} : it->second);
@@ -169,6 +170,10 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_option("--alpha", options->compare.alpha, "Significance level of the Mann-Whitney U test")
       ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  cmd->add_option("--estimator", options->compare.estimator,
+                  "Make both sides' times with this estimator from their repetition medians "
+                  "(default: the one BASE was run with)")
+      ->check(CLI::IsMember(results::estimator_names()));
   cmd->add_option("--min-replicates", options->compare.min_replicates,
                   "Fewer repetition medians than this on either side: verdict unknown")
       ->check(CLI::PositiveNumber)->capture_default_str();

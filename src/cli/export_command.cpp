@@ -50,7 +50,7 @@ std::string html_report(const ExportOptions& options, const results::ResultSet& 
         history::Point now;
         now.date = set.context.value("date", std::string());
         now.label = "this run";
-        now.median = r.estimate.median;
+        now.median = r.estimate.time;
         points.push_back(now);
       }
       if (!points.empty()) extras.trends.emplace(r.c.case_id, std::move(points));

@@ -68,6 +68,7 @@ struct RunOptions {
   std::string trace_dir;  // --trace: a profiler trace of each case (first repetition) here
   std::string output;
   std::string host_allocator = "tuned";
+  std::string estimator = results::k_default_estimator;
   std::string peaks;
   bool dry_run = false;
 };
@@ -319,6 +320,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
   const cost::PeakStore peaks = cost::PeakStore::load(peaks_path);
   context["peaks_file"] = peaks.entries().empty() ? Json(nullptr) : Json(peaks_path);
   context["repetitions"] = options.repetitions;
+  context["estimator"] = options.estimator;
   context["interleave"] = options.interleave;
   context["isolate"] = options.isolate;
   if (!options.trace_dir.empty()) {
@@ -377,17 +379,18 @@ int run(RunOptions& options, const GlobalOptions& global) {
     }
     // A repetition that failed or was skipped ends its case: the others would say the same.
     const bool case_over = repetition.status != "ok";
+    repetition.estimate = results::estimate_of(repetition.timing.repetition_medians, options.estimator);
     pending[index].push_back(std::move(repetition));
     if (case_over) schedule.drop_case(index);
     if (!case_over && static_cast<int>(pending[index].size()) < options.repetitions) {
       writer.append_repetition(pending[index].back(), job.repetition, options.repetitions);
       continue;
     }
-    results::CaseResult result = results::combine_repetitions(pending[index]);
+    results::CaseResult result = results::combine_repetitions(pending[index], options.estimator);
     result.timing.retried_repetitions = retried[index];
     pending.erase(index);
     retried.erase(index);
-    cost::apply_roofline(result.work, result.estimate.median, peaks.find(c.device, c.dtype, c.threads));
+    cost::apply_roofline(result.work, result.estimate.time, peaks.find(c.device, c.dtype, c.threads));
     writer.append(result);
     ++finished;
     (result.status == "ok" ? ok : result.status == "error" ? failed : skipped)++;
@@ -482,8 +485,13 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--repetitions", options->repetitions,
                   "Measure each case this many times, each with fresh inputs at another placement; "
-                  "the case's median is the median of the repetition medians, with its interval")
+                  "the case's time is --estimator over the repetition medians")
       ->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--estimator", options->estimator,
+                  "The case's time from its repetition medians: min (the least disturbed repetition; "
+                  "repeats best from run to run on a shared machine) or median (the typical repetition). "
+                  "The median and its interval are reported with either")
+      ->check(CLI::IsMember(results::estimator_names()))->capture_default_str();
   cmd->add_flag("--interleave,!--no-interleave", options->interleave,
                 "Run (case, repetition) pairs in a seeded random order, so each case's repetitions "
                 "fall at different moments of the run")

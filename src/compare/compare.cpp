@@ -15,15 +15,22 @@ namespace {
 
 constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 
+// The case's time with `estimator`: as recorded when the run used it, else made again from the
+// repetition medians (files with none kept have one repetition: any estimator gives its time).
+double time_with(const results::CaseResult& r, const std::string& estimator) {
+  if (r.estimate.estimator == estimator || r.timing.repetition_medians.empty()) return r.estimate.time;
+  return results::estimate_with(estimator, r.timing.repetition_medians);
+}
+
 CaseComparison compare_case(const results::CaseResult& base, const results::CaseResult& candidate,
-                            const CompareOptions& options) {
+                            const CompareOptions& options, const std::string& estimator) {
   CaseComparison c;
   c.case_id = base.c.case_id;
   c.base_replicates = base.timing.repetition_medians.size();
   c.new_replicates = candidate.timing.repetition_medians.size();
-  c.base_median = base.status == "ok" ? base.estimate.median : k_nan;
-  c.new_median = candidate.status == "ok" ? candidate.estimate.median : k_nan;
-  c.ratio = c.new_median / c.base_median;
+  c.base_time = base.status == "ok" ? time_with(base, estimator) : k_nan;
+  c.new_time = candidate.status == "ok" ? time_with(candidate, estimator) : k_nan;
+  c.ratio = c.new_time / c.base_time;
   c.p_value = k_nan;
   if (base.status != "ok" || candidate.status != "ok") {
     c.verdict = "unknown";
@@ -65,6 +72,22 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
                            const CompareOptions& options) {
   Comparison out;
   out.options = options;
+  // One estimator for both sides: asked, else BASE's (its first result with a time says it).
+  std::string base_estimator = "median", new_estimator = "median";
+  for (const auto& r : base.cases) {
+    if (r.status == "ok") { base_estimator = r.estimate.estimator; break; }
+  }
+  for (const auto& r : candidate.cases) {
+    if (r.status == "ok") { new_estimator = r.estimate.estimator; break; }
+  }
+  out.estimator = options.estimator.empty() ? base_estimator : options.estimator;
+  if (options.estimator.empty() && new_estimator != base_estimator) {
+    out.notes.push_back("NEW was run with the " + new_estimator + " estimator and BASE with the " + base_estimator +
+                        "; both times are BASE's estimator (" + base_estimator + ") over the repetition medians");
+  } else if (!options.estimator.empty() && (base_estimator != out.estimator || new_estimator != out.estimator)) {
+    out.notes.push_back("times made again with the " + out.estimator + " estimator from the repetition medians (the runs used " +
+                        base_estimator + " and " + new_estimator + ")");
+  }
   std::map<std::string, const results::CaseResult*> new_by_id;
   for (const auto& r : candidate.cases) new_by_id[r.c.case_id] = &r;
   std::map<std::string, bool> in_base;
@@ -77,7 +100,7 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
       out.only_in_base.push_back(r.c.case_id);
       continue;
     }
-    out.cases.push_back(compare_case(r, *it->second, options));
+    out.cases.push_back(compare_case(r, *it->second, options, out.estimator));
     const double ratio = out.cases.back().ratio;
     if (std::isfinite(ratio) && ratio > 0) {
       log_sum += std::log(ratio);
@@ -142,6 +165,8 @@ Json to_json(const Comparison& comparison) {
   out["threshold"] = comparison.options.threshold;
   out["alpha"] = comparison.options.alpha;
   out["min_replicates"] = comparison.options.min_replicates;
+  out["estimator"] = comparison.estimator;
+  out["notes"] = comparison.notes;
   out["regressed"] = comparison.regressed();
   out["counts"] = {{"slower", comparison.count("slower")},
                    {"faster", comparison.count("faster")},
@@ -162,8 +187,8 @@ Json to_json(const Comparison& comparison) {
     cases.push_back({{"case_id", c.case_id},
                      {"verdict", c.verdict},
                      {"reason", c.reason},
-                     {"base_median", number(c.base_median)},
-                     {"new_median", number(c.new_median)},
+                     {"base_time", number(c.base_time)},
+                     {"new_time", number(c.new_time)},
                      {"ratio", number(c.ratio)},
                      {"p_value", number(c.p_value)},
                      {"base_replicates", c.base_replicates},

@@ -12,20 +12,22 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
   const auto& o = comparison.options;
   out << "# opbench compare\n\n";
   out << "- **base**: " << comparison.base_path << "\n- **new**: " << comparison.new_path << "\n";
-  out << fmt::format("- **rule**: slower/faster when the median moves by more than {:.1f}% and "
+  out << fmt::format("- **rule**: slower/faster when the time moves by more than {:.1f}% and "
                      "the Mann-Whitney U test on the repetition medians gives p < {}\n",
                      o.threshold * 100, o.alpha);
-  out << "- **times**: each case's median as its result file reports it: host time on the CPU, GPU "
+  out << "- **times**: each case's " << comparison.estimator
+      << " over its repetition medians (run --estimator): host time on the CPU, GPU "
          "time on CUDA (device execution; `timing.measures` says which); cases whose two files "
-         "measure different times are `unknown`\n\n";
-  out << "| case | base median | new median | ratio | p-value | verdict |\n";
+         "measure different times are `unknown`\n";
+  for (const auto& note : comparison.notes) out << "- **note**: " << note << "\n";
+  out << "\n| case | base | new | ratio | p-value | verdict |\n";
   out << "|---|---:|---:|---:|---:|---|\n";
   for (const auto& c : comparison.cases) {
     const std::string verdict = c.verdict == "unknown" ? "unknown (" + c.reason + ")"
                                 : c.verdict == "slower" ? "**slower**"
                                                         : c.verdict;
-    out << "| `" << c.case_id << "` | " << report::format_duration(c.base_median) << " | "
-        << report::format_duration(c.new_median) << " | "
+    out << "| `" << c.case_id << "` | " << report::format_duration(c.base_time) << " | "
+        << report::format_duration(c.new_time) << " | "
         << (std::isfinite(c.ratio) ? fmt::format("{:.3f}", c.ratio) : "-") << " | "
         << (std::isfinite(c.p_value) ? fmt::format("{:.3g}", c.p_value) : "-") << " | " << verdict
         << " |\n";
@@ -43,11 +45,11 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
                        "worst ×{:.3f} (`{}`).\n\n",
                        a.cases, a.median_abs_change * 100, a.p90_abs_change * 100, worst.ratio,
                        worst.case_id);
-    out << "| farthest from 1 | base median | new median | ratio |\n|---|---:|---:|---:|\n";
+    out << "| farthest from 1 | base | new | ratio |\n|---|---:|---:|---:|\n";
     for (std::size_t i : a.worst) {
       const CaseComparison& c = comparison.cases[i];
-      out << "| `" << c.case_id << "` | " << report::format_duration(c.base_median) << " | "
-          << report::format_duration(c.new_median) << " | " << fmt::format("{:.3f}", c.ratio) << " |\n";
+      out << "| `" << c.case_id << "` | " << report::format_duration(c.base_time) << " | "
+          << report::format_duration(c.new_time) << " | " << fmt::format("{:.3f}", c.ratio) << " |\n";
     }
   }
   if (!comparison.only_in_base.empty()) {

@@ -168,14 +168,14 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
     Statement value(m_db, "INSERT INTO measurements (run_id, case_id, median, replicates, measures) VALUES (?, ?, ?, ?, ?)",
                     m_path);
     for (const auto& r : set.cases) {
-      if (r.status != "ok" || !std::isfinite(r.estimate.median)) continue;
+      if (r.status != "ok" || !std::isfinite(r.estimate.time)) continue;
       Json replicates = Json::array();
       for (double m : r.timing.repetition_medians) {
         if (std::isfinite(m)) replicates.push_back(m);
       }
-      if (replicates.empty()) replicates.push_back(r.estimate.median);
+      if (replicates.empty()) replicates.push_back(r.estimate.time);
       value.reset();
-      value.bind(1, id).bind(2, r.c.case_id).bind(3, r.estimate.median).bind(4, replicates.dump())
+      value.bind(1, id).bind(2, r.c.case_id).bind(3, r.estimate.time).bind(4, replicates.dump())
           .bind(5, r.timing.measures);
       value.step();
     }

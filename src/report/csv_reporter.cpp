@@ -26,7 +26,7 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
          "samples,block_size,repetitions,median_us,median_low_us,median_high_us,median_coverage,"
          "repetition_spread,mean_us,p50_us,p90_us,p99_us,min_us,max_us,stddev_us,cv,"
          "iqr_us,noise_reached,peak_bytes,total_bytes,allocations,flops,bytes,gflops_per_s,gb_per_s,"
-         "intensity,bound,percent_of_peak,measures,cpu_time_us,batch_time_us\n";
+         "intensity,bound,percent_of_peak,measures,cpu_time_us,batch_time_us,estimator,time_us\n";
   for (const auto& r : set.cases) {
     const auto& s = r.summary;
     std::vector<std::string> cells = {
@@ -49,7 +49,8 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
         optional(r.work.intensity, "{:.4f}", 1), r.work.bound, optional(r.work.percent_of_peak, "{:.2f}", 1),
         r.timing.measures,
         r.timing.cpu_times.empty() ? "" : micros(stats::median(r.timing.cpu_times)),
-        r.timing.batch_times.empty() ? "" : micros(stats::median(r.timing.batch_times))};
+        r.timing.batch_times.empty() ? "" : micros(stats::median(r.timing.batch_times)),
+        r.estimate.estimator, micros(r.estimate.time)};
     for (std::size_t i = 0; i < cells.size(); ++i) out << (i ? "," : "") << cells[i];
     out << "\n";
   }

@@ -120,12 +120,12 @@ void write_summary(const results::ResultSet& set, std::ostream& out) {
 
 // ---- cases ---------------------------------------------------------------------------------
 
-// Where a case's times lie around its median: the block samples as ticks (at most
-// k_strip_samples evenly spaced order statistics), each repetition's median as a dot, the
-// median as a bar; a log axis from half to twice the median, values beyond it drawn at the edge.
+// Where a case's times lie around its time: the block samples as ticks (at most
+// k_strip_samples evenly spaced order statistics), each repetition's median as a dot, the case's
+// time (its estimate) as a bar; a log axis from half to twice it, values beyond drawn at the edge.
 std::string strip_plot(const results::CaseResult& r) {
   constexpr double width = 220, height = 22, pad = 4;
-  const double median = r.estimate.median;
+  const double median = r.estimate.time;
   if (!(median > 0)) return "";
   const LogAxis x{median / 2, median * 2, pad, width - pad};
   auto at = [&](double v) { return std::clamp(x(std::max(v, 1e-300)), pad, width - pad); };
@@ -170,8 +170,9 @@ void write_cases(const results::ResultSet& set, const std::string& report_dir, s
   };
   out << "<section id=\"cases\"><h2>Cases</h2>\n";
   out << "<p class=\"note\">Distribution: the case's timed blocks (up to " << HtmlReporter::k_strip_samples
-      << " evenly spaced order statistics) as ticks, each repetition's median as a dot, the median as a "
-         "bar, on a log axis from half to twice the median. Click a column title to sort.</p>\n";
+      << " evenly spaced order statistics) as ticks, each repetition's median as a dot, the case's time (the "
+         "estimator over the repetition medians) as a bar, on a log axis from half to twice it. Click a column "
+         "title to sort.</p>\n";
   out << "<div class=\"filters\"><label>case <input id=\"filter-text\" type=\"search\" "
          "placeholder=\"part of the case id\"></label>\n";
   select("filter-tag", "tag", tags);
@@ -181,9 +182,9 @@ void write_cases(const results::ResultSet& set, const std::string& report_dir, s
   out << "<span><span id=\"shown\">" << set.cases.size() << "</span> of " << set.cases.size()
       << " shown</span></div>\n";
   out << "<table id=\"case-table\"><thead><tr>"
-         "<th data-num=\"0\">case</th><th data-num=\"0\">status</th><th data-num=\"1\">median</th>"
+         "<th data-num=\"0\">case</th><th data-num=\"0\">status</th><th data-num=\"1\">time</th>"
          "<th data-num=\"1\">across repetitions</th><th data-num=\"0\">distribution</th>"
-         "<th data-num=\"0\">time</th><th data-num=\"1\">p90</th><th data-num=\"1\">cv</th>"
+         "<th data-num=\"0\">measures</th><th data-num=\"1\">p90</th><th data-num=\"1\">cv</th>"
          "<th data-num=\"1\">peak memory</th><th data-num=\"1\">% of roof</th></tr></thead><tbody>\n";
   for (const auto& r : set.cases) {
     const bool ok = r.status == "ok";
@@ -195,7 +196,7 @@ void write_cases(const results::ResultSet& set, const std::string& report_dir, s
         << (r.trace.empty() ? "" : " <a class=\"trace\" href=\"" + esc(trace_link(r.trace)) + "\">trace</a>") << "</td>";
     out << "<td data-v=\"" << esc(status) << "\"" << (ok ? "" : " title=\"" + esc(r.message) + "\"") << ">"
         << esc(status) << (ok ? "" : ": " + esc(core::first_line(r.message))) << "</td>";
-    out << "<td data-v=\"" << num(ok ? r.estimate.median : k_nan) << "\">" << (ok ? format_duration(r.estimate.median) : "-")
+    out << "<td data-v=\"" << num(ok ? r.estimate.time : k_nan) << "\">" << (ok ? format_duration(r.estimate.time) : "-")
         << "</td>";
     out << "<td data-v=\"" << num(ok ? r.estimate.spread : k_nan) << "\">" << (ok ? esc(estimate_text(r.estimate)) : "-")
         << "</td>";
@@ -368,21 +369,24 @@ void write_comparison(const results::ResultSet& set, const HtmlExtras& extras, s
                      cmp.agreement.median_abs_change * 100, cmp.agreement.p90_abs_change * 100);
   out << "<p class=\"note\">Slower or faster: past the " << fmt::format("{:.0f}", cmp.options.threshold * 100)
       << "% threshold and significant (Mann-Whitney U on the repetition medians). The bar: new/base on a log axis "
-         "from &times;0.5 to &times;2, its interval from the two medians' intervals; farthest from 1 first.</p>\n";
+         "from &times;0.5 to &times;2, its interval (median estimator only) from the two medians' intervals; "
+         "farthest from 1 first.</p>\n";
   out << "<table id=\"compare-table\"><thead><tr><th>case</th><th>verdict</th><th>base</th><th>new</th>"
          "<th>new/base</th><th>ratio</th></tr></thead><tbody>\n";
   for (const auto* c : rows) {
     double low = k_nan, high = k_nan;
     const auto b = base_of.find(c->case_id);
     const auto n = new_of.find(c->case_id);
-    if (b != base_of.end() && n != new_of.end() && b->second->estimate.high > 0 && b->second->estimate.low > 0) {
+    // The interval from the two medians' intervals: drawn when the times are those medians.
+    if (cmp.estimator == "median" && b != base_of.end() && n != new_of.end() && b->second->estimate.high > 0 &&
+        b->second->estimate.low > 0) {
       low = n->second->estimate.low / b->second->estimate.high;
       high = n->second->estimate.high / b->second->estimate.low;
     }
     const bool has_ratio = std::isfinite(c->ratio);
     out << "<tr class=\"cmp " << esc(c->verdict) << "\"><td><code>" << esc(c->case_id) << "</code></td><td"
         << (c->reason.empty() ? "" : " title=\"" + esc(c->reason) + "\"") << ">" << esc(c->verdict) << "</td><td>"
-        << format_duration(c->base_median) << "</td><td>" << format_duration(c->new_median) << "</td><td>"
+        << format_duration(c->base_time) << "</td><td>" << format_duration(c->new_time) << "</td><td>"
         << (has_ratio ? fmt::format("&times;{:.3f}", c->ratio) : "-")
         << (std::isfinite(low) ? fmt::format(" [{:.3f}, {:.3f}]", low, high) : "") << "</td><td>"
         << (has_ratio ? ratio_plot(c->ratio, low, high) : "") << "</td></tr>\n";
@@ -484,7 +488,7 @@ std::string trend_plot(const std::vector<history::Point>& points) {
 }
 
 void write_history(const results::ResultSet& set, const HtmlExtras& extras, std::ostream& out) {
-  out << "<section id=\"history\"><h2>History</h2>\n<p class=\"note\">Each case's value (the median of its "
+  out << "<section id=\"history\"><h2>History</h2>\n<p class=\"note\">Each case's time (its estimator over its "
          "repetition medians) in every run stored in "
       << esc(extras.history_path)
       << fmt::format(", oldest first; hover a dot for its date and label. A dashed red line is a change point: "

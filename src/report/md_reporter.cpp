@@ -44,14 +44,15 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
     (r.status == "ok" ? ok : r.status == "error" ? errors : skipped)++;
   }
   out << fmt::format("- **cases**: {} ok, {} error, {} skipped\n", ok, errors, skipped);
-  out << "- **median**: the median of the repetition medians; *across repetitions*: its "
-         "distribution-free interval with the interval's coverage, the repetitions and ± half "
-         "their relative range (each repetition: fresh inputs at another placement, at another "
+  out << "- **time**: the case's time, the estimator (`min`: the fastest repetition's median; "
+         "`median`: the median) over the repetition medians; *across repetitions*: the estimator, the "
+         "repetitions, their median with its distribution-free interval and the interval's coverage, "
+         "± half their relative range (each repetition: fresh inputs at another placement, at another "
          "moment); p90, p99, cv and samples: the timed blocks of all repetitions pooled\n"
-         "- **time**: what the median times: host (CPU cases: the host clock); on CUDA, GPU time "
+         "- **measures**: what the time is: host (CPU cases: the host clock); on CUDA, GPU time "
          "(device execution, launches hidden in CUDA-graph replays), with the CPU time (the host's "
          "time in one call) and the batch time (back-to-back eager calls) beside it\n\n";
-  out << "| case | status | median | across repetitions | time | p90 | p99 | cv | samples | peak memory | allocs | GFLOP/s | GB/s | % of roof |\n";
+  out << "| case | status | time | across repetitions | measures | p90 | p99 | cv | samples | peak memory | allocs | GFLOP/s | GB/s | % of roof |\n";
   out << "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   auto rate = [](const std::optional<double>& v) {
     return v ? fmt::format("{:.2f}", *v / 1e9) : std::string("-");
@@ -61,7 +62,7 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
     const std::string status = r.status == "ok" ? (r.timing.noise_reached ? "ok" : "ok (noisy)")
                                                 : r.status + ": " + core::first_line(r.message);
     out << "| `" << cell(r.c.case_id) << "` | " << cell(status) << " | "
-        << format_duration(r.estimate.median) << " | "
+        << format_duration(r.estimate.time) << " | "
         << (r.status == "ok" ? estimate_text(r.estimate) : "-") << " | "
         << (r.status != "ok" ? "-" : r.timing.measures == "host" ? "host" : cell(device_times_text(r))) << " | "
         << format_duration(s.p90) << " | "

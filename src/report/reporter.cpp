@@ -35,8 +35,9 @@ std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregat
 
 std::string estimate_text(const results::Estimate& e) {
   if (e.repetitions < 2) return "1 rep";
-  return fmt::format("[{}, {}] {:.0f}% · {} reps ± {:.1f}%", format_duration(e.low),
-                     format_duration(e.high), e.coverage * 100, e.repetitions, e.spread * 50);
+  return fmt::format("{} of {} reps · median {} [{}, {}] {:.0f}% · ± {:.1f}%", e.estimator, e.repetitions,
+                     format_duration(e.median), format_duration(e.low), format_duration(e.high),
+                     e.coverage * 100, e.spread * 50);
 }
 
 std::string device_times_text(const results::CaseResult& r) {
@@ -55,8 +56,8 @@ std::string device_times_text(const results::CaseResult& r) {
 std::string console_line(const results::CaseResult& r) {
   if (r.status != "ok") return fmt::format("{}  {}: {}", r.c.case_id, r.status, core::first_line(r.message));
   const std::string device = device_times_text(r);
-  return fmt::format("{}  median {} {}{}  p90 {}  cv {:.1f}%{}  peak {}{}", r.c.case_id,
-                     format_duration(r.estimate.median), estimate_text(r.estimate),
+  return fmt::format("{}  {} ({}){}  p90 {}  cv {:.1f}%{}  peak {}{}", r.c.case_id,
+                     format_duration(r.estimate.time), estimate_text(r.estimate),
                      device.empty() ? "" : "  (" + device + ")",
                      format_duration(r.summary.p90),
                      r.summary.cv * 100, r.timing.noise_reached ? "" : " (noisy)",

@@ -151,7 +151,7 @@ void write_csv(const StageTable& table, std::ostream& out) {
 
 double stage_time(const results::CaseResult& r) {
   if (!r.timing.batch_times.empty()) return stats::median(r.timing.batch_times);
-  return r.estimate.median;
+  return r.estimate.time;
 }
 
 StageTable make_stage_table(const results::ResultSet& set) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
 
 namespace opbench::results {
 namespace {
@@ -53,9 +54,28 @@ stats::Summary summary_from_json(const Json& json, const std::string& where) {
 
 }  // namespace
 
-Estimate estimate_of(const std::vector<double>& repetition_medians) {
+const std::vector<std::string>& estimator_names() {
+  static const std::vector<std::string> names{"min", "median"};
+  return names;
+}
+
+double estimate_with(const std::string& estimator, const std::vector<double>& repetition_medians) {
+  if (estimator == "median") return stats::median_interval(repetition_medians, 0.95).median;
+  if (estimator != "min") {
+    throw Error("unknown estimator '" + estimator + "' (expected one of: " + core::join(estimator_names(), ", ") + ")");
+  }
+  double best = std::nan("");
+  for (double m : repetition_medians) {
+    if (std::isfinite(m) && !(m >= best)) best = m;
+  }
+  return best;
+}
+
+Estimate estimate_of(const std::vector<double>& repetition_medians, const std::string& estimator) {
   const stats::MedianInterval interval = stats::median_interval(repetition_medians, 0.95);
   Estimate e;
+  e.estimator = estimator;
+  e.time = estimator == "median" ? interval.median : estimate_with(estimator, repetition_medians);
   e.repetitions = repetition_medians.size();
   e.median = interval.median;
   e.low = interval.low;
@@ -65,7 +85,7 @@ Estimate estimate_of(const std::vector<double>& repetition_medians) {
   return e;
 }
 
-CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions) {
+CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const std::string& estimator) {
   if (repetitions.empty()) throw Error("combine_repetitions: no repetition");
   CaseResult out = repetitions.front();
   if (out.status != "ok" && repetitions.size() == 1) return out;
@@ -104,7 +124,7 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions) {
     if (!out.work.aten_calls && r.work.aten_calls) out.work.aten_calls = r.work.aten_calls;
   }
   out.summary = stats::summarize(out.samples);
-  out.estimate = estimate_of(out.timing.repetition_medians);
+  out.estimate = estimate_of(out.timing.repetition_medians, estimator);
   out.timing.noise = out.summary.cv;
   out.timing.noise_reached = out.timing.noise <= out.timing.target_noise;
   return out;
@@ -115,6 +135,8 @@ Json to_json(const CaseResult& result) {
   out["status"] = result.status;
   out["message"] = result.message;
   out["estimate"] = {{"unit", "s"},
+                     {"estimator", result.estimate.estimator},
+                     {"time", number(result.estimate.time)},
                      {"repetitions", result.estimate.repetitions},
                      {"median", number(result.estimate.median)},
                      {"low", number(result.estimate.low)},
@@ -300,11 +322,21 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       for (const auto& s : json["samples"]) result.samples.push_back(s.is_number() ? s.get<double>() : std::nan(""));
     }
     // The estimate is derived data: made again from the repetition medians (files written
-    // before it existed have one repetition: the samples' median).
+    // before it existed have one repetition: the samples' median) with the estimator the run
+    // used (files written before there was a choice used the median).
+    std::string estimator = "median";
+    if (json.contains("estimate") && json["estimate"].is_object() && json["estimate"].contains("estimator")) {
+      estimator = json["estimate"]["estimator"].get<std::string>();
+      const auto& names = estimator_names();
+      if (std::find(names.begin(), names.end(), estimator) == names.end()) {
+        throw ResultsError(where + ": estimate.estimator '" + estimator + "' is not one of " + core::join(names, ", "));
+      }
+    }
+    result.estimate.estimator = estimator;
     if (result.status == "ok") {
       std::vector<double> medians = result.timing.repetition_medians;
       if (medians.empty() && std::isfinite(result.summary.median)) medians.push_back(result.summary.median);
-      result.estimate = estimate_of(medians);
+      result.estimate = estimate_of(medians, estimator);
     }
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError(where + ": bad case record (" + e.what() + ")");

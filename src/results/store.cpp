@@ -168,7 +168,8 @@ ResultSet load_results(const std::string& path) {
     for (const auto& r : set.cases) finished.insert(r.c.case_id);
     for (const auto& id : repetition_order) {
       if (finished.count(id) > 0) continue;
-      CaseResult partial = combine_repetitions(repetitions[id]);
+      // With the run's estimator, which each repetition records.
+      CaseResult partial = combine_repetitions(repetitions[id], repetitions[id].front().estimate.estimator);
       if (partial.status == "ok") {
         partial.message = std::to_string(repetitions[id].size()) + " of " + std::to_string(planned[id]) +
                           " repetitions: the run ended before the others";

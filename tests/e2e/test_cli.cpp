@@ -342,7 +342,12 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
     EXPECT_LE(e["low"].get<double>(), e["median"].get<double>());
     EXPECT_LE(e["median"].get<double>(), e["high"].get<double>());
     EXPECT_DOUBLE_EQ(e["coverage"].get<double>(), 1.0 - 2.0 / 128.0);  // [min, max] of 7
+    // The default estimator: the case's time is its fastest repetition's median.
+    EXPECT_EQ(e["estimator"], "min");
+    const auto medians = c["timing"]["repetition_medians"].get<std::vector<double>>();
+    EXPECT_DOUBLE_EQ(e["time"].get<double>(), *std::min_element(medians.begin(), medians.end()));
   }
+  EXPECT_EQ(read_json(second)["context"]["estimator"], "min");
   const auto r = opbench("compare " + first + " " + second + " --format json");
   ASSERT_NE(r.code, 2) << r.err;
   const Json agreement = Json::parse(r.out)["agreement"];
@@ -352,8 +357,21 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
     EXPECT_GT(w["ratio"].get<double>(), 1.0 / 3) << w.dump();
     EXPECT_LT(w["ratio"].get<double>(), 3.0) << w.dump();
   }
-  // The console and the Markdown report say how sure each median is.
-  EXPECT_NE(opbench("export --input " + second + " --format md").out.find("· 7 reps ±"), std::string::npos);
+  // The console and the Markdown report say how each time was made and how sure it is.
+  EXPECT_NE(opbench("export --input " + second + " --format md").out.find("min of 7 reps · median "), std::string::npos);
+  // --estimator median: the time is the median of the repetition medians, and compare follows
+  // the base file's estimator unless told.
+  const std::string third = m_dir.file("third.json");
+  ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv" + quick + " --estimator median --output " + third).code, 0);
+  for (const auto& c : read_json(third)["cases"]) {
+    EXPECT_EQ(c["estimate"]["estimator"], "median");
+    EXPECT_DOUBLE_EQ(c["estimate"]["time"].get<double>(), c["estimate"]["median"].get<double>());
+  }
+  const Json mixed = Json::parse(opbench("compare " + third + " " + second + " --format json").out);
+  EXPECT_EQ(mixed["estimator"], "median");
+  ASSERT_EQ(mixed["notes"].size(), 1u);
+  EXPECT_EQ(Json::parse(opbench("compare " + third + " " + second + " --format json --estimator min").out)["estimator"], "min");
+  EXPECT_EQ(opbench("run --config " + k_data + "/tiny.csv --estimator mean --dry-run").code, 2);
 }
 
 TEST_F(Cli, IsolatedRepetitionsRunInFreshProcesses) {

@@ -1,6 +1,6 @@
 #pragma once
 // Two stored result sets, joined on case_id: is NEW slower than BASE? Decided on statistics, not
-// a bare threshold: a case is `slower` only when its median ratio is past the threshold AND a
+// a bare threshold: a case is `slower` only when its time ratio is past the threshold AND a
 // two-sided Mann-Whitney U test on the replicates says the difference is significant. The
 // replicates are the repetition medians (one per repetition: fresh inputs, another moment of the
 // run; with run --isolate, another process), never the blocks inside one repetition, which are
@@ -21,14 +21,18 @@ struct CompareOptions {
   double threshold = 0.05;        // relative change of the median that matters (0.05 = 5%)
   double alpha = 0.05;            // significance level of the U test
   std::size_t min_replicates = 5; // fewer repetition medians on either side: verdict `unknown`
+  // The estimator both sides' times are made with (results::estimator_names()), from their
+  // repetition medians; empty: the one BASE was run with (NEW is estimated again with it when it
+  // was run with another).
+  std::string estimator;
 };
 
 struct CaseComparison {
   std::string case_id;
   std::string verdict;  // "faster", "slower", "same" or "unknown"
   std::string reason;   // why `unknown`
-  double base_median = 0;  // seconds; NaN when absent
-  double new_median = 0;
+  double base_time = 0;  // seconds, the case's time (Comparison::estimator); NaN when absent
+  double new_time = 0;
   double ratio = 0;     // new / base; NaN when absent
   double p_value = 0;   // NaN when not tested
   std::size_t base_replicates = 0;  // repetition medians
@@ -51,6 +55,8 @@ struct Comparison {
   CompareOptions options;
   std::string base_path;
   std::string new_path;
+  std::string estimator;              // how each side's time was made from its repetition medians
+  std::vector<std::string> notes;     // what the reader should know (a side estimated again)
   std::vector<CaseComparison> cases;  // the cases of both files, in BASE's order
   double geomean_ratio = 0;           // geometric mean of the ratios that exist; NaN when none
   std::vector<std::string> only_in_base;

@@ -1,8 +1,8 @@
 #pragma once
 // The results history: every run added to one SQLite file, and per case the series of its
-// values over runs (nights). A run's value for a case is its estimate (the median of its
-// repetition medians); the repetition medians themselves are kept as the replicates the gate
-// can use. Adding the same result twice changes nothing (a run is known by its date, host and
+// values over runs (nights). A run's value for a case is its time (results::Estimate::time, the
+// run's --estimator over its repetition medians; the column keeps its first name, `median`); the
+// repetition medians themselves are kept as the replicates the gate can use. Adding the same result twice changes nothing (a run is known by its date, host and
 // command line).
 
 #include <cstddef>
@@ -33,7 +33,7 @@ struct Point {
   std::int64_t run_id = 0;
   std::string date;
   std::string label;
-  double median = 0;                // [s] the run's estimate
+  double median = 0;                // [s] the run's time for the case (its estimate)
   std::vector<double> replicates;   // [s] the run's repetition medians
 };
 

@@ -24,8 +24,9 @@ const std::vector<std::string>& reporter_formats();
 // `aggregates_only` leaves gbench's per-sample entries out.
 std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregates_only = false);
 
-// How sure a case's median is across repetitions, for people: `[12.10 us, 12.52 us] 98% ·
-// 7 reps ± 1.7%` (the interval, its coverage, the repetitions and their relative spread);
+// How the case's time was made and how sure it is across repetitions, for people: `min of 7 reps
+// · median 12.31 us [12.10 us, 12.52 us] 98% · ± 1.7%` (the estimator, the repetitions, their
+// median with its interval and that interval's coverage, their relative spread);
 // `1 rep` when there is nothing across repetitions to say.
 std::string estimate_text(const results::Estimate& estimate);
 

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -31,6 +32,30 @@ TEST(Compare, IdenticalRunsGiveNoRegression) {
   EXPECT_EQ(c.count("same"), 5u);
   EXPECT_DOUBLE_EQ(c.geomean_ratio, 1.0);
   for (const auto& item : c.cases) EXPECT_DOUBLE_EQ(item.p_value, 1.0);
+}
+
+TEST(Compare, BothSidesTimedWithOneEstimator) {
+  // base.json predates the estimator choice: its times are medians, and compare follows it.
+  const auto base = results::load_results(k_dir + "base.json");
+  const Comparison as_recorded = compare_results(base, base, {});
+  EXPECT_EQ(as_recorded.estimator, "median");
+  EXPECT_TRUE(as_recorded.notes.empty());
+  CompareOptions fastest;
+  fastest.estimator = "min";
+  const Comparison c = compare_results(base, base, fastest);
+  EXPECT_EQ(c.estimator, "min");
+  ASSERT_EQ(c.notes.size(), 1u);
+  const auto& medians = base.cases.front().timing.repetition_medians;
+  EXPECT_DOUBLE_EQ(c.cases.front().base_time, *std::min_element(medians.begin(), medians.end()));
+  EXPECT_LT(c.cases.front().base_time, as_recorded.cases.front().base_time);
+  // A NEW run with another estimator is made again with BASE's, and the comparison says so.
+  auto other = base;
+  for (auto& r : other.cases) r.estimate = results::estimate_of(r.timing.repetition_medians, "min");
+  const Comparison mixed = compare_results(base, other, {});
+  EXPECT_EQ(mixed.estimator, "median");
+  ASSERT_EQ(mixed.notes.size(), 1u);
+  EXPECT_DOUBLE_EQ(mixed.geomean_ratio, 1.0);
+  EXPECT_NE(to_json(mixed).dump().find("\"estimator\":\"median\""), std::string::npos);
 }
 
 TEST(Compare, SyntheticTwentyPercentSlowdownIsExactlyThatRegression) {

@@ -14,7 +14,7 @@ results::ResultSet night(const std::string& date, double add_median, bool mm_ok 
   results::CaseResult add;
   add.c.case_id = "add";
   add.timing.repetition_medians = {add_median * 0.99, add_median, add_median * 1.01};
-  add.estimate = results::estimate_of(add.timing.repetition_medians);
+  add.estimate = results::estimate_of(add.timing.repetition_medians, "median");
   results::CaseResult mm = add;
   mm.c.case_id = "mm";
   if (!mm_ok) mm.status = "error";

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <vector>
 
 #include <fcntl.h>
@@ -138,6 +139,53 @@ TEST(ResultSet, EstimateIsTheMedianOfRepetitionMediansWithItsInterval) {
   const CaseResult legacy = case_result_from_json(old, "mem");
   EXPECT_EQ(legacy.estimate.repetitions, 1u);
   EXPECT_DOUBLE_EQ(legacy.estimate.median, 2.0);
+  EXPECT_EQ(legacy.estimate.estimator, "median");  // files from before the choice used the median
+  EXPECT_DOUBLE_EQ(legacy.estimate.time, 2.0);
+}
+
+TEST(ResultSet, TheEstimatorMakesTheTimeFromTheRepetitionMedians) {
+  std::vector<CaseResult> reps;
+  for (double m : {1.0, 1.2, 0.9, 1.1, 5.0}) reps.push_back(make_result("a", {m}));
+  // min (the default): the least disturbed repetition; the median and its interval still reported.
+  const CaseResult fastest = combine_repetitions(reps);
+  EXPECT_EQ(fastest.estimate.estimator, "min");
+  EXPECT_DOUBLE_EQ(fastest.estimate.time, 0.9);
+  EXPECT_DOUBLE_EQ(fastest.estimate.median, 1.1);
+  const CaseResult typical = combine_repetitions(reps, "median");
+  EXPECT_DOUBLE_EQ(typical.estimate.time, 1.1);
+  // Recorded per result and followed when read back.
+  const Json json = to_json(typical);
+  EXPECT_EQ(json["estimate"]["estimator"], "median");
+  EXPECT_DOUBLE_EQ(case_result_from_json(json, "mem").estimate.time, 1.1);
+  EXPECT_DOUBLE_EQ(case_result_from_json(to_json(fastest), "mem").estimate.time, 0.9);
+  // NaN repetition medians are no time; none at all is NaN; unknown names are errors.
+  EXPECT_DOUBLE_EQ(estimate_with("min", {std::nan(""), 2.0, 3.0}), 2.0);
+  EXPECT_TRUE(std::isnan(estimate_with("min", {})));
+  EXPECT_THROW(estimate_with("mean", {1.0}), Error);
+  Json bad = json;
+  bad["estimate"]["estimator"] = "mean";
+  try {
+    case_result_from_json(bad, "run.json: case 3");
+    FAIL() << "an unknown estimator was accepted";
+  } catch (const ResultsError& e) {
+    EXPECT_NE(std::string(e.what()).find("run.json: case 3: estimate.estimator 'mean' is not one of min, median"),
+              std::string::npos) << e.what();
+  }
+}
+
+TEST(ResultWriter, AnUnfinishedCaseIsCombinedWithTheRunsEstimator) {
+  TempDir dir;
+  ResultWriter writer(dir.file("run.json"), {{"host", "h"}});
+  for (double m : {3.0, 1.0}) {
+    CaseResult rep = make_result("a", {m});
+    rep.timing.repetition_medians = {m};
+    rep.estimate = estimate_of(rep.timing.repetition_medians, "median");
+    writer.append_repetition(rep, 0, 5);
+  }
+  const ResultSet partial = load_results(writer.journal_path());
+  ASSERT_EQ(partial.cases.size(), 1u);
+  EXPECT_EQ(partial.cases[0].estimate.estimator, "median");
+  EXPECT_DOUBLE_EQ(partial.cases[0].estimate.time, 2.0);
 }
 
 TEST(LoadResults, TornLastJournalLineIsDropped) {
