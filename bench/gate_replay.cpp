@@ -1,7 +1,7 @@
 // The nightly gate replayed on recorded noise (issue #12): how often identical code raises an
 // alert, and how often a real step is caught (compare/gate_replay.hpp says how nights are made).
 //
-//   build/bench/bench_gate_replay [--nights N] [--trials T] [--seed S] RESULT.json RESULT.json ...
+//   build/bench/bench_gate_replay [--nights N] [--trials T] [--seed S] [--estimator min|median] RESULT.json ...
 //
 // The result files are real runs of one suite on one machine (e.g. bench/aa.sh's run-K.json).
 // A/A: candidates per night (share of cases) and nights with a final alert (per 20 nights).
@@ -24,10 +24,11 @@ int main(int argc, char** argv) {
     if (a == "--nights" && i + 1 < argc) options.nights = std::strtoul(argv[++i], nullptr, 10);
     else if (a == "--trials" && i + 1 < argc) options.trials = std::strtoul(argv[++i], nullptr, 10);
     else if (a == "--seed" && i + 1 < argc) options.seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--estimator" && i + 1 < argc) options.estimator = argv[++i];
     else files.push_back(a);
   }
   if (files.size() < 2) {
-    std::fprintf(stderr, "usage: bench_gate_replay [--nights N] [--trials T] [--seed S] RESULT.json RESULT.json ...\n");
+    std::fprintf(stderr, "usage: bench_gate_replay [--nights N] [--trials T] [--seed S] [--estimator min|median] RESULT.json ...\n");
     return 2;
   }
   opbench::compare::RecordedRuns recorded;

@@ -3,27 +3,28 @@
 #include <algorithm>
 #include <random>
 
-#include "opbench/stats/statistics.hpp"
+#include "opbench/results/result_set.hpp"
 
 namespace opbench::compare {
 namespace {
 
-double night(const std::vector<std::vector<double>>& runs, std::mt19937_64& random) {
+double night(const std::vector<std::vector<double>>& runs, const std::string& estimator, std::mt19937_64& random) {
   const auto& run = runs[random() % runs.size()];
   std::vector<double> draw;
   for (std::size_t i = 0; i < run.size(); ++i) draw.push_back(run[random() % run.size()]);
-  return stats::median(draw);
+  return results::estimate_with(estimator, draw);
 }
 
 // The confirmation as scripts/nightly.sh takes it (run --isolate): every repetition in a fresh
 // process, so each of its repetition medians comes from a recorded run of its own.
-double isolated_night(const std::vector<std::vector<double>>& runs, std::mt19937_64& random) {
+double isolated_night(const std::vector<std::vector<double>>& runs, const std::string& estimator,
+                      std::mt19937_64& random) {
   std::vector<double> draw;
   for (std::size_t i = 0; i < runs.front().size(); ++i) {
     const auto& run = runs[random() % runs.size()];
     draw.push_back(run[random() % run.size()]);
   }
-  return stats::median(draw);
+  return results::estimate_with(estimator, draw);
 }
 
 }  // namespace
@@ -49,11 +50,11 @@ ReplayResult replay(const RecordedRuns& recorded, const ReplayOptions& options) 
     for (const auto& [id, runs] : usable) {
       GateInput in;
       in.case_id = id;
-      for (std::size_t n = 0; n < options.nights; ++n) in.history.push_back(night(*runs, random));
-      in.tonight = night(*runs, random);
+      for (std::size_t n = 0; n < options.nights; ++n) in.history.push_back(night(*runs, options.estimator, random));
+      in.tonight = night(*runs, options.estimator, random);
       inputs.push_back(std::move(in));
       ids.push_back(id);
-      again.push_back(isolated_night(*runs, random));
+      again.push_back(isolated_night(*runs, options.estimator, random));
     }
     GateResult same = judge(inputs, options.gate);
     out.candidates += same.candidates();

@@ -3,7 +3,7 @@
 // real noise, injected steps). Per case, the recorded runs of one suite on one machine (each run:
 // the case's repetition medians). A simulated night of a case takes one recorded run at random
 // (the differences between processes) and draws that run's repetition medians with replacement
-// (the noise inside a run); its value is their median, as `run` computes it. A trial is `nights`
+// (the noise inside a run); its value is `estimator` over them, as `run` computes it. A trial is `nights`
 // nights of history, tonight, and a confirmation as scripts/nightly.sh takes it (`run --isolate`:
 // each repetition in a fresh process, so each repetition median from a recorded run drawn anew),
 // judged with the gate.
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "opbench/compare/gate.hpp"
+#include "opbench/results/result_set.hpp"
 
 namespace opbench::compare {
 
@@ -26,6 +27,7 @@ struct ReplayOptions {
   std::size_t trials = 200;
   std::uint64_t seed = 1;
   std::vector<double> steps = {1.05, 1.10};  // slow-downs injected into tonight and its confirmation
+  std::string estimator = results::k_default_estimator;  // a night's value from its repetition medians (run --estimator)
   GateOptions gate;
 };
 
