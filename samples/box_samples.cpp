@@ -60,6 +60,13 @@ at::Tensor yolo_decode(const at::Tensor& bboxes, const at::Tensor& pred, const a
   return at::cat({xy - half, xy + half}, -1);
 }
 
+at::Tensor bbox2offset(const at::Tensor& points, const at::Tensor& boxes, double max_distance, double eps) {
+  const auto x = points.select(1, 0), y = points.select(1, 1);
+  auto offsets = at::stack({x - col(boxes, 0), y - col(boxes, 1), col(boxes, 2) - x, col(boxes, 3) - y}, -1);
+  if (max_distance > 0) offsets = offsets.clamp(0, max_distance - eps);
+  return offsets;
+}
+
 at::Tensor box_area(const at::Tensor& boxes) {
   return (col(boxes, 2) - col(boxes, 0)) * (col(boxes, 3) - col(boxes, 1));
 }
@@ -133,24 +140,38 @@ void register_box_samples(std::vector<Sample>& out) {
                  [](const Tensors& t) { return Tensors{delta2bbox(t[0], t[1])}; }});
   out.push_back({{"bbox2tblr", {"IfElseBranch", "ViewAttribute"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({4000, 4}), sizes({5000, 4})}, true, "box_samples.cpp"},
                  pair_of_boxes, [](const Tensors& t) { return Tensors{bbox2tblr(t[0], t[1])}; }});
+  out.back().info.written_from = "MMDetection's TBLRBBoxCoder.encode (bboxes2tblr): distances to the four sides over the prior's size, normalised";
   out.push_back({{"tblr2bbox", {"IfElseBranch", "ViewAttribute", "Broadcast"}, "UNKNOWN", "", {sizes({3000}), sizes({4000}), sizes({5000})}, true, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), at::rand({n0(s), 4}, g) * 0.25}; },
                  [](const Tensors& t) { return Tensors{tblr2bbox(t[0], t[1])}; }});
+  out.back().info.written_from = "MMDetection's TBLRBBoxCoder.decode (tblr2bboxes): the inverse of bbox2tblr";
   auto yolo_inputs = [](const Json& s, at::Generator& g) {
     const auto n = n0(s);
     return Tensors{random_boxes(n, g), random_boxes(n, g), at::full({n}, 32.0)};
   };
   out.push_back({{"yolo_encode", {"ViewAttribute"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
                  yolo_inputs, [](const Tensors& t) { return Tensors{yolo_encode(t[0], t[1], t[2])}; }});
+  out.back().info.written_from = "MMDetection's YOLOBBoxCoder.encode";
   out.push_back({{"yolo_decode", {"ViewAttribute"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) {
                    const auto n = n0(s);
                    return Tensors{random_boxes(n, g), at::rand({n, 4}, g), at::full({n}, 32.0)};
                  },
                  [](const Tensors& t) { return Tensors{yolo_decode(t[0], t[1], t[2])}; }});
+  out.back().info.written_from = "MMDetection's YOLOBBoxCoder.decode";
+  // (points, 4): points inside their boxes, in feature-map strides (GFL's integral regression: 16 at most).
+  out.push_back({{"bbox2offset", {"IfElseBranch"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
+                 [](const Json& s, at::Generator& g) {
+                   const auto boxes = random_boxes(n0(s), g, 30.0);
+                   const auto t = at::rand({n0(s), 2}, g);
+                   return Tensors{boxes.narrow(1, 0, 2) + t * (boxes.narrow(1, 2, 2) - boxes.narrow(1, 0, 2)), boxes};
+                 },
+                 [](const Tensors& t) { return Tensors{bbox2offset(t[0], t[1], 16.0)}; }});
+  out.back().info.written_from = "MMDetection's bbox2distance, the inverse of offset2bbox: a point's distances to its box's four sides, clamped below max_dis when given";
   out.push_back({{"box_area", {}, "UNKNOWN", "", {sizes({20, 5}), sizes({40, 8}), sizes({60, 12})}, false, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s) * s.at(1).get<std::int64_t>(), g)}; },
                  [](const Tensors& t) { return Tensors{box_area(t[0])}; }});
+  out.back().info.written_from = "torchvision.ops.box_area: (x2 - x1) * (y2 - y1) of each box";
   out.push_back({{"box_cxcywh_to_xyxy", {}, "SINGLE_REPO", std::string(k_detr) + "#L9", {sizes({50, 4}), sizes({100, 4}), sizes({200, 4})}, true, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) { return Tensors{box_xyxy_to_cxcywh(random_boxes(n0(s), g))}; },
                  [](const Tensors& t) { return Tensors{box_cxcywh_to_xyxy(t[0])}; }});

@@ -25,5 +25,14 @@ at::Tensor boxes_for_nms(const at::Tensor& boxes, const at::Tensor& idxs);
 // weight / sqrt(var + 1e-5).
 at::Tensor frozen_batchnorm2d(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias,
                               const at::Tensor& running_mean, const at::Tensor& running_var);
+// MMDetection's BBoxHead._get_target_single: the classification and regression targets of one
+// image's sampled RoIs, positives first. Labels (P + N) are the positives' classes, then
+// `num_classes` (background); label weights 1; box targets (P + N, 4) the positives' deltas
+// (DeltaXYWH with stds 0.1, 0.1, 0.2, 0.2), zero for negatives, with weights 1 for positives.
+struct BoxTargets {
+  at::Tensor labels, label_weights, bbox_targets, bbox_weights;
+};
+BoxTargets get_target_single(const at::Tensor& pos_bboxes, const at::Tensor& neg_bboxes, const at::Tensor& pos_gt_bboxes,
+                             const at::Tensor& pos_gt_labels, std::int64_t num_classes = 80, double pos_weight = -1);
 
 }  // namespace opbench::samples

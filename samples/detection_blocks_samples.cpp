@@ -5,6 +5,7 @@
 #include "detection_blocks_ops.hpp"
 #include "more_ops.hpp"
 #include "registry.hpp"
+#include "sample_ops.hpp"
 
 namespace opbench::samples {
 
@@ -61,6 +62,25 @@ at::Tensor frozen_batchnorm2d(const at::Tensor& x, const at::Tensor& weight, con
   return x * scale + (b - rm * scale);
 }
 
+BoxTargets get_target_single(const at::Tensor& pos_bboxes, const at::Tensor& neg_bboxes, const at::Tensor& pos_gt_bboxes,
+                             const at::Tensor& pos_gt_labels, std::int64_t num_classes, double pos_weight) {
+  const auto num_pos = pos_bboxes.size(0), num_neg = neg_bboxes.size(0), num_samples = num_pos + num_neg;
+  BoxTargets t;
+  t.labels = at::full({num_samples}, num_classes, pos_bboxes.options().dtype(at::kLong));
+  t.label_weights = at::zeros({num_samples}, pos_bboxes.options());
+  t.bbox_targets = at::zeros({num_samples, 4}, pos_bboxes.options());
+  t.bbox_weights = at::zeros({num_samples, 4}, pos_bboxes.options());
+  if (num_pos > 0) {
+    t.labels.narrow(0, 0, num_pos).copy_(pos_gt_labels);
+    t.label_weights.narrow(0, 0, num_pos).fill_(pos_weight <= 0 ? 1.0 : pos_weight);
+    const auto deltas = bbox2delta(pos_bboxes, pos_gt_bboxes);
+    t.bbox_targets.narrow(0, 0, num_pos).copy_(at::cat({deltas.narrow(1, 0, 2) / 0.1, deltas.narrow(1, 2, 2) / 0.2}, 1));
+    t.bbox_weights.narrow(0, 0, num_pos).fill_(1);
+  }
+  if (num_neg > 0) t.label_weights.narrow(0, num_pos, num_neg).fill_(1.0);
+  return t;
+}
+
 namespace {
 
 const std::string k_mmdet = "https://github.com/open-mmlab/mmdetection/blob/";
@@ -111,6 +131,7 @@ void register_detection_block_samples(std::vector<Sample>& out) {
         return Tensors{random_boxes(size_at(s, 0), g, 800.0), at::randint(0, 80, {size_at(s, 0)}, g, at::TensorOptions().dtype(at::kLong))};
       },
       [](const Tensors& t) { return Tensors{boxes_for_nms(t[0], t[1])}; });
+  out.back().info.written_from = "torchvision's and mmcv's batched_nms: boxes offset by class so that one NMS serves every class";
   // (batch); ResNet-50's first stage, 256 channels at 56 x 56 (DETR's backbone freezes its norms).
   reg(out, "frozen_batchnorm2d", {"ViewAttribute"}, "SINGLE_REPO",
       "https://github.com/facebookresearch/detr/blob/14602a71482082746399dd6bc5712a9aa8f804d2/models/backbone.py#L19",
@@ -120,6 +141,22 @@ void register_detection_block_samples(std::vector<Sample>& out) {
                        at::randn({256}, g), at::rand({256}, g) + 0.5};
       },
       [](const Tensors& t) { return Tensors{frozen_batchnorm2d(t[0], t[1], t[2], t[3], t[4])}; });
+  // (positives, negatives, RoIs an image): a sampler's 512 RoIs.
+  reg(out, "get_target_single", {"IfElseBranch"}, "MMDET",
+      k_mmdet + "f08548bfd6d394a82566022709b5ce9e6b0a855e/mmdet/models/roi_heads/bbox_heads/bbox_head.py#L122",
+      {sizes_case({42, 470, 512}), sizes_case({32, 450, 512})}, false,
+      [](const Json& s, at::Generator& g) {
+        const auto pos = size_at(s, 0), neg = size_at(s, 2) - pos;
+        const auto pos_boxes = random_boxes(pos, g);
+        const auto wh = (pos_boxes.narrow(1, 2, 2) - pos_boxes.narrow(1, 0, 2)).repeat({1, 2});
+        const auto gt = pos_boxes + at::randn({pos, 4}, g) * 0.1 * wh;  // an assigned ground truth nearby
+        return Tensors{pos_boxes, random_boxes(neg, g), gt,
+                       at::randint(0, 80, {pos}, g, at::TensorOptions().dtype(at::kLong))};
+      },
+      [](const Tensors& t) {
+        const BoxTargets b = get_target_single(t[0], t[1], t[2], t[3]);
+        return Tensors{b.labels, b.label_weights, b.bbox_targets, b.bbox_weights};
+      });
 }
 
 }  // namespace opbench::samples

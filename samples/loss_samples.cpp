@@ -109,6 +109,71 @@ at::Tensor weight_reduce_loss(const at::Tensor& loss, const at::Tensor& weight, 
   return avg_factor > 0 ? weighted.sum() / avg_factor : weighted.mean();
 }
 
+at::Tensor dice_loss(const at::Tensor& logits, const at::Tensor& target, double smooth) {
+  // One channel: a binary mask through the sigmoid; more: classes through the softmax, the
+  // labels one-hot. Dice per class over the batch and pixels, averaged.
+  at::Tensor prob, truth;
+  if (logits.size(1) == 1) {
+    prob = logits.sigmoid();
+    truth = target.unsqueeze(1).to(prob.scalar_type());
+  } else {
+    prob = logits.softmax(1);
+    truth = at::one_hot(target, logits.size(1)).movedim(-1, 1).to(prob.scalar_type());
+  }
+  std::vector<std::int64_t> dims{0};
+  for (std::int64_t d = 2; d < logits.dim(); ++d) dims.push_back(d);
+  const auto intersection = (prob * truth).sum(dims);
+  const auto total = prob.sum(dims) + truth.sum(dims);
+  return 1.0 - ((2.0 * intersection + smooth) / (total + smooth)).mean();
+}
+
+at::Tensor ghmr_loss(const at::Tensor& pred, const at::Tensor& target, const at::Tensor& label_weight, double mu,
+                     std::int64_t bins) {
+  // Authentic smooth L1 (ASL1) and its gradient length, binned; each bin weighted by how few
+  // elements it holds (the gradient harmonizing mechanism).
+  const auto diff = pred - target;
+  const auto loss = at::sqrt(diff * diff + mu * mu) - mu;
+  const auto g = (diff / at::sqrt(mu * mu + diff * diff)).abs().detach();
+  auto weights = at::zeros_like(g);
+  const auto valid = label_weight > 0;
+  const double total = std::max(label_weight.to(at::kFloat).sum().item<double>(), 1.0);
+  int used = 0;
+  for (std::int64_t i = 0; i < bins; ++i) {
+    const double low = static_cast<double>(i) / static_cast<double>(bins);
+    const double high = i + 1 == bins ? 1e3 : static_cast<double>(i + 1) / static_cast<double>(bins);
+    const auto in_bin = (g >= low).logical_and(g < high).logical_and(valid);
+    const auto count = in_bin.sum().item<std::int64_t>();
+    if (count > 0) {
+      ++used;
+      weights.masked_fill_(in_bin, total / static_cast<double>(count));
+    }
+  }
+  if (used > 0) weights /= used;
+  return (loss * weights).sum() / total;
+}
+
+at::Tensor carl_loss(const at::Tensor& cls_score, const at::Tensor& labels, const at::Tensor& bbox_pred,
+                     const at::Tensor& bbox_targets, std::int64_t num_classes, double k, double bias) {
+  const auto positive = labels.ge(0).logical_and(labels.lt(num_classes)).nonzero().squeeze(1);
+  if (positive.numel() == 0) return cls_score.sum().unsqueeze(0) * 0.0;
+  const auto pos_labels = labels.index({positive});
+  const auto pos_score = cls_score.softmax(-1).index({positive, pos_labels});
+  auto carl_weights = (bias + (1 - bias) * pos_score).pow(k);
+  // Normalised so that the weights sum to the number of positives.
+  carl_weights = carl_weights * (static_cast<double>(pos_score.size(0)) / carl_weights.sum());
+  const auto avg_factor = static_cast<double>(bbox_targets.size(0));
+  at::Tensor pos_pred;
+  if (bbox_pred.size(-1) > 4) {
+    pos_pred = bbox_pred.view({bbox_pred.size(0), -1, 4}).index({positive, pos_labels});
+  } else {
+    pos_pred = bbox_pred.index({positive});
+  }
+  // The regression loss, smooth L1 (beta 1) per element, over the average factor.
+  const auto diff = (pos_pred - bbox_targets.index({positive})).abs();
+  const auto regression = at::where(diff < 1.0, 0.5 * diff * diff, diff - 0.5) / avg_factor;
+  return (regression * carl_weights.unsqueeze(1)).sum().unsqueeze(0);
+}
+
 namespace {
 
 const std::string k_losses = "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/";
@@ -162,12 +227,47 @@ void register_loss_samples(std::vector<Sample>& out) {
                    return Tensors{at::randn({n, k}, g), at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong))};
                  },
                  [](const Tensors& t) { return Tensors{label_smooth_celoss(t[0], t[1])}; }});
+  out.back().info.written_from = "the label-smoothing cross entropy of Szegedy et al. 2016 (Inception-v3)";
   out.push_back({{"weight_reduce_loss", {"Reduce", "IfElseBranch"}, "MMSEG", "https://github.com/open-mmlab/mmsegmentation/blob/504965184c3e6bc9ec43af54237129ef21981a5f/mmseg/models/losses/utils.py#L47", {sizes({128, 4}), sizes({64, 4}), sizes({8, 4})}, true, "loss_samples.cpp"},
                  [](const Json& s, at::Generator& g) {
                    const std::vector<std::int64_t> shape{n0(s), s.at(1).get<std::int64_t>()};
                    return Tensors{at::rand(shape, g), at::rand(shape, g)};
                  },
                  [](const Tensors& t) { return Tensors{weight_reduce_loss(t[0], t[1])}; }});
+  // (batch, classes, height, width) scores and per-pixel labels.
+  out.push_back({{"dice_loss", {"IfElseBranch", "Reduce", "ViewAttribute"}, "UNKNOWN", "",
+                  {sizes_case({3, 4, 5, 6}), sizes_case({4, 5, 6, 7}), sizes_case({5, 6, 7, 8})}, true, "loss_samples.cpp"},
+                 [](const Json& s, at::Generator& g) {
+                   const auto n = size_at(s, 0), k = size_at(s, 1), h = size_at(s, 2), w = size_at(s, 3);
+                   return Tensors{at::randn({n, k, h, w}, g), at::randint(0, k, {n, h, w}, g, at::TensorOptions().dtype(at::kLong))};
+                 },
+                 [](const Tensors& t) { return Tensors{dice_loss(t[0], t[1])}; }});
+  out.back().info.host_sync = "one_hot checks the label range with .item() on the CPU (LibTorch skips it on CUDA)";
+  out.back().info.written_from = "the Dice loss of Milletari et al. 2016 (V-Net): 1 - (2|P.T| + s) / (|P| + |T| + s) per class, sigmoid for one channel, softmax for more";
+  // (boxes): predictions and targets of a box head, 4 coordinates each, a quarter of them ignored.
+  out.push_back({{"ghmr_loss", {"ViewAttribute", "IfElseBranch", "ForLoop"}, "MMDET",
+                  "https://github.com/open-mmlab/mmdetection/blob/2294badd86b0bc83e49692187a4639b69f2ec4b8/mmdet/models/losses/ghm_loss.py#L122",
+                  {sizes_case({3000}), sizes_case({2000}), sizes_case({4000})}, true, "loss_samples.cpp"},
+                 [](const Json& s, at::Generator& g) {
+                   const auto n = size_at(s, 0);
+                   return Tensors{at::randn({n, 4}, g) * 0.1, at::randn({n, 4}, g) * 0.1,
+                                  (at::rand({n, 4}, g) > 0.25).to(at::kFloat)};
+                 },
+                 [](const Tensors& t) { return Tensors{ghmr_loss(t[0], t[1], t[2])}; }});
+  out.back().info.host_sync = "as the original: the weight total and each bin's count are read on the host (.item())";
+  // (RoIs, 4): 81 class scores (80 classes and background), class-agnostic boxes; half positive.
+  out.push_back({{"carl_loss", {"InputAware", "ViewAttribute", "IfElseBranch", "BuiltInDataStructure", "Reduce", "AdvancedIndexing"},
+                  "MMDET",
+                  "https://github.com/open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/losses/pisa_loss.py#L123",
+                  {sizes_case({32, 4}), sizes_case({64, 4}), sizes_case({16, 4})}, true, "loss_samples.cpp"},
+                 [](const Json& s, at::Generator& g) {
+                   const auto n = size_at(s, 0), coords = size_at(s, 1);
+                   auto labels = at::randint(0, 80, {n}, g, at::TensorOptions().dtype(at::kLong));
+                   labels.masked_fill_(at::rand({n}, g) < 0.5, 80);  // background
+                   return Tensors{at::randn({n, 81}, g), labels, at::randn({n, coords}, g), at::randn({n, coords}, g)};
+                 },
+                 [](const Tensors& t) { return Tensors{carl_loss(t[0], t[1], t[2], t[3])}; }});
+  out.back().info.host_sync = "as the original: the positives are found with nonzero (a data-dependent size)";
 }
 
 }  // namespace opbench::samples

@@ -388,6 +388,7 @@ void register_more_samples(std::vector<Sample>& out) {
         return boxes;
       },
       [](const Tensors& t) { return Tensors{bbox2roi(t)}; });
+  out.back().info.written_from = "MMDetection's bbox2roi (mmdet/core/bbox/transforms.py): each image's boxes prefixed with its index, concatenated";
   reg(out, "bmn_loss", {"ViewAttribute", "Reduce"}, "MMACTION2",
       k_gh + "open-mmlab/mmaction2/blob/d5ab34805fe6a02bb98e4af158626a21790b6974/mmaction/models/losses/bmn_loss.py#L11",
       {sz({8, 32}), sz({16, 16}), sz({16, 8})}, true,
@@ -419,6 +420,7 @@ void register_more_samples(std::vector<Sample>& out) {
       [](const Json& s, at::Generator&) { return Tensors{at::empty({0}), at::full({2}, at_(s, 0) / 50, k_long)}; },
       [](const Tensors& t) { return Tensors{compute_locations(t[1][0].item<int64_t>(), 50, 8, t[0].options())}; });
   out.back().info.host_inputs = 1;
+  out.back().info.written_from = "FCOS's compute_locations_per_level (the grid of feature-map cell centres in image pixels), as POD uses it";
   reg(out, "detr_loss_cardinality", {"BuiltInDataStructure", "ForLoop", "Reduce", "ViewAttribute"}, "SINGLE_REPO",
       k_detr + "detr.py#L130", {sz({100})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{randn({8, at_(s, 0), 92}, g), randint(20, {8}, g)}; },
@@ -439,6 +441,7 @@ void register_more_samples(std::vector<Sample>& out) {
   reg(out, "focal_loss", {"Reduce"}, "SEGMENTBASE2", "", {sz({128}), sz({256}), sz({512})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{randn({at_(s, 0) * 16, 19}, g), randint(19, {at_(s, 0) * 16}, g)}; },
       [](const Tensors& t) { return Tensors{softmax_focal_loss(t[0], t[1])}; });
+  out.back().info.written_from = "the softmax focal loss of Lin et al. 2017 (RetinaNet) over class scores";
   reg(out, "gaussian_focal_loss", {}, "MMDET",
       k_gh + "open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/losses/gaussian_focal_loss.py#L11",
       {sz({128, 4}), sz({256, 4}), sz({512, 4})}, true,
@@ -486,6 +489,7 @@ void register_more_samples(std::vector<Sample>& out) {
         return Tensors{randn({at_(s, 0), at_(s, 1), 64}, g), randn({at_(s, 0), at_(s, 1), 64}, g)};
       },
       [](const Tensors& t) { return Tensors{l2_loss(t[0], t[1])}; });
+  out.back().info.written_from = "the mean squared difference of prediction and target";
   reg(out, "legacy_bbox2delta", {"ViewAttribute"}, "MMDET",
       k_gh + "open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/core/bbox/coder/legacy_delta_xywh_bbox_coder.py#L85",
       {sz({3000}), sz({2000}), sz({1000})}, true,
@@ -499,6 +503,7 @@ void register_more_samples(std::vector<Sample>& out) {
   reg(out, "margin_loss", {"ForLoop", "Reduce", "ThirdPartyCodes"}, "SEGMENTBASE2", "", {sz({4}), sz({8}), sz({12})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{rand({256, at_(s, 0)}, g), randint(at_(s, 0), {256}, g)}; },
       [](const Tensors& t) { return Tensors{margin_loss(t[0], t[1])}; });
+  out.back().info.written_from = "the capsule margin loss of Sabour et al. 2017 (CapsNet)";
   reg(out, "mmdetection_accuracy", {"ForLoop", "IfElseBranch", "ViewAttribute"}, "MMDET",
       k_gh + "open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/losses/accuracy.py#L7",
       {sz({32, 1000}), sz({16, 2000}), sz({8, 3000})}, false,
@@ -508,6 +513,7 @@ void register_more_samples(std::vector<Sample>& out) {
       {sz({4000, 4}), sz({5000, 4}), sz({6000, 4})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{rand({at_(s, 0), 2}, g) * 800, rand({at_(s, 0), at_(s, 1)}, g) * 50}; },
       [](const Tensors& t) { return Tensors{offset2bbox(t[0], t[1], 1333, 800)}; });
+  out.back().info.written_from = "MMDetection's distance2bbox: points and their distances to the four sides, clamped to the image";
   reg(out, "partialconv2d", {"ThirdPartyCodes", "IfElseBranch"}, "MMEDIT",
       k_gh + "open-mmlab/mmediting/blob/ce2a70f1321907d1451a376637cf56be76168a67/mmedit/models/common/partial_conv.py#L10",
       {sz({100, 3}), sz({200, 3})}, true,
@@ -540,6 +546,7 @@ void register_more_samples(std::vector<Sample>& out) {
       [](const Json& s, at::Generator& g) { return Tensors{randn({256, at_(s, 0)}, g), randint(at_(s, 0), {256}, g)}; },
       [](const Tensors& t) { return Tensors{sce_loss(t[0], t[1])}; });
   out.back().info.host_sync = "as the original: one_hot checks the label range with .item() (LibTorch skips it on CUDA)";
+  out.back().info.written_from = "the symmetric cross entropy of Wang et al. 2019: cross entropy plus reverse cross entropy";
   reg(out, "smooth_step", {"Broadcast"}, "PADDLEREC",
       k_gh + "PaddlePaddle/PaddleRec/blob/3b416accde4366e26f55f8d27f2453704a146bad/models/multitask/dselect_k/net.py#L121",
       {sz({12, 12, 12}), sz({16, 16, 16}), sz({32, 32, 32})}, true,
@@ -582,15 +589,19 @@ void register_more_samples(std::vector<Sample>& out) {
   const std::vector<Json> conv_cases{sz({1}), sz({8})};
   reg(out, "conv_relu", {"Fused"}, "MXNET_DESIGN", "", conv_cases, true, conv_inputs,
       [](const Tensors& t) { return Tensors{conv_relu(t[0], t[1], t[2])}; });
+  out.back().info.written_from = "the fused-operator patterns of MXNet's operator-benchmark design (convolution then ReLU)";
   reg(out, "conv_bn", {"Fused"}, "MXNET_DESIGN", "", conv_cases, true, conv_inputs,
       [](const Tensors& t) { return Tensors{conv_bn(t[0], t[1], t[3], t[4], t[5], t[6])}; });
+  out.back().info.written_from = "the fused-operator patterns of MXNet's operator-benchmark design (convolution then batch norm)";
   reg(out, "conv_bn_relu", {"Fused"}, "MXNET_DESIGN", "", conv_cases, true, conv_inputs,
       [](const Tensors& t) { return Tensors{at::relu(conv_bn(t[0], t[1], t[3], t[4], t[5], t[6]))}; });
+  out.back().info.written_from = "the fused-operator patterns of MXNet's operator-benchmark design (convolution, batch norm, ReLU)";
   reg(out, "linear_gelu", {"Fused"}, "MXNET_DESIGN", "", {sz({1024, 768, 3072})}, true,
       [](const Json& s, at::Generator& g) {
         return Tensors{randn({at_(s, 0), at_(s, 1)}, g), randn({at_(s, 2), at_(s, 1)}, g) * 0.02, randn({at_(s, 2)}, g)};
       },
       [](const Tensors& t) { return Tensors{linear_gelu(t[0], t[1], t[2])}; });
+  out.back().info.written_from = "the fused-operator patterns of MXNet's operator-benchmark design (linear then GELU)";
 }
 
 }  // namespace opbench::samples

@@ -12,6 +12,9 @@ const std::vector<Sample>& registry() {
     register_yolact_samples(all);
     register_recommendation_samples(all);
     register_detection_block_samples(all);
+    register_bucketing_coder_samples(all);
+    register_pose_action_samples(all);
+    register_sequence_samples(all);
     return all;
   }();
   return k_samples;

@@ -42,5 +42,8 @@ void register_more_samples(std::vector<Sample>& out);
 void register_yolact_samples(std::vector<Sample>& out);
 void register_recommendation_samples(std::vector<Sample>& out);
 void register_detection_block_samples(std::vector<Sample>& out);
+void register_bucketing_coder_samples(std::vector<Sample>& out);
+void register_pose_action_samples(std::vector<Sample>& out);
+void register_sequence_samples(std::vector<Sample>& out);
 
 }  // namespace opbench::samples

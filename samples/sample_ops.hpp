@@ -16,6 +16,9 @@ at::Tensor tblr2bbox(const at::Tensor& priors, const at::Tensor& tblr, double no
 at::Tensor yolo_encode(const at::Tensor& bboxes, const at::Tensor& gt, const at::Tensor& stride, double eps = 1e-6);
 at::Tensor yolo_decode(const at::Tensor& bboxes, const at::Tensor& pred, const at::Tensor& stride);
 
+// points (N, 2) and boxes (N, 4) -> (left, top, right, bottom) distances (N, 4), clamped to
+// [0, max_distance - eps] when max_distance > 0 (MMDetection's bbox2distance).
+at::Tensor bbox2offset(const at::Tensor& points, const at::Tensor& boxes, double max_distance = 0, double eps = 0.1);
 at::Tensor box_area(const at::Tensor& boxes);
 at::Tensor box_cxcywh_to_xyxy(const at::Tensor& boxes);
 at::Tensor box_xyxy_to_cxcywh(const at::Tensor& boxes);
@@ -38,6 +41,18 @@ at::Tensor balanced_l1_loss(const at::Tensor& pred, const at::Tensor& target, do
 at::Tensor charbonnier_loss(const at::Tensor& pred, const at::Tensor& target, double eps = 1e-12);
 at::Tensor label_smooth_celoss(const at::Tensor& logits, const at::Tensor& labels, double smoothing = 0.1);
 at::Tensor weight_reduce_loss(const at::Tensor& loss, const at::Tensor& weight, double avg_factor = 0.0);
+// Dice loss of scores (N, C, ...) against labels (N, ...): sigmoid for C == 1 (labels 0/1),
+// softmax and one-hot labels otherwise; 1 - mean over classes of (2 sum(p t) + smooth) / (sum(p) + sum(t) + smooth).
+at::Tensor dice_loss(const at::Tensor& logits, const at::Tensor& target, double smooth = 1.0);
+// MMDetection's GHM-R: authentic smooth L1 with gradient-density weights over `bins` bins;
+// elements whose label_weight is 0 are not counted.
+at::Tensor ghmr_loss(const at::Tensor& pred, const at::Tensor& target, const at::Tensor& label_weight,
+                     double mu = 0.02, std::int64_t bins = 10);
+// PISA's classification-aware regression loss: smooth L1 of the positives (labels in [0,
+// num_classes)) weighted by (bias + (1 - bias) * score)^k, normalised to the positives' count.
+at::Tensor carl_loss(const at::Tensor& cls_score, const at::Tensor& labels, const at::Tensor& bbox_pred,
+                     const at::Tensor& bbox_targets, std::int64_t num_classes = 80, double k = 1.0,
+                     double bias = 0.2);
 
 at::Tensor sequence_mask(const at::Tensor& lengths, std::int64_t max_len);
 at::Tensor make_positions(const at::Tensor& tokens, std::int64_t padding_idx);

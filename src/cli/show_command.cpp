@@ -50,6 +50,7 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
   if (options.json) {
     Json out = {{"name", entry->name}, {"kind", entry->kind}, {"category", entry->category},
                 {"tags", entry->tags}, {"files", entry->files()}};
+    if (!entry->written_from.empty()) out["written_from"] = entry->written_from;
     Json cases = Json::array();
     for (const auto& c : entry->cases) {
       cases.push_back({{"operator", c.bound.qualified()}, {"schema", c.bound.schema},
@@ -64,6 +65,9 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
   std::cout << fmt::format("{}  ({}{})\n", entry->name, entry->kind,
                            entry->category.empty() ? "" : ", category " + entry->category);
   if (!entry->tags.empty()) std::cout << "tags: " << core::join(entry->tags, " ") << "\n";
+  if (!entry->written_from.empty()) {
+    std::cout << "written from: " << entry->written_from << " (the catalogue names no source)\n";
+  }
   std::string last_schema;
   for (const auto& c : entry->cases) {
     if (c.bound.schema != last_schema) {

@@ -22,6 +22,7 @@ struct Entry {
   std::string category;           // first category its rows give; "" when none
   std::vector<std::string> tags;  // union of its rows' tags, sorted
   std::vector<CatalogCase> cases;
+  std::string written_from;       // samples whose catalogue row has no source: what the body follows
 
   // Config files its cases come from, in order of first appearance.
   std::vector<std::string> files() const;

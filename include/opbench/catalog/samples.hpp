@@ -25,6 +25,9 @@ struct SampleInfo {
   // Why the body makes the host wait for the device, where the original does too (a Python `if`
   // on a tensor, a data-dependent size); "" when it never does. Checked by the sample tests.
   std::string host_sync{};
+  // What the body is written from when the catalogue gives no source (`url` ""): a public
+  // function that computes the same, or the published method it documents. Required then.
+  std::string written_from{};
 };
 
 // Every sample built into this binary, by name.

@@ -69,5 +69,22 @@ TEST(DetectionBlocks, FrozenBatchNormIsBatchNormInEvalMode) {
   close(frozen_batchnorm2d(x, w, b, mean, var), at::batch_norm(x, w, b, mean, var, false, 0.1, 1e-5, false), 1e-5);
 }
 
+TEST(DetectionBlocks, BoxTargetsPositivesFirstThenBackground) {
+  // One positive RoI (0, 0, 10, 10) matched to (1, 1, 11, 11) of class 7, two negatives.
+  const auto pos = f({0, 0, 10, 10}).view({1, 4}), gt = f({1, 1, 11, 11}).view({1, 4});
+  const auto neg = f({50, 50, 60, 60, 70, 70, 90, 90}).view({2, 4});
+  const BoxTargets t = get_target_single(pos, neg, gt, at::tensor(std::vector<int64_t>{7}));
+  EXPECT_TRUE(at::equal(t.labels, at::tensor(std::vector<int64_t>{7, 80, 80})));
+  close(t.label_weights, f({1, 1, 1}));
+  // Centres move by 1 on a side of 10: dx = dy = 0.1, over stds 0.1 -> 1; equal sizes -> 0.
+  close(t.bbox_targets, f({1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}).view({3, 4}));
+  close(t.bbox_weights, f({1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0}).view({3, 4}));
+  // A positive weight from the config; no positives at all.
+  close(get_target_single(pos, neg, gt, at::tensor(std::vector<int64_t>{7}), 80, 2.0).label_weights, f({2, 1, 1}));
+  const BoxTargets none = get_target_single(at::zeros({0, 4}), neg, at::zeros({0, 4}), at::zeros({0}, at::kLong));
+  EXPECT_TRUE(at::equal(none.labels, at::tensor(std::vector<int64_t>{80, 80})));
+  EXPECT_EQ(none.bbox_weights.sum().item<float>(), 0.0f);
+}
+
 }  // namespace
 }  // namespace opbench::samples

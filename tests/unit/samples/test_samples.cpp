@@ -13,6 +13,7 @@
 #include <map>
 #include <fstream>
 
+#include "more_ops.hpp"
 #include "registry.hpp"
 #include "sample_ops.hpp"
 
@@ -47,6 +48,20 @@ TEST(BoxCoders, HandWorked) {
   expect_close(bbox2delta(boxes({0, 0, 2, 2}), boxes({1, 1, 5, 3})), at::tensor({1.0f, 0.5f, std::log(2.0f), 0.0f}).view({1, 4}));
   expect_close(box_area(boxes({0, 0, 2, 3, 1, 1, 2, 2})), at::tensor({6.0f, 1.0f}));
   expect_close(box_xyxy_to_cxcywh(boxes({0, 0, 2, 4})), boxes({1, 2, 2, 4}));
+  // Point (3, 4) in box (1, 1, 10, 5): 2 left, 3 up, 7 right, 1 down; clamped below 5 - 0.1.
+  const at::Tensor point = at::tensor({3.0f, 4.0f}).view({1, 2});
+  expect_close(bbox2offset(point, boxes({1, 1, 10, 5})), boxes({2, 3, 7, 1}));
+  expect_close(bbox2offset(point, boxes({1, 1, 10, 5}), 5.0), boxes({2, 3, 4.9f, 1}));
+}
+
+TEST(BoxCoders, OffsetsOfPointsInsideTheirBoxesDecodeBack) {
+  auto g = gen();
+  const auto* sample = find("bbox2offset");
+  ASSERT_NE(sample, nullptr);
+  const auto inputs = sample->make_inputs(sizes_case({100, 4}).at("sizes"), g);
+  const at::Tensor offsets = bbox2offset(inputs[0], inputs[1]);
+  EXPECT_GE(offsets.min().item<float>(), 0.0f);  // every point inside its box
+  expect_close(offset2bbox(inputs[0], offsets, 1e9, 1e9), inputs[1], 1e-3);
 }
 
 TEST(BoxGeometry, IouAndGeneralisedIou) {
@@ -121,6 +136,8 @@ TEST(SampleRegistry, EverySampleRunsOnItsCataloguedCasesWithFiniteOutputs) {
   for (const auto& sample : registry()) {
     EXPECT_TRUE(names.insert(sample.info.name).second) << "duplicate " << sample.info.name;
     EXPECT_FALSE(sample.info.source.empty()) << sample.info.name;
+    // Without a source to follow, the sample says what it is written from.
+    EXPECT_EQ(sample.info.url.empty(), !sample.info.written_from.empty()) << sample.info.name;
     ASSERT_FALSE(sample.info.cases.empty()) << sample.info.name;
     for (const auto& c : sample.info.cases) {
       auto g = gen();

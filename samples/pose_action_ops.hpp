@@ -1,0 +1,33 @@
+#pragma once
+// Pose and action training pieces: MMPose's associative-embedding loss and MMAction2's loss
+// parsing (written from each sample's source at its url).
+
+#include <ATen/ATen.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace opbench::samples {
+
+// MMPose AELoss ("exp"): tags (batch, K*H*W, 1) and joints (batch, people, K, 2) on the host,
+// each joint (index into the K*H*W tags, visible). Per image: pull, the spread of each person's
+// visible joints' tags around their mean, over the people; push, exp(-(mean_i - mean_j)^2) over
+// pairs of people. Returns (push (batch), pull (batch)); an image with no person gives 0 and 0.
+std::pair<at::Tensor, at::Tensor> ae_loss(const at::Tensor& tags, const at::Tensor& joints);
+
+// Landmarks (N, 2L) as (x, y) pairs in heatmap pixels -> Gaussian heatmaps (N, L, size, size),
+// exp(-((u - x)^2 + (v - y)^2) / (2 sigma^2)) at pixel (u, v).
+at::Tensor landmark2heatmap(const at::Tensor& landmarks, std::int64_t size = 64, double sigma = 1.5);
+
+// MMAction2's BaseGCN._parse_losses: `losses` named (a name holding "loss" counts), each a tensor
+// or a list of tensors; the total of the losses' means, and every value's mean read on the host
+// (the log), the total last.
+struct NamedLoss {
+  std::string name;
+  std::vector<at::Tensor> values;  // one tensor, or a list
+  bool is_list = false;
+};
+std::pair<at::Tensor, std::vector<double>> parse_losses(const std::vector<NamedLoss>& losses);
+
+}  // namespace opbench::samples

@@ -1,0 +1,139 @@
+// Pose and action training pieces: MMPose's associative-embedding loss, MMAction2's loss parsing.
+#include "pose_action_ops.hpp"
+#include "registry.hpp"
+
+namespace opbench::samples {
+
+std::pair<at::Tensor, at::Tensor> ae_loss(const at::Tensor& tags, const at::Tensor& joints) {
+  const auto j = joints.accessor<std::int64_t, 4>();
+  std::vector<at::Tensor> pushes, pulls;
+  for (std::int64_t image = 0; image < tags.size(0); ++image) {
+    const auto pred_tag = tags[image];
+    std::vector<at::Tensor> means;
+    at::Tensor pull = at::zeros({}, tags.options());
+    for (std::int64_t person = 0; person < joints.size(1); ++person) {
+      std::vector<at::Tensor> own;
+      for (std::int64_t k = 0; k < joints.size(2); ++k) {
+        if (j[image][person][k][1] > 0) own.push_back(pred_tag[j[image][person][k][0]]);
+      }
+      if (own.empty()) continue;
+      const auto stacked = at::stack(own);
+      means.push_back(stacked.mean(0));
+      pull = pull + (stacked - means.back().expand_as(stacked)).pow(2).mean();
+    }
+    const auto n = static_cast<std::int64_t>(means.size());
+    if (n < 2) {
+      pushes.push_back(at::zeros({}, tags.options()));
+      pulls.push_back(n == 0 ? at::zeros({}, tags.options()) : pull);
+      continue;
+    }
+    const auto a = at::stack(means).expand({n, n});
+    const auto diff = a - a.permute({1, 0});
+    const auto push = at::exp(-diff.pow(2)).sum() - static_cast<double>(n);
+    pushes.push_back(push / static_cast<double>((n - 1) * n) * 0.5);
+    pulls.push_back(pull / static_cast<double>(n));
+  }
+  return {at::stack(pushes), at::stack(pulls)};
+}
+
+at::Tensor landmark2heatmap(const at::Tensor& landmarks, std::int64_t size, double sigma) {
+  const auto points = landmarks.view({landmarks.size(0), -1, 2});
+  const auto grid = at::arange(size, landmarks.options());
+  const auto dx = grid.view({1, 1, 1, size}) - points.select(2, 0).unsqueeze(-1).unsqueeze(-1);
+  const auto dy = grid.view({1, 1, size, 1}) - points.select(2, 1).unsqueeze(-1).unsqueeze(-1);
+  return at::exp(-(dx * dx + dy * dy) / (2 * sigma * sigma));
+}
+
+std::pair<at::Tensor, std::vector<double>> parse_losses(const std::vector<NamedLoss>& losses) {
+  std::vector<std::pair<std::string, at::Tensor>> log;
+  for (const auto& l : losses) {
+    if (!l.is_list) {
+      log.emplace_back(l.name, l.values.front().mean());
+    } else {
+      at::Tensor sum = l.values.front().mean();
+      for (std::size_t i = 1; i < l.values.size(); ++i) sum = sum + l.values[i].mean();
+      log.emplace_back(l.name, sum);
+    }
+  }
+  at::Tensor loss;
+  for (const auto& [name, value] : log) {
+    if (name.find("loss") == std::string::npos) continue;
+    loss = loss.defined() ? loss + value : value;
+  }
+  log.emplace_back("loss", loss);
+  std::vector<double> values;
+  for (const auto& entry : log) values.push_back(entry.second.item<double>());
+  return {loss, values};
+}
+
+namespace {
+
+void reg(std::vector<Sample>& out, const char* name, std::vector<std::string> tags, const char* source, std::string url,
+         std::vector<Json> cases, bool backward, Sample::Maker make, Sample::Body body) {
+  out.push_back({{name, std::move(tags), source, std::move(url), std::move(cases), backward, "pose_action_samples.cpp"},
+                 std::move(make), std::move(body)});
+}
+
+// COCO's 17 keypoints, up to 30 people an image (MMPose's bottom-up defaults).
+constexpr std::int64_t k_joints = 17, k_people = 30;
+
+}  // namespace
+
+void register_pose_action_samples(std::vector<Sample>& out) {
+  // (images, heatmap height, width); a third of the people slots empty, a fifth of the joints unseen.
+  reg(out, "aeloss", {"ForLoop", "ViewAttribute", "Reduce"}, "MMPOSE",
+      "https://github.com/open-mmlab/mmpose/blob/c0d5e4c2b39a1ebeca4be2c6c6358c33a9a5012d/mmpose/models/losses/"
+      "multi_loss_factory.py#L68",
+      {sizes_case({4, 12, 12}), sizes_case({4, 16, 16}), sizes_case({4, 8, 8})}, true,
+      [](const Json& s, at::Generator& g) {
+        const auto images = size_at(s, 0), h = size_at(s, 1), w = size_at(s, 2);
+        const auto options = at::TensorOptions().dtype(at::kLong);
+        const auto cell = at::randint(0, h * w, {images, k_people, k_joints}, g, options);
+        const auto index = cell + at::arange(k_joints, options) * (h * w);
+        const auto present = at::rand({images, k_people, 1}, g) > 1.0 / 3;
+        const auto visible = (at::rand({images, k_people, k_joints}, g) > 0.2).logical_and(present).to(at::kLong);
+        return Tensors{at::randn({images, k_joints * h * w, 1}, g), at::stack({index, visible}, -1)};
+      },
+      [](const Tensors& t) {
+        auto [push, pull] = ae_loss(t[0], t[1]);
+        return Tensors{push, pull};
+      });
+  out.back().info.host_inputs = 1;
+  // (faces, 2 x 39 landmark coordinates), 64 x 64 heatmaps.
+  reg(out, "landmark2heatmap", {"ViewAttribute"}, "UNKNOWN", "", {sizes_case({30, 78}), sizes_case({4, 78}), sizes_case({16, 78})},
+      false, [](const Json& s, at::Generator& g) { return Tensors{at::rand({size_at(s, 0), size_at(s, 1)}, g) * 63}; },
+      [](const Tensors& t) { return Tensors{landmark2heatmap(t[0])}; });
+  out.back().info.written_from = "the Gaussian landmark heatmaps of heatmap-regression face alignment: one map a landmark, a Gaussian of sigma 1.5 px at the point";
+  // (elements a loss, entries): the entries but the last are losses, every other one a list of
+  // two tensors; the last is an accuracy (logged, not summed).
+  reg(out, "parse_loss", {"ForLoop", "IfElseBranch", "Reduce", "AdvancedIndexing"}, "MMACTION2",
+      "https://github.com/open-mmlab/mmaction2/blob/48ba0fb6dbceb0084f95f4ec288b23b244d2c360/mmaction/models/"
+      "skeleton_gcn/base.py#L65",
+      {sizes_case({32, 4}), sizes_case({16, 4}), sizes_case({64, 4})}, false,
+      [](const Json& s, at::Generator& g) {
+        Tensors values;
+        for (std::int64_t entry = 0; entry < size_at(s, 1); ++entry) {
+          const bool list = entry % 2 == 1 && entry + 1 < size_at(s, 1);
+          for (int i = 0; i < (list ? 2 : 1); ++i) values.push_back(at::rand({size_at(s, 0)}, g));
+        }
+        return values;
+      },
+      [](const Tensors& t) {
+        std::vector<NamedLoss> losses;
+        for (std::size_t i = 0; i < t.size();) {
+          const std::size_t entry = losses.size();
+          if (i + 1 == t.size()) {
+            losses.push_back({"top1_acc", {t[i]}, false});
+            break;
+          }
+          const bool list = entry % 2 == 1;
+          losses.push_back({"loss_" + std::to_string(entry), {t.begin() + i, t.begin() + i + (list ? 2 : 1)}, list});
+          i += list ? 2 : 1;
+        }
+        const auto parsed = parse_losses(losses);
+        return Tensors{parsed.first};
+      });
+  out.back().info.host_sync = "as the original: every logged value is read on the host (.item())";
+}
+
+}  // namespace opbench::samples

@@ -1,0 +1,103 @@
+// MMDetection's GHM-R and PISA's CARL losses (loss_samples.cpp) against element-by-element loops.
+#include <gtest/gtest.h>
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "registry.hpp"
+#include "sample_ops.hpp"
+#include "tensor_checks.hpp"
+
+namespace opbench::samples {
+namespace {
+
+std::vector<double> values(const at::Tensor& t) {
+  const auto c = t.to(at::kDouble).contiguous().view(-1);
+  return {c.data_ptr<double>(), c.data_ptr<double>() + c.numel()};
+}
+
+TEST(LossSamples, DiceOfAPerfectAndOfAHandWorkedPrediction) {
+  // Two classes, four pixels, labels 0 0 1 1; scores that make the softmax certain: dice 1, loss 0.
+  const auto labels = at::tensor(std::vector<int64_t>{0, 0, 1, 1}).view({1, 2, 2});
+  const auto certain = at::one_hot(labels, 2).movedim(-1, 1).to(at::kFloat) * 50.0;
+  EXPECT_NEAR(dice_loss(certain, labels).item<double>(), 0.0, 1e-6);
+  // Equal scores: p = 0.5 everywhere; per class 2 * (0.5 + 0.5) + 1 over (2 + 2) + 1 = 3 / 5.
+  EXPECT_NEAR(dice_loss(at::zeros({1, 2, 2, 2}), labels).item<double>(), 1.0 - 0.6, 1e-6);
+  // One channel: the sigmoid against a 0/1 mask; logits 0 give p = 0.5: (2 * 1 + 1) / (2 + 2 + 1).
+  const auto mask = at::tensor(std::vector<int64_t>{0, 1, 1, 0}).view({1, 2, 2});
+  EXPECT_NEAR(dice_loss(at::zeros({1, 1, 2, 2}), mask).item<double>(), 1.0 - 0.6, 1e-6);
+}
+
+TEST(LossSamples, GhmrWeighsEachGradientBinByHowFewItHolds) {
+  auto g = at::make_generator<at::CPUGeneratorImpl>(31);
+  const auto pred = at::randn({40, 4}, g) * 0.05, target = at::randn({40, 4}, g) * 0.05;
+  const auto weight = (at::rand({40, 4}, g) > 0.25).to(at::kFloat);
+  const double mu = 0.02;
+  const auto p = values(pred), t = values(target), w = values(weight);
+  // The bin of each counted element's gradient length, and how many share it.
+  std::vector<int> bin(p.size(), -1);
+  std::map<int, int> count;
+  double total = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    total += w[i];
+    if (w[i] <= 0) continue;
+    const double d = p[i] - t[i], length = std::abs(d / std::sqrt(mu * mu + d * d));
+    bin[i] = std::min(static_cast<int>(length * 10), 9);
+    ++count[bin[i]];
+  }
+  double expected = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (bin[i] < 0) continue;
+    const double d = p[i] - t[i];
+    expected += (std::sqrt(d * d + mu * mu) - mu) * (total / count[bin[i]]) / static_cast<double>(count.size());
+  }
+  expected /= total;
+  EXPECT_NEAR(ghmr_loss(pred, target, weight).item<double>(), expected, 1e-6 * std::abs(expected));
+  EXPECT_GT(count.size(), 2u);  // the case spreads over several bins
+  // Nothing counted: zero.
+  EXPECT_EQ(ghmr_loss(pred, target, at::zeros_like(weight)).item<double>(), 0.0);
+}
+
+TEST(LossSamples, CarlWeighsThePositivesRegressionByTheirScores) {
+  auto g = at::make_generator<at::CPUGeneratorImpl>(37);
+  const auto scores = at::randn({6, 4}, g), pred = at::randn({6, 4}, g), target = at::randn({6, 4}, g);
+  // Three classes and background (3): rows 0, 2 and 5 positive.
+  const auto labels = at::tensor(std::vector<int64_t>{1, 3, 0, 3, 3, 2});
+  const auto prob = values(scores.softmax(-1));
+  const auto pv = values(pred), tv = values(target);
+  const std::vector<int> positive{0, 2, 5};
+  const std::vector<int> label{1, 0, 2};
+  std::vector<double> weight;
+  double weight_sum = 0;
+  for (std::size_t i = 0; i < positive.size(); ++i) {
+    weight.push_back(0.2 + 0.8 * prob[positive[i] * 4 + label[i]]);
+    weight_sum += weight.back();
+  }
+  double expected = 0;
+  for (std::size_t i = 0; i < positive.size(); ++i) {
+    for (int c = 0; c < 4; ++c) {
+      const double d = std::abs(pv[positive[i] * 4 + c] - tv[positive[i] * 4 + c]);
+      const double smooth = d < 1 ? 0.5 * d * d : d - 0.5;
+      expected += smooth / 6.0 * weight[i] * 3.0 / weight_sum;
+    }
+  }
+  const auto loss = carl_loss(scores, labels, pred, target, 3);
+  ASSERT_EQ(loss.sizes(), (std::vector<int64_t>{1}));
+  EXPECT_NEAR(loss.item<double>(), expected, 1e-5);
+  // No positive: zero, still tied to the scores.
+  EXPECT_EQ(carl_loss(scores, at::full({6}, 3, at::kLong), pred, target, 3).item<double>(), 0.0);
+  // Class-specific boxes (N, classes x 4) pick each positive's class.
+  const auto per_class = at::randn({6, 12}, g);
+  const auto picked = at::stack({per_class[0].narrow(0, 4, 4), per_class[2].narrow(0, 0, 4), per_class[5].narrow(0, 8, 4)});
+  const auto agnostic = at::zeros({6, 4});
+  agnostic.index_put_({at::tensor(std::vector<int64_t>{0, 2, 5})}, picked);
+  EXPECT_NEAR(carl_loss(scores, labels, per_class, target, 3).item<double>(),
+              carl_loss(scores, labels, agnostic, target, 3).item<double>(), 1e-6);
+}
+
+}  // namespace
+}  // namespace opbench::samples
