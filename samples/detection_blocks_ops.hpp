@@ -5,6 +5,8 @@
 
 #include <ATen/ATen.h>
 
+#include <vector>
+
 namespace opbench::samples {
 
 // MMDetection bbox_overlaps, not aligned: boxes1 (M, 4) against boxes2 (N, 4) -> (M, N).
@@ -29,6 +31,11 @@ at::Tensor frozen_batchnorm2d(const at::Tensor& x, const at::Tensor& weight, con
 // image's sampled RoIs, positives first. Labels (P + N) are the positives' classes, then
 // `num_classes` (background); label weights 1; box targets (P + N, 4) the positives' deltas
 // (DeltaXYWH with stds 0.1, 0.1, 0.2, 0.2), zero for negatives, with weights 1 for positives.
+// maskrcnn-benchmark's MaskPostProcessor: mask logits (N, C, S, S) of N RoIs; each RoI's mask
+// of its label (class-agnostic heads, C == 1: the one mask), through the sigmoid, split into the
+// images' RoIs (`per_image` counts, host values).
+std::vector<at::Tensor> mask_predictor(const at::Tensor& mask_logits, const at::Tensor& labels,
+                                       const std::vector<std::int64_t>& per_image);
 struct BoxTargets {
   at::Tensor labels, label_weights, bbox_targets, bbox_weights;
 };

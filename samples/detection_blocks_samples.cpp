@@ -62,6 +62,19 @@ at::Tensor frozen_batchnorm2d(const at::Tensor& x, const at::Tensor& weight, con
   return x * scale + (b - rm * scale);
 }
 
+std::vector<at::Tensor> mask_predictor(const at::Tensor& mask_logits, const at::Tensor& labels,
+                                       const std::vector<std::int64_t>& per_image) {
+  const auto probabilities = mask_logits.sigmoid();
+  at::Tensor picked;
+  if (mask_logits.size(1) == 1) {
+    picked = probabilities;
+  } else {
+    const auto rows = at::arange(mask_logits.size(0), labels.options());
+    picked = probabilities.index({rows, labels}).unsqueeze(1);
+  }
+  return picked.split_with_sizes(per_image, 0);
+}
+
 BoxTargets get_target_single(const at::Tensor& pos_bboxes, const at::Tensor& neg_bboxes, const at::Tensor& pos_gt_bboxes,
                              const at::Tensor& pos_gt_labels, std::int64_t num_classes, double pos_weight) {
   const auto num_pos = pos_bboxes.size(0), num_neg = neg_bboxes.size(0), num_samples = num_pos + num_neg;
@@ -141,6 +154,22 @@ void register_detection_block_samples(std::vector<Sample>& out) {
                        at::randn({256}, g), at::rand({256}, g) + 0.5};
       },
       [](const Tensors& t) { return Tensors{frozen_batchnorm2d(t[0], t[1], t[2], t[3], t[4])}; });
+  // (RoIs, mask side): 81 classes' masks, the RoIs of two images (half each).
+  reg(out, "mask_predictor", {"InputAware", "ViewAttribute", "IfElseBranch", "AdvancedIndexing", "BuiltInDataStructure"},
+      "POD", "", {sizes_case({8, 16}), sizes_case({16, 16}), sizes_case({32, 16})}, false,
+      [](const Json& s, at::Generator& g) {
+        const auto n = size_at(s, 0), side = size_at(s, 1);
+        return Tensors{at::randn({n, 81, side, side}, g), at::randint(0, 81, {n}, g, at::TensorOptions().dtype(at::kLong)),
+                       at::tensor({n / 2, n - n / 2})};
+      },
+      [](const Tensors& t) {
+        const auto counts = t[2].contiguous();
+        return mask_predictor(t[0], t[1], {counts.data_ptr<std::int64_t>(), counts.data_ptr<std::int64_t>() + counts.numel()});
+      });
+  out.back().info.host_inputs = 1;
+  out.back().info.written_from =
+      "maskrcnn-benchmark's MaskPostProcessor (the mask head's inference), as POD's mask head uses it: each RoI's "
+      "mask of its predicted class, sigmoid, split per image";
   // (positives, negatives, RoIs an image): a sampler's 512 RoIs.
   reg(out, "get_target_single", {"IfElseBranch"}, "MMDET",
       k_mmdet + "f08548bfd6d394a82566022709b5ce9e6b0a855e/mmdet/models/roi_heads/bbox_heads/bbox_head.py#L122",

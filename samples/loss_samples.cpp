@@ -127,6 +127,54 @@ at::Tensor dice_loss(const at::Tensor& logits, const at::Tensor& target, double 
   return 1.0 - ((2.0 * intersection + smooth) / (total + smooth)).mean();
 }
 
+namespace {
+
+// Each object's two corner embeddings (objects, M) of one image.
+std::pair<at::Tensor, at::Tensor> corner_embeddings(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& corners,
+                                                    std::int64_t image) {
+  const auto c = corners[image];  // (objects, 2) on the host
+  const auto device_index = c.to(tl.device());
+  return {tl[image].index_select(1, device_index.select(1, 0)).t(), br[image].index_select(1, device_index.select(1, 1)).t()};
+}
+
+}  // namespace
+
+at::Tensor associative_pull_loss(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& corners) {
+  at::Tensor total = tl.sum() * 0.0;
+  for (std::int64_t image = 0; image < tl.size(0); ++image) {
+    const auto objects = corners.size(1);
+    if (objects == 0) continue;
+    const auto [a, b] = corner_embeddings(tl, br, corners, image);
+    const auto mean = (a + b) / 2.0;
+    total = total + ((a - mean).pow(2) + (b - mean).pow(2)).sum() / static_cast<double>(objects);
+  }
+  return total;
+}
+
+at::Tensor associative_push_loss(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& corners) {
+  at::Tensor total = tl.sum() * 0.0;
+  for (std::int64_t image = 0; image < tl.size(0); ++image) {
+    const auto n = corners.size(1);
+    if (n < 2) continue;
+    const auto [a, b] = corner_embeddings(tl, br, corners, image);
+    const auto mean = (a + b) / 2.0;  // (n, M)
+    const auto difference = mean.unsqueeze(1) - mean.unsqueeze(0);  // (n, n, M): e_i - e_j
+    const auto off_diagonal = 1 - at::eye(n, mean.options());
+    const auto margin = off_diagonal * (1.0 - difference.sum(-1).abs());
+    total = total + at::relu(margin).sum() / static_cast<double>(n * (n - 1));
+  }
+  return total;
+}
+
+at::Tensor gaussian_sigmoid_focal_loss(const at::Tensor& logits, const at::Tensor& target, double alpha, double gamma) {
+  const auto p = logits.sigmoid().clamp(1e-6, 1 - 1e-6);
+  const auto centre = target.eq(1);
+  const auto positive = -(1 - p).pow(alpha) * p.log();
+  const auto negative = -(1 - target).pow(gamma) * p.pow(alpha) * (1 - p).log();
+  const auto loss = at::where(centre, positive, negative).sum();
+  return loss / centre.sum().clamp_min(1).to(loss.scalar_type());
+}
+
 at::Tensor ghmr_loss(const at::Tensor& pred, const at::Tensor& target, const at::Tensor& label_weight, double mu,
                      std::int64_t bins) {
   // Authentic smooth L1 (ASL1) and its gradient length, binned; each bin weighted by how few
@@ -268,6 +316,38 @@ void register_loss_samples(std::vector<Sample>& out) {
                  },
                  [](const Tensors& t) { return Tensors{carl_loss(t[0], t[1], t[2], t[3])}; }});
   out.back().info.host_sync = "as the original: the positives are found with nonzero (a data-dependent size)";
+  // (the last image's index, objects an image, embedding positions, embedding dimensions).
+  auto corner_inputs = [](const Json& s, at::Generator& g) {
+    const auto images = size_at(s, 0) + 1, objects = size_at(s, 1), positions = size_at(s, 2), dims = size_at(s, 3);
+    return Tensors{at::randn({images, dims, positions}, g), at::randn({images, dims, positions}, g),
+                   at::randint(0, positions, {images, objects, 2}, g, at::TensorOptions().dtype(at::kLong))};
+  };
+  const char* corners_from =
+      "CornerNet's associative embedding (Law and Deng 2018) as MMDetection's ae_loss_per_image (mmdet/models/losses/"
+      "ae_loss.py) computes it, embeddings of any dimension";
+  out.push_back({{"associative_pull_loss", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, "UNKNOWN", "",
+                  {sizes_case({0, 2, 3000, 4}), sizes_case({0, 3, 2000, 2}), sizes_case({0, 3, 6000, 8})}, true, "loss_samples.cpp"},
+                 corner_inputs, [](const Tensors& t) { return Tensors{associative_pull_loss(t[0], t[1], t[2])}; }});
+  out.back().info.host_inputs = 1;
+  out.back().info.written_from = corners_from;
+  out.push_back({{"associative_push_loss", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, "UNKNOWN", "",
+                  {sizes_case({0, 2, 32, 8}), sizes_case({1, 3, 64, 4}), sizes_case({2, 4, 64, 16})}, true, "loss_samples.cpp"},
+                 corner_inputs, [](const Tensors& t) { return Tensors{associative_push_loss(t[0], t[1], t[2])}; }});
+  out.back().info.host_inputs = 1;
+  out.back().info.written_from = corners_from;
+  // (points, classes): heatmap logits and Gaussian targets, one centre in twenty.
+  out.push_back({{"gaussian_sigmoid_focalloss", {"ViewAttribute", "InputAware"}, "POD", "",
+                  {sizes_case({300, 4}), sizes_case({400, 4}), sizes_case({200, 4})}, true, "loss_samples.cpp"},
+                 [](const Json& s, at::Generator& g) {
+                   const auto n = size_at(s, 0), k = size_at(s, 1);
+                   auto target = at::rand({n, k}, g) * 0.9;
+                   target.masked_fill_(at::rand({n, k}, g) < 0.05, 1.0);
+                   return Tensors{at::randn({n, k}, g), target};
+                 },
+                 [](const Tensors& t) { return Tensors{gaussian_sigmoid_focal_loss(t[0], t[1])}; }});
+  out.back().info.written_from =
+      "the Gaussian focal loss of CornerNet and CenterNet (penalty-reduced focal loss on Gaussian heatmaps, alpha 2, "
+      "gamma 4) on sigmoid logits, normalised by the number of centres";
 }
 
 }  // namespace opbench::samples

@@ -15,6 +15,7 @@ const std::vector<Sample>& registry() {
     register_bucketing_coder_samples(all);
     register_pose_action_samples(all);
     register_sequence_samples(all);
+    register_segmentation_samples(all);
     return all;
   }();
   return k_samples;

@@ -45,5 +45,6 @@ void register_detection_block_samples(std::vector<Sample>& out);
 void register_bucketing_coder_samples(std::vector<Sample>& out);
 void register_pose_action_samples(std::vector<Sample>& out);
 void register_sequence_samples(std::vector<Sample>& out);
+void register_segmentation_samples(std::vector<Sample>& out);
 
 }  // namespace opbench::samples

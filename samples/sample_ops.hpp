@@ -44,6 +44,19 @@ at::Tensor weight_reduce_loss(const at::Tensor& loss, const at::Tensor& weight, 
 // Dice loss of scores (N, C, ...) against labels (N, ...): sigmoid for C == 1 (labels 0/1),
 // softmax and one-hot labels otherwise; 1 - mean over classes of (2 sum(p t) + smooth) / (sum(p) + sum(t) + smooth).
 at::Tensor dice_loss(const at::Tensor& logits, const at::Tensor& target, double smooth = 1.0);
+// CornerNet's associative embedding (Law and Deng 2018), as MMDetection's ae_loss_per_image:
+// embedding maps (B, M, positions) and, per image, each object's top-left and bottom-right
+// corner positions (B, objects, 2) on the host. An object's embedding is the mean of its two
+// corners'. Pull: the corners' squared distance to their object's embedding, over the objects;
+// push: relu(1 - |e_i - e_j| summed over the M dimensions) over ordered pairs of objects.
+// Summed over the images; an image with no object (or one, for push) adds 0.
+at::Tensor associative_pull_loss(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& corners);
+at::Tensor associative_push_loss(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& corners);
+// The Gaussian focal loss of CornerNet and CenterNet on sigmoid logits: targets in [0, 1] (Gaussian
+// bumps, 1 at the centres); -(1-p)^alpha log p at targets of 1, -(1-t)^gamma p^alpha log(1-p)
+// elsewhere; summed over the number of centres (at least 1).
+at::Tensor gaussian_sigmoid_focal_loss(const at::Tensor& logits, const at::Tensor& target, double alpha = 2.0,
+                                       double gamma = 4.0);
 // MMDetection's GHM-R: authentic smooth L1 with gradient-density weights over `bins` bins;
 // elements whose label_weight is 0 are not counted.
 at::Tensor ghmr_loss(const at::Tensor& pred, const at::Tensor& target, const at::Tensor& label_weight,

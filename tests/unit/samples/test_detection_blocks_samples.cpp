@@ -69,6 +69,21 @@ TEST(DetectionBlocks, FrozenBatchNormIsBatchNormInEvalMode) {
   close(frozen_batchnorm2d(x, w, b, mean, var), at::batch_norm(x, w, b, mean, var, false, 0.1, 1e-5, false), 1e-5);
 }
 
+TEST(DetectionBlocks, MaskPredictorTakesEachRoisClassAndSplitsByImage) {
+  auto g = at::make_generator<at::CPUGeneratorImpl>(59);
+  const auto logits = at::randn({5, 4, 3, 3}, g);
+  const auto labels = at::tensor(std::vector<int64_t>{2, 0, 3, 3, 1});
+  const auto masks = mask_predictor(logits, labels, {2, 3});
+  ASSERT_EQ(masks.size(), 2u);
+  ASSERT_EQ(masks[1].sizes(), (std::vector<int64_t>{3, 1, 3, 3}));
+  close(masks[0][1][0], logits[1][0].sigmoid());
+  close(masks[1][0][0], logits[2][3].sigmoid());
+  close(masks[1][2][0], logits[4][1].sigmoid());
+  // A class-agnostic head: the one mask.
+  const auto agnostic = mask_predictor(logits.narrow(1, 0, 1), labels, {5});
+  close(agnostic[0], logits.narrow(1, 0, 1).sigmoid());
+}
+
 TEST(DetectionBlocks, BoxTargetsPositivesFirstThenBackground) {
   // One positive RoI (0, 0, 10, 10) matched to (1, 1, 11, 11) of class 7, two negatives.
   const auto pos = f({0, 0, 10, 10}).view({1, 4}), gt = f({1, 1, 11, 11}).view({1, 4});

@@ -32,6 +32,42 @@ TEST(LossSamples, DiceOfAPerfectAndOfAHandWorkedPrediction) {
   EXPECT_NEAR(dice_loss(at::zeros({1, 1, 2, 2}), mask).item<double>(), 1.0 - 0.6, 1e-6);
 }
 
+TEST(LossSamples, AssociativeEmbeddingPullAndPushByHand) {
+  // One image, one-dimensional embeddings at 6 positions; object A: corners at positions 0 and 1
+  // (embeddings 0.2 and 0.4), object B: positions 2 and 3 (1.0 and 1.0).
+  const auto tl = at::tensor(std::vector<float>{0.2f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f}).view({1, 1, 6});
+  const auto br = at::tensor(std::vector<float>{0.0f, 0.4f, 0.0f, 1.0f, 0.0f, 0.0f}).view({1, 1, 6});
+  const auto corners = at::tensor(std::vector<int64_t>{0, 1, 2, 3}).view({1, 2, 2});
+  // Pull: A's mean 0.3, (0.1^2 + 0.1^2); B's 0; over 2 objects.
+  EXPECT_NEAR(associative_pull_loss(tl, br, corners).item<double>(), 0.02 / 2, 1e-6);
+  // Push: |0.3 - 1.0| = 0.7, relu(1 - 0.7) for both ordered pairs, over 2 * 1.
+  EXPECT_NEAR(associative_push_loss(tl, br, corners).item<double>(), 2 * 0.3 / 2, 1e-6);
+  // One object: no push; far-apart objects: no push either.
+  EXPECT_EQ(associative_push_loss(tl, br, corners.narrow(1, 0, 1)).item<double>(), 0.0);
+  EXPECT_EQ(associative_push_loss(tl * 10, br * 10, corners).item<double>(), 0.0);
+}
+
+TEST(LossSamples, GaussianFocalLossAgainstAnElementLoop) {
+  auto g = at::make_generator<at::CPUGeneratorImpl>(53);
+  const auto logits = at::randn({30, 3}, g);
+  auto target = at::rand({30, 3}, g) * 0.9;
+  target.masked_fill_(at::rand({30, 3}, g) < 0.1, 1.0);
+  const auto x = values(logits), t = values(target);
+  double sum = 0;
+  int centres = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double p = std::min(std::max(1 / (1 + std::exp(-x[i])), 1e-6), 1 - 1e-6);
+    if (t[i] == 1.0) {
+      sum += -std::pow(1 - p, 2) * std::log(p);
+      ++centres;
+    } else {
+      sum += -std::pow(1 - t[i], 4) * p * p * std::log(1 - p);
+    }
+  }
+  ASSERT_GT(centres, 0);
+  EXPECT_NEAR(gaussian_sigmoid_focal_loss(logits, target).item<double>(), sum / centres, 1e-4);
+}
+
 TEST(LossSamples, GhmrWeighsEachGradientBinByHowFewItHolds) {
   auto g = at::make_generator<at::CPUGeneratorImpl>(31);
   const auto pred = at::randn({40, 4}, g) * 0.05, target = at::randn({40, 4}, g) * 0.05;
