@@ -36,6 +36,16 @@ at::Tensor frozen_batchnorm2d(const at::Tensor& x, const at::Tensor& weight, con
 // images' RoIs (`per_image` counts, host values).
 std::vector<at::Tensor> mask_predictor(const at::Tensor& mask_logits, const at::Tensor& labels,
                                        const std::vector<std::int64_t>& per_image);
+// FCOS's target assignment (Tian et al. 2019, compute_targets_for_locations) for one image:
+// locations (L, 2) with their level's size range (L, 2), ground-truth boxes (G, 4) and labels
+// (G, 1-based). Each location takes, among the boxes it lies inside whose largest side distance
+// falls in its range, the one of least area: its label (0: background) and its (left, top,
+// right, bottom) distances (L, 4).
+struct FcosTargets {
+  at::Tensor labels, distances;
+};
+FcosTargets fcos_matcher(const at::Tensor& locations, const at::Tensor& size_ranges, const at::Tensor& boxes,
+                         const at::Tensor& labels);
 struct BoxTargets {
   at::Tensor labels, label_weights, bbox_targets, bbox_weights;
 };

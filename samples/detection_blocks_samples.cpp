@@ -1,6 +1,7 @@
 // Detection building blocks: MMDetection's overlaps, anchor grid and RoI levels, batched NMS's
 // class offsets, DETR's frozen batch norm.
 #include <cmath>
+#include <limits>
 
 #include "detection_blocks_ops.hpp"
 #include "more_ops.hpp"
@@ -73,6 +74,27 @@ std::vector<at::Tensor> mask_predictor(const at::Tensor& mask_logits, const at::
     picked = probabilities.index({rows, labels}).unsqueeze(1);
   }
   return picked.split_with_sizes(per_image, 0);
+}
+
+FcosTargets fcos_matcher(const at::Tensor& locations, const at::Tensor& size_ranges, const at::Tensor& boxes,
+                         const at::Tensor& labels) {
+  const auto xs = locations.select(1, 0).unsqueeze(1), ys = locations.select(1, 1).unsqueeze(1);
+  const auto left = xs - boxes.select(1, 0).unsqueeze(0), top = ys - boxes.select(1, 1).unsqueeze(0);
+  const auto right = boxes.select(1, 2).unsqueeze(0) - xs, bottom = boxes.select(1, 3).unsqueeze(0) - ys;
+  const auto distances = at::stack({left, top, right, bottom}, 2);  // (L, G, 4)
+  const auto inside = std::get<0>(distances.min(2)) > 0;
+  const auto reach = std::get<0>(distances.max(2));
+  const auto cared = (reach >= size_ranges.select(1, 0).unsqueeze(1)).logical_and(reach <= size_ranges.select(1, 1).unsqueeze(1));
+  const auto area = ((boxes.select(1, 2) - boxes.select(1, 0)) * (boxes.select(1, 3) - boxes.select(1, 1)))
+                        .unsqueeze(0)
+                        .expand({locations.size(0), boxes.size(0)})
+                        .masked_fill(inside.logical_and(cared).logical_not(), std::numeric_limits<float>::infinity());
+  const auto [least, index] = area.min(1);
+  FcosTargets t;
+  const auto rows = at::arange(locations.size(0), index.options());
+  t.distances = distances.index({rows, index});
+  t.labels = labels.index({index}).masked_fill(least.isinf(), 0);
+  return t;
 }
 
 BoxTargets get_target_single(const at::Tensor& pos_bboxes, const at::Tensor& neg_bboxes, const at::Tensor& pos_gt_bboxes,
@@ -154,6 +176,49 @@ void register_detection_block_samples(std::vector<Sample>& out) {
                        at::randn({256}, g), at::rand({256}, g) + 0.5};
       },
       [](const Tensors& t) { return Tensors{frozen_batchnorm2d(t[0], t[1], t[2], t[3], t[4])}; });
+  // (objects an image, side of the finest level): two images of 8 x side pixels, FCOS's five levels
+  // (strides 8 to 128, size ranges 64, 128, 256, 512, beyond), 80 classes.
+  reg(out, "fcos_matcher", {"ViewAttribute", "IfElseBranch", "Reduce", "AdvancedIndexing", "ForLoop"}, "POD", "",
+      {sizes_case({5, 128}), sizes_case({5, 64}), sizes_case({5, 256})}, false,
+      [](const Json& s, at::Generator& g) {
+        const auto objects = size_at(s, 0), side = size_at(s, 1);
+        const double extent = static_cast<double>(side * 8);
+        Tensors inputs;
+        for (int image = 0; image < 2; ++image) {
+          const auto xy = at::rand({objects, 2}, g) * extent * 0.7;
+          const auto wh = at::rand({objects, 2}, g) * extent * 0.3 + 16;
+          inputs.push_back(at::cat({xy, xy + wh}, 1));
+          inputs.push_back(at::randint(1, 81, {objects}, g, at::TensorOptions().dtype(at::kLong)));
+        }
+        inputs.push_back(at::tensor({side}));
+        return inputs;
+      },
+      [](const Tensors& t) {
+        // The locations of every level and their size ranges, then one assignment an image.
+        const auto side = t[4].item<std::int64_t>();
+        const double inf = std::numeric_limits<float>::infinity();
+        const double bounds[6] = {-1, 64, 128, 256, 512, inf};
+        Tensors locations, ranges;
+        for (int level = 0; level < 5; ++level) {
+          const auto cells = std::max<std::int64_t>(side >> level, 1);
+          locations.push_back(compute_locations(cells, cells, 8LL << level, t[0].options()));
+          ranges.push_back(at::tensor({bounds[level], bounds[level + 1]}, t[0].options())
+                               .unsqueeze(0)
+                               .expand({locations.back().size(0), 2}));
+        }
+        const auto all = at::cat(locations), all_ranges = at::cat(ranges);
+        Tensors out;
+        for (std::size_t image = 0; image + 1 < t.size(); image += 2) {
+          const FcosTargets targets = fcos_matcher(all, all_ranges, t[image], t[image + 1]);
+          out.push_back(targets.labels);
+          out.push_back(targets.distances);
+        }
+        return out;
+      });
+  out.back().info.host_inputs = 1;
+  out.back().info.written_from =
+      "FCOS's compute_targets_for_locations (Tian et al. 2019), as POD's FCOS matcher: per image, each location's "
+      "smallest box among those it lies in and whose size suits its level";
   // (RoIs, mask side): 81 classes' masks, the RoIs of two images (half each).
   reg(out, "mask_predictor", {"InputAware", "ViewAttribute", "IfElseBranch", "AdvancedIndexing", "BuiltInDataStructure"},
       "POD", "", {sizes_case({8, 16}), sizes_case({16, 16}), sizes_case({32, 16})}, false,

@@ -16,4 +16,17 @@ at::Tensor edge_wbce_loss(const at::Tensor& logits, const at::Tensor& edges);
 // pairs where both pixels are valid.
 at::Tensor gradient_loss(const at::Tensor& pred, const at::Tensor& target, const at::Tensor& mask = {});
 
+// The edge-aware smoothness loss of self-supervised depth (Godard et al. 2017, Monodepth2's
+// get_smooth_loss): disparity (B, 1, H, W), optionally divided by its mean, its finite
+// differences weighted by exp(-|image differences|) (B, 3, H, W), averaged; over `scales`
+// scales (each halving both, weighted 1 / 2^scale), summed.
+at::Tensor edge_smooth_loss(const at::Tensor& disparity, const at::Tensor& image, std::int64_t scales = 4,
+                            bool normalise = true);
+
+// IFVD's intra-class feature variation loss (Wang et al. 2020): per class present in the labels
+// (resized to the features), each pixel's cosine similarity to its class's mean feature, for the
+// student's and the teacher's features (B, C, H, W); the mean squared difference of the two maps.
+at::Tensor ifv_loss(const at::Tensor& student, const at::Tensor& teacher, const at::Tensor& labels,
+                    std::int64_t classes);
+
 }  // namespace opbench::samples

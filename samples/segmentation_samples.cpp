@@ -27,6 +27,43 @@ at::Tensor gradient_loss(const at::Tensor& pred, const at::Tensor& target, const
   return (gx * mx).sum() / (mx.sum() * channels).clamp_min(1) + (gy * my).sum() / (my.sum() * channels).clamp_min(1);
 }
 
+at::Tensor edge_smooth_loss(const at::Tensor& disparity, const at::Tensor& image, std::int64_t scales, bool normalise) {
+  at::Tensor total = disparity.sum() * 0.0;
+  at::Tensor disp = disparity, img = image;
+  for (std::int64_t scale = 0; scale < scales; ++scale) {
+    if (scale > 0) {
+      disp = at::avg_pool2d(disp, 2);
+      img = at::avg_pool2d(img, 2);
+    }
+    const auto d = normalise ? disp / (disp.mean({2, 3}, /*keepdim=*/true) + 1e-7) : disp;
+    auto dx = [](const at::Tensor& t) { return (t.narrow(3, 0, t.size(3) - 1) - t.narrow(3, 1, t.size(3) - 1)).abs(); };
+    auto dy = [](const at::Tensor& t) { return (t.narrow(2, 0, t.size(2) - 1) - t.narrow(2, 1, t.size(2) - 1)).abs(); };
+    const auto smooth_x = dx(d) * at::exp(-dx(img).mean(1, /*keepdim=*/true));
+    const auto smooth_y = dy(d) * at::exp(-dy(img).mean(1, /*keepdim=*/true));
+    total = total + (smooth_x.mean() + smooth_y.mean()) / static_cast<double>(1LL << scale);
+  }
+  return total;
+}
+
+at::Tensor ifv_loss(const at::Tensor& student, const at::Tensor& teacher, const at::Tensor& labels, std::int64_t classes) {
+  const auto t = teacher.detach();
+  const auto resized = at::upsample_nearest2d(labels.unsqueeze(1).to(student.scalar_type()),
+                                              {student.size(2), student.size(3)})
+                           .expand(student.sizes());
+  auto centre_s = student.clone(), centre_t = t.clone();
+  for (std::int64_t c = 0; c < classes; ++c) {
+    const auto mask = (resized == static_cast<double>(c)).to(student.scalar_type());
+    const auto pixels = mask.sum({2, 3}) + 1e-6;
+    const auto mean_s = ((mask * student).sum({2, 3}) / pixels).unsqueeze(-1).unsqueeze(-1);
+    const auto mean_t = ((mask * t).sum({2, 3}) / pixels).unsqueeze(-1).unsqueeze(-1);
+    centre_s = (1 - mask) * centre_s + mask * mean_s;
+    centre_t = (1 - mask) * centre_t + mask * mean_t;
+  }
+  const auto similarity_s = at::cosine_similarity(student, centre_s, 1);
+  const auto similarity_t = at::cosine_similarity(t, centre_t, 1);
+  return at::mse_loss(similarity_s, similarity_t);
+}
+
 namespace {
 
 void reg(std::vector<Sample>& out, const char* name, std::vector<std::string> tags, std::vector<Json> cases, bool backward,
@@ -59,6 +96,28 @@ void register_segmentation_samples(std::vector<Sample>& out) {
       [](const Tensors& t) { return Tensors{gradient_loss(t[0], t[1], t[2])}; },
       "the image-gradient matching loss of dense prediction (the L1 distance of the finite differences of prediction "
       "and target, as in MiDaS's and matting's gradient losses), masked to valid pixels");
+  // (batch): disparities and images of 96 x 320 (KITTI at a quarter), four scales.
+  reg(out, "edge_smoothloss", {"ViewAttribute", "IfElseBranch", "Reduce", "ForLoop"},
+      {sizes_case({2}), sizes_case({4}), sizes_case({8})}, true,
+      [](const Json& s, at::Generator& g) {
+        const auto b = size_at(s, 0);
+        return Tensors{at::rand({b, 1, 96, 320}, g) + 0.01, at::rand({b, 3, 96, 320}, g)};
+      },
+      [](const Tensors& t) { return Tensors{edge_smooth_loss(t[0], t[1])}; },
+      "the edge-aware smoothness loss of self-supervised depth (Godard et al. 2017; Monodepth2's get_smooth_loss "
+      "with mean-normalised disparity), over four scales");
+  // (feature channels): student and teacher features of 2 images at 32 x 32, 19 classes
+  // (Cityscapes) labelled at 128 x 128.
+  reg(out, "ifv_loss", {"ViewAttribute", "Reduce", "ForLoop", "IfElseBranch"},
+      {sizes_case({128}), sizes_case({256}), sizes_case({512})}, true,
+      [](const Json& s, at::Generator& g) {
+        const auto c = size_at(s, 0);
+        return Tensors{at::randn({2, c, 32, 32}, g), at::randn({2, c, 32, 32}, g),
+                       at::randint(0, 19, {2, 128, 128}, g, at::TensorOptions().dtype(at::kLong))};
+      },
+      [](const Tensors& t) { return Tensors{ifv_loss(t[0], t[1], t[2], 19)}; },
+      "IFVD's CriterionIFV (Wang et al. 2020, \"Intra-class feature variation distillation for semantic "
+      "segmentation\"): the MSE between student's and teacher's pixel-to-class-centre cosine similarities");
 }
 
 }  // namespace opbench::samples

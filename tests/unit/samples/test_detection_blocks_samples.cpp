@@ -69,6 +69,20 @@ TEST(DetectionBlocks, FrozenBatchNormIsBatchNormInEvalMode) {
   close(frozen_batchnorm2d(x, w, b, mean, var), at::batch_norm(x, w, b, mean, var, false, 0.1, 1e-5, false), 1e-5);
 }
 
+TEST(DetectionBlocks, FcosTakesTheSmallestSuitableBoxOfEachLocation) {
+  // Box 1 (0, 0, 100, 100) of class 3 holds box 2 (40, 40, 60, 60) of class 5.
+  const auto boxes = f({0, 0, 100, 100, 40, 40, 60, 60}).view({2, 4});
+  const auto labels = at::tensor(std::vector<int64_t>{3, 5});
+  // (50, 50) lies in both: the small one (distances 10 a side); (10, 20) only in the big one;
+  // (150, 150) in none; (50, 45) in both but its range [0, 8] suits neither (largest side 50 / 15).
+  const auto locations = f({50, 50, 10, 20, 150, 150, 50, 45}).view({4, 2});
+  const auto ranges = f({0, 64, 0, 128, 0, 64, 0, 8}).view({4, 2});
+  const FcosTargets t = fcos_matcher(locations, ranges, boxes, labels);
+  EXPECT_TRUE(at::equal(t.labels, at::tensor(std::vector<int64_t>{5, 3, 0, 0})));
+  close(t.distances[0], f({10, 10, 10, 10}));
+  close(t.distances[1], f({10, 20, 90, 80}));
+}
+
 TEST(DetectionBlocks, MaskPredictorTakesEachRoisClassAndSplitsByImage) {
   auto g = at::make_generator<at::CPUGeneratorImpl>(59);
   const auto logits = at::randn({5, 4, 3, 3}, g);
