@@ -134,17 +134,21 @@ void register_box_samples(std::vector<Sample>& out) {
   out.push_back({{"bbox2delta", {"ViewAttribute"}, "MMDET", std::string(k_mmdet) + "delta_xywh_bbox_coder.py#L117",
                   {sizes({128}), sizes({64}), sizes({8})}, true, "box_samples.cpp"},
                  pair_of_boxes, [](const Tensors& t) { return Tensors{bbox2delta(t[0], t[1])}; }});
+  out.back().info.axes = {"boxes"};
   out.push_back({{"delta2bbox", {"ThirdPartyCodes", "IfElseBranch", "ViewAttribute"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/core/bbox/coder/delta_xywh_bbox_coder.py#L164",
                   {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), at::randn({n0(s), 4}, g) * 0.2}; },
                  [](const Tensors& t) { return Tensors{delta2bbox(t[0], t[1])}; }});
+  out.back().info.axes = {"boxes", "coordinates"};
   out.push_back({{"bbox2tblr", {"IfElseBranch", "ViewAttribute"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({4000, 4}), sizes({5000, 4})}, true, "box_samples.cpp"},
                  pair_of_boxes, [](const Tensors& t) { return Tensors{bbox2tblr(t[0], t[1])}; }});
   out.back().info.written_from = "MMDetection's TBLRBBoxCoder.encode (bboxes2tblr): distances to the four sides over the prior's size, normalised";
+  out.back().info.axes = {"boxes", "coordinates"};
   out.push_back({{"tblr2bbox", {"IfElseBranch", "ViewAttribute", "Broadcast"}, "UNKNOWN", "", {sizes({3000}), sizes({4000}), sizes({5000})}, true, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), at::rand({n0(s), 4}, g) * 0.25}; },
                  [](const Tensors& t) { return Tensors{tblr2bbox(t[0], t[1])}; }});
   out.back().info.written_from = "MMDetection's TBLRBBoxCoder.decode (tblr2bboxes): the inverse of bbox2tblr";
+  out.back().info.axes = {"boxes"};
   auto yolo_inputs = [](const Json& s, at::Generator& g) {
     const auto n = n0(s);
     return Tensors{random_boxes(n, g), random_boxes(n, g), at::full({n}, 32.0)};
@@ -152,6 +156,7 @@ void register_box_samples(std::vector<Sample>& out) {
   out.push_back({{"yolo_encode", {"ViewAttribute"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
                  yolo_inputs, [](const Tensors& t) { return Tensors{yolo_encode(t[0], t[1], t[2])}; }});
   out.back().info.written_from = "MMDetection's YOLOBBoxCoder.encode";
+  out.back().info.axes = {"boxes", "coordinates"};
   out.push_back({{"yolo_decode", {"ViewAttribute"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) {
                    const auto n = n0(s);
@@ -159,6 +164,7 @@ void register_box_samples(std::vector<Sample>& out) {
                  },
                  [](const Tensors& t) { return Tensors{yolo_decode(t[0], t[1], t[2])}; }});
   out.back().info.written_from = "MMDetection's YOLOBBoxCoder.decode";
+  out.back().info.axes = {"boxes", "coordinates"};
   // (points, 4): points inside their boxes, in feature-map strides (GFL's integral regression: 16 at most).
   out.push_back({{"bbox2offset", {"IfElseBranch"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) {
@@ -168,27 +174,34 @@ void register_box_samples(std::vector<Sample>& out) {
                  },
                  [](const Tensors& t) { return Tensors{bbox2offset(t[0], t[1], 16.0)}; }});
   out.back().info.written_from = "MMDetection's bbox2distance, the inverse of offset2bbox: a point's distances to its box's four sides, clamped below max_dis when given";
+  out.back().info.axes = {"points", "coordinates"};
   out.push_back({{"box_area", {}, "UNKNOWN", "", {sizes({20, 5}), sizes({40, 8}), sizes({60, 12})}, false, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s) * s.at(1).get<std::int64_t>(), g)}; },
                  [](const Tensors& t) { return Tensors{box_area(t[0])}; }});
   out.back().info.written_from = "torchvision.ops.box_area: (x2 - x1) * (y2 - y1) of each box";
+  out.back().info.axes = {"images", "boxes_per_image"};
   out.push_back({{"box_cxcywh_to_xyxy", {}, "SINGLE_REPO", std::string(k_detr) + "#L9", {sizes({50, 4}), sizes({100, 4}), sizes({200, 4})}, true, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) { return Tensors{box_xyxy_to_cxcywh(random_boxes(n0(s), g))}; },
                  [](const Tensors& t) { return Tensors{box_cxcywh_to_xyxy(t[0])}; }});
+  out.back().info.axes = {"boxes", "coordinates"};
   out.push_back({{"box_xyxy_to_cxcywh", {}, "SINGLE_REPO", std::string(k_detr) + "#L16", {sizes({50, 4}), sizes({100, 4}), sizes({200, 4})}, true, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g)}; },
                  [](const Tensors& t) { return Tensors{box_xyxy_to_cxcywh(t[0])}; }});
+  out.back().info.axes = {"boxes", "coordinates"};
   out.push_back({{"box_iou", {"Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L24", {sizes({400, 4, 72, 4}), sizes({800, 4, 144, 4}), sizes({1600, 4, 288, 4})}, false, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), random_boxes(s.at(2).get<std::int64_t>(), g)}; },
                  [](const Tensors& t) { return Tensors{box_iou(t[0], t[1])}; }});
+  out.back().info.axes = {"boxes1", "coordinates1", "boxes2", "coordinates2"};
   out.push_back({{"generalized_box_iou", {"ViewAttribute", "Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L40", {sizes({400, 72}), sizes({800, 144}), sizes({1600, 288})}, true, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), random_boxes(s.at(1).get<std::int64_t>(), g)}; },
                  [](const Tensors& t) { return Tensors{generalized_box_iou(t[0], t[1])}; }});
+  out.back().info.axes = {"boxes1", "boxes2"};
   out.push_back({{"masks_to_boxes", {"ViewAttribute", "IfElseBranch", "Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L64", {sizes({400, 128, 6}), sizes({300, 128, 6})}, false, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) {
                    return Tensors{at::randint(0, 2, {n0(s), s.at(1).get<std::int64_t>(), s.at(2).get<std::int64_t>()}, g, at::TensorOptions().dtype(at::kBool))};
                  },
                  [](const Tensors& t) { return Tensors{masks_to_boxes(t[0])}; }});
+  out.back().info.axes = {"masks", "height", "width"};
 }
 
 }  // namespace opbench::samples

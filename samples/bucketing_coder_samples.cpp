@@ -140,6 +140,7 @@ void register_bucketing_coder_samples(std::vector<Sample>& out) {
         const Buckets b = generate_buckets(t[0], k_buckets, k_scale);
         return Tensors{b.width, b.height, b.left, b.right, b.top, b.bottom};
       });
+  out.back().info.axes = {"proposals", "coordinates"};
   // (proposals).
   reg(out, "bbox2bucket", {"IfElseBranch", "ForLoop", "AdvancedIndexing", "ViewAttribute"}, k_coder + "#L145",
       {sizes_case({3000}), sizes_case({2000}), sizes_case({1000})}, false,
@@ -152,6 +153,7 @@ void register_bucketing_coder_samples(std::vector<Sample>& out) {
         return Tensors{b.offsets, b.offset_weights, b.labels, b.label_weights};
       });
   out.back().info.host_sync = "as the original: one_hot checks the label range with .item() (LibTorch skips it on CUDA)";
+  out.back().info.axes = {"proposals"};
   // (proposals); scores and offsets as SABL's head gives them, 4 sides x 7 buckets a proposal.
   reg(out, "bucket2bbox", {"ThirdPartyCodes", "ViewAttribute", "IfElseBranch", "Reduce", "AdvancedIndexing"},
       k_coder_later + "#L269", {sizes_case({3000}), sizes_case({2000}), sizes_case({1000})}, true,
@@ -163,6 +165,7 @@ void register_bucketing_coder_samples(std::vector<Sample>& out) {
         const DecodedBuckets d = bucket2bbox(t[0], t[1], t[2], k_buckets, k_scale, 800, 1333);
         return Tensors{d.boxes, d.confidence};
       });
+  out.back().info.axes = {"proposals"};
 }
 
 }  // namespace opbench::samples

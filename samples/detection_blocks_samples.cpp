@@ -135,6 +135,7 @@ void register_detection_block_samples(std::vector<Sample>& out) {
       {sizes_case({4, 16}), sizes_case({8, 8}), sizes_case({16, 4})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 1), g)}; },
       [](const Tensors& t) { return Tensors{bbox_overlaps(t[0], t[1])}; });
+  out.back().info.axes = {"boxes1", "boxes2"};
   // As box_area: (images, RoIs an image); boxes up to 800 px so that every level is hit.
   reg(out, "map_roi_levels", {"ViewAttribute"}, "MMDET",
       k_mmdet + "bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/roi_heads/roi_extractors/single_level_roi_extractor.py#L36",
@@ -145,6 +146,7 @@ void register_detection_block_samples(std::vector<Sample>& out) {
         return Tensors{at::cat({index, random_boxes(images * per_image, g, 1600.0)}, 1)};
       },
       [](const Tensors& t) { return Tensors{map_roi_levels(t[0])}; });
+  out.back().info.axes = {"images", "rois_per_image"};
   // (feature height, width, stride); 9 base anchors of RetinaNet's (3 ratios x 3 scales).
   reg(out, "grid_anchors", {"ViewAttribute"}, "MMDET",
       k_mmdet + "4bd4ace53a626659070204236da5b8e14ae9cd08/mmdet/core/anchor/anchor_generator.py#L318",
@@ -159,6 +161,7 @@ void register_detection_block_samples(std::vector<Sample>& out) {
                                                  t[1][2].item<std::int64_t>())};
       });
   out.back().info.host_inputs = 1;
+  out.back().info.axes = {"feature_height", "feature_width", "stride"};
   // (boxes, 4) of 80 classes.
   reg(out, "boxes_for_nms", {"IfElseBranch", "Reduce"}, "UNKNOWN", "",
       {sizes_case({3000, 4}), sizes_case({4800, 4}), sizes_case({5000, 4})}, false,
@@ -167,6 +170,7 @@ void register_detection_block_samples(std::vector<Sample>& out) {
       },
       [](const Tensors& t) { return Tensors{boxes_for_nms(t[0], t[1])}; });
   out.back().info.written_from = "torchvision's and mmcv's batched_nms: boxes offset by class so that one NMS serves every class";
+  out.back().info.axes = {"boxes", "coordinates"};
   // (batch); ResNet-50's first stage, 256 channels at 56 x 56 (DETR's backbone freezes its norms).
   reg(out, "frozen_batchnorm2d", {"ViewAttribute"}, "SINGLE_REPO",
       "https://github.com/facebookresearch/detr/blob/14602a71482082746399dd6bc5712a9aa8f804d2/models/backbone.py#L19",
@@ -176,6 +180,7 @@ void register_detection_block_samples(std::vector<Sample>& out) {
                        at::randn({256}, g), at::rand({256}, g) + 0.5};
       },
       [](const Tensors& t) { return Tensors{frozen_batchnorm2d(t[0], t[1], t[2], t[3], t[4])}; });
+  out.back().info.axes = {"batch"};
   // (objects an image, side of the finest level): two images of 8 x side pixels, FCOS's five levels
   // (strides 8 to 128, size ranges 64, 128, 256, 512, beyond), 80 classes.
   reg(out, "fcos_matcher", {"ViewAttribute", "IfElseBranch", "Reduce", "AdvancedIndexing", "ForLoop"}, "POD", "",
@@ -219,6 +224,7 @@ void register_detection_block_samples(std::vector<Sample>& out) {
   out.back().info.written_from =
       "FCOS's compute_targets_for_locations (Tian et al. 2019), as POD's FCOS matcher: per image, each location's "
       "smallest box among those it lies in and whose size suits its level";
+  out.back().info.axes = {"objects_per_image", "finest_level_side"};
   // (RoIs, mask side): 81 classes' masks, the RoIs of two images (half each).
   reg(out, "mask_predictor", {"InputAware", "ViewAttribute", "IfElseBranch", "AdvancedIndexing", "BuiltInDataStructure"},
       "POD", "", {sizes_case({8, 16}), sizes_case({16, 16}), sizes_case({32, 16})}, false,
@@ -235,6 +241,7 @@ void register_detection_block_samples(std::vector<Sample>& out) {
   out.back().info.written_from =
       "maskrcnn-benchmark's MaskPostProcessor (the mask head's inference), as POD's mask head uses it: each RoI's "
       "mask of its predicted class, sigmoid, split per image";
+  out.back().info.axes = {"rois", "mask_side"};
   // (positives, negatives, RoIs an image): a sampler's 512 RoIs.
   reg(out, "get_target_single", {"IfElseBranch"}, "MMDET",
       k_mmdet + "f08548bfd6d394a82566022709b5ce9e6b0a855e/mmdet/models/roi_heads/bbox_heads/bbox_head.py#L122",
@@ -251,6 +258,7 @@ void register_detection_block_samples(std::vector<Sample>& out) {
         const BoxTargets b = get_target_single(t[0], t[1], t[2], t[3]);
         return Tensors{b.labels, b.label_weights, b.bbox_targets, b.bbox_weights};
       });
+  out.back().info.axes = {"positives", "negatives", "rois"};
 }
 
 }  // namespace opbench::samples

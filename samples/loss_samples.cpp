@@ -248,12 +248,16 @@ Tensors regression_pair(const Json& s, at::Generator& g) {
 void register_loss_samples(std::vector<Sample>& out) {
   out.push_back({{"iou_loss", {"ViewAttribute", "IfElseBranch", "Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/iou_loss.py#L16", {sizes({128}), sizes({256}), sizes({512})}, true, "loss_samples.cpp"},
                  box_pairs, [](const Tensors& t) { return Tensors{iou_loss(t[0], t[1])}; }});
+  out.back().info.axes = {"boxes"};
   out.push_back({{"giou_loss", {"ViewAttribute", "IfElseBranch", "BuiltInDataStructure"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/iou_loss.py#L102", {sizes({1000}), sizes({2000}), sizes({3000})}, true, "loss_samples.cpp"},
                  box_pairs, [](const Tensors& t) { return Tensors{giou_loss(t[0], t[1])}; }});
+  out.back().info.axes = {"boxes"};
   out.push_back({{"diou_loss", {"Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/iou_loss.py#L122", {sizes({128}), sizes({64}), sizes({8})}, true, "loss_samples.cpp"},
                  box_pairs, [](const Tensors& t) { return Tensors{diou_loss(t[0], t[1])}; }});
+  out.back().info.axes = {"boxes"};
   out.push_back({{"ciou_loss", {"Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/iou_loss.py#L177", {sizes({1000}), sizes({2000}), sizes({3000})}, true, "loss_samples.cpp"},
                  box_pairs, [](const Tensors& t) { return Tensors{ciou_loss(t[0], t[1])}; }});
+  out.back().info.axes = {"boxes"};
   out.push_back({{"sigmoid_focal_loss", {"IfElseBranch", "ViewAttribute"}, "MMCLS", "https://github.com/open-mmlab/mmclassification/blob/72cffac7b50a556824907721665e6705fd5045fb/mmcls/models/losses/focal_loss.py#L9", {sizes({3000, 4}), sizes({4000, 4}), sizes({5000, 4})}, true, "loss_samples.cpp"},
                  [](const Json& s, at::Generator& g) {
                    const auto n = n0(s), k = s.at(1).get<std::int64_t>();
@@ -261,14 +265,19 @@ void register_loss_samples(std::vector<Sample>& out) {
                    return Tensors{at::randn({n, k}, g), at::one_hot(labels, k).to(at::kFloat)};
                  },
                  [](const Tensors& t) { return Tensors{samples::sigmoid_focal_loss(t[0], t[1])}; }});
+  out.back().info.axes = {"samples", "classes"};
   out.push_back({{"smooth_l1_loss", {"IfElseBranch", "AdvancedIndexing"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/smooth_l1_loss.py#L12", {sizes({3000, 4}), sizes({4000, 4}), sizes({6000, 4})}, true, "loss_samples.cpp"},
                  regression_pair, [](const Tensors& t) { return Tensors{samples::smooth_l1_loss(t[0], t[1])}; }});
+  out.back().info.axes = {"rows", "columns"};
   out.push_back({{"l1_loss", {"Reduce", "IfElseBranch"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/smooth_l1_loss.py#L37", {sizes({128, 4}), sizes({256, 4}), sizes({512, 4})}, true, "loss_samples.cpp"},
                  regression_pair, [](const Tensors& t) { return Tensors{samples::l1_loss(t[0], t[1])}; }});
+  out.back().info.axes = {"rows", "columns"};
   out.push_back({{"balanced_l1_loss", {}, "MMDET", k_losses + "balanced_l1_loss.py#L13", {sizes({128, 4}), sizes({256, 8}), sizes({512, 16})}, true, "loss_samples.cpp"},
                  regression_pair, [](const Tensors& t) { return Tensors{balanced_l1_loss(t[0], t[1])}; }});
+  out.back().info.axes = {"rows", "columns"};
   out.push_back({{"charbonnier_loss", {}, "MMEDIT", "https://github.com/open-mmlab/mmediting/blob/ce2a70f1321907d1451a376637cf56be76168a67/mmedit/models/losses/pixelwise_loss.py#L41", {sizes({300, 8}), sizes({600, 16}), sizes({800, 32})}, true, "loss_samples.cpp"},
                  regression_pair, [](const Tensors& t) { return Tensors{charbonnier_loss(t[0], t[1])}; }});
+  out.back().info.axes = {"rows", "columns"};
   out.push_back({{"label_smooth_celoss", {"ViewAttribute", "Reduce"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 2}), sizes({1000, 4})}, true, "loss_samples.cpp"},
                  [](const Json& s, at::Generator& g) {
                    const auto n = n0(s), k = s.at(1).get<std::int64_t>();
@@ -276,12 +285,14 @@ void register_loss_samples(std::vector<Sample>& out) {
                  },
                  [](const Tensors& t) { return Tensors{label_smooth_celoss(t[0], t[1])}; }});
   out.back().info.written_from = "the label-smoothing cross entropy of Szegedy et al. 2016 (Inception-v3)";
+  out.back().info.axes = {"samples", "classes"};
   out.push_back({{"weight_reduce_loss", {"Reduce", "IfElseBranch"}, "MMSEG", "https://github.com/open-mmlab/mmsegmentation/blob/504965184c3e6bc9ec43af54237129ef21981a5f/mmseg/models/losses/utils.py#L47", {sizes({128, 4}), sizes({64, 4}), sizes({8, 4})}, true, "loss_samples.cpp"},
                  [](const Json& s, at::Generator& g) {
                    const std::vector<std::int64_t> shape{n0(s), s.at(1).get<std::int64_t>()};
                    return Tensors{at::rand(shape, g), at::rand(shape, g)};
                  },
                  [](const Tensors& t) { return Tensors{weight_reduce_loss(t[0], t[1])}; }});
+  out.back().info.axes = {"rows", "columns"};
   // (batch, classes, height, width) scores and per-pixel labels.
   out.push_back({{"dice_loss", {"IfElseBranch", "Reduce", "ViewAttribute"}, "UNKNOWN", "",
                   {sizes_case({3, 4, 5, 6}), sizes_case({4, 5, 6, 7}), sizes_case({5, 6, 7, 8})}, true, "loss_samples.cpp"},
@@ -292,6 +303,7 @@ void register_loss_samples(std::vector<Sample>& out) {
                  [](const Tensors& t) { return Tensors{dice_loss(t[0], t[1])}; }});
   out.back().info.host_sync = "one_hot checks the label range with .item() on the CPU (LibTorch skips it on CUDA)";
   out.back().info.written_from = "the Dice loss of Milletari et al. 2016 (V-Net): 1 - (2|P.T| + s) / (|P| + |T| + s) per class, sigmoid for one channel, softmax for more";
+  out.back().info.axes = {"batch", "classes", "height", "width"};
   // (boxes): predictions and targets of a box head, 4 coordinates each, a quarter of them ignored.
   out.push_back({{"ghmr_loss", {"ViewAttribute", "IfElseBranch", "ForLoop"}, "MMDET",
                   "https://github.com/open-mmlab/mmdetection/blob/2294badd86b0bc83e49692187a4639b69f2ec4b8/mmdet/models/losses/ghm_loss.py#L122",
@@ -303,6 +315,7 @@ void register_loss_samples(std::vector<Sample>& out) {
                  },
                  [](const Tensors& t) { return Tensors{ghmr_loss(t[0], t[1], t[2])}; }});
   out.back().info.host_sync = "as the original: the weight total and each bin's count are read on the host (.item())";
+  out.back().info.axes = {"boxes"};
   // (RoIs, 4): 81 class scores (80 classes and background), class-agnostic boxes; half positive.
   out.push_back({{"carl_loss", {"InputAware", "ViewAttribute", "IfElseBranch", "BuiltInDataStructure", "Reduce", "AdvancedIndexing"},
                   "MMDET",
@@ -316,6 +329,7 @@ void register_loss_samples(std::vector<Sample>& out) {
                  },
                  [](const Tensors& t) { return Tensors{carl_loss(t[0], t[1], t[2], t[3])}; }});
   out.back().info.host_sync = "as the original: the positives are found with nonzero (a data-dependent size)";
+  out.back().info.axes = {"rois", "coordinates"};
   // (the last image's index, objects an image, embedding positions, embedding dimensions).
   auto corner_inputs = [](const Json& s, at::Generator& g) {
     const auto images = size_at(s, 0) + 1, objects = size_at(s, 1), positions = size_at(s, 2), dims = size_at(s, 3);
@@ -330,11 +344,13 @@ void register_loss_samples(std::vector<Sample>& out) {
                  corner_inputs, [](const Tensors& t) { return Tensors{associative_pull_loss(t[0], t[1], t[2])}; }});
   out.back().info.host_inputs = 1;
   out.back().info.written_from = corners_from;
+  out.back().info.axes = {"last_image", "objects_per_image", "positions", "embedding_dims"};
   out.push_back({{"associative_push_loss", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, "UNKNOWN", "",
                   {sizes_case({0, 2, 32, 8}), sizes_case({1, 3, 64, 4}), sizes_case({2, 4, 64, 16})}, true, "loss_samples.cpp"},
                  corner_inputs, [](const Tensors& t) { return Tensors{associative_push_loss(t[0], t[1], t[2])}; }});
   out.back().info.host_inputs = 1;
   out.back().info.written_from = corners_from;
+  out.back().info.axes = {"last_image", "objects_per_image", "positions", "embedding_dims"};
   // (points, classes): heatmap logits and Gaussian targets, one centre in twenty.
   out.push_back({{"gaussian_sigmoid_focalloss", {"ViewAttribute", "InputAware"}, "POD", "",
                   {sizes_case({300, 4}), sizes_case({400, 4}), sizes_case({200, 4})}, true, "loss_samples.cpp"},
@@ -348,6 +364,7 @@ void register_loss_samples(std::vector<Sample>& out) {
   out.back().info.written_from =
       "the Gaussian focal loss of CornerNet and CenterNet (penalty-reduced focal loss on Gaussian heatmaps, alpha 2, "
       "gamma 4) on sigmoid logits, normalised by the number of centres";
+  out.back().info.axes = {"points", "classes"};
 }
 
 }  // namespace opbench::samples

@@ -368,6 +368,7 @@ void register_more_samples(std::vector<Sample>& out) {
         return Tensors{rand({b, 1024, k}, g).softmax(2), randn({b, 1024, 64}, g), randn({k, 64}, g)};
       },
       [](const Tensors& t) { return Tensors{aggregate(t[0], t[1], t[2])}; });
+  out.back().info.axes = {"batch", "codewords"};
   reg(out, "scaled_l2", {"Reduce", "ViewAttribute"}, "MMSEG",
       k_gh + "open-mmlab/mmsegmentation/blob/504965184c3e6bc9ec43af54237129ef21981a5f/mmseg/ops/encoding.py#L34",
       {sz({892, 52, 32}), sz({492, 26, 16}), sz({292, 18, 4})}, true,
@@ -375,12 +376,14 @@ void register_more_samples(std::vector<Sample>& out) {
         return Tensors{randn({2, at_(s, 0), at_(s, 2)}, g), randn({at_(s, 1), at_(s, 2)}, g), rand({at_(s, 1)}, g)};
       },
       [](const Tensors& t) { return Tensors{scaled_l2(t[0], t[1], t[2])}; });
+  out.back().info.axes = {"pixels", "codewords", "channels"};
   reg(out, "assign_wrt_overlaps", {"IfElseBranch", "AdvancedIndexing", "ForLoop", "InputAware", "Customized"}, "MMDET",
       k_mmdet + "core/bbox/assigners/max_iou_assigner.py#L128", {sz({4, 4})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{rand({at_(s, 0), at_(s, 1) * 256}, g)}; },
       [](const Tensors& t) { return Tensors{assign_wrt_overlaps(t[0])}; });
   out.back().info.host_sync =
       "as the original: a Python `if` on each gt's best overlap, and boolean-mask assignment";
+  out.back().info.axes = {"gts", "proposals_x256"};
   reg(out, "bbox2roi", {"ForLoop", "IfElseBranch"}, "UNKNOWN", "", {sz({32}), sz({64}), sz({128})}, false,
       [](const Json& s, at::Generator& g) {
         Tensors boxes;
@@ -389,6 +392,7 @@ void register_more_samples(std::vector<Sample>& out) {
       },
       [](const Tensors& t) { return Tensors{bbox2roi(t)}; });
   out.back().info.written_from = "MMDetection's bbox2roi (mmdet/core/bbox/transforms.py): each image's boxes prefixed with its index, concatenated";
+  out.back().info.axes = {"boxes_per_image"};
   reg(out, "bmn_loss", {"ViewAttribute", "Reduce"}, "MMACTION2",
       k_gh + "open-mmlab/mmaction2/blob/d5ab34805fe6a02bb98e4af158626a21790b6974/mmaction/models/losses/bmn_loss.py#L11",
       {sz({8, 32}), sz({16, 16}), sz({16, 8})}, true,
@@ -396,6 +400,7 @@ void register_more_samples(std::vector<Sample>& out) {
         return Tensors{rand({at_(s, 0), 100, at_(s, 1)}, g) * 0.98 + 0.01, rand({at_(s, 0), 100, at_(s, 1)}, g)};
       },
       [](const Tensors& t) { return Tensors{bmn_loss(t[0], t[1])}; });
+  out.back().info.axes = {"batch", "temporal_scale"};
   reg(out, "bounded_iou_loss", {"ViewAttribute"}, "MMDET", k_mmdet + "models/losses/iou_loss.py#L55",
       {sz({4}), sz({8}), sz({12})}, true,
       [](const Json& s, at::Generator& g) {
@@ -404,6 +409,7 @@ void register_more_samples(std::vector<Sample>& out) {
         return Tensors{target + at::rand({n, 4}, g), target};
       },
       [](const Tensors& t) { return Tensors{bounded_iou_loss(t[0], t[1])}; });
+  out.back().info.axes = {"boxes_x256"};
   reg(out, "collate_tokens", {"ForLoop", "IfElseBranch", "AdvancedIndexing"}, "FAIRSEQ",
       k_gh + "facebookresearch/fairseq/blob/b5a039c292facba9c73f59ff34621ec131d82341/fairseq/data/data_utils.py#L37",
       {sz({8, 12, 12}), sz({16, 16, 16}), sz({32, 8, 8})}, false,
@@ -414,6 +420,7 @@ void register_more_samples(std::vector<Sample>& out) {
         return values;
       },
       [](const Tensors& t) { return Tensors{collate_tokens(t, 1)}; });
+  out.back().info.axes = {"sequences", "max_length", "unused"};
   reg(out, "compute_locations", {"ViewAttribute", "IfElseBranch"}, "POD", "", {sz({3000}), sz({2000}), sz({4000})}, false,
       // The original's `device` argument: an empty tensor on the case's device; the feature-map
       // size stays on the host (a Python int there).
@@ -421,10 +428,12 @@ void register_more_samples(std::vector<Sample>& out) {
       [](const Tensors& t) { return Tensors{compute_locations(t[1][0].item<int64_t>(), 50, 8, t[0].options())}; });
   out.back().info.host_inputs = 1;
   out.back().info.written_from = "FCOS's compute_locations_per_level (the grid of feature-map cell centres in image pixels), as POD uses it";
+  out.back().info.axes = {"locations"};
   reg(out, "detr_loss_cardinality", {"BuiltInDataStructure", "ForLoop", "Reduce", "ViewAttribute"}, "SINGLE_REPO",
       k_detr + "detr.py#L130", {sz({100})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{randn({8, at_(s, 0), 92}, g), randint(20, {8}, g)}; },
       [](const Tensors& t) { return Tensors{detr_loss_cardinality(t[0], t[1])}; });
+  out.back().info.axes = {"queries"};
   reg(out, "detr_postprocess", {"BuiltInDataStructure", "ViewAttribute"}, "SINGLE_REPO", k_detr + "detr.py#L258",
       {sz({8, 10})}, false,
       [](const Json& s, at::Generator& g) {
@@ -433,15 +442,18 @@ void register_more_samples(std::vector<Sample>& out) {
                        at::full({b, 2}, 800.0)};
       },
       [](const Tensors& t) { return detr_postprocess(t[0], t[1], t[2]); });
+  out.back().info.axes = {"batch", "classes"};
   reg(out, "factorization_machine", {"InputAware", "Reduce", "Broadcast"}, "PADDLEREC",
       k_gh + "PaddlePaddle/PaddleRec/blob/0aabcd30d5678d05181e6edea47c7948ef7baf12/models/rank/fm/net.py#L21",
       {sz({12, 1})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{randn({512, 26, at_(s, 0)}, g)}; },
       [](const Tensors& t) { return Tensors{factorization_machine(t[0])}; });
+  out.back().info.axes = {"embedding_dim", "unused"};
   reg(out, "focal_loss", {"Reduce"}, "SEGMENTBASE2", "", {sz({128}), sz({256}), sz({512})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{randn({at_(s, 0) * 16, 19}, g), randint(19, {at_(s, 0) * 16}, g)}; },
       [](const Tensors& t) { return Tensors{softmax_focal_loss(t[0], t[1])}; });
   out.back().info.written_from = "the softmax focal loss of Lin et al. 2017 (RetinaNet) over class scores";
+  out.back().info.axes = {"pixels_x16"};
   reg(out, "gaussian_focal_loss", {}, "MMDET",
       k_gh + "open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/losses/gaussian_focal_loss.py#L11",
       {sz({128, 4}), sz({256, 4}), sz({512, 4})}, true,
@@ -451,6 +463,7 @@ void register_more_samples(std::vector<Sample>& out) {
         return Tensors{rand({at_(s, 0), at_(s, 1), 32}, g) * 0.98 + 0.01, target};
       },
       [](const Tensors& t) { return Tensors{gaussian_focal_loss(t[0], t[1])}; });
+  out.back().info.axes = {"rows", "columns"};
   reg(out, "gen_base_anchors", {"ViewAttribute"}, "MMDET",
       k_gh + "open-mmlab/mmdetection/blob/4bd4ace53a626659070204236da5b8e14ae9cd08/mmdet/core/anchor/anchor_generator.py#L131",
       {sz({4, 3, 1}), sz({8, 6, 2}), sz({16, 12, 4})}, false,
@@ -459,23 +472,28 @@ void register_more_samples(std::vector<Sample>& out) {
       },
       [](const Tensors& t) { return Tensors{gen_base_anchors(t[2].item<double>(), t[0], t[1])}; });
   out.back().info.host_inputs = 1;
+  out.back().info.axes = {"base_size", "ratios", "scales"};
   reg(out, "greedy_decoder", {"ForLoop", "Reduce", "AdvancedIndexing", "BuiltInDataStructure"}, "ASSEMBLYAI",
       "https://colab.research.google.com/drive/1IPpwx4rX32rqHKpLz7dc8sOKspUa-YKO#scrollTo=RVJs4Bk8FjjO",
       {sz({12, 12, 12}), sz({16, 16, 16}), sz({32, 32, 32})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{randn({at_(s, 0), at_(s, 1) * 8, at_(s, 2)}, g).log_softmax(2)}; },
       [](const Tensors& t) { return greedy_decoder(t[0], t[0].size(2) - 1); });
   out.back().info.host_sync = "as the original: each decoded sequence's length depends on the data (boolean mask)";
+  out.back().info.axes = {"batch", "time_steps_x8", "classes"};
   reg(out, "index2d", {"ViewAttribute"}, "SINGLE_REPO", k_yolact + "layers/box_utils.py#L376", {sz({10}), sz({20}), sz({30})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{randn({at_(s, 0) * 10, 100}, g), randint(100, {at_(s, 0) * 10, 8}, g)}; },
       [](const Tensors& t) { return Tensors{index2d(t[0], t[1])}; });
+  out.back().info.axes = {"rows_x10"};
   reg(out, "intersect", {"Reduce", "ViewAttribute"}, "SINGLE_REPO", k_yolact + "scripts/optimize_bboxes.py#L24",
       {sz({128}), sz({256}), sz({512})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{random_boxes(at_(s, 0), g), random_boxes(at_(s, 0), g)}; },
       [](const Tensors& t) { return Tensors{intersect(t[0], t[1])}; });
+  out.back().info.axes = {"boxes"};
   reg(out, "jaccard", {"Reduce", "ViewAttribute"}, "SINGLE_REPO", k_yolact + "scripts/optimize_bboxes.py#L45",
       {sz({300}), sz({600}), sz({800})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{random_boxes(at_(s, 0), g), random_boxes(at_(s, 0), g)}; },
       [](const Tensors& t) { return Tensors{jaccard(t[0], t[1])}; });
+  out.back().info.axes = {"boxes"};
   reg(out, "joints_mse_loss", {"ViewAttribute", "ForLoop", "IfElseBranch", "Reduce"}, "MMPOSE",
       k_gh + "open-mmlab/mmpose/blob/c85159da60f25bc6bbab763c37c2be1e49e4052f/mmpose/models/losses/mse_loss.py#L9",
       {sz({300}), sz({600}), sz({800})}, true,
@@ -484,36 +502,43 @@ void register_more_samples(std::vector<Sample>& out) {
         return Tensors{rand({4, 17, hw, hw}, g), rand({4, 17, hw, hw}, g), rand({4, 17, 1}, g)};
       },
       [](const Tensors& t) { return Tensors{joints_mse_loss(t[0], t[1], t[2])}; });
+  out.back().info.axes = {"heatmap_side_x10"};
   reg(out, "l2_loss", {"Reduce"}, "SEGMENTBASE2", "", {sz({16, 32}), sz({16, 16}), sz({32, 32})}, true,
       [](const Json& s, at::Generator& g) {
         return Tensors{randn({at_(s, 0), at_(s, 1), 64}, g), randn({at_(s, 0), at_(s, 1), 64}, g)};
       },
       [](const Tensors& t) { return Tensors{l2_loss(t[0], t[1])}; });
   out.back().info.written_from = "the mean squared difference of prediction and target";
+  out.back().info.axes = {"batch", "positions"};
   reg(out, "legacy_bbox2delta", {"ViewAttribute"}, "MMDET",
       k_gh + "open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/core/bbox/coder/legacy_delta_xywh_bbox_coder.py#L85",
       {sz({3000}), sz({2000}), sz({1000})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{random_boxes(at_(s, 0), g), random_boxes(at_(s, 0), g)}; },
       [](const Tensors& t) { return Tensors{legacy_bbox2delta(t[0], t[1])}; });
+  out.back().info.axes = {"boxes"};
   reg(out, "legacy_delta2bbox", {"ViewAttribute", "IfElseBranch"}, "MMDET",
       "https://github.com/open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/core/bbox/coder/legacy_delta_xywh_bbox_coder.py#L134",
       {sz({3000, 4}), sz({2000, 4}), sz({1000, 4})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{random_boxes(at_(s, 0), g), randn({at_(s, 0), 4}, g) * 0.2}; },
       [](const Tensors& t) { return Tensors{legacy_delta2bbox(t[0], t[1])}; });
+  out.back().info.axes = {"boxes", "coordinates"};
   reg(out, "margin_loss", {"ForLoop", "Reduce", "ThirdPartyCodes"}, "SEGMENTBASE2", "", {sz({4}), sz({8}), sz({12})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{rand({256, at_(s, 0)}, g), randint(at_(s, 0), {256}, g)}; },
       [](const Tensors& t) { return Tensors{margin_loss(t[0], t[1])}; });
   out.back().info.written_from = "the capsule margin loss of Sabour et al. 2017 (CapsNet)";
+  out.back().info.axes = {"classes"};
   reg(out, "mmdetection_accuracy", {"ForLoop", "IfElseBranch", "ViewAttribute"}, "MMDET",
       k_gh + "open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/losses/accuracy.py#L7",
       {sz({32, 1000}), sz({16, 2000}), sz({8, 3000})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{randn({at_(s, 0), at_(s, 1)}, g), randint(at_(s, 1), {at_(s, 0)}, g)}; },
       [](const Tensors& t) { return Tensors{mmdetection_accuracy(t[0], t[1], {1, 5})}; });
+  out.back().info.axes = {"samples", "classes"};
   reg(out, "offset2bbox", {"ViewAttribute", "IfElseBranch", "ThirdPartyCodes"}, "UNKNOWN", "",
       {sz({4000, 4}), sz({5000, 4}), sz({6000, 4})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{rand({at_(s, 0), 2}, g) * 800, rand({at_(s, 0), at_(s, 1)}, g) * 50}; },
       [](const Tensors& t) { return Tensors{offset2bbox(t[0], t[1], 1333, 800)}; });
   out.back().info.written_from = "MMDetection's distance2bbox: points and their distances to the four sides, clamped to the image";
+  out.back().info.axes = {"points", "coordinates"};
   reg(out, "partialconv2d", {"ThirdPartyCodes", "IfElseBranch"}, "MMEDIT",
       k_gh + "open-mmlab/mmediting/blob/ce2a70f1321907d1451a376637cf56be76168a67/mmedit/models/common/partial_conv.py#L10",
       {sz({100, 3}), sz({200, 3})}, true,
@@ -523,40 +548,48 @@ void register_more_samples(std::vector<Sample>& out) {
                        randn({16, c, 3, 3}, g), randn({16}, g)};
       },
       [](const Tensors& t) { return Tensors{partialconv2d(t[0], t[1], t[2], t[3])}; });
+  out.back().info.axes = {"side", "channels"};
   reg(out, "position_embedding_learned", {"Customized", "ViewAttribute"}, "SINGLE_REPO", k_detr + "position_encoding.py#L51",
       {sz({4, 2048, 24, 37})}, true,
       [](const Json& s, at::Generator& g) {
         return Tensors{randn({at_(s, 0), 8, at_(s, 2), at_(s, 3)}, g), rand({50, 128}, g), rand({50, 128}, g)};
       },
       [](const Tensors& t) { return Tensors{position_embedding_learned(t[0], t[1], t[2])}; });
+  out.back().info.axes = {"batch", "channels_unused", "height", "width"};
   reg(out, "position_embedding_sine", {"Customized", "Reduce", "ViewAttribute", "IfElseBranch"}, "SINGLE_REPO",
       k_detr + "position_encoding.py#L12", {sz({4}), sz({6}), sz({8})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{at::randint(0, 2, {at_(s, 0), 25, 34}, g, k_long).lt(1)}; },
       [](const Tensors& t) { return Tensors{position_embedding_sine(t[0])}; });
+  out.back().info.axes = {"batch"};
   reg(out, "random_sampler", {"IfElseBranch", "AdvancedIndexing", "InputAware", "ViewAttribute"}, "MMDET",
       k_mmdet + "core/bbox/samplers/random_sampler.py#L9", {sz({4})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{randint(at_(s, 0) + 1, {4000}, g)}; },
       [](const Tensors& t) { return random_sampler(t[0], 512, 0.25); });
   out.back().info.host_sync = "as the original: torch.nonzero picks the positive and negative boxes";
+  out.back().info.axes = {"classes"};
   reg(out, "sanitize_coordinates", {"Reduce", "IfElseBranch"}, "MMDET", k_mmdet + "models/dense_heads/yolact_head.py#L876",
       {sz({300, 100}), sz({600, 100}), sz({800, 100})}, false,
       [](const Json& s, at::Generator& g) { return Tensors{rand({at_(s, 0), at_(s, 1)}, g), rand({at_(s, 0), at_(s, 1)}, g)}; },
       [](const Tensors& t) { return sanitize_coordinates(t[0], t[1], 550, 1); });
+  out.back().info.axes = {"rows", "columns"};
   reg(out, "sce_loss", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, "UNKNOWN", "", {sz({4}), sz({8}), sz({12})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{randn({256, at_(s, 0)}, g), randint(at_(s, 0), {256}, g)}; },
       [](const Tensors& t) { return Tensors{sce_loss(t[0], t[1])}; });
   out.back().info.host_sync = "as the original: one_hot checks the label range with .item() (LibTorch skips it on CUDA)";
   out.back().info.written_from = "the symmetric cross entropy of Wang et al. 2019: cross entropy plus reverse cross entropy";
+  out.back().info.axes = {"classes"};
   reg(out, "smooth_step", {"Broadcast"}, "PADDLEREC",
       k_gh + "PaddlePaddle/PaddleRec/blob/3b416accde4366e26f55f8d27f2453704a146bad/models/multitask/dselect_k/net.py#L121",
       {sz({12, 12, 12}), sz({16, 16, 16}), sz({32, 32, 32})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{randn({at_(s, 0), at_(s, 1), at_(s, 2)}, g)}; },
       [](const Tensors& t) { return Tensors{smooth_step(t[0])}; });
+  out.back().info.axes = {"batch", "rows", "columns"};
   reg(out, "split_heads_qkv", {"InputAware", "ViewAttribute"}, "PADDLEREC",
       k_gh + "PaddlePaddle/PaddleRec/blob/1f1d93eba5503bec87c11acc8203c2266c63c285/models/rank/bst/net.py#L339",
       {sz({12, 12})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{randn({128, at_(s, 0), at_(s, 1) * 8}, g)}; },
       [](const Tensors& t) { return Tensors{split_heads_qkv(t[0], 8)}; });
+  out.back().info.axes = {"sequence", "head_width"};
   reg(out, "valid_flags", {"AdvancedIndexing", "ViewAttribute"}, "MMDET", k_mmdet + "core/anchor/point_generator.py#L30",
       {sz({160, 120, 3}), sz({320, 240, 6}), sz({480, 360, 9})}, false,
       // The original's `device` argument: an empty tensor on the case's device; the sizes stay
@@ -567,6 +600,7 @@ void register_more_samples(std::vector<Sample>& out) {
         return Tensors{valid_flags(h, w, h - 3, w - 5, t[1][2].item<int64_t>(), t[0].options())};
       });
   out.back().info.host_inputs = 1;
+  out.back().info.axes = {"feature_height", "feature_width", "anchors"};
   reg(out, "varifocal_loss", {"Reduce", "IfElseBranch"}, "MMDET", k_mmdet + "models/losses/varifocal_loss.py#L11",
       {sz({128, 4}), sz({256, 4}), sz({512, 4})}, true,
       [](const Json& s, at::Generator& g) {
@@ -574,6 +608,7 @@ void register_more_samples(std::vector<Sample>& out) {
         return Tensors{randn(shape, g), rand(shape, g) * (rand(shape, g) > 0.9).to(at::kFloat)};
       },
       [](const Tensors& t) { return Tensors{varifocal_loss(t[0], t[1])}; });
+  out.back().info.axes = {"points_x16", "unused"};
   reg(out, "word2vec", {"InputAware", "Broadcast"}, "PADDLEREC",
       k_gh + "facebookresearch/fairseq/blob/b5a039c292facba9c73f59ff34621ec131d82341/fairseq/utils.py#L256",
       {sz({24, 1})}, true,
@@ -581,6 +616,7 @@ void register_more_samples(std::vector<Sample>& out) {
         return Tensors{randn({512, 64}, g) * 0.1, randn({512, 64}, g) * 0.1, randn({512, at_(s, 0), 64}, g) * 0.1};
       },
       [](const Tensors& t) { return Tensors{word2vec_loss(t[0], t[1], t[2])}; });
+  out.back().info.axes = {"negatives", "unused"};
   // Fused patterns (MXNet operator-benchmark design): ResNet-50 layer1 3x3 conv, BERT FFN.
   auto conv_inputs = [](const Json& s, at::Generator& g) {
     return Tensors{randn({at_(s, 0), 64, 56, 56}, g), randn({64, 64, 3, 3}, g) * 0.05, randn({64}, g),
@@ -590,18 +626,22 @@ void register_more_samples(std::vector<Sample>& out) {
   reg(out, "conv_relu", {"Fused"}, "MXNET_DESIGN", "", conv_cases, true, conv_inputs,
       [](const Tensors& t) { return Tensors{conv_relu(t[0], t[1], t[2])}; });
   out.back().info.written_from = "the fused-operator patterns of MXNet's operator-benchmark design (convolution then ReLU)";
+  out.back().info.axes = {"batch"};
   reg(out, "conv_bn", {"Fused"}, "MXNET_DESIGN", "", conv_cases, true, conv_inputs,
       [](const Tensors& t) { return Tensors{conv_bn(t[0], t[1], t[3], t[4], t[5], t[6])}; });
   out.back().info.written_from = "the fused-operator patterns of MXNet's operator-benchmark design (convolution then batch norm)";
+  out.back().info.axes = {"batch"};
   reg(out, "conv_bn_relu", {"Fused"}, "MXNET_DESIGN", "", conv_cases, true, conv_inputs,
       [](const Tensors& t) { return Tensors{at::relu(conv_bn(t[0], t[1], t[3], t[4], t[5], t[6]))}; });
   out.back().info.written_from = "the fused-operator patterns of MXNet's operator-benchmark design (convolution, batch norm, ReLU)";
+  out.back().info.axes = {"batch"};
   reg(out, "linear_gelu", {"Fused"}, "MXNET_DESIGN", "", {sz({1024, 768, 3072})}, true,
       [](const Json& s, at::Generator& g) {
         return Tensors{randn({at_(s, 0), at_(s, 1)}, g), randn({at_(s, 2), at_(s, 1)}, g) * 0.02, randn({at_(s, 2)}, g)};
       },
       [](const Tensors& t) { return Tensors{linear_gelu(t[0], t[1], t[2])}; });
   out.back().info.written_from = "the fused-operator patterns of MXNet's operator-benchmark design (linear then GELU)";
+  out.back().info.axes = {"tokens", "in_features", "out_features"};
 }
 
 }  // namespace opbench::samples

@@ -99,11 +99,13 @@ void register_pose_action_samples(std::vector<Sample>& out) {
         return Tensors{push, pull};
       });
   out.back().info.host_inputs = 1;
+  out.back().info.axes = {"images", "heatmap_height", "heatmap_width"};
   // (faces, 2 x 39 landmark coordinates), 64 x 64 heatmaps.
   reg(out, "landmark2heatmap", {"ViewAttribute"}, "UNKNOWN", "", {sizes_case({30, 78}), sizes_case({4, 78}), sizes_case({16, 78})},
       false, [](const Json& s, at::Generator& g) { return Tensors{at::rand({size_at(s, 0), size_at(s, 1)}, g) * 63}; },
       [](const Tensors& t) { return Tensors{landmark2heatmap(t[0])}; });
   out.back().info.written_from = "the Gaussian landmark heatmaps of heatmap-regression face alignment: one map a landmark, a Gaussian of sigma 1.5 px at the point";
+  out.back().info.axes = {"faces", "coordinates"};
   // (elements a loss, entries): the entries but the last are losses, every other one a list of
   // two tensors; the last is an accuracy (logged, not summed).
   reg(out, "parse_loss", {"ForLoop", "IfElseBranch", "Reduce", "AdvancedIndexing"}, "MMACTION2",
@@ -134,6 +136,7 @@ void register_pose_action_samples(std::vector<Sample>& out) {
         return Tensors{parsed.first};
       });
   out.back().info.host_sync = "as the original: every logged value is read on the host (.item())";
+  out.back().info.axes = {"elements", "entries"};
 }
 
 }  // namespace opbench::samples

@@ -57,6 +57,7 @@ void register_recommendation_samples(std::vector<Sample>& out) {
         return Tensors{at::randn({size_at(s, 0), size_at(s, 1), size_at(s, 2)}, g), at::randn({size_at(s, 0), size_at(s, 2)}, g)};
       },
       [](const Tensors& t) { return label_aware_attention(t[0], t[1]); });
+  out.back().info.axes = {"users", "interests", "width"};
   // (batch, sequence, model width); the bias masks the padded positions of each sequence.
   reg(out, "scaled_dot_product_attention", {"InputAware", "IfElseBranch"},
       k_paddlerec + "1f1d93eba5503bec87c11acc8203c2266c63c285/models/rank/bst/net.py#L362", {sizes_case({12, 12, 12})}, true,
@@ -67,6 +68,7 @@ void register_recommendation_samples(std::vector<Sample>& out) {
                        padded.to(at::kFloat).expand({b, l, l}).contiguous() * -1e9};
       },
       [](const Tensors& t) { return Tensors{bst_scaled_dot_product_attention(t[0], t[1], t[2], t[3])}; });
+  out.back().info.axes = {"batch", "sequence", "width"};
   // MHCN mixes its three channels (social, joint, purchase): (users, embedding width).
   reg(out, "channel_attention", {"InputAware", "Reduce", "ForLoop"},
       k_paddlerec + "fa3e3a8a591d55778edf8d26982467d5be0840ef/models/recall/mhcn/net.py#L224", {sizes_case({16, 16})}, true,
@@ -76,6 +78,7 @@ void register_recommendation_samples(std::vector<Sample>& out) {
                        at::randn({d, d}, g) * 0.1};
       },
       [](const Tensors& t) { return channel_attention({t[0], t[1], t[2]}, t[3], t[4]); });
+  out.back().info.axes = {"users", "width"};
 }
 
 }  // namespace opbench::samples

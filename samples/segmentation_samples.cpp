@@ -85,6 +85,7 @@ void register_segmentation_samples(std::vector<Sample>& out) {
       [](const Tensors& t) { return Tensors{edge_wbce_loss(t[0], t[1])}; },
       "the class-balanced cross entropy of HED (Xie and Tu 2015, \"Holistically-nested edge detection\"): edge pixels "
       "weighted by the share of non-edge pixels of their image, and the other way round");
+  out.back().info.axes = {"batch"};
   // (side): a one-channel map of side x side with a validity mask (a quarter invalid).
   reg(out, "gradient_loss", {"ViewAttribute", "IfElseBranch", "Reduce"},
       {sizes_case({128}), sizes_case({256}), sizes_case({512})}, true,
@@ -96,6 +97,7 @@ void register_segmentation_samples(std::vector<Sample>& out) {
       [](const Tensors& t) { return Tensors{gradient_loss(t[0], t[1], t[2])}; },
       "the image-gradient matching loss of dense prediction (the L1 distance of the finite differences of prediction "
       "and target, as in MiDaS's and matting's gradient losses), masked to valid pixels");
+  out.back().info.axes = {"side"};
   // (batch): disparities and images of 96 x 320 (KITTI at a quarter), four scales.
   reg(out, "edge_smoothloss", {"ViewAttribute", "IfElseBranch", "Reduce", "ForLoop"},
       {sizes_case({2}), sizes_case({4}), sizes_case({8})}, true,
@@ -106,6 +108,7 @@ void register_segmentation_samples(std::vector<Sample>& out) {
       [](const Tensors& t) { return Tensors{edge_smooth_loss(t[0], t[1])}; },
       "the edge-aware smoothness loss of self-supervised depth (Godard et al. 2017; Monodepth2's get_smooth_loss "
       "with mean-normalised disparity), over four scales");
+  out.back().info.axes = {"batch"};
   // (feature channels): student and teacher features of 2 images at 32 x 32, 19 classes
   // (Cityscapes) labelled at 128 x 128.
   reg(out, "ifv_loss", {"ViewAttribute", "Reduce", "ForLoop", "IfElseBranch"},
@@ -118,6 +121,7 @@ void register_segmentation_samples(std::vector<Sample>& out) {
       [](const Tensors& t) { return Tensors{ifv_loss(t[0], t[1], t[2], 19)}; },
       "IFVD's CriterionIFV (Wang et al. 2020, \"Intra-class feature variation distillation for semantic "
       "segmentation\"): the MSE between student's and teacher's pixel-to-class-centre cosine similarities");
+  out.back().info.axes = {"channels"};
 }
 
 }  // namespace opbench::samples

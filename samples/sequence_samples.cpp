@@ -26,6 +26,7 @@ void register_sequence_samples(std::vector<Sample>& out) {
                    return Tensors{at::randn({bsz, 1, nhu}, g), encoder};
                  },
                  [](const Tensors& t) { return Tensors{beamable_mm(t[0], t[1], 4)}; }});
+  out.back().info.axes = {"rows", "hidden", "source_length"};
 }
 
 }  // namespace opbench::samples

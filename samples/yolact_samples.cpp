@@ -84,14 +84,17 @@ void register_yolact_samples(std::vector<Sample>& out) {
       true,
       [](const Json& s, at::Generator& g) { return Tensors{unit_boxes(first(s), g), priors(first(s), g)}; },
       [](const Tensors& t) { return Tensors{yolact_encode(t[0], t[1])}; });
+  out.back().info.axes = {"boxes"};
   reg(out, "decode", {"IfElseBranch", "ViewAttribute"}, k_yolact + "box_utils.py#L268", {sizes_case({300}), sizes_case({600}), sizes_case({800})},
       true,
       [](const Json& s, at::Generator& g) { return Tensors{at::randn({first(s), 4}, g), priors(first(s), g)}; },
       [](const Tensors& t) { return Tensors{yolact_decode(t[0], t[1])}; });
+  out.back().info.axes = {"boxes"};
   // YOLACT's mask prototypes are 138 x 138; one mask per detection.
   reg(out, "crop", {"Reduce", "IfElseBranch"}, k_yolact + "box_utils.py#L350", {sizes_case({4}), sizes_case({2}), sizes_case({8})}, true,
       [](const Json& s, at::Generator& g) { return Tensors{at::rand({138, 138, first(s)}, g), unit_boxes(first(s), g)}; },
       [](const Tensors& t) { return Tensors{yolact_crop(t[0], t[1])}; });
+  out.back().info.axes = {"masks"};
   // 32 mask coefficients per detection (YOLACT's default), instances among 10 objects.
   reg(out, "coeff_diversity_loss", {"ViewAttribute"}, k_yolact + "modules/multibox_loss.py#L475",
       {sizes_case({300}), sizes_case({400}), sizes_case({600})}, true,
@@ -99,6 +102,7 @@ void register_yolact_samples(std::vector<Sample>& out) {
         return Tensors{at::randn({first(s), 32}, g), at::randint(0, 10, {first(s)}, g, at::TensorOptions().dtype(at::kLong))};
       },
       [](const Tensors& t) { return Tensors{coeff_diversity_loss(t[0], t[1])}; });
+  out.back().info.axes = {"detections"};
 }
 
 }  // namespace opbench::samples

@@ -26,6 +26,16 @@ std::string args_text(const Json& given) {
   return parts.empty() ? "-" : core::join(parts, ", ");
 }
 
+// A sample case's sizes by name: "boxes=3000, coordinates=4".
+std::string named_sizes(const std::vector<std::string>& axes, const Json& given) {
+  const Json& sizes = given.contains("sizes") ? given["sizes"] : given;
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    parts.push_back((i < axes.size() ? axes[i] : "size" + std::to_string(i)) + "=" + sizes[i].dump());
+  }
+  return parts.empty() ? "-" : core::join(parts, ", ");
+}
+
 int show(const ShowOptions& options, const GlobalOptions& global) {
   start_command(global);
   const catalog::Catalog catalog = load_catalog_for(options.configs, global);
@@ -51,6 +61,7 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
     Json out = {{"name", entry->name}, {"kind", entry->kind}, {"category", entry->category},
                 {"tags", entry->tags}, {"files", entry->files()}};
     if (!entry->written_from.empty()) out["written_from"] = entry->written_from;
+    if (!entry->axes.empty()) out["axes"] = entry->axes;
     Json cases = Json::array();
     for (const auto& c : entry->cases) {
       cases.push_back({{"operator", c.bound.qualified()}, {"schema", c.bound.schema},
@@ -75,11 +86,13 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
       last_schema = c.bound.schema;
     }
   }
+  if (!entry->axes.empty()) std::cout << "axes: " << core::join(entry->axes, ", ") << "\n";
   std::cout << fmt::format("cases ({}):\n", entry->cases.size());
   for (const auto& c : entry->cases) {
     std::cout << fmt::format("  [{}] {}\n      from {}{}\n",
                              c.spec.shape_class.empty() ? "-" : c.spec.shape_class,
-                             args_text(c.bound.given), c.spec.location(),
+                             entry->axes.empty() ? args_text(c.bound.given) : named_sizes(entry->axes, c.bound.given),
+                             c.spec.location(),
                              c.spec.source.empty() ? "" : "; source: " + c.spec.source);
   }
   return 0;

@@ -683,6 +683,12 @@ TEST_F(Cli, LongTailSamplesRunThroughTheSameExecutor) {
   EXPECT_GE(branchy.size(), 3u);
   const auto show = opbench("show bbox2delta" + dir);
   EXPECT_NE(show.out.find("delta_xywh_bbox_coder.py#L117"), std::string::npos) << show.out;
+  // Cases by named axes; a sample without a catalogue source says what it is written from.
+  const auto iou = opbench("show box_iou" + dir);
+  EXPECT_NE(iou.out.find("boxes1=400, coordinates1=4, boxes2=72, coordinates2=4"), std::string::npos) << iou.out;
+  const Json area = Json::parse(opbench("show box_area --json" + dir).out);
+  EXPECT_EQ(area["axes"], Json({"images", "boxes_per_image"}));
+  EXPECT_NE(area["written_from"].get<std::string>().find("torchvision.ops.box_area"), std::string::npos);
   const std::string out = m_dir.file("samples.json");
   const auto r = opbench("run" + dir + " --samples bbox2delta,giou_loss --backward" + k_quick + " --output " + out);
   ASSERT_EQ(r.code, 0) << r.err;

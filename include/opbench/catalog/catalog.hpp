@@ -23,6 +23,7 @@ struct Entry {
   std::vector<std::string> tags;  // union of its rows' tags, sorted
   std::vector<CatalogCase> cases;
   std::string written_from;       // samples whose catalogue row has no source: what the body follows
+  std::vector<std::string> axes;  // samples: the names of each case's sizes
 
   // Config files its cases come from, in order of first appearance.
   std::vector<std::string> files() const;

@@ -28,6 +28,10 @@ struct SampleInfo {
   // What the body is written from when the catalogue gives no source (`url` ""): a public
   // function that computes the same, or the published method it documents. Required then.
   std::string written_from{};
+  // The names of a case's sizes, in order (every case has one size per name): "boxes",
+  // "classes", ...; a name ending in "_x16" counts sixteens, "unused" marks a catalogue size the
+  // inputs do not follow (the catalogue's argument cases are kept as published).
+  std::vector<std::string> axes{};
 };
 
 // Every sample built into this binary, by name.

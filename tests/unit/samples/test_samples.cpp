@@ -6,6 +6,7 @@
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
+#include <algorithm>
 #include <set>
 #include <vector>
 #include <string>
@@ -139,6 +140,17 @@ TEST(SampleRegistry, EverySampleRunsOnItsCataloguedCasesWithFiniteOutputs) {
     // Without a source to follow, the sample says what it is written from.
     EXPECT_EQ(sample.info.url.empty(), !sample.info.written_from.empty()) << sample.info.name;
     ASSERT_FALSE(sample.info.cases.empty()) << sample.info.name;
+    // Every size of every case has a name, and the names are distinct identifiers.
+    std::set<std::string> axes(sample.info.axes.begin(), sample.info.axes.end());
+    EXPECT_EQ(axes.size(), sample.info.axes.size()) << sample.info.name;
+    for (const auto& axis : sample.info.axes) {
+      EXPECT_TRUE(!axis.empty() && std::all_of(axis.begin(), axis.end(), [](char ch) {
+        return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+      })) << sample.info.name << ": axis '" << axis << "'";
+    }
+    for (const auto& c : sample.info.cases) {
+      EXPECT_EQ(c.at("sizes").size(), sample.info.axes.size()) << sample.info.name << " " << c.dump();
+    }
     for (const auto& c : sample.info.cases) {
       auto g = gen();
       const auto outputs = sample.body(sample.make_inputs(c.at("sizes"), g));
