@@ -212,13 +212,13 @@ void register_detection_block_samples(std::vector<Sample>& out) {
                                .expand({locations.back().size(0), 2}));
         }
         const auto all = at::cat(locations), all_ranges = at::cat(ranges);
-        Tensors out;
+        Tensors per_image;
         for (std::size_t image = 0; image + 1 < t.size(); image += 2) {
           const FcosTargets targets = fcos_matcher(all, all_ranges, t[image], t[image + 1]);
-          out.push_back(targets.labels);
-          out.push_back(targets.distances);
+          per_image.push_back(targets.labels);
+          per_image.push_back(targets.distances);
         }
-        return out;
+        return per_image;
       });
   out.back().info.host_inputs = 1;
   out.back().info.written_from =
