@@ -4,6 +4,14 @@
 #include "segmentation_ops.hpp"
 
 namespace opbench::samples {
+namespace {
+
+// The forward difference of `t` along `dim`: t[i + 1] - t[i], one shorter there.
+at::Tensor difference(const at::Tensor& t, std::int64_t dim) {
+  return t.narrow(dim, 1, t.size(dim) - 1) - t.narrow(dim, 0, t.size(dim) - 1);
+}
+
+}  // namespace
 
 at::Tensor edge_wbce_loss(const at::Tensor& logits, const at::Tensor& edges) {
   const auto per_image = edges.flatten(1);
@@ -16,9 +24,8 @@ at::Tensor edge_wbce_loss(const at::Tensor& logits, const at::Tensor& edges) {
 }
 
 at::Tensor gradient_loss(const at::Tensor& pred, const at::Tensor& target, const at::Tensor& mask) {
-  auto dx = [](const at::Tensor& t) { return t.narrow(3, 1, t.size(3) - 1) - t.narrow(3, 0, t.size(3) - 1); };
-  auto dy = [](const at::Tensor& t) { return t.narrow(2, 1, t.size(2) - 1) - t.narrow(2, 0, t.size(2) - 1); };
-  const auto gx = (dx(pred) - dx(target)).abs(), gy = (dy(pred) - dy(target)).abs();
+  const auto gx = (difference(pred, 3) - difference(target, 3)).abs();
+  const auto gy = (difference(pred, 2) - difference(target, 2)).abs();
   if (!mask.defined()) return gx.mean() + gy.mean();
   // A difference counts where both of its pixels are valid.
   const auto mx = mask.narrow(3, 1, mask.size(3) - 1) * mask.narrow(3, 0, mask.size(3) - 1);
@@ -36,10 +43,8 @@ at::Tensor edge_smooth_loss(const at::Tensor& disparity, const at::Tensor& image
       img = at::avg_pool2d(img, 2);
     }
     const auto d = normalise ? disp / (disp.mean({2, 3}, /*keepdim=*/true) + 1e-7) : disp;
-    auto dx = [](const at::Tensor& t) { return (t.narrow(3, 0, t.size(3) - 1) - t.narrow(3, 1, t.size(3) - 1)).abs(); };
-    auto dy = [](const at::Tensor& t) { return (t.narrow(2, 0, t.size(2) - 1) - t.narrow(2, 1, t.size(2) - 1)).abs(); };
-    const auto smooth_x = dx(d) * at::exp(-dx(img).mean(1, /*keepdim=*/true));
-    const auto smooth_y = dy(d) * at::exp(-dy(img).mean(1, /*keepdim=*/true));
+    const auto smooth_x = difference(d, 3).abs() * at::exp(-difference(img, 3).abs().mean(1, /*keepdim=*/true));
+    const auto smooth_y = difference(d, 2).abs() * at::exp(-difference(img, 2).abs().mean(1, /*keepdim=*/true));
     total = total + (smooth_x.mean() + smooth_y.mean()) / static_cast<double>(1LL << scale);
   }
   return total;

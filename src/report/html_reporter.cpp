@@ -125,9 +125,9 @@ void write_summary(const results::ResultSet& set, std::ostream& out) {
 // time (its estimate) as a bar; a log axis from half to twice it, values beyond drawn at the edge.
 std::string strip_plot(const results::CaseResult& r) {
   constexpr double width = 220, height = 22, pad = 4;
-  const double median = r.estimate.time;
-  if (!(median > 0)) return "";
-  const LogAxis x{median / 2, median * 2, pad, width - pad};
+  const double time = r.estimate.time;
+  if (!(time > 0)) return "";
+  const LogAxis x{time / 2, time * 2, pad, width - pad};
   auto at = [&](double v) { return std::clamp(x(std::max(v, 1e-300)), pad, width - pad); };
   std::ostringstream svg;
   svg << fmt::format("<svg class=\"strip\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">", width, height,
@@ -141,7 +141,7 @@ std::string strip_plot(const results::CaseResult& r) {
     const std::size_t rank = shown == 1 ? 0 : i * (sorted.size() - 1) / (shown - 1);
     svg << fmt::format("<line class=\"sample\" x1=\"{0}\" x2=\"{0}\" y1=\"4\" y2=\"18\"/>", px(at(sorted[rank])));
   }
-  svg << fmt::format("<line class=\"median\" x1=\"{0}\" x2=\"{0}\" y1=\"1\" y2=\"21\"/>", px(at(median)));
+  svg << fmt::format("<line class=\"median\" x1=\"{0}\" x2=\"{0}\" y1=\"1\" y2=\"21\"/>", px(at(time)));
   for (double m : r.timing.repetition_medians) {
     svg << fmt::format("<circle class=\"rep\" cx=\"{}\" cy=\"11\" r=\"3\"><title>repetition median {}</title></circle>",
                        px(at(m)), format_duration(m));

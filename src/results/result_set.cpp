@@ -75,7 +75,7 @@ Estimate estimate_of(const std::vector<double>& repetition_medians, const std::s
   const stats::MedianInterval interval = stats::median_interval(repetition_medians, 0.95);
   Estimate e;
   e.estimator = estimator;
-  e.time = estimator == "median" ? interval.median : estimate_with(estimator, repetition_medians);
+  e.time = estimate_with(estimator, repetition_medians);
   e.repetitions = repetition_medians.size();
   e.median = interval.median;
   e.low = interval.low;
