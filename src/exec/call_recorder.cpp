@@ -37,6 +37,14 @@ bool synchronises(const char* name) {
                      [name](const char* s) { return std::strcmp(name, s) == 0; });
 }
 
+// A copy to the host (`.cpu()`, `.to(kCPU, ..., copy)`): the host waits for the tensor whenever it
+// is on a device. On the CPU it is the same call, so a CPU run sees it too.
+bool copies_to_host(const at::RecordFunction& fn) {
+  if (std::strcmp(fn.name(), "aten::_to_copy") != 0) return false;
+  const auto inputs = fn.inputs();
+  return std::any_of(inputs.begin(), inputs.end(), [](const c10::IValue& v) { return v.isDevice() && v.toDevice().is_cpu(); });
+}
+
 // A tensor as a config spec. With value ranges, integer tensors keep the range of their values
 // (indices stay valid), boolean ones are random masks; floating values are regenerated.
 Json tensor_json(const at::Tensor& t, bool value_ranges, std::string& unsupported) {
@@ -201,7 +209,7 @@ std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction& fn) {
   State& s = t_state;
   const int depth = s.depth++;
   if (s.out == nullptr || std::strncmp(fn.name(), "aten::", 6) != 0) return nullptr;
-  if (synchronises(fn.name())) s.out->syncs.push_back(sync_of(fn.name(), fn.inputs()));
+  if (synchronises(fn.name()) || copies_to_host(fn)) s.out->syncs.push_back(sync_of(fn.name(), fn.inputs()));
   if (draws_random(fn.name())) s.out->random.emplace_back(fn.name());
   if (depth > 0) return nullptr;
   s.recording_top = false;

@@ -63,6 +63,7 @@ TEST(SampleDevices, RecorderSeesDefaultDeviceFactoriesAndSyncs) {
     const at::Tensor c = at::zeros_like(x);                   // from x: fine
     (void)x.index({x > 0.5});                                 // a boolean mask: a sync
     (void)(a + b + c).sum().item<float>();                    // .item(): a sync
+    (void)x.to(at::kCPU, at::kFloat, false, /*copy=*/true);   // a copy to the host: a sync
   });
   int flagged = 0;
   for (const auto& call : r.calls) flagged += call.default_device ? 1 : 0;
@@ -71,6 +72,7 @@ TEST(SampleDevices, RecorderSeesDefaultDeviceFactoriesAndSyncs) {
   for (const auto& s : r.syncs) syncs.insert(s.op);
   EXPECT_TRUE(syncs.count("aten::nonzero")) << "boolean-mask index";
   EXPECT_TRUE(syncs.count("aten::_local_scalar_dense")) << ".item()";
+  EXPECT_TRUE(syncs.count("aten::_to_copy")) << "a copy to the host";
   const exec::Recording random = exec::record_aten_calls([&] { (void)at::dropout(x, 0.5, true); });
   EXPECT_FALSE(random.random.empty());
   EXPECT_TRUE(r.random.empty());
