@@ -52,4 +52,12 @@ struct BoxTargets {
 BoxTargets get_target_single(const at::Tensor& pos_bboxes, const at::Tensor& neg_bboxes, const at::Tensor& pos_gt_bboxes,
                              const at::Tensor& pos_gt_labels, std::int64_t num_classes = 80, double pos_weight = -1);
 
+// MMDetection v1's expand_target (mmdet/core/bbox/bbox_target.py), LongTail-Bench's bbox_expand:
+// for each positive RoI (label > 0), its regression targets and weights (R, 4) copied into the
+// four columns of its class, label * 4 onwards, of the zeroed buffers (R, 4 * classes), which it
+// fills in place and returns. Finds the positives with nonzero and reads each one's label on the
+// host, as the original.
+std::vector<at::Tensor> bbox_target_expand(const at::Tensor& bbox_targets, const at::Tensor& bbox_weights,
+                                           const at::Tensor& labels, at::Tensor targets_expand, at::Tensor weights_expand);
+
 }  // namespace opbench::samples

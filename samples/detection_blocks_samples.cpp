@@ -116,6 +116,19 @@ BoxTargets get_target_single(const at::Tensor& pos_bboxes, const at::Tensor& neg
   return t;
 }
 
+std::vector<at::Tensor> bbox_target_expand(const at::Tensor& bbox_targets, const at::Tensor& bbox_weights,
+                                           const at::Tensor& labels, at::Tensor targets_expand, at::Tensor weights_expand) {
+  const auto width = bbox_targets.size(1);
+  const auto positives = at::nonzero(labels > 0).squeeze(-1);
+  for (std::int64_t k = 0; k < positives.size(0); ++k) {
+    const auto i = positives[k].item<std::int64_t>();
+    const auto start = labels[i].item<std::int64_t>() * width;
+    targets_expand[i].narrow(0, start, width).copy_(bbox_targets[i]);
+    weights_expand[i].narrow(0, start, width).copy_(bbox_weights[i]);
+  }
+  return {targets_expand, weights_expand};
+}
+
 namespace {
 
 const std::string k_mmdet = "https://github.com/open-mmlab/mmdetection/blob/";
@@ -259,6 +272,23 @@ void register_detection_block_samples(std::vector<Sample>& out) {
         return Tensors{b.labels, b.label_weights, b.bbox_targets, b.bbox_weights};
       });
   out.back().info.axes = {"positives", "negatives", "rois"};
+  // (RoIs, coordinates, classes): labels drawn from the classes, 0 the background.
+  reg(out, "bbox_expand", {"InputAware", "ViewAttribute", "IfElseBranch"}, "UNKNOWN", "",
+      {sizes_case({4, 4, 10}), sizes_case({8, 4, 10}), sizes_case({12, 4, 10})}, false,
+      [](const Json& s, at::Generator& g) {
+        const auto rois = size_at(s, 0), width = size_at(s, 1), classes = size_at(s, 2);
+        return Tensors{at::randn({rois, width}, g), at::rand({rois, width}, g),
+                       at::randint(0, classes, {rois}, g, at::TensorOptions().dtype(at::kLong)),
+                       at::zeros({rois, width * classes}), at::zeros({rois, width * classes})};
+      },
+      [](const Tensors& t) { return bbox_target_expand(t[0], t[1], t[2], t[3], t[4]); });
+  out.back().info.host_sync = "as the original: the positives are found with nonzero and each one's label is read on "
+                              "the host to slice its class's columns";
+  out.back().info.written_from =
+      "MMDetection v1's expand_target (mmdet/core/bbox/bbox_target.py), as LongTail-Bench's own copy "
+      "(DeepLink-org/DLOP-Bench, bench/samples/long_tail/bbox_expand/torch_impl.py) takes it: zeroed buffers filled in "
+      "place; here with 4 x classes columns, where LongTail-Bench's inputs give 4, too few for its labels";
+  out.back().info.axes = {"rois", "coordinates", "classes"};
 }
 
 }  // namespace opbench::samples

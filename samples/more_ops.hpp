@@ -32,7 +32,6 @@ at::Tensor joints_mse_loss(const at::Tensor& output, const at::Tensor& target, c
 at::Tensor l2_loss(const at::Tensor& pred, const at::Tensor& target);
 at::Tensor legacy_bbox2delta(const at::Tensor& proposals, const at::Tensor& gt);
 at::Tensor legacy_delta2bbox(const at::Tensor& rois, const at::Tensor& deltas);
-at::Tensor margin_loss(const at::Tensor& lengths, const at::Tensor& labels, double m_pos = 0.9, double m_neg = 0.1, double lambda = 0.5);
 at::Tensor mmdetection_accuracy(const at::Tensor& pred, const at::Tensor& target, const std::vector<std::int64_t>& topk);
 at::Tensor offset2bbox(const at::Tensor& points, const at::Tensor& offsets, double max_w, double max_h);
 at::Tensor partialconv2d(const at::Tensor& input, const at::Tensor& mask, const at::Tensor& weight, const at::Tensor& bias);
@@ -40,7 +39,6 @@ at::Tensor position_embedding_learned(const at::Tensor& x, const at::Tensor& row
 at::Tensor position_embedding_sine(const at::Tensor& mask, std::int64_t num_pos_feats = 64, double temperature = 10000.0);
 std::vector<at::Tensor> random_sampler(const at::Tensor& assigned, std::int64_t num, double pos_fraction);
 std::vector<at::Tensor> sanitize_coordinates(const at::Tensor& x1, const at::Tensor& x2, double img_size, double padding = 0.0);
-at::Tensor sce_loss(const at::Tensor& logits, const at::Tensor& labels, double alpha = 0.1, double beta = 1.0);
 at::Tensor smooth_step(const at::Tensor& x, double gamma = 1.0);
 at::Tensor split_heads_qkv(const at::Tensor& x, std::int64_t heads);
 at::Tensor valid_flags(std::int64_t h, std::int64_t w, std::int64_t valid_h, std::int64_t valid_w, std::int64_t num_base_anchors,

@@ -201,16 +201,6 @@ at::Tensor legacy_delta2bbox(const at::Tensor& r, const at::Tensor& d) {
   return at::stack({gx - 0.5 * (gw - 1), gy - 0.5 * (gh - 1), gx + 0.5 * (gw - 1), gy + 0.5 * (gh - 1)}, -1);
 }
 
-at::Tensor margin_loss(const at::Tensor& v, const at::Tensor& labels, double m_pos, double m_neg, double lambda) {
-  at::Tensor loss = at::zeros({v.size(0)}, v.options());
-  for (int64_t k = 0; k < v.size(1); ++k) {
-    const auto t = labels.eq(k).to(v.scalar_type());
-    const auto vk = v.select(1, k);
-    loss = loss + t * at::relu(m_pos - vk).pow(2) + lambda * (1 - t) * at::relu(vk - m_neg).pow(2);
-  }
-  return loss.mean();
-}
-
 at::Tensor mmdetection_accuracy(const at::Tensor& pred, const at::Tensor& target, const std::vector<std::int64_t>& topk) {
   const int64_t maxk = *std::max_element(topk.begin(), topk.end());
   const auto top = std::get<1>(pred.topk(maxk, 1)).t();
@@ -279,14 +269,6 @@ std::vector<at::Tensor> random_sampler(const at::Tensor& assigned, std::int64_t 
 std::vector<at::Tensor> sanitize_coordinates(const at::Tensor& x1, const at::Tensor& x2, double img_size, double padding) {
   const auto a = x1 * img_size, b = x2 * img_size;
   return {at::min(a, b).sub(padding).clamp_min(0), at::max(a, b).add(padding).clamp_max(img_size)};
-}
-
-at::Tensor sce_loss(const at::Tensor& logits, const at::Tensor& labels, double alpha, double beta) {
-  const auto ce = at::cross_entropy_loss(logits, labels);
-  const auto pred = logits.softmax(1).clamp(1e-7, 1.0);
-  const auto one_hot = at::one_hot(labels, logits.size(1)).to(pred.scalar_type()).clamp(1e-4, 1.0);
-  const auto rce = -(pred * one_hot.log()).sum(1);
-  return alpha * ce + beta * rce.mean();
 }
 
 at::Tensor smooth_step(const at::Tensor& x, double gamma) {
@@ -522,11 +504,6 @@ void register_more_samples(std::vector<Sample>& out) {
       [](const Json& s, at::Generator& g) { return Tensors{random_boxes(at_(s, 0), g), randn({at_(s, 0), 4}, g) * 0.2}; },
       [](const Tensors& t) { return Tensors{legacy_delta2bbox(t[0], t[1])}; });
   out.back().info.axes = {"boxes", "coordinates"};
-  reg(out, "margin_loss", {"ForLoop", "Reduce", "ThirdPartyCodes"}, "SEGMENTBASE2", "", {sz({4}), sz({8}), sz({12})}, true,
-      [](const Json& s, at::Generator& g) { return Tensors{rand({256, at_(s, 0)}, g), randint(at_(s, 0), {256}, g)}; },
-      [](const Tensors& t) { return Tensors{margin_loss(t[0], t[1])}; });
-  out.back().info.written_from = "the capsule margin loss of Sabour et al. 2017 (CapsNet)";
-  out.back().info.axes = {"classes"};
   reg(out, "mmdetection_accuracy", {"ForLoop", "IfElseBranch", "ViewAttribute"}, "MMDET",
       k_gh + "open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/losses/accuracy.py#L7",
       {sz({32, 1000}), sz({16, 2000}), sz({8, 3000})}, false,
@@ -572,12 +549,6 @@ void register_more_samples(std::vector<Sample>& out) {
       [](const Json& s, at::Generator& g) { return Tensors{rand({at_(s, 0), at_(s, 1)}, g), rand({at_(s, 0), at_(s, 1)}, g)}; },
       [](const Tensors& t) { return sanitize_coordinates(t[0], t[1], 550, 1); });
   out.back().info.axes = {"rows", "columns"};
-  reg(out, "sce_loss", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, "UNKNOWN", "", {sz({4}), sz({8}), sz({12})}, true,
-      [](const Json& s, at::Generator& g) { return Tensors{randn({256, at_(s, 0)}, g), randint(at_(s, 0), {256}, g)}; },
-      [](const Tensors& t) { return Tensors{sce_loss(t[0], t[1])}; });
-  out.back().info.host_sync = "as the original: one_hot checks the label range with .item() (LibTorch skips it on CUDA)";
-  out.back().info.written_from = "the symmetric cross entropy of Wang et al. 2019: cross entropy plus reverse cross entropy";
-  out.back().info.axes = {"classes"};
   reg(out, "smooth_step", {"Broadcast"}, "PADDLEREC",
       k_gh + "PaddlePaddle/PaddleRec/blob/3b416accde4366e26f55f8d27f2453704a146bad/models/multitask/dselect_k/net.py#L121",
       {sz({12, 12, 12}), sz({16, 16, 16}), sz({32, 32, 32})}, true,

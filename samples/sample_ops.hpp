@@ -41,9 +41,10 @@ at::Tensor balanced_l1_loss(const at::Tensor& pred, const at::Tensor& target, do
 at::Tensor charbonnier_loss(const at::Tensor& pred, const at::Tensor& target, double eps = 1e-12);
 at::Tensor label_smooth_celoss(const at::Tensor& logits, const at::Tensor& labels, double smoothing = 0.1);
 at::Tensor weight_reduce_loss(const at::Tensor& loss, const at::Tensor& weight, double avg_factor = 0.0);
-// Dice loss of scores (N, C, ...) against labels (N, ...): sigmoid for C == 1 (labels 0/1),
-// softmax and one-hot labels otherwise; 1 - mean over classes of (2 sum(p t) + smooth) / (sum(p) + sum(t) + smooth).
-at::Tensor dice_loss(const at::Tensor& logits, const at::Tensor& target, double smooth = 1.0);
+// Dice loss of scores (N, C, ...) against labels (N, ...) or targets (N, C, ...): softmax, labels
+// one-hot; per image and class, over the pixels, (2 sum(p t) + smooth) / (sum(p^2) + sum(t^2) -
+// sum(p t) + smooth) (squared, Jaccard's denominator); 1 - its mean.
+at::Tensor dice_loss(const at::Tensor& logits, const at::Tensor& target, double smooth = 1e-5);
 // CornerNet's associative embedding (Law and Deng 2018), as MMDetection's ae_loss_per_image:
 // embedding maps (B, M, positions) and, per image, each object's top-left and bottom-right
 // corner positions (B, objects, 2) on the host. An object's embedding is the mean of its two

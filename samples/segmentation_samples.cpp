@@ -1,132 +1,438 @@
-// Losses of segmentation and dense prediction (SEGMENTBASE2 in the catalogue): edge maps,
-// image gradients.
+// Losses of semantic segmentation and its distillation (segmentbase2, SEGMENTBASE2 in the
+// catalogue, and the softgauss-weighted family): edge maps, boundaries, class centres, soft labels.
+// Each follows LongTail-Bench's copy of the original (see segmentation_ops.hpp) and its inputs:
+// small score maps of 2 classes, labels the arg max of random maps.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
 #include "registry.hpp"
 #include "segmentation_ops.hpp"
 
 namespace opbench::samples {
 namespace {
 
-// The forward difference of `t` along `dim`: t[i + 1] - t[i], one shorter there.
-at::Tensor difference(const at::Tensor& t, std::int64_t dim) {
-  return t.narrow(dim, 1, t.size(dim) - 1) - t.narrow(dim, 0, t.size(dim) - 1);
+using at::indexing::Slice;
+
+bool same_size(const at::Tensor& a, const at::Tensor& b) { return a.size(-1) == b.size(-1) && a.size(-2) == b.size(-2); }
+
+// The student resized to the teacher (bilinear), as the distillation losses do when they differ.
+at::Tensor resized_like(const at::Tensor& student, const at::Tensor& teacher) {
+  if (same_size(student, teacher)) return student;
+  return at::upsample_bilinear2d(student, {teacher.size(2), teacher.size(3)}, /*align_corners=*/false);
+}
+
+// Labels (B, 1, h, w) resized (nearest) to `size` and spread over the channels of `like`.
+at::Tensor labels_like(const at::Tensor& labels, const at::Tensor& like) {
+  return at::upsample_nearest2d(labels.to(like.scalar_type()), {like.size(2), like.size(3)}).expand(like.sizes());
+}
+
+// The squared Euclidean distance of every sample of a line to the nearest site (f = 0 at sites,
+// `far` elsewhere): Felzenszwalb and Huttenlocher's lower envelope of parabolas, O(n).
+void squared_distance_1d(const std::vector<double>& f, std::vector<double>& d) {
+  const auto n = static_cast<std::int64_t>(f.size());
+  std::vector<std::int64_t> v(n);
+  std::vector<double> z(n + 1);
+  std::int64_t k = 0;
+  v[0] = 0;
+  z[0] = -std::numeric_limits<double>::infinity();
+  z[1] = std::numeric_limits<double>::infinity();
+  const auto meet = [&](std::int64_t q, std::int64_t p) {
+    return ((f[q] + static_cast<double>(q * q)) - (f[p] + static_cast<double>(p * p))) / static_cast<double>(2 * (q - p));
+  };
+  for (std::int64_t q = 1; q < n; ++q) {
+    double s = meet(q, v[k]);
+    while (s <= z[k]) s = meet(q, v[--k]);
+    ++k;
+    v[k] = q;
+    z[k] = s;
+    z[k + 1] = std::numeric_limits<double>::infinity();
+  }
+  k = 0;
+  for (std::int64_t q = 0; q < n; ++q) {
+    while (z[k + 1] < static_cast<double>(q)) ++k;
+    d[q] = static_cast<double>((q - v[k]) * (q - v[k])) + f[v[k]];
+  }
 }
 
 }  // namespace
 
-at::Tensor edge_wbce_loss(const at::Tensor& logits, const at::Tensor& edges) {
-  const auto per_image = edges.flatten(1);
-  const auto positives = per_image.sum(1, /*keepdim=*/true);
-  const auto total = static_cast<double>(per_image.size(1));
-  const auto beta = (total - positives) / total;  // the share of non-edge pixels
-  const auto weight = at::where(per_image > 0.5, beta.expand_as(per_image), (1 - beta).expand_as(per_image));
-  const auto loss = at::binary_cross_entropy_with_logits(logits.flatten(1), per_image, weight, {}, at::Reduction::Sum);
-  return loss / static_cast<double>(logits.size(0));
-}
-
-at::Tensor gradient_loss(const at::Tensor& pred, const at::Tensor& target, const at::Tensor& mask) {
-  const auto gx = (difference(pred, 3) - difference(target, 3)).abs();
-  const auto gy = (difference(pred, 2) - difference(target, 2)).abs();
-  if (!mask.defined()) return gx.mean() + gy.mean();
-  // A difference counts where both of its pixels are valid.
-  const auto mx = mask.narrow(3, 1, mask.size(3) - 1) * mask.narrow(3, 0, mask.size(3) - 1);
-  const auto my = mask.narrow(2, 1, mask.size(2) - 1) * mask.narrow(2, 0, mask.size(2) - 1);
-  const auto channels = static_cast<double>(pred.size(1));
-  return (gx * mx).sum() / (mx.sum() * channels).clamp_min(1) + (gy * my).sum() / (my.sum() * channels).clamp_min(1);
-}
-
-at::Tensor edge_smooth_loss(const at::Tensor& disparity, const at::Tensor& image, std::int64_t scales, bool normalise) {
-  at::Tensor total = disparity.sum() * 0.0;
-  at::Tensor disp = disparity, img = image;
-  for (std::int64_t scale = 0; scale < scales; ++scale) {
-    if (scale > 0) {
-      disp = at::avg_pool2d(disp, 2);
-      img = at::avg_pool2d(img, 2);
-    }
-    const auto d = normalise ? disp / (disp.mean({2, 3}, /*keepdim=*/true) + 1e-7) : disp;
-    const auto smooth_x = difference(d, 3).abs() * at::exp(-difference(img, 3).abs().mean(1, /*keepdim=*/true));
-    const auto smooth_y = difference(d, 2).abs() * at::exp(-difference(img, 2).abs().mean(1, /*keepdim=*/true));
-    total = total + (smooth_x.mean() + smooth_y.mean()) / static_cast<double>(1LL << scale);
+at::Tensor squared_distance_transform(const at::Tensor& sites) {
+  const auto h = sites.size(0), w = sites.size(1);
+  const auto mask = sites.contiguous();
+  const bool* on = mask.data_ptr<bool>();
+  constexpr double far = 1e12;  // beyond any image's squared distances, small enough to subtract exactly
+  auto out = at::empty({h, w}, at::TensorOptions().dtype(at::kDouble).device(at::kCPU));
+  double* d = out.data_ptr<double>();
+  std::vector<double> f(static_cast<std::size_t>(h)), line(static_cast<std::size_t>(h));
+  for (std::int64_t x = 0; x < w; ++x) {  // columns
+    for (std::int64_t y = 0; y < h; ++y) f[y] = on[y * w + x] ? 0.0 : far;
+    squared_distance_1d(f, line);
+    for (std::int64_t y = 0; y < h; ++y) d[y * w + x] = line[y];
   }
-  return total;
-}
-
-at::Tensor ifv_loss(const at::Tensor& student, const at::Tensor& teacher, const at::Tensor& labels, std::int64_t classes) {
-  const auto t = teacher.detach();
-  const auto resized = at::upsample_nearest2d(labels.unsqueeze(1).to(student.scalar_type()),
-                                              {student.size(2), student.size(3)})
-                           .expand(student.sizes());
-  auto centre_s = student.clone(), centre_t = t.clone();
-  for (std::int64_t c = 0; c < classes; ++c) {
-    const auto mask = (resized == static_cast<double>(c)).to(student.scalar_type());
-    const auto pixels = mask.sum({2, 3}) + 1e-6;
-    const auto mean_s = ((mask * student).sum({2, 3}) / pixels).unsqueeze(-1).unsqueeze(-1);
-    const auto mean_t = ((mask * t).sum({2, 3}) / pixels).unsqueeze(-1).unsqueeze(-1);
-    centre_s = (1 - mask) * centre_s + mask * mean_s;
-    centre_t = (1 - mask) * centre_t + mask * mean_t;
+  f.resize(static_cast<std::size_t>(w));
+  line.resize(static_cast<std::size_t>(w));
+  for (std::int64_t y = 0; y < h; ++y) {  // then rows
+    for (std::int64_t x = 0; x < w; ++x) f[x] = d[y * w + x];
+    squared_distance_1d(f, line);
+    for (std::int64_t x = 0; x < w; ++x) d[y * w + x] = line[x];
   }
-  const auto similarity_s = at::cosine_similarity(student, centre_s, 1);
-  const auto similarity_t = at::cosine_similarity(t, centre_t, 1);
-  return at::mse_loss(similarity_s, similarity_t);
+  return out;
 }
 
 namespace {
 
-void reg(std::vector<Sample>& out, const char* name, std::vector<std::string> tags, std::vector<Json> cases, bool backward,
-         Sample::Maker make, Sample::Body body, const char* written_from) {
-  out.push_back({{name, std::move(tags), "SEGMENTBASE2", "", std::move(cases), backward, "segmentation_samples.cpp"},
+// A label map's boundary pixels: those whose right or lower neighbour has another label.
+at::Tensor boundary_of(const at::Tensor& labels) {
+  const auto h = labels.size(0), w = labels.size(1);
+  auto edge = at::zeros({h, w}, labels.options().dtype(at::kBool));
+  if (w > 1) edge.narrow(1, 0, w - 1).logical_or_(labels.narrow(1, 0, w - 1) != labels.narrow(1, 1, w - 1));
+  if (h > 1) edge.narrow(0, 0, h - 1).logical_or_(labels.narrow(0, 0, h - 1) != labels.narrow(0, 1, h - 1));
+  return edge;
+}
+
+}  // namespace
+
+at::Tensor edge_wbce_loss(const at::Tensor& logits, const at::Tensor& labels, double loss_weight) {
+  auto target = labels.unsqueeze(1);
+  target = target.masked_fill(target == k_ignore_label, 0).to(logits.scalar_type());
+  const auto beta = 1 - target.mean();
+  const auto weight = 1 - beta + (2 * beta - 1) * target;
+  return loss_weight * at::binary_cross_entropy_with_logits(logits, target, weight);
+}
+
+at::Tensor sobel_kernel_x(std::int64_t channels, const at::TensorOptions& options) {
+  const auto i = at::arange(3, options);
+  const auto smooth = 2 - (i - 1).abs();  // 1 2 1 down the rows
+  const auto diff = 1 - i;                // 1 0 -1 along a row
+  return (smooth.unsqueeze(1) * diff.unsqueeze(0)).view({1, 1, 3, 3}).expand({channels, 1, 3, 3}).contiguous();
+}
+
+at::Tensor sobel_kernel_y(std::int64_t channels, const at::TensorOptions& options) {
+  const auto i = at::arange(3, options);
+  const auto smooth = 2 - (i - 1).abs();
+  const auto diff = 1 - i;
+  return (diff.unsqueeze(1) * smooth.unsqueeze(0)).view({1, 1, 3, 3}).expand({channels, 1, 3, 3}).contiguous();
+}
+
+at::Tensor gradient_loss(const at::Tensor& student, const at::Tensor& teacher, const at::Tensor& labels,
+                         const at::Tensor& sobel_x, const at::Tensor& sobel_y, double loss_weight) {
+  const auto s = resized_like(student, teacher);
+  auto label = labels.dim() == 3 ? labels.unsqueeze(1) : labels;
+  if (!same_size(label, teacher)) label = labels_like(label, teacher);
+  auto index = label != k_ignore_label;
+  if (!index.any().item<bool>()) return s.mean() * 0;
+  index = index.expand(teacher.sizes());
+  // The module's Sobel convolutions: fixed weights.
+  const auto kx = sobel_x.detach(), ky = sobel_y.detach();
+  const auto groups = teacher.size(1);
+  const auto normalised_gradients = [&](const at::Tensor& x) {
+    const auto gx = at::conv2d(x, kx, {}, 1, 1, 1, groups);
+    const auto gy = at::conv2d(x, ky, {}, 1, 1, 1, groups);
+    const auto magnitude = at::sqrt(gx.pow(2) + gy.pow(2) + 1e-5);
+    return std::make_pair(gx / magnitude, gy / magnitude);
+  };
+  const auto [sx, sy] = normalised_gradients(s);
+  const auto [tx, ty] = normalised_gradients(teacher);
+  const auto loss_x = at::mse_loss(sx, tx, at::Reduction::None);
+  const auto loss_y = at::mse_loss(sy, ty, at::Reduction::None);
+  return loss_weight * (loss_x.index({index}).mean() + loss_y.index({index}).mean());
+}
+
+at::Tensor edge_smooth_loss(const at::Tensor& logits, const at::Tensor& edge_logits, const at::Tensor& edge_labels,
+                            double beta, std::int64_t k, double m, double loss_weight) {
+  auto edge = edge_labels.unsqueeze(1).to(logits.scalar_type());
+  edge = edge.masked_fill(edge != 1, 0);
+  edge = at::conv2d(edge, at::ones({1, 1, k, k}, edge.options()), {}, 1, k >> 1);
+  edge = edge.masked_fill(edge > m, m);
+  // The original computes the edge probabilities whatever its weight type; "gs" weighs by the
+  // labels' edges alone.
+  const auto edge_probabilities = at::sigmoid(edge_logits).detach().clone();
+  (void)edge_probabilities;
+  const auto pred = at::pad(at::softmax(logits, 1), {0, 1, 0, 1}, "replicate");
+  const auto corner = pred.index({Slice(), Slice(), Slice(at::indexing::None, -1), Slice(at::indexing::None, -1)});
+  auto grad_x = (pred.index({Slice(), Slice(), Slice(at::indexing::None, -1), Slice(1, at::indexing::None)}) - corner).abs();
+  auto grad_y = (pred.index({Slice(), Slice(), Slice(1, at::indexing::None), Slice(at::indexing::None, -1)}) - corner).abs();
+  const auto weights = at::exp(-beta * edge.abs());
+  grad_x = grad_x * weights;
+  grad_y = grad_y * weights;
+  return loss_weight * (grad_x.mean() + grad_y.mean());
+}
+
+at::Tensor ifv_loss(const at::Tensor& student, const at::Tensor& teacher, const at::Tensor& labels,
+                    std::int64_t classes, double loss_weight) {
+  const auto feat_s = resized_like(student, teacher);
+  const auto feat_t = teacher.detach();
+  const auto target_s = labels_like(labels, feat_s), target_t = labels_like(labels, feat_t);
+  auto centre_s = feat_s.clone().detach(), centre_t = feat_t.clone().detach();
+  for (std::int64_t c = 0; c < classes; ++c) {
+    const auto mask_s = (target_s == static_cast<double>(c)).to(feat_s.scalar_type());
+    const auto mask_t = (target_t == static_cast<double>(c)).to(feat_t.scalar_type());
+    centre_s = (1 - mask_s) * centre_s +
+               mask_s * ((mask_s * feat_s).sum({-1, -2}, /*keepdim=*/true) / (mask_s.sum({-1, -2}, true) + 1e-6));
+    centre_t = (1 - mask_t) * centre_t +
+               mask_t * ((mask_t * feat_t).sum({-1, -2}, /*keepdim=*/true) / (mask_t.sum({-1, -2}, true) + 1e-6));
+  }
+  const auto loss = at::mse_loss(at::cosine_similarity(feat_s, centre_s, 1), at::cosine_similarity(feat_t, centre_t, 1),
+                                 at::Reduction::None);
+  const auto target = at::upsample_nearest2d(labels.to(loss.scalar_type()), {loss.size(-2), loss.size(-1)}).squeeze(1);
+  const auto index = target != k_ignore_label;
+  if (index.any().item<bool>()) return loss_weight * loss.index({index}).mean();
+  return loss.mean() * 0;
+}
+
+at::Tensor inter_region_loss(const at::Tensor& student, const at::Tensor& teacher, const at::Tensor& labels,
+                             std::int64_t classes, double loss_weight) {
+  const auto feat_s = resized_like(student, teacher);
+  const auto feat_t = teacher.detach();
+  const auto target_s = labels_like(labels, feat_s), target_t = labels_like(labels, feat_t);
+  auto centre_s = at::zeros({feat_s.size(0), feat_s.size(1), classes}, feat_s.options());
+  auto centre_t = at::zeros({feat_t.size(0), feat_t.size(1), classes}, feat_t.options());
+  for (std::int64_t c = 0; c < classes; ++c) {
+    const auto mask_s = (target_s == static_cast<double>(c)).to(feat_s.scalar_type());
+    const auto mask_t = (target_t == static_cast<double>(c)).to(feat_t.scalar_type());
+    centre_s.select(2, c).copy_((mask_s * feat_s).sum(-1).sum(-1) / (mask_s.sum(-1).sum(-1) + 1e-6));
+    centre_t.select(2, c).copy_((mask_t * feat_t).sum(-1).sum(-1) / (mask_t.sum(-1).sum(-1) + 1e-6));
+  }
+  // Cosine similarity along the channels between every pair of class centres.
+  centre_s = centre_s.unsqueeze(3).repeat({1, 1, 1, classes});
+  centre_t = centre_t.unsqueeze(3).repeat({1, 1, 1, classes});
+  const auto similarity_s = at::cosine_similarity(centre_s, centre_s.permute({0, 1, 3, 2}), 1);
+  const auto similarity_t = at::cosine_similarity(centre_t, centre_t.permute({0, 1, 3, 2}), 1);
+  return loss_weight * at::mse_loss(similarity_s, similarity_t);
+}
+
+at::Tensor knowledge_gap_loss(const at::Tensor& scores, const at::Tensor& labels, const at::Tensor& teacher_scores,
+                              double temperature, double loss_weight) {
+  auto soft = teacher_scores.to(scores.scalar_type()).detach();
+  if (soft.sizes() != scores.sizes()) {
+    soft = at::upsample_bilinear2d(soft, {scores.size(2), scores.size(3)}, /*align_corners=*/true);
+  }
+  const auto index = labels != k_ignore_label;
+  const auto classes = soft.size(1);
+  const auto label = labels.masked_fill(labels == k_ignore_label, 0).unsqueeze(1);
+  const auto s = scores / temperature;
+  const auto p_s = at::softmax(s, 1).detach();
+  const auto p_t = at::softmax(soft / temperature, 1);
+  // How much more the teacher believes the true class than the student, at least 0.
+  const auto gap = (p_t.gather(1, label).squeeze(1) - p_s.gather(1, label).squeeze(1)).clamp_min(0);
+  const auto w = gap.unsqueeze(1).expand({-1, classes, -1, -1});
+  const auto h = w * (p_t * (p_t.log() - at::log_softmax(s, 1)));
+  return h.sum(1).index({index}).mean() * loss_weight;
+}
+
+at::Tensor sce_loss(const at::Tensor& scores, const at::Tensor& labels, const at::Tensor& teacher_scores,
+                    double temperature, double loss_weight) {
+  auto soft = teacher_scores.to(scores.scalar_type()).detach();
+  if (soft.sizes() != scores.sizes()) {
+    soft = at::upsample_bilinear2d(soft, {scores.size(2), scores.size(3)}, /*align_corners=*/true);
+  }
+  const auto classes = scores.size(1);
+  const auto ignore = (labels == k_ignore_label).unsqueeze(1);
+  const auto valid = labels != k_ignore_label;
+  // Where the teacher's arg max is not the label.
+  const auto disagree = (labels != soft.argmax(1)).unsqueeze(1).expand(scores.sizes());
+  // The smoothed one-hot label: 0.95 on the label, 0.05 / classes elsewhere.
+  const auto label = labels.unsqueeze(1).masked_fill(ignore, 0);
+  const auto one_hot = (at::zeros(scores.sizes(), labels.options()) + 0.05 / static_cast<double>(classes)).scatter(1, label, 0.95);
+  auto t_prob = at::softmax(soft / temperature, 1);
+  const auto sorted = std::get<0>(t_prob.sort(1, /*descending=*/true));
+  const auto confidence = sorted.narrow(1, 0, 1) - sorted.narrow(1, 1, 1);
+  const auto blended = t_prob * confidence + one_hot * (1 - confidence);
+  t_prob.index_put_({disagree}, blended.index({disagree}).to(t_prob.scalar_type()));
+  t_prob = t_prob.detach();
+  const auto h = t_prob * (t_prob.log() - at::log_softmax(scores / temperature, 1));
+  const auto total = h.sum(1);  // channel_sum, as LongTail-Bench configures it
+  if (!valid.any().item<bool>()) return total.mean() * 0;
+  return loss_weight * total.index({valid}).mean();
+}
+
+at::Tensor softgauss_loss_weight(const at::Tensor& scores, const at::Tensor& labels, double sigma) {
+  const auto host = at::TensorOptions().device(at::kCPU);
+  const auto targets = labels.to(at::kCPU, labels.scalar_type(), /*non_blocking=*/false, /*copy=*/true);
+  const auto preds = scores.argmax(1).to(at::kCPU, at::kLong, /*non_blocking=*/false, /*copy=*/true);
+  auto heatmaps = at::zeros(targets.sizes(), host.dtype(at::kDouble));
+  for (std::int64_t i = 0; i < targets.size(0); ++i) {
+    const auto ignore = targets[i] == k_ignore_label;
+    const auto target = targets[i].masked_fill(ignore, 0);
+    const auto pred = preds[i].masked_fill(ignore, 0);
+    const auto sites = boundary_of(target).logical_or(target != pred);
+    auto heatmap = 1 + at::exp(-squared_distance_transform(sites) / (2 * sigma * sigma));
+    heatmap = heatmap.masked_fill(ignore, 0);
+    heatmaps[i].copy_(heatmap / (heatmap.sum() + 1e-10));
+  }
+  return heatmaps;
+}
+
+at::Tensor softgbw_loss(const at::Tensor& scores, const at::Tensor& labels, double sigma, double loss_weight) {
+  const auto weight = softgauss_loss_weight(scores, labels, sigma).to(scores.options());
+  const auto ce = at::cross_entropy_loss(scores, labels, {}, at::Reduction::None, k_ignore_label);
+  return loss_weight * (ce * weight).sum({1, 2}).mean();
+}
+
+at::Tensor margin_loss(const at::Tensor& scores, const at::Tensor& labels, double margin, double sigma,
+                       double loss_weight) {
+  auto loss = softgbw_loss(scores, labels, sigma, 1.0);
+  const auto right = scores.argmax(1) == labels.to(at::kLong);
+  // The two highest logits' classes, from an argsort on the host (numpy in the original).
+  const auto order = std::get<1>(scores.detach().to(at::kCPU, scores.scalar_type(), false, /*copy=*/true).sort(1));
+  const auto classes = scores.size(1);
+  const auto top = order.narrow(1, classes - 1, 1).to(scores.options()).to(at::kLong);
+  const auto second = order.narrow(1, classes - 2, 1).to(scores.options()).to(at::kLong);
+  const auto gap = scores.gather(1, top) - scores.gather(1, second);
+  auto margin_term = at::maximum(at::zeros({1}, scores.options()), margin - gap).squeeze(1);
+  margin_term = margin_term.masked_fill(right.logical_not(), 0);
+  loss = loss + margin_term.mean();
+  return loss_weight * loss;
+}
+
+namespace {
+
+// One sample of this file: the catalogue's cases, one size each, named `axis`.
+void reg(std::vector<Sample>& out, const char* name, const char* source, std::vector<std::string> tags, bool backward,
+         const std::vector<std::int64_t>& sizes, const char* axis, Sample::Maker make, Sample::Body body) {
+  std::vector<Json> cases;
+  for (auto size : sizes) cases.push_back(sizes_case({size}));
+  out.push_back({{name, std::move(tags), source, "", std::move(cases), backward, "segmentation_samples.cpp"},
                  std::move(make), std::move(body)});
-  out.back().info.written_from = written_from;
+  out.back().info.axes = {axis};
+}
+
+// `n` maps (n, channels, side, side) of uniform values, or of normal ones times `scale`.
+at::Tensor uniform_maps(std::int64_t n, std::int64_t channels, std::int64_t side, at::Generator& g) {
+  return at::rand({n, channels, side, side}, g);
+}
+at::Tensor normal_maps(std::int64_t n, std::int64_t channels, std::int64_t side, at::Generator& g, double scale) {
+  return at::randn({n, channels, side, side}, g) * scale;
+}
+// Labels as LongTail-Bench makes them: the arg max over 2 classes of random maps (n, side, side).
+at::Tensor argmax_labels(const at::Tensor& maps) { return maps.argmax(1); }
+
+constexpr const char* k_from_longtail_bench =
+    "LongTail-Bench's own copy of the original (DeepLink-org/DLOP-Bench, bench/samples/long_tail/";
+
+std::string written_from(const std::string& name, const std::string& what) {
+  return what + "; as " + k_from_longtail_bench + name + "/torch_impl.py)";
 }
 
 }  // namespace
 
 void register_segmentation_samples(std::vector<Sample>& out) {
-  // (batch): 128 x 128 edge maps, about a tenth of the pixels on an edge.
-  reg(out, "edge_wbceloss", {"ViewAttribute", "Reduce"}, {sizes_case({2}), sizes_case({4}), sizes_case({8})}, true,
+  // (batch): edge logits and labels of 3 x 3 maps.
+  reg(out, "edge_wbceloss", "SEGMENTBASE2", {"ViewAttribute", "Reduce"}, true, {2, 4, 8}, "batch",
       [](const Json& s, at::Generator& g) {
         const auto b = size_at(s, 0);
-        return Tensors{at::randn({b, 1, 128, 128}, g), (at::rand({b, 1, 128, 128}, g) < 0.1).to(at::kFloat)};
+        return Tensors{normal_maps(b, 1, 3, g, 1.0), argmax_labels(normal_maps(b, 2, 3, g, 1.0))};
       },
-      [](const Tensors& t) { return Tensors{edge_wbce_loss(t[0], t[1])}; },
-      "the class-balanced cross entropy of HED (Xie and Tu 2015, \"Holistically-nested edge detection\"): edge pixels "
-      "weighted by the share of non-edge pixels of their image, and the other way round");
-  out.back().info.axes = {"batch"};
-  // (side): a one-channel map of side x side with a validity mask (a quarter invalid).
-  reg(out, "gradient_loss", {"ViewAttribute", "IfElseBranch", "Reduce"},
-      {sizes_case({128}), sizes_case({256}), sizes_case({512})}, true,
-      [](const Json& s, at::Generator& g) {
-        const auto side = size_at(s, 0);
-        return Tensors{at::rand({1, 1, side, side}, g), at::rand({1, 1, side, side}, g),
-                       (at::rand({1, 1, side, side}, g) > 0.25).to(at::kFloat)};
-      },
-      [](const Tensors& t) { return Tensors{gradient_loss(t[0], t[1], t[2])}; },
-      "the image-gradient matching loss of dense prediction (the L1 distance of the finite differences of prediction "
-      "and target, as in MiDaS's and matting's gradient losses), masked to valid pixels");
-  out.back().info.axes = {"side"};
-  // (batch): disparities and images of 96 x 320 (KITTI at a quarter), four scales.
-  reg(out, "edge_smoothloss", {"ViewAttribute", "IfElseBranch", "Reduce", "ForLoop"},
-      {sizes_case({2}), sizes_case({4}), sizes_case({8})}, true,
+      [](const Tensors& t) { return Tensors{edge_wbce_loss(t[0], t[1])}; });
+  out.back().info.written_from = written_from(
+      "edge_wbceloss", "segmentbase2's WBCELoss: the class-balanced edge cross entropy of HED (Xie and Tu 2015), "
+                       "beta from the batch's share of edge pixels, times 10");
+  // (batch): student and teacher scores of 2 classes at 3 x 3 (x 100), the module's Sobel kernels.
+  reg(out, "gradient_loss", "SEGMENTBASE2", {"ViewAttribute", "IfElseBranch", "Reduce"}, true, {128, 256, 512}, "batch",
       [](const Json& s, at::Generator& g) {
         const auto b = size_at(s, 0);
-        return Tensors{at::rand({b, 1, 96, 320}, g) + 0.01, at::rand({b, 3, 96, 320}, g)};
+        const auto student = uniform_maps(b, 2, 3, g) * 100, labels = argmax_labels(uniform_maps(b, 2, 3, g));
+        const auto teacher = uniform_maps(b, 2, 3, g) * 100;
+        return Tensors{student, teacher, labels, sobel_kernel_x(2, student.options()), sobel_kernel_y(2, student.options())};
       },
-      [](const Tensors& t) { return Tensors{edge_smooth_loss(t[0], t[1])}; },
-      "the edge-aware smoothness loss of self-supervised depth (Godard et al. 2017; Monodepth2's get_smooth_loss "
-      "with mean-normalised disparity), over four scales");
-  out.back().info.axes = {"batch"};
-  // (feature channels): student and teacher features of 2 images at 32 x 32, 19 classes
-  // (Cityscapes) labelled at 128 x 128.
-  reg(out, "ifv_loss", {"ViewAttribute", "Reduce", "ForLoop", "IfElseBranch"},
-      {sizes_case({128}), sizes_case({256}), sizes_case({512})}, true,
+      [](const Tensors& t) { return Tensors{gradient_loss(t[0], t[1], t[2], t[3], t[4])}; });
+  out.back().info.host_sync = "as the original: torch.any(index) in a Python if, and a boolean mask (loss[index])";
+  out.back().info.written_from = written_from(
+      "gradient_loss", "segmentbase2's GradientLoss: the mean squared difference of the magnitude-normalised Sobel "
+                       "gradients of student and teacher over the labelled pixels");
+  // (batch): class logits (4 classes), edge logits and labels of 3 x 3 maps; forward only, as
+  // LongTail-Bench times it.
+  reg(out, "edge_smoothloss", "SEGMENTBASE2", {"ViewAttribute", "IfElseBranch", "Reduce", "ForLoop"}, false, {2, 4, 8}, "batch",
       [](const Json& s, at::Generator& g) {
-        const auto c = size_at(s, 0);
-        return Tensors{at::randn({2, c, 32, 32}, g), at::randn({2, c, 32, 32}, g),
-                       at::randint(0, 19, {2, 128, 128}, g, at::TensorOptions().dtype(at::kLong))};
+        const auto b = size_at(s, 0);
+        return Tensors{normal_maps(b, 4, 3, g, 1.0), normal_maps(b, 1, 3, g, 1.0),
+                       argmax_labels(normal_maps(b, 2, 3, g, 1.0))};
       },
-      [](const Tensors& t) { return Tensors{ifv_loss(t[0], t[1], t[2], 19)}; },
-      "IFVD's CriterionIFV (Wang et al. 2020, \"Intra-class feature variation distillation for semantic "
-      "segmentation\"): the MSE between student's and teacher's pixel-to-class-centre cosine similarities");
-  out.back().info.axes = {"channels"};
+      [](const Tensors& t) { return Tensors{edge_smooth_loss(t[0], t[1], t[2])}; });
+  out.back().info.written_from = written_from(
+      "edge_smoothloss", "segmentbase2's SmoothLoss: the finite differences of the class probabilities, "
+                         "weighted by exp(-10 x the edge count of each pixel's 3 x 3 window), times 10");
+  // (batch): student and teacher features of 2 channels at 3 x 3 (x 100), labels of 2 classes.
+  const auto distillation_inputs = [](const Json& s, at::Generator& g) {
+    const auto b = size_at(s, 0);
+    const auto student = normal_maps(b, 2, 3, g, 100), teacher = normal_maps(b, 2, 3, g, 100);
+    return Tensors{student, teacher, normal_maps(b, 2, 3, g, 100).argmax(1, /*keepdim=*/true)};
+  };
+  reg(out, "ifv_loss", "SEGMENTBASE2", {"ViewAttribute", "Reduce", "ForLoop", "IfElseBranch"}, true, {128, 256, 512}, "batch",
+      distillation_inputs, [](const Tensors& t) { return Tensors{ifv_loss(t[0], t[1], t[2], 2)}; });
+  out.back().info.host_sync = "as the original: torch.any(index) in a Python if, and a boolean mask (loss[index])";
+  out.back().info.written_from = written_from(
+      "ifv_loss", "IFVD's CriterionIFV (Wang et al. 2020, \"Intra-class feature variation distillation for semantic "
+                  "segmentation\"): the MSE between student's and teacher's pixel-to-class-centre cosine similarities");
+  reg(out, "inter_region_loss", "SEGMENTBASE2", {"ViewAttribute", "IfElseBranch", "ForLoop", "Reduce"}, true, {8, 4, 6}, "batch",
+      distillation_inputs, [](const Tensors& t) { return Tensors{inter_region_loss(t[0], t[1], t[2], 2)}; });
+  out.back().info.written_from = written_from(
+      "inter_region_loss", "segmentbase2's InterRegion: the MSE between student's and teacher's class-to-class "
+                           "cosine similarities of their class centres");
+  // (batch): scores (x 100), labels and teacher scores of 2 classes at 1 x 1. LongTail-Bench scales
+  // the teacher's by 100 too: its probabilities then underflow to 0 and the loss is NaN (0 log 0).
+  reg(out, "knowledge_gap_loss", "SEGMENTBASE2", {"InputAware", "ViewAttribute", "IfElseBranch", "Reduce", "AdvancedIndexing"},
+      true, {128, 256, 512}, "batch",
+      [](const Json& s, at::Generator& g) {
+        const auto b = size_at(s, 0);
+        const auto scores = normal_maps(b, 2, 1, g, 100);
+        const auto labels = argmax_labels(normal_maps(b, 2, 1, g, 100));
+        return Tensors{scores, labels, normal_maps(b, 2, 1, g, 1.0)};
+      },
+      [](const Tensors& t) { return Tensors{knowledge_gap_loss(t[0], t[1], t[2])}; });
+  out.back().info.host_sync = "as the original: the labelled pixels are chosen with a boolean mask (h_soft_total[index])";
+  out.back().info.written_from = written_from(
+      "knowledge_gap_loss", "segmentbase2's KNOWLEDGEGAPLoss: the teacher's per-pixel KL term, weighted by how much "
+                            "more probability the teacher gives the true class than the student");
+  // (batch): scores (uniform), labels and teacher scores (normal) of 2 classes at 5 x 5.
+  reg(out, "sce_loss", "UNKNOWN", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, true, {4, 8, 12}, "batch",
+      [](const Json& s, at::Generator& g) {
+        const auto b = size_at(s, 0);
+        const auto scores = uniform_maps(b, 2, 5, g);
+        const auto labels = argmax_labels(uniform_maps(b, 2, 5, g));
+        return Tensors{scores, labels, normal_maps(b, 2, 5, g, 1.0)};
+      },
+      [](const Tensors& t) { return Tensors{sce_loss(t[0], t[1], t[2])}; });
+  out.back().info.host_sync = "as the original: boolean masks (t_prob[false_index], h_soft_total[valid_index]) and "
+                              "torch.any in a Python if";
+  out.back().info.written_from = written_from(
+      "sce_loss", "SCELoss, a soft cross entropy of distillation: the teacher's probabilities, blended with the "
+                  "smoothed label where the teacher is wrong, against the student's (segmentbase2's loss family)");
+  // (batch): scores and labels of 2 classes at 3 x 3.
+  const auto softgauss_inputs = [](const Json& s, at::Generator& g) {
+    const auto b = size_at(s, 0);
+    return Tensors{uniform_maps(b, 2, 3, g), argmax_labels(uniform_maps(b, 2, 3, g))};
+  };
+  constexpr const char* k_host_weights =
+      "as the original: labels and predictions are copied to the host for the boundary weights (OpenCV's Canny and "
+      "distance transform there)";
+  reg(out, "get_softgauss_loss_weight", "UNKNOWN", {"ForLoop", "ThirdPartyCodes", "AdvancedIndexing", "Reduce"}, false, {30, 40, 60}, "batch",
+      softgauss_inputs, [](const Tensors& t) { return Tensors{softgauss_loss_weight(t[0], t[1])}; });
+  out.back().info.host_sync = k_host_weights;
+  out.back().info.written_from = written_from(
+      "get_softgauss_loss_weight",
+      "boundary-weighted segmentation losses' pixel weights: 1 + a Gaussian of the distance to the nearest label "
+      "boundary or error; cv2.Canny's edge of a label step written as the pixel before the step, the exact distance "
+      "transform as cv2.DIST_MASK_PRECISE's");
+  reg(out, "softgbw_loss", "UNKNOWN", {"ForLoop", "Reduce", "ThirdPartyCodes"}, true, {4, 8, 12}, "batch", softgauss_inputs,
+      [](const Tensors& t) { return Tensors{softgbw_loss(t[0], t[1])}; });
+  out.back().info.host_sync = k_host_weights;
+  out.back().info.written_from = written_from(
+      "softgbw_loss", "SoftGBWLoss: the per-pixel cross entropy weighted by get_softgauss_loss_weight, summed per "
+                      "image, the mean over images");
+  // (batch): scores (x 100) and labels of 2 classes at 3 x 3.
+  reg(out, "margin_loss", "SEGMENTBASE2", {"ForLoop", "Reduce", "ThirdPartyCodes"}, true, {4, 8, 12}, "batch",
+      [](const Json& s, at::Generator& g) {
+        const auto b = size_at(s, 0);
+        return Tensors{normal_maps(b, 2, 3, g, 100), argmax_labels(normal_maps(b, 2, 3, g, 100))};
+      },
+      [](const Tensors& t) { return Tensors{margin_loss(t[0], t[1])}; });
+  out.back().info.host_sync = std::string(k_host_weights) + ", and the logits for an argsort";
+  out.back().info.written_from = written_from(
+      "margin_loss", "segmentbase2's MarginLoss: softgbw_loss plus a hinge on the gap between the two highest logits "
+                     "where the prediction is right");
 }
 
 }  // namespace opbench::samples

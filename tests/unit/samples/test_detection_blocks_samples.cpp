@@ -115,5 +115,21 @@ TEST(DetectionBlocks, BoxTargetsPositivesFirstThenBackground) {
   EXPECT_EQ(none.bbox_weights.sum().item<float>(), 0.0f);
 }
 
+TEST(DetectionBlocks, BoxExpandCopiesEachPositiveIntoItsClassColumns) {
+  auto g = at::make_generator<at::CPUGeneratorImpl>(73);
+  const auto targets = at::randn({6, 4}, g), weights = at::rand({6, 4}, g);
+  const auto labels = at::tensor(std::vector<int64_t>{0, 3, 9, 0, 1, 3});
+  const auto out = bbox_target_expand(targets, weights, labels, at::zeros({6, 40}), at::zeros({6, 40}));
+  ASSERT_EQ(out.size(), 2u);
+  for (int64_t i = 0; i < 6; ++i) {
+    const auto label = labels[i].item<int64_t>();
+    for (int64_t col = 0; col < 40; ++col) {
+      const bool mine = label > 0 && col / 4 == label;
+      EXPECT_EQ(out[0][i][col].item<float>(), mine ? targets[i][col % 4].item<float>() : 0.0f) << i << ", " << col;
+      EXPECT_EQ(out[1][i][col].item<float>(), mine ? weights[i][col % 4].item<float>() : 0.0f) << i << ", " << col;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace opbench::samples

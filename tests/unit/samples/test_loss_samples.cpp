@@ -21,15 +21,19 @@ std::vector<double> values(const at::Tensor& t) {
 }
 
 TEST(LossSamples, DiceOfAPerfectAndOfAHandWorkedPrediction) {
-  // Two classes, four pixels, labels 0 0 1 1; scores that make the softmax certain: dice 1, loss 0.
+  // Two classes, four pixels, labels 0 0 1 1; scores that make the softmax certain: per class
+  // (2 * 2 + s) over (2 + 2 - 2 + s) (the Jaccard form takes the intersection off): about 2.
+  const double s = 1e-5;
   const auto labels = at::tensor(std::vector<int64_t>{0, 0, 1, 1}).view({1, 2, 2});
-  const auto certain = at::one_hot(labels, 2).movedim(-1, 1).to(at::kFloat) * 50.0;
-  EXPECT_NEAR(dice_loss(certain, labels).item<double>(), 0.0, 1e-6);
-  // Equal scores: p = 0.5 everywhere; per class 2 * (0.5 + 0.5) + 1 over (2 + 2) + 1 = 3 / 5.
-  EXPECT_NEAR(dice_loss(at::zeros({1, 2, 2, 2}), labels).item<double>(), 1.0 - 0.6, 1e-6);
-  // One channel: the sigmoid against a 0/1 mask; logits 0 give p = 0.5: (2 * 1 + 1) / (2 + 2 + 1).
-  const auto mask = at::tensor(std::vector<int64_t>{0, 1, 1, 0}).view({1, 2, 2});
-  EXPECT_NEAR(dice_loss(at::zeros({1, 1, 2, 2}), mask).item<double>(), 1.0 - 0.6, 1e-6);
+  const auto certain = at::one_hot(labels, 2).movedim(-1, 1).to(at::kDouble) * 50.0;
+  EXPECT_NEAR(dice_loss(certain, labels).item<double>(), 1.0 - (4 + s) / (2 + s), 1e-12);
+  // Equal scores: p = 0.5 everywhere; per class 2 * (0.5 + 0.5) over 2 + 4 * 0.25 - 1: 1, the loss 0.
+  EXPECT_NEAR(dice_loss(at::zeros({1, 2, 2, 2}, at::kDouble), labels).item<double>(), 0.0, 1e-9);
+  // Targets of the scores' shape are taken as they are: p = 0.5, t = 1 at the 2 pixels of class 0
+  // and nowhere in class 1: class 0 (2 + s) / (2 + 0.5 - 1 + s), class 1 s / (0 + 0.5 - 0 + s).
+  const auto targets = at::one_hot(at::zeros({1, 2, 1}, at::kLong), 2).movedim(-1, 1).to(at::kDouble);
+  const double expected = 1.0 - ((2 + s) / (1.5 + s) + s / (0.5 + s)) / 2;
+  EXPECT_NEAR(dice_loss(at::zeros({1, 2, 2, 1}, at::kDouble), targets).item<double>(), expected, 1e-12);
 }
 
 TEST(LossSamples, AssociativeEmbeddingPullAndPushByHand) {
