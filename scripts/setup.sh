@@ -27,7 +27,21 @@ fi
 if [ -z "${OPBENCH_TORCH_PREFIX:-}" ]; then
   if ! .venv/bin/python -c "import torch" >/dev/null 2>&1; then
     echo "setup: installing LibTorch (PyPI torch==${TORCH_VERSION}) into .venv"
+    # The wheel and its CUDA libraries take about 5.5 GiB in .venv, and pip unpacks them in the
+    # temporary directory first: say so up front when the disk is short, and after a failure.
+    free_gib() { df -Pk "$1" 2>/dev/null | awk 'NR == 2 { printf "%.1f", $4 / 1048576 }'; }
+    tmp="${TMPDIR:-/tmp}"
+    here_free="$(free_gib .)"
+    tmp_free="$(free_gib "$tmp")"
+    if awk -v a="$here_free" 'BEGIN { exit !(a < 10) }'; then
+      echo "setup: warning: ${here_free} GiB free here; LibTorch needs about 10 GiB while it installs"
+    fi
     python3 -m venv .venv
-    .venv/bin/pip install --quiet --disable-pip-version-check "torch==${TORCH_VERSION}"
+    .venv/bin/pip install --quiet --disable-pip-version-check "torch==${TORCH_VERSION}" || {
+      echo "setup: pip could not install torch==${TORCH_VERSION} into $PWD/.venv" \
+           "(free now: $(free_gib .) GiB here, $(free_gib "$tmp") GiB in $tmp; before: ${here_free} and ${tmp_free})." \
+           "It needs about 10 GiB while it installs." >&2
+      exit 1
+    }
   fi
 fi
