@@ -83,6 +83,7 @@ void add_samples(Catalog& catalog) {
     entry.category = "longtail";
     entry.written_from = info.written_from;
     entry.axes = info.axes;
+    entry.host_sync = info.host_sync;
     entry.tags = info.tags;
     std::sort(entry.tags.begin(), entry.tags.end());
     for (std::size_t i = 0; i < info.cases.size(); ++i) {

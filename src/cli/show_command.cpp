@@ -62,6 +62,7 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
                 {"tags", entry->tags}, {"files", entry->files()}};
     if (!entry->written_from.empty()) out["written_from"] = entry->written_from;
     if (!entry->axes.empty()) out["axes"] = entry->axes;
+    if (!entry->host_sync.empty()) out["host_sync"] = entry->host_sync;
     Json cases = Json::array();
     for (const auto& c : entry->cases) {
       cases.push_back({{"operator", c.bound.qualified()}, {"schema", c.bound.schema},
@@ -79,6 +80,7 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
   if (!entry->written_from.empty()) {
     std::cout << "written from: " << entry->written_from << " (the catalogue names no source)\n";
   }
+  if (!entry->host_sync.empty()) std::cout << "waits for the device: " << entry->host_sync << "\n";
   std::string last_schema;
   for (const auto& c : entry->cases) {
     if (c.bound.schema != last_schema) {

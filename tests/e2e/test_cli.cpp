@@ -689,6 +689,12 @@ TEST_F(Cli, LongTailSamplesRunThroughTheSameExecutor) {
   const Json area = Json::parse(opbench("show box_area --json" + dir).out);
   EXPECT_EQ(area["axes"], Json({"images", "boxes_per_image"}));
   EXPECT_NE(area["written_from"].get<std::string>().find("torchvision.ops.box_area"), std::string::npos);
+  EXPECT_FALSE(area.contains("host_sync"));
+  // A sample whose original waits for the device says why.
+  const auto margin = opbench("show margin_loss" + dir);
+  EXPECT_NE(margin.out.find("waits for the device: as the original: labels and predictions are copied to the host"),
+            std::string::npos)
+      << margin.out;
   const std::string out = m_dir.file("samples.json");
   const auto r = opbench("run" + dir + " --samples bbox2delta,giou_loss --backward" + k_quick + " --output " + out);
   ASSERT_EQ(r.code, 0) << r.err;

@@ -24,6 +24,7 @@ struct Entry {
   std::vector<CatalogCase> cases;
   std::string written_from;       // samples whose catalogue row has no source: what the body follows
   std::vector<std::string> axes;  // samples: the names of each case's sizes
+  std::string host_sync;          // samples: why the body waits for the device, as its original; "" never
 
   // Config files its cases come from, in order of first appearance.
   std::vector<std::string> files() const;
