@@ -1,4 +1,7 @@
 // Box coders and box geometry: MMDetection coders, DETR box_ops, torchvision masks_to_boxes.
+#include <array>
+#include <cmath>
+
 #include "registry.hpp"
 #include "sample_ops.hpp"
 
@@ -60,11 +63,40 @@ at::Tensor yolo_decode(const at::Tensor& bboxes, const at::Tensor& pred, const a
   return at::cat({xy - half, xy + half}, -1);
 }
 
-at::Tensor bbox2offset(const at::Tensor& points, const at::Tensor& boxes, double max_distance, double eps) {
-  const auto x = points.select(1, 0), y = points.select(1, 1);
-  auto offsets = at::stack({x - col(boxes, 0), y - col(boxes, 1), col(boxes, 2) - x, col(boxes, 3) - y}, -1);
-  if (max_distance > 0) offsets = offsets.clamp(0, max_distance - eps);
-  return offsets;
+namespace {
+
+// Detectron's xyxy2xywh, with the legacy + 1: width x2 - x1 + 1, centre x1 + width / 2.
+std::array<at::Tensor, 4> detectron_xywh(const at::Tensor& b) {
+  const auto w = col(b, 2) - col(b, 0) + 1, h = col(b, 3) - col(b, 1) + 1;
+  return {col(b, 0) + 0.5 * w, col(b, 1) + 0.5 * h, w, h};
+}
+
+}  // namespace
+
+at::Tensor bbox2offset(const at::Tensor& boxes, const at::Tensor& gt_boxes, const std::array<double, 4>& weights) {
+  const auto [ex, ey, ew, eh] = detectron_xywh(boxes);
+  const auto [gx, gy, gw, gh] = detectron_xywh(gt_boxes);
+  return at::stack({weights[0] * (gx - ex) / ew, weights[1] * (gy - ey) / eh, weights[2] * at::log(gw / ew),
+                    weights[3] * at::log(gh / eh)},
+                   1);
+}
+
+at::Tensor offset2bbox(const at::Tensor& boxes, const at::Tensor& offsets, const std::array<double, 4>& weights) {
+  using at::indexing::None;
+  using at::indexing::Slice;
+  const auto [cx, cy, w, h] = detectron_xywh(boxes);
+  const auto every4 = [&](std::int64_t k) { return offsets.index({Slice(), Slice(k, None, 4)}); };
+  const double clip = std::log(1000.0 / 16.0);  // keeps exp() from overflowing
+  const auto dx = every4(0) / weights[0], dy = every4(1) / weights[1];
+  const auto dw = (every4(2) / weights[2]).clamp_max(clip), dh = (every4(3) / weights[3]).clamp_max(clip);
+  const auto centre_x = dx * w.unsqueeze(1) + cx.unsqueeze(1), centre_y = dy * h.unsqueeze(1) + cy.unsqueeze(1);
+  const auto width = at::exp(dw) * w.unsqueeze(1), height = at::exp(dh) * h.unsqueeze(1);
+  auto pred = at::zeros(offsets.sizes(), offsets.options());
+  pred.index_put_({Slice(), Slice(0, None, 4)}, centre_x - 0.5 * width);
+  pred.index_put_({Slice(), Slice(1, None, 4)}, centre_y - 0.5 * height);
+  pred.index_put_({Slice(), Slice(2, None, 4)}, centre_x + 0.5 * width - 1);
+  pred.index_put_({Slice(), Slice(3, None, 4)}, centre_y + 0.5 * height - 1);
+  return pred;
 }
 
 at::Tensor box_area(const at::Tensor& boxes) {
@@ -165,16 +197,28 @@ void register_box_samples(std::vector<Sample>& out) {
                  [](const Tensors& t) { return Tensors{yolo_decode(t[0], t[1], t[2])}; }});
   out.back().info.written_from = "MMDetection's YOLOBBoxCoder.decode";
   out.back().info.axes = {"boxes", "coordinates"};
-  // (points, 4): points inside their boxes, in feature-map strides (GFL's integral regression: 16 at most).
+  // (boxes, 4): proposals and their ground truths nearby, Detectron's unit weights.
+  constexpr const char* k_detectron_from =
+      "Detectron's bbox_transform and bbox_transform_inv (widths x2 - x1 + 1, log sizes clamped at log(1000 / 16)), "
+      "as LongTail-Bench's own copies (DeepLink-org/DLOP-Bench, bench/samples/long_tail/bbox2offset and offset2bbox)";
   out.push_back({{"bbox2offset", {"IfElseBranch"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) {
-                   const auto boxes = random_boxes(n0(s), g, 30.0);
-                   const auto t = at::rand({n0(s), 2}, g);
-                   return Tensors{boxes.narrow(1, 0, 2) + t * (boxes.narrow(1, 2, 2) - boxes.narrow(1, 0, 2)), boxes};
+                   const auto boxes = random_boxes(n0(s), g);
+                   const auto size = (boxes.narrow(1, 2, 2) - boxes.narrow(1, 0, 2)).repeat({1, 2});
+                   return Tensors{boxes, boxes + at::randn({n0(s), 4}, g) * 0.1 * size};
                  },
-                 [](const Tensors& t) { return Tensors{bbox2offset(t[0], t[1], 16.0)}; }});
-  out.back().info.written_from = "MMDetection's bbox2distance, the inverse of offset2bbox: a point's distances to its box's four sides, clamped below max_dis when given";
-  out.back().info.axes = {"points", "coordinates"};
+                 [](const Tensors& t) { return Tensors{bbox2offset(t[0], t[1])}; }});
+  out.back().info.written_from = k_detectron_from;
+  out.back().info.axes = {"boxes", "coordinates"};
+  // (boxes, offsets a box): 4 offsets, one class.
+  out.push_back({{"offset2bbox", {"ViewAttribute", "IfElseBranch", "ThirdPartyCodes"}, "UNKNOWN", "",
+                  {sizes({4000, 4}), sizes({5000, 4}), sizes({6000, 4})}, true, "box_samples.cpp"},
+                 [](const Json& s, at::Generator& g) {
+                   return Tensors{random_boxes(n0(s), g), at::randn({n0(s), s.at(1).get<std::int64_t>()}, g) * 0.2};
+                 },
+                 [](const Tensors& t) { return Tensors{offset2bbox(t[0], t[1])}; }});
+  out.back().info.written_from = k_detectron_from;
+  out.back().info.axes = {"boxes", "offsets"};
   out.push_back({{"box_area", {}, "UNKNOWN", "", {sizes({20, 5}), sizes({40, 8}), sizes({60, 12})}, false, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s) * s.at(1).get<std::int64_t>(), g)}; },
                  [](const Tensors& t) { return Tensors{box_area(t[0])}; }});

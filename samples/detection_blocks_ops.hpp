@@ -31,11 +31,15 @@ at::Tensor frozen_batchnorm2d(const at::Tensor& x, const at::Tensor& weight, con
 // image's sampled RoIs, positives first. Labels (P + N) are the positives' classes, then
 // `num_classes` (background); label weights 1; box targets (P + N, 4) the positives' deltas
 // (DeltaXYWH with stds 0.1, 0.1, 0.2, 0.2), zero for negatives, with weights 1 for positives.
-// maskrcnn-benchmark's MaskPostProcessor: mask logits (N, C, S, S) of N RoIs; each RoI's mask
-// of its label (class-agnostic heads, C == 1: the one mask), through the sigmoid, split into the
-// images' RoIs (`per_image` counts, host values).
-std::vector<at::Tensor> mask_predictor(const at::Tensor& mask_logits, const at::Tensor& labels,
-                                       const std::vector<std::int64_t>& per_image);
+// POD's MaskPredictor.predict (mask inference pasted into the image): RoIs (R, >= 7) as (image,
+// x1, y1, x2, y2, score, class), mask heatmaps (R, classes, h, w) and per image (B, >= 5) its
+// (.., .., scale, height, width) on the host. On the host, as the original (numpy and OpenCV):
+// per image, each of its RoIs scaled back by the image's scale and truncated to integers; its
+// class's heatmap resized bilinearly to the RoI's (x2 - x1 + 1) x (y2 - y1 + 1) (cv2.resize),
+// thresholded at `threshold` and pasted at (x1, y1) into a zeroed uint8 image (clipped to the
+// image, where numpy would refuse). One mask per RoI, in RoI order; a RoI of no image: undefined.
+std::vector<at::Tensor> mask_predictor(const at::Tensor& rois, const at::Tensor& heatmaps, const at::Tensor& image_info,
+                                       double threshold = 0.5);
 // FCOS's target assignment (Tian et al. 2019, compute_targets_for_locations) for one image:
 // locations (L, 2) with their level's size range (L, 2), ground-truth boxes (G, 4) and labels
 // (G, 1-based). Each location takes, among the boxes it lies inside whose largest side distance

@@ -63,17 +63,37 @@ at::Tensor frozen_batchnorm2d(const at::Tensor& x, const at::Tensor& weight, con
   return x * scale + (b - rm * scale);
 }
 
-std::vector<at::Tensor> mask_predictor(const at::Tensor& mask_logits, const at::Tensor& labels,
-                                       const std::vector<std::int64_t>& per_image) {
-  const auto probabilities = mask_logits.sigmoid();
-  at::Tensor picked;
-  if (mask_logits.size(1) == 1) {
-    picked = probabilities;
-  } else {
-    const auto rows = at::arange(mask_logits.size(0), labels.options());
-    picked = probabilities.index({rows, labels}).unsqueeze(1);
+std::vector<at::Tensor> mask_predictor(const at::Tensor& rois, const at::Tensor& heatmaps, const at::Tensor& image_info,
+                                       double threshold) {
+  const auto host_rois = rois.detach().to(at::kCPU, at::kDouble, /*non_blocking=*/false, /*copy=*/true);
+  const auto host_maps = heatmaps.detach().to(at::kCPU, at::kFloat, /*non_blocking=*/false, /*copy=*/true);
+  const auto info = image_info.to(at::kDouble).contiguous();
+  const auto r = host_rois.accessor<double, 2>();
+  const auto images = info.accessor<double, 2>();
+  const auto byte_image = at::TensorOptions().dtype(at::kByte).device(at::kCPU);
+  std::vector<at::Tensor> masks(static_cast<std::size_t>(host_rois.size(0)));
+  for (std::int64_t b = 0; b < info.size(0); ++b) {
+    const double scale = images[b][2];
+    const auto height = static_cast<std::int64_t>(images[b][3]), width = static_cast<std::int64_t>(images[b][4]);
+    for (std::int64_t k = 0; k < host_rois.size(0); ++k) {
+      if (r[k][0] != static_cast<double>(b)) continue;
+      const auto x1 = static_cast<std::int64_t>(r[k][1] / scale), y1 = static_cast<std::int64_t>(r[k][2] / scale);
+      const auto x2 = static_cast<std::int64_t>(r[k][3] / scale), y2 = static_cast<std::int64_t>(r[k][4] / scale);
+      const auto cls = static_cast<std::int64_t>(r[k][6]);
+      const auto roi_w = std::max<std::int64_t>(x2 - x1 + 1, 1), roi_h = std::max<std::int64_t>(y2 - y1 + 1, 1);
+      const auto resized = at::upsample_bilinear2d(host_maps[k][cls].unsqueeze(0).unsqueeze(0), {roi_h, roi_w},
+                                                   /*align_corners=*/false)[0][0];
+      const auto mask = (resized > threshold).to(at::kByte);
+      auto image = at::zeros({height, width}, byte_image);
+      const auto top = std::max<std::int64_t>(y1, 0), left = std::max<std::int64_t>(x1, 0);
+      const auto rows = std::min(y1 + roi_h, height) - top, cols = std::min(x1 + roi_w, width) - left;
+      if (rows > 0 && cols > 0) {
+        image.narrow(0, top, rows).narrow(1, left, cols).copy_(mask.narrow(0, top - y1, rows).narrow(1, left - x1, cols));
+      }
+      masks[static_cast<std::size_t>(k)] = image;
+    }
   }
-  return picked.split_with_sizes(per_image, 0);
+  return masks;
 }
 
 FcosTargets fcos_matcher(const at::Tensor& locations, const at::Tensor& size_ranges, const at::Tensor& boxes,
@@ -238,23 +258,37 @@ void register_detection_block_samples(std::vector<Sample>& out) {
       "FCOS's compute_targets_for_locations (Tian et al. 2019), as POD's FCOS matcher: per image, each location's "
       "smallest box among those it lies in and whose size suits its level";
   out.back().info.axes = {"objects_per_image", "finest_level_side"};
-  // (RoIs, mask side): 81 classes' masks, the RoIs of two images (half each).
+  // (RoIs, RoI columns): 6 classes' 28 x 28 heatmaps, the RoIs of 3 images of 48 x 64 at scale 1,
+  // 1.5 and 2 (LongTail-Bench's RoIs are all zeros: one-pixel masks at the corner of images of at
+  // most 5 x 5).
   reg(out, "mask_predictor", {"InputAware", "ViewAttribute", "IfElseBranch", "AdvancedIndexing", "BuiltInDataStructure"},
       "POD", "", {sizes_case({8, 16}), sizes_case({16, 16}), sizes_case({32, 16})}, false,
       [](const Json& s, at::Generator& g) {
-        const auto n = size_at(s, 0), side = size_at(s, 1);
-        return Tensors{at::randn({n, 81, side, side}, g), at::randint(0, 81, {n}, g, at::TensorOptions().dtype(at::kLong)),
-                       at::tensor({n / 2, n - n / 2})};
+        const auto n = size_at(s, 0), columns = size_at(s, 1);
+        const auto info = at::tensor(std::vector<double>{96, 128, 1.0, 48, 64, 0, 72, 96, 1.5, 48, 64, 0, 96, 128, 2.0, 48, 64, 0})
+                              .view({3, 6});
+        auto rois = at::zeros({n, columns});
+        const auto image = at::randint(0, 3, {n}, g);
+        const auto scale = info.select(1, 2).index_select(0, image.to(at::kLong)).to(at::kFloat);
+        const auto x1 = at::rand({n}, g) * 50, y1 = at::rand({n}, g) * 36;
+        rois.select(1, 0).copy_(image);
+        rois.select(1, 1).copy_(x1 * scale);
+        rois.select(1, 2).copy_(y1 * scale);
+        rois.select(1, 3).copy_((x1 + 4 + at::rand({n}, g) * 20) * scale);
+        rois.select(1, 4).copy_((y1 + 4 + at::rand({n}, g) * 20) * scale);
+        rois.select(1, 5).copy_(at::rand({n}, g));
+        rois.select(1, 6).copy_(at::randint(0, 6, {n}, g));
+        return Tensors{rois, at::rand({n, 6, 28, 28}, g), info};
       },
-      [](const Tensors& t) {
-        const auto counts = t[2].contiguous();
-        return mask_predictor(t[0], t[1], {counts.data_ptr<std::int64_t>(), counts.data_ptr<std::int64_t>() + counts.numel()});
-      });
+      [](const Tensors& t) { return mask_predictor(t[0], t[1], t[2]); });
   out.back().info.host_inputs = 1;
+  out.back().info.host_sync = "as the original: RoIs and heatmaps are copied to the host, where the masks are resized and "
+                              "pasted (numpy and OpenCV there)";
   out.back().info.written_from =
-      "maskrcnn-benchmark's MaskPostProcessor (the mask head's inference), as POD's mask head uses it: each RoI's "
-      "mask of its predicted class, sigmoid, split per image";
-  out.back().info.axes = {"rois", "mask_side"};
+      "POD's MaskPredictor.predict, after LongTail-Bench's own copy (DeepLink-org/DLOP-Bench, bench/samples/long_tail/"
+      "mask_predictor/torch_impl.py): per image, each RoI's class heatmap resized to the RoI (cv2.resize's bilinear, "
+      "here LibTorch's with the same half-pixel centres), thresholded and pasted into an empty image";
+  out.back().info.axes = {"rois", "roi_columns"};
   // (positives, negatives, RoIs an image): a sampler's 512 RoIs.
   reg(out, "get_target_single", {"IfElseBranch"}, "MMDET",
       k_mmdet + "f08548bfd6d394a82566022709b5ce9e6b0a855e/mmdet/models/roi_heads/bbox_heads/bbox_head.py#L122",

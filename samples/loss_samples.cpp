@@ -96,12 +96,13 @@ at::Tensor charbonnier_loss(const at::Tensor& pred, const at::Tensor& target, do
   return at::sqrt((pred - target).pow(2) + eps).mean();
 }
 
-at::Tensor label_smooth_celoss(const at::Tensor& logits, const at::Tensor& labels, double smoothing) {
-  const int64_t classes = logits.size(-1);
-  const auto log_p = logits.log_softmax(-1);
-  auto target = at::full_like(log_p, smoothing / static_cast<double>(classes - 1));
-  target.scatter_(-1, labels.unsqueeze(-1), 1.0 - smoothing);
-  return (-target * log_p).sum(-1).mean();
+at::Tensor label_smooth_celoss(const at::Tensor& logits, const at::Tensor& labels, double smoothing,
+                               std::int64_t num_classes) {
+  const double v = smoothing / static_cast<double>(num_classes);
+  auto one_hot = at::zeros_like(logits);
+  one_hot.fill_(v);
+  one_hot.scatter_(1, labels.to(at::kLong).view({-1, 1}), 1 - smoothing + v);
+  return -(logits.log_softmax(1) * one_hot.detach()).sum() / static_cast<double>(logits.size(0));
 }
 
 at::Tensor weight_reduce_loss(const at::Tensor& loss, const at::Tensor& weight, double avg_factor) {
@@ -123,50 +124,50 @@ at::Tensor dice_loss(const at::Tensor& logits, const at::Tensor& target, double 
 
 namespace {
 
-// Each object's two corner embeddings (objects, M) of one image.
-std::pair<at::Tensor, at::Tensor> corner_embeddings(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& corners,
-                                                    std::int64_t image) {
-  const auto c = corners[image];  // (objects, 2) on the host
-  const auto device_index = c.to(tl.device());
-  return {tl[image].index_select(1, device_index.select(1, 0)).t(), br[image].index_select(1, device_index.select(1, 1)).t()};
+// The mean tag of each object, and the per-image object count (B, 1), as _ae_loss begins.
+struct Tags {
+  at::Tensor tl, br, mean, count;
+};
+Tags tags_of(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& mask) {
+  Tags t;
+  t.count = mask.to(tl.scalar_type()).sum(1, /*keepdim=*/true);
+  t.tl = tl.dim() == 3 ? tl.squeeze(-1) : tl;
+  t.br = br.dim() == 3 ? br.squeeze(-1) : br;
+  t.mean = (t.tl + t.br) / 2;
+  return t;
 }
 
 }  // namespace
 
-at::Tensor associative_pull_loss(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& corners) {
-  at::Tensor total = tl.sum() * 0.0;
-  for (std::int64_t image = 0; image < tl.size(0); ++image) {
-    const auto objects = corners.size(1);
-    if (objects == 0) continue;
-    const auto [a, b] = corner_embeddings(tl, br, corners, image);
-    const auto mean = (a + b) / 2.0;
-    total = total + ((a - mean).pow(2) + (b - mean).pow(2)).sum() / static_cast<double>(objects);
-  }
-  return total;
+at::Tensor associative_pull_loss(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& mask) {
+  const Tags t = tags_of(tl, br, mask);
+  const auto pull_tl = (t.tl - t.mean).pow(2) / (t.count + 1e-4);
+  const auto pull_br = (t.br - t.mean).pow(2) / (t.count + 1e-4);
+  return pull_tl.index({mask}).sum() + pull_br.index({mask}).sum();
 }
 
-at::Tensor associative_push_loss(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& corners) {
-  at::Tensor total = tl.sum() * 0.0;
-  for (std::int64_t image = 0; image < tl.size(0); ++image) {
-    const auto n = corners.size(1);
-    if (n < 2) continue;
-    const auto [a, b] = corner_embeddings(tl, br, corners, image);
-    const auto mean = (a + b) / 2.0;  // (n, M)
-    const auto difference = mean.unsqueeze(1) - mean.unsqueeze(0);  // (n, n, M): e_i - e_j
-    const auto off_diagonal = 1 - at::eye(n, mean.options());
-    const auto margin = off_diagonal * (1.0 - difference.sum(-1).abs());
-    total = total + at::relu(margin).sum() / static_cast<double>(n * (n - 1));
-  }
-  return total;
+at::Tensor associative_push_loss(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& mask) {
+  const Tags t = tags_of(tl, br, mask);
+  const auto valid = mask.to(tl.scalar_type());
+  const auto pairs = (valid.unsqueeze(1) + valid.unsqueeze(2)).eq(2);
+  const auto n = t.count.unsqueeze(2);
+  auto distance = at::relu(1 - (t.mean.unsqueeze(1) - t.mean.unsqueeze(2)).abs());
+  distance = (distance - 1 / (n + 1e-4)) / ((n - 1) * n + 1e-4);
+  return distance.index({pairs}).sum();
 }
 
-at::Tensor gaussian_sigmoid_focal_loss(const at::Tensor& logits, const at::Tensor& target, double alpha, double gamma) {
-  const auto p = logits.sigmoid().clamp(1e-6, 1 - 1e-6);
-  const auto centre = target.eq(1);
-  const auto positive = -(1 - p).pow(alpha) * p.log();
-  const auto negative = -(1 - target).pow(gamma) * p.pow(alpha) * (1 - p).log();
-  const auto loss = at::where(centre, positive, negative).sum();
-  return loss / centre.sum().clamp_min(1).to(loss.scalar_type());
+at::Tensor gaussian_sigmoid_focal_loss(const at::Tensor& logits, const at::Tensor& target, double gamma, double beta) {
+  const auto pos_inds = target.eq(1);
+  const auto neg_inds = target.lt(1);
+  const auto neg_weights = (1 - target.index({neg_inds})).pow(beta);
+  // The original takes the sigmoid in place on its input; here out of place, so that repeated
+  // calls see the same logits.
+  const auto p = logits.sigmoid().clamp(1e-4, 1 - 1e-4);
+  const auto pos_pred = p.index({pos_inds}), neg_pred = p.index({neg_inds});
+  const auto pos_loss = (pos_pred.log() * (1 - pos_pred).pow(gamma)).sum();
+  const auto neg_loss = ((1 - neg_pred).log() * neg_pred.pow(gamma) * neg_weights).sum();
+  if (pos_pred.numel() == 0) return -neg_loss;
+  return -(pos_loss + neg_loss) / pos_inds.to(logits.scalar_type()).sum();
 }
 
 at::Tensor ghmr_loss(const at::Tensor& pred, const at::Tensor& target, const at::Tensor& label_weight, double mu,
@@ -278,7 +279,9 @@ void register_loss_samples(std::vector<Sample>& out) {
                    return Tensors{at::randn({n, k}, g), at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong))};
                  },
                  [](const Tensors& t) { return Tensors{label_smooth_celoss(t[0], t[1])}; }});
-  out.back().info.written_from = "the label-smoothing cross entropy of Szegedy et al. 2016 (Inception-v3)";
+  out.back().info.written_from =
+      "the label-smoothing cross entropy of Szegedy et al. 2016 (Inception-v3) as LongTail-Bench's own copy computes it "
+      "(DeepLink-org/DLOP-Bench, bench/samples/long_tail/label_smooth_celoss/torch_impl.py: 6 classes' smoothing)";
   out.back().info.axes = {"samples", "classes"};
   out.push_back({{"weight_reduce_loss", {"Reduce", "IfElseBranch"}, "MMSEG", "https://github.com/open-mmlab/mmsegmentation/blob/504965184c3e6bc9ec43af54237129ef21981a5f/mmseg/models/losses/utils.py#L47", {sizes({128, 4}), sizes({64, 4}), sizes({8, 4})}, true, "loss_samples.cpp"},
                  [](const Json& s, at::Generator& g) {
@@ -327,26 +330,31 @@ void register_loss_samples(std::vector<Sample>& out) {
   out.back().info.host_sync = "as the original: the positives are found with nonzero (a data-dependent size)";
   out.back().info.axes = {"rois", "coordinates"};
   // (the last image's index, objects an image, embedding positions, embedding dimensions).
-  auto corner_inputs = [](const Json& s, at::Generator& g) {
-    const auto images = size_at(s, 0) + 1, objects = size_at(s, 1), positions = size_at(s, 2), dims = size_at(s, 3);
-    return Tensors{at::randn({images, dims, positions}, g), at::randn({images, dims, positions}, g),
-                   at::randint(0, positions, {images, objects, 2}, g, at::TensorOptions().dtype(at::kLong))};
+  // (low, high, images, objects): tags of `objects` slots an image, the mask of the real objects
+  // drawn as LongTail-Bench draws it, from integers in [low, high) (here: those above low, about
+  // half; it passes the integers themselves, which a boolean mask cannot be).
+  auto tag_inputs = [](const Json& s, at::Generator& g) {
+    const auto low = size_at(s, 0), high = size_at(s, 1), images = size_at(s, 2), objects = size_at(s, 3);
+    return Tensors{at::randn({images, objects}, g), at::randn({images, objects}, g),
+                   at::randint(low, high, {images, objects}, g, at::TensorOptions().dtype(at::kLong)) > low};
   };
-  const char* corners_from =
-      "CornerNet's associative embedding (Law and Deng 2018) as MMDetection's ae_loss_per_image (mmdet/models/losses/"
-      "ae_loss.py) computes it, embeddings of any dimension";
+  const char* tags_from =
+      "CornerNet's associative-embedding loss (Law and Deng 2018, _ae_loss in kp_utils.py), its pull and push "
+      "halves, as LongTail-Bench's own copies (DeepLink-org/DLOP-Bench, bench/samples/long_tail/"
+      "associative_pull_loss and associative_push_loss) compute them";
+  const char* tags_sync = "as the original: the real objects and pairs are chosen with boolean masks (tag0[mask])";
   out.push_back({{"associative_pull_loss", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, "UNKNOWN", "",
                   {sizes_case({0, 2, 3000, 4}), sizes_case({0, 3, 2000, 2}), sizes_case({0, 3, 6000, 8})}, true, "loss_samples.cpp"},
-                 corner_inputs, [](const Tensors& t) { return Tensors{associative_pull_loss(t[0], t[1], t[2])}; }});
-  out.back().info.host_inputs = 1;
-  out.back().info.written_from = corners_from;
-  out.back().info.axes = {"last_image", "objects_per_image", "positions", "embedding_dims"};
+                 tag_inputs, [](const Tensors& t) { return Tensors{associative_pull_loss(t[0], t[1], t[2])}; }});
+  out.back().info.host_sync = tags_sync;
+  out.back().info.written_from = tags_from;
+  out.back().info.axes = {"mask_low", "mask_high", "images", "objects"};
   out.push_back({{"associative_push_loss", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, "UNKNOWN", "",
                   {sizes_case({0, 2, 32, 8}), sizes_case({1, 3, 64, 4}), sizes_case({2, 4, 64, 16})}, true, "loss_samples.cpp"},
-                 corner_inputs, [](const Tensors& t) { return Tensors{associative_push_loss(t[0], t[1], t[2])}; }});
-  out.back().info.host_inputs = 1;
-  out.back().info.written_from = corners_from;
-  out.back().info.axes = {"last_image", "objects_per_image", "positions", "embedding_dims"};
+                 tag_inputs, [](const Tensors& t) { return Tensors{associative_push_loss(t[0], t[1], t[2])}; }});
+  out.back().info.host_sync = tags_sync;
+  out.back().info.written_from = tags_from;
+  out.back().info.axes = {"mask_low", "mask_high", "images", "objects"};
   // (points, classes): heatmap logits and Gaussian targets, one centre in twenty.
   out.push_back({{"gaussian_sigmoid_focalloss", {"ViewAttribute", "InputAware"}, "POD", "",
                   {sizes_case({300, 4}), sizes_case({400, 4}), sizes_case({200, 4})}, true, "loss_samples.cpp"},
@@ -357,9 +365,11 @@ void register_loss_samples(std::vector<Sample>& out) {
                    return Tensors{at::randn({n, k}, g), target};
                  },
                  [](const Tensors& t) { return Tensors{gaussian_sigmoid_focal_loss(t[0], t[1])}; }});
+  out.back().info.host_sync = "as the original: centres and the rest are picked with boolean masks (input[pos_inds])";
   out.back().info.written_from =
-      "the Gaussian focal loss of CornerNet and CenterNet (penalty-reduced focal loss on Gaussian heatmaps, alpha 2, "
-      "gamma 4) on sigmoid logits, normalised by the number of centres";
+      "the Gaussian focal loss of CornerNet and CenterNet (penalty-reduced focal loss on Gaussian heatmaps, gamma 2, "
+      "beta 4) as POD's GaussianSigmoidFocalLoss, after LongTail-Bench's own copy (DeepLink-org/DLOP-Bench, "
+      "bench/samples/long_tail/gaussian_sigmoid_focalloss/torch_impl.py)";
   out.back().info.axes = {"points", "classes"};
 }
 

@@ -33,7 +33,6 @@ at::Tensor l2_loss(const at::Tensor& pred, const at::Tensor& target);
 at::Tensor legacy_bbox2delta(const at::Tensor& proposals, const at::Tensor& gt);
 at::Tensor legacy_delta2bbox(const at::Tensor& rois, const at::Tensor& deltas);
 at::Tensor mmdetection_accuracy(const at::Tensor& pred, const at::Tensor& target, const std::vector<std::int64_t>& topk);
-at::Tensor offset2bbox(const at::Tensor& points, const at::Tensor& offsets, double max_w, double max_h);
 at::Tensor partialconv2d(const at::Tensor& input, const at::Tensor& mask, const at::Tensor& weight, const at::Tensor& bias);
 at::Tensor position_embedding_learned(const at::Tensor& x, const at::Tensor& row_embed, const at::Tensor& col_embed);
 at::Tensor position_embedding_sine(const at::Tensor& mask, std::int64_t num_pos_feats = 64, double temperature = 10000.0);

@@ -212,12 +212,6 @@ at::Tensor mmdetection_accuracy(const at::Tensor& pred, const at::Tensor& target
   return at::stack(res);
 }
 
-at::Tensor offset2bbox(const at::Tensor& points, const at::Tensor& d, double max_w, double max_h) {
-  const auto x = points.select(1, 0), y = points.select(1, 1);
-  return at::stack({(x - col(d, 0)).clamp(0, max_w), (y - col(d, 1)).clamp(0, max_h),
-                    (x + col(d, 2)).clamp(0, max_w), (y + col(d, 3)).clamp(0, max_h)}, -1);
-}
-
 at::Tensor partialconv2d(const at::Tensor& input, const at::Tensor& mask, const at::Tensor& weight, const at::Tensor& bias) {
   const int64_t k = weight.size(2) * weight.size(3);
   at::Tensor updated, ratio;
@@ -510,12 +504,6 @@ void register_more_samples(std::vector<Sample>& out) {
       [](const Json& s, at::Generator& g) { return Tensors{randn({at_(s, 0), at_(s, 1)}, g), randint(at_(s, 1), {at_(s, 0)}, g)}; },
       [](const Tensors& t) { return Tensors{mmdetection_accuracy(t[0], t[1], {1, 5})}; });
   out.back().info.axes = {"samples", "classes"};
-  reg(out, "offset2bbox", {"ViewAttribute", "IfElseBranch", "ThirdPartyCodes"}, "UNKNOWN", "",
-      {sz({4000, 4}), sz({5000, 4}), sz({6000, 4})}, true,
-      [](const Json& s, at::Generator& g) { return Tensors{rand({at_(s, 0), 2}, g) * 800, rand({at_(s, 0), at_(s, 1)}, g) * 50}; },
-      [](const Tensors& t) { return Tensors{offset2bbox(t[0], t[1], 1333, 800)}; });
-  out.back().info.written_from = "MMDetection's distance2bbox: points and their distances to the four sides, clamped to the image";
-  out.back().info.axes = {"points", "coordinates"};
   reg(out, "partialconv2d", {"ThirdPartyCodes", "IfElseBranch"}, "MMEDIT",
       k_gh + "open-mmlab/mmediting/blob/ce2a70f1321907d1451a376637cf56be76168a67/mmedit/models/common/partial_conv.py#L10",
       {sz({100, 3}), sz({200, 3})}, true,

@@ -16,9 +16,13 @@ namespace opbench::samples {
 // pairs of people. Returns (push (batch), pull (batch)); an image with no person gives 0 and 0.
 std::pair<at::Tensor, at::Tensor> ae_loss(const at::Tensor& tags, const at::Tensor& joints);
 
-// Landmarks (N, 2L) as (x, y) pairs in heatmap pixels -> Gaussian heatmaps (N, L, size, size),
-// exp(-((u - x)^2 + (v - y)^2) / (2 sigma^2)) at pixel (u, v).
-at::Tensor landmark2heatmap(const at::Tensor& landmarks, std::int64_t size = 64, double sigma = 1.5);
+// A face generator's landmark heatmaps (FaceGenerator_Subnet.landmark2heatmap, as LongTail-Bench
+// times it): landmarks (N, 2L) as (x, y) pairs in [-1, 1], and the module's grids x_bias and
+// y_bias (1, 1, S) (linspace(-1, 1, 256) there). Per landmark the separable map
+// exp(-sqrt(|y - y_bias| inv_std + 1e-4)) (S, 1) times exp(-sqrt(|x - x_bias| inv_std + 1e-4))
+// (1, S), by a matmul: (N, L, S, S).
+at::Tensor landmark2heatmap(const at::Tensor& landmarks, const at::Tensor& x_bias, const at::Tensor& y_bias,
+                            double inv_std = 20.0);
 
 // MMAction2's BaseGCN._parse_losses: `losses` named (a name holding "loss" counts), each a tensor
 // or a list of tensors; the total of the losses' means, and every value's mean read on the host

@@ -4,6 +4,8 @@
 
 #include <ATen/ATen.h>
 
+#include <array>
+
 namespace opbench::samples {
 
 // Box coders (MMDetection DeltaXYWHBBoxCoder with means 0, stds 1).
@@ -16,9 +18,14 @@ at::Tensor tblr2bbox(const at::Tensor& priors, const at::Tensor& tblr, double no
 at::Tensor yolo_encode(const at::Tensor& bboxes, const at::Tensor& gt, const at::Tensor& stride, double eps = 1e-6);
 at::Tensor yolo_decode(const at::Tensor& bboxes, const at::Tensor& pred, const at::Tensor& stride);
 
-// points (N, 2) and boxes (N, 4) -> (left, top, right, bottom) distances (N, 4), clamped to
-// [0, max_distance - eps] when max_distance > 0 (MMDetection's bbox2distance).
-at::Tensor bbox2offset(const at::Tensor& points, const at::Tensor& boxes, double max_distance = 0, double eps = 0.1);
+// Detectron's box regression with the legacy + 1 (bbox_transform): boxes and their ground
+// truths (N, 4) -> (dx, dy, dw, dh) (N, 4) times `weights`; offset2bbox, its inverse
+// (bbox_transform_inv): boxes (N, 4) and offsets (N, 4 K) -> boxes (N, 4 K), dw and dh clamped
+// at log(1000 / 16).
+at::Tensor bbox2offset(const at::Tensor& boxes, const at::Tensor& gt_boxes,
+                       const std::array<double, 4>& weights = {1.0, 1.0, 1.0, 1.0});
+at::Tensor offset2bbox(const at::Tensor& boxes, const at::Tensor& offsets,
+                       const std::array<double, 4>& weights = {1.0, 1.0, 1.0, 1.0});
 at::Tensor box_area(const at::Tensor& boxes);
 at::Tensor box_cxcywh_to_xyxy(const at::Tensor& boxes);
 at::Tensor box_xyxy_to_cxcywh(const at::Tensor& boxes);
@@ -39,25 +46,31 @@ at::Tensor smooth_l1_loss(const at::Tensor& pred, const at::Tensor& target, doub
 at::Tensor l1_loss(const at::Tensor& pred, const at::Tensor& target);
 at::Tensor balanced_l1_loss(const at::Tensor& pred, const at::Tensor& target, double alpha = 0.5, double gamma = 1.5, double beta = 1.0);
 at::Tensor charbonnier_loss(const at::Tensor& pred, const at::Tensor& target, double eps = 1e-12);
-at::Tensor label_smooth_celoss(const at::Tensor& logits, const at::Tensor& labels, double smoothing = 0.1);
+// Label-smoothing cross entropy as LongTail-Bench's LabelSmoothCELoss: every class gets
+// smoothing / num_classes, the label 1 - smoothing + that (num_classes is the module's, 6, whatever
+// the scores' width); minus the sum of log-softmax times it, over the rows.
+at::Tensor label_smooth_celoss(const at::Tensor& logits, const at::Tensor& labels, double smoothing = 0.1,
+                               std::int64_t num_classes = 6);
 at::Tensor weight_reduce_loss(const at::Tensor& loss, const at::Tensor& weight, double avg_factor = 0.0);
 // Dice loss of scores (N, C, ...) against labels (N, ...) or targets (N, C, ...): softmax, labels
 // one-hot; per image and class, over the pixels, (2 sum(p t) + smooth) / (sum(p^2) + sum(t^2) -
 // sum(p t) + smooth) (squared, Jaccard's denominator); 1 - its mean.
 at::Tensor dice_loss(const at::Tensor& logits, const at::Tensor& target, double smooth = 1e-5);
-// CornerNet's associative embedding (Law and Deng 2018), as MMDetection's ae_loss_per_image:
-// embedding maps (B, M, positions) and, per image, each object's top-left and bottom-right
-// corner positions (B, objects, 2) on the host. An object's embedding is the mean of its two
-// corners'. Pull: the corners' squared distance to their object's embedding, over the objects;
-// push: relu(1 - |e_i - e_j| summed over the M dimensions) over ordered pairs of objects.
-// Summed over the images; an image with no object (or one, for push) adds 0.
-at::Tensor associative_pull_loss(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& corners);
-at::Tensor associative_push_loss(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& corners);
-// The Gaussian focal loss of CornerNet and CenterNet on sigmoid logits: targets in [0, 1] (Gaussian
-// bumps, 1 at the centres); -(1-p)^alpha log p at targets of 1, -(1-t)^gamma p^alpha log(1-p)
-// elsewhere; summed over the number of centres (at least 1).
-at::Tensor gaussian_sigmoid_focal_loss(const at::Tensor& logits, const at::Tensor& target, double alpha = 2.0,
-                                       double gamma = 4.0);
+// CornerNet's associative-embedding loss (Law and Deng 2018; kp_utils.py's _ae_loss), split in
+// its two halves as LongTail-Bench times them: the top-left and bottom-right tags (B, objects[,
+// 1]) of each image's objects and a mask (B, objects) of the real ones. An object's tag is the
+// mean of its corners'. Pull: each corner's squared distance to it over the image's object count,
+// summed over the masked objects. Push: relu(1 - |e_i - e_j|) - 1 / n, over n (n - 1), summed over
+// the pairs of masked objects (a pair with itself included, as in the original).
+at::Tensor associative_pull_loss(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& mask);
+at::Tensor associative_push_loss(const at::Tensor& tl, const at::Tensor& br, const at::Tensor& mask);
+// The Gaussian focal loss of CornerNet and CenterNet on sigmoid logits, as POD's
+// GaussianSigmoidFocalLoss: targets in [0, 1] (Gaussian bumps, 1 at the centres), p clamped to
+// [1e-4, 1 - 1e-4]; log(p) (1-p)^gamma at the centres and log(1-p) p^gamma (1-t)^beta elsewhere,
+// picked with boolean masks; minus their sum over the number of centres (no centre: minus the
+// negatives' sum).
+at::Tensor gaussian_sigmoid_focal_loss(const at::Tensor& logits, const at::Tensor& target, double gamma = 2.0,
+                                       double beta = 4.0);
 // MMDetection's GHM-R: authentic smooth L1 with gradient-density weights over `bins` bins;
 // elements whose label_weight is 0 are not counted.
 at::Tensor ghmr_loss(const at::Tensor& pred, const at::Tensor& target, const at::Tensor& label_weight,

@@ -83,19 +83,36 @@ TEST(DetectionBlocks, FcosTakesTheSmallestSuitableBoxOfEachLocation) {
   close(t.distances[1], f({10, 20, 90, 80}));
 }
 
-TEST(DetectionBlocks, MaskPredictorTakesEachRoisClassAndSplitsByImage) {
-  auto g = at::make_generator<at::CPUGeneratorImpl>(59);
-  const auto logits = at::randn({5, 4, 3, 3}, g);
-  const auto labels = at::tensor(std::vector<int64_t>{2, 0, 3, 3, 1});
-  const auto masks = mask_predictor(logits, labels, {2, 3});
-  ASSERT_EQ(masks.size(), 2u);
-  ASSERT_EQ(masks[1].sizes(), (std::vector<int64_t>{3, 1, 3, 3}));
-  close(masks[0][1][0], logits[1][0].sigmoid());
-  close(masks[1][0][0], logits[2][3].sigmoid());
-  close(masks[1][2][0], logits[4][1].sigmoid());
-  // A class-agnostic head: the one mask.
-  const auto agnostic = mask_predictor(logits.narrow(1, 0, 1), labels, {5});
-  close(agnostic[0], logits.narrow(1, 0, 1).sigmoid());
+TEST(DetectionBlocks, MaskPredictorPastesEachRoisThresholdedClassMaskIntoItsImage) {
+  // Two images: 6 x 8 at scale 1, 4 x 4 at scale 2. RoI 0: image 0, (1, 2)-(4, 3), class 1, a
+  // 4 x 2 paste; RoI 1: image 1, (2, 2)-(5, 5) at scale 2 -> (1, 1)-(2, 2), class 0, 2 x 2; RoI 2:
+  // image 0 again, (6, 4)-(9, 7), class 0, clipped to columns 6-7 and rows 4-5.
+  const auto rois = at::tensor(std::vector<float>{0, 1, 2, 4, 3, 0.9f, 1,  //
+                                                  1, 2, 2, 5, 5, 0.8f, 0,  //
+                                                  0, 6, 4, 9, 7, 0.7f, 0})
+                        .view({3, 7});
+  // Class 0 all 0.9 (every pixel kept); class 1 0.9 on the left half, 0.1 on the right (2 x 2).
+  auto heat = at::zeros({3, 2, 2, 2});
+  heat.select(1, 0).fill_(0.9);
+  heat.select(1, 1).select(2, 0).fill_(0.9);
+  heat.select(1, 1).select(2, 1).fill_(0.1);
+  const auto info = at::tensor(std::vector<double>{6, 8, 1, 6, 8, 4, 4, 2, 4, 4}).view({2, 5});
+  const auto masks = mask_predictor(rois, heat, info);
+  ASSERT_EQ(masks.size(), 3u);
+  ASSERT_EQ(masks[0].sizes(), (std::vector<int64_t>{6, 8}));
+  ASSERT_EQ(masks[1].sizes(), (std::vector<int64_t>{4, 4}));
+  EXPECT_EQ(masks[0].scalar_type(), at::kByte);
+  // RoI 0: rows 2-3, columns 1-4; the resized class-1 map is above 0.5 on its left half only
+  // (bilinear from 2 to 4 columns: 0.9, 0.7, 0.3, 0.1).
+  auto expected0 = at::zeros({6, 8}, at::kByte);
+  expected0.narrow(0, 2, 2).narrow(1, 1, 2).fill_(1);
+  EXPECT_TRUE(at::equal(masks[0], expected0)) << masks[0];
+  auto expected1 = at::zeros({4, 4}, at::kByte);
+  expected1.narrow(0, 1, 2).narrow(1, 1, 2).fill_(1);
+  EXPECT_TRUE(at::equal(masks[1], expected1)) << masks[1];
+  auto expected2 = at::zeros({6, 8}, at::kByte);
+  expected2.narrow(0, 4, 2).narrow(1, 6, 2).fill_(1);
+  EXPECT_TRUE(at::equal(masks[2], expected2)) << masks[2];
 }
 
 TEST(DetectionBlocks, BoxTargetsPositivesFirstThenBackground) {

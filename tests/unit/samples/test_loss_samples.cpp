@@ -37,18 +37,20 @@ TEST(LossSamples, DiceOfAPerfectAndOfAHandWorkedPrediction) {
 }
 
 TEST(LossSamples, AssociativeEmbeddingPullAndPushByHand) {
-  // One image, one-dimensional embeddings at 6 positions; object A: corners at positions 0 and 1
-  // (embeddings 0.2 and 0.4), object B: positions 2 and 3 (1.0 and 1.0).
-  const auto tl = at::tensor(std::vector<float>{0.2f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f}).view({1, 1, 6});
-  const auto br = at::tensor(std::vector<float>{0.0f, 0.4f, 0.0f, 1.0f, 0.0f, 0.0f}).view({1, 1, 6});
-  const auto corners = at::tensor(std::vector<int64_t>{0, 1, 2, 3}).view({1, 2, 2});
-  // Pull: A's mean 0.3, (0.1^2 + 0.1^2); B's 0; over 2 objects.
-  EXPECT_NEAR(associative_pull_loss(tl, br, corners).item<double>(), 0.02 / 2, 1e-6);
-  // Push: |0.3 - 1.0| = 0.7, relu(1 - 0.7) for both ordered pairs, over 2 * 1.
-  EXPECT_NEAR(associative_push_loss(tl, br, corners).item<double>(), 2 * 0.3 / 2, 1e-6);
-  // One object: no push; far-apart objects: no push either.
-  EXPECT_EQ(associative_push_loss(tl, br, corners.narrow(1, 0, 1)).item<double>(), 0.0);
-  EXPECT_EQ(associative_push_loss(tl * 10, br * 10, corners).item<double>(), 0.0);
+  // One image, three object slots, two real: A with corner tags 0.2 and 0.4 (mean 0.3), B with 1.0
+  // and 1.0; the third slot masked out.
+  const auto tl = at::tensor(std::vector<double>{0.2, 1.0, 5.0}).view({1, 3});
+  const auto br = at::tensor(std::vector<double>{0.4, 1.0, -5.0}).view({1, 3});
+  const auto mask = at::tensor(std::vector<int64_t>{1, 1, 0}).view({1, 3}).to(at::kBool);
+  // Pull: (0.1^2 + 0.1^2) / (2 + 1e-4) for A, 0 for B.
+  EXPECT_NEAR(associative_pull_loss(tl, br, mask).item<double>(), 0.02 / (2 + 1e-4), 1e-12);
+  // Push over the four pairs of real objects (A-A, A-B, B-A, B-B): relu(1 - |d|) - 1 / (2 + 1e-4),
+  // each over 2 * 1 + 1e-4: d = 0 twice (relu 1), 0.7 twice (relu 0.3).
+  const double per = 1 / (2 + 1e-4), over = 2 + 1e-4;
+  EXPECT_NEAR(associative_push_loss(tl, br, mask).item<double>(), (2 * (1 - per) + 2 * (0.3 - per)) / over, 1e-12);
+  // Trailing tag dimensions of 1 are squeezed; nothing masked: nothing summed.
+  EXPECT_NEAR(associative_pull_loss(tl.unsqueeze(-1), br.unsqueeze(-1), mask).item<double>(), 0.02 / (2 + 1e-4), 1e-12);
+  EXPECT_EQ(associative_push_loss(tl, br, mask.logical_and(mask.logical_not())).item<double>(), 0.0);
 }
 
 TEST(LossSamples, GaussianFocalLossAgainstAnElementLoop) {
@@ -57,19 +59,26 @@ TEST(LossSamples, GaussianFocalLossAgainstAnElementLoop) {
   auto target = at::rand({30, 3}, g) * 0.9;
   target.masked_fill_(at::rand({30, 3}, g) < 0.1, 1.0);
   const auto x = values(logits), t = values(target);
-  double sum = 0;
+  double positives = 0, negatives = 0;
   int centres = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    const double p = std::min(std::max(1 / (1 + std::exp(-x[i])), 1e-6), 1 - 1e-6);
+    const double p = std::min(std::max(1 / (1 + std::exp(-x[i])), 1e-4), 1 - 1e-4);
     if (t[i] == 1.0) {
-      sum += -std::pow(1 - p, 2) * std::log(p);
+      positives += std::log(p) * std::pow(1 - p, 2);
       ++centres;
     } else {
-      sum += -std::pow(1 - t[i], 4) * p * p * std::log(1 - p);
+      negatives += std::log(1 - p) * p * p * std::pow(1 - t[i], 4);
     }
   }
   ASSERT_GT(centres, 0);
-  EXPECT_NEAR(gaussian_sigmoid_focal_loss(logits, target).item<double>(), sum / centres, 1e-4);
+  EXPECT_NEAR(gaussian_sigmoid_focal_loss(logits, target).item<double>(), -(positives + negatives) / centres, 1e-4);
+  // No centre: minus the negatives' sum.
+  EXPECT_NEAR(gaussian_sigmoid_focal_loss(logits, target * 0.5).item<double>(),
+              -(at::log(1 - logits.sigmoid().clamp(1e-4, 1 - 1e-4)) * logits.sigmoid().clamp(1e-4, 1 - 1e-4).pow(2) *
+                (1 - target * 0.5).pow(4))
+                   .sum()
+                   .item<double>(),
+              1e-3);
 }
 
 TEST(LossSamples, GhmrWeighsEachGradientBinByHowFewItHolds) {

@@ -52,8 +52,6 @@ TEST(MoreSamples, RoisTokensLocationsFlags) {
   EXPECT_TRUE(at::equal(collate_tokens({l({5, 6}), l({7})}, 1), l({5, 6, 7, 1}).view({2, 2})));
   close(compute_locations(2, 3, 8).narrow(0, 0, 4), f({4, 4, 12, 4, 20, 4, 4, 12}).view({4, 2}));
   EXPECT_TRUE(at::equal(valid_flags(2, 3, 1, 2, 2).to(at::kLong), l({1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0})));
-  close(offset2bbox(f({10, 20}).view({1, 2}), f({1, 2, 3, 4}).view({1, 4}), 100, 100), f({9, 18, 13, 24}).view({1, 4}));
-  close(offset2bbox(f({10, 20}).view({1, 2}), f({20, 30, 3, 4}).view({1, 4}), 12, 100), f({0, 0, 12, 24}).view({1, 4}));
   const auto s = sanitize_coordinates(f({0.5f}), f({0.2f}), 100, 1);
   close(s[0], f({19}));
   close(s[1], f({51}));

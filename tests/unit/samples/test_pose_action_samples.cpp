@@ -44,14 +44,21 @@ TEST(PoseActionSamples, AeLossIsDifferentiableInTheTags) {
   EXPECT_GT(inputs[0].grad().abs().sum().item<double>(), 0.0);
 }
 
-TEST(PoseActionSamples, LandmarkHeatmapsPeakAtTheirLandmarks) {
-  // Landmarks (10, 20) and (5.5, 3) on 32 x 32 maps.
-  const auto maps = landmark2heatmap(at::tensor(std::vector<float>{10, 20, 5.5f, 3}).view({1, 4}), 32, 1.5);
-  ASSERT_EQ(maps.sizes(), (std::vector<int64_t>{1, 2, 32, 32}));
-  EXPECT_NEAR(maps[0][0][20][10].item<double>(), 1.0, 1e-6);  // row y, column x
-  EXPECT_NEAR(maps[0][0][21][12].item<double>(), std::exp(-(1.0 + 4.0) / (2 * 2.25)), 1e-6);
-  EXPECT_NEAR(maps[0][1][3][5].item<double>(), std::exp(-0.25 / 4.5), 1e-6);
-  EXPECT_EQ(maps[0][0].argmax().item<int64_t>(), 20 * 32 + 10);
+TEST(PoseActionSamples, LandmarkHeatmapsAreSeparableAndPeakAtTheirLandmarks) {
+  // Two landmarks, (0.5, -0.25) and (-1, 1), on a 9-point grid from -1 to 1 (step 0.25).
+  const auto grid = at::linspace(-1.0, 1.0, 9, at::kDouble).view({1, 1, 9});
+  const auto maps = landmark2heatmap(at::tensor(std::vector<double>{0.5, -0.25, -1, 1}).view({1, 4}), grid, grid);
+  ASSERT_EQ(maps.sizes(), (std::vector<int64_t>{1, 2, 9, 9}));
+  const auto g = [](double d) { return std::exp(-std::sqrt(std::abs(d) * 20 + 1e-4)); };
+  for (int row = 0; row < 9; ++row) {
+    for (int col = 0; col < 9; ++col) {
+      const double u = -1 + 0.25 * col, v = -1 + 0.25 * row;  // the grid's x (columns) and y (rows)
+      EXPECT_NEAR(maps[0][0][row][col].item<double>(), g(v + 0.25) * g(u - 0.5), 1e-12) << row << ", " << col;
+      EXPECT_NEAR(maps[0][1][row][col].item<double>(), g(v - 1) * g(u + 1), 1e-12) << row << ", " << col;
+    }
+  }
+  EXPECT_EQ(maps[0][0].argmax().item<int64_t>(), 3 * 9 + 6);  // row y = -0.25, column x = 0.5
+  EXPECT_EQ(maps[0][1].argmax().item<int64_t>(), 8 * 9 + 0);
 }
 
 TEST(PoseActionSamples, ParsedLossIsTheSumOfTheLossesMeans) {

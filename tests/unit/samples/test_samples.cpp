@@ -49,20 +49,26 @@ TEST(BoxCoders, HandWorked) {
   expect_close(bbox2delta(boxes({0, 0, 2, 2}), boxes({1, 1, 5, 3})), at::tensor({1.0f, 0.5f, std::log(2.0f), 0.0f}).view({1, 4}));
   expect_close(box_area(boxes({0, 0, 2, 3, 1, 1, 2, 2})), at::tensor({6.0f, 1.0f}));
   expect_close(box_xyxy_to_cxcywh(boxes({0, 0, 2, 4})), boxes({1, 2, 2, 4}));
-  // Point (3, 4) in box (1, 1, 10, 5): 2 left, 3 up, 7 right, 1 down; clamped below 5 - 0.1.
-  const at::Tensor point = at::tensor({3.0f, 4.0f}).view({1, 2});
-  expect_close(bbox2offset(point, boxes({1, 1, 10, 5})), boxes({2, 3, 7, 1}));
-  expect_close(bbox2offset(point, boxes({1, 1, 10, 5}), 5.0), boxes({2, 3, 4.9f, 1}));
+  // Detectron's legacy widths: (0, 0, 9, 9) is 10 wide, centred at 5; (1, 1, 10, 10) moves it by
+  // 1: dx = dy = 0.1, sizes equal; (0, 0, 19, 9) doubles the width: dw = log 2, centre 10.
+  expect_close(bbox2offset(boxes({0, 0, 9, 9}), boxes({1, 1, 10, 10})), boxes({0.1f, 0.1f, 0, 0}));
+  expect_close(bbox2offset(boxes({0, 0, 9, 9}), boxes({0, 0, 19, 9}), {10, 10, 5, 5}),
+               boxes({5.0f, 0, 5 * std::log(2.0f), 0}));
+  // Decoding clamps the log sizes at log(1000 / 16): a width 62.5 times the box's at most.
+  expect_close(offset2bbox(boxes({0, 0, 9, 9}), boxes({0, 0, 100, 0})), boxes({5 - 312.5f, 0, 5 + 312.5f - 1, 9}));
 }
 
-TEST(BoxCoders, OffsetsOfPointsInsideTheirBoxesDecodeBack) {
+TEST(BoxCoders, OffsetsDecodeBackToTheirBoxes) {
   auto g = gen();
   const auto* sample = find("bbox2offset");
   ASSERT_NE(sample, nullptr);
   const auto inputs = sample->make_inputs(sizes_case({100, 4}).at("sizes"), g);
   const at::Tensor offsets = bbox2offset(inputs[0], inputs[1]);
-  EXPECT_GE(offsets.min().item<float>(), 0.0f);  // every point inside its box
-  expect_close(offset2bbox(inputs[0], offsets, 1e9, 1e9), inputs[1], 1e-3);
+  expect_close(offset2bbox(inputs[0], offsets), inputs[1], 1e-3);
+  // Two classes' offsets a box decode side by side.
+  const at::Tensor two = offset2bbox(inputs[0], at::cat({offsets, offsets * 0}, 1));
+  expect_close(two.narrow(1, 0, 4), inputs[1], 1e-3);
+  expect_close(two.narrow(1, 4, 4), inputs[0], 1e-3);
 }
 
 TEST(BoxGeometry, IouAndGeneralisedIou) {
@@ -116,6 +122,11 @@ TEST(Losses, MatchLibTorchAndHandWorkedValues) {
   EXPECT_NEAR(charbonnier_loss(p, p).item<float>(), 1e-6, 1e-9);  // sqrt(eps)
   const at::Tensor labels = at::randint(0, 4, {16}, g, at::TensorOptions().dtype(at::kLong));
   EXPECT_NEAR(label_smooth_celoss(p, labels, 0.0).item<float>(), at::cross_entropy_loss(p, labels).item<float>(), 1e-5);
+  // Smoothing 0.1 over the module's 6 classes: 0.1 / 6 on every class, 0.9 + 0.1 / 6 on the label.
+  const at::Tensor log_p = p.log_softmax(1);
+  const double v = 0.1 / 6;
+  const double expected = -(v * log_p.sum() + 0.9 * log_p.gather(1, labels.view({-1, 1})).sum()).item<double>() / 16;
+  EXPECT_NEAR(label_smooth_celoss(p, labels).item<float>(), expected, 1e-4);
   const at::Tensor loss = at::tensor({1.0f, 2.0f, 3.0f, 4.0f}), weight = at::tensor({1.0f, 0.0f, 1.0f, 0.0f});
   EXPECT_NEAR(weight_reduce_loss(loss, weight).item<float>(), 1.0, 1e-6);       // (1 + 3) / 4
   EXPECT_NEAR(weight_reduce_loss(loss, weight, 2.0).item<float>(), 2.0, 1e-6);  // (1 + 3) / 2
