@@ -43,8 +43,8 @@ std::vector<at::Tensor> mask_predictor(const at::Tensor& rois, const at::Tensor&
 // FCOS's target assignment (Tian et al. 2019, compute_targets_for_locations) for one image:
 // locations (L, 2) with their level's size range (L, 2), ground-truth boxes (G, 4) and labels
 // (G, 1-based). Each location takes, among the boxes it lies inside whose largest side distance
-// falls in its range, the one of least area: its label (0: background) and its (left, top,
-// right, bottom) distances (L, 4).
+// falls in its range, the one of least area (with the legacy + 1): its label (0: background) and
+// its (left, top, right, bottom) distances (L, 4).
 struct FcosTargets {
   at::Tensor labels, distances;
 };

@@ -105,15 +105,18 @@ FcosTargets fcos_matcher(const at::Tensor& locations, const at::Tensor& size_ran
   const auto inside = std::get<0>(distances.min(2)) > 0;
   const auto reach = std::get<0>(distances.max(2));
   const auto cared = (reach >= size_ranges.select(1, 0).unsqueeze(1)).logical_and(reach <= size_ranges.select(1, 1).unsqueeze(1));
-  const auto area = ((boxes.select(1, 2) - boxes.select(1, 0)) * (boxes.select(1, 3) - boxes.select(1, 1)))
+  // Areas with the legacy + 1; a box a location may not take weighs "infinity", 1e10.
+  constexpr double k_inf = 1e10;
+  const auto area = ((boxes.select(1, 2) - boxes.select(1, 0) + 1) * (boxes.select(1, 3) - boxes.select(1, 1) + 1))
                         .unsqueeze(0)
-                        .expand({locations.size(0), boxes.size(0)})
-                        .masked_fill(inside.logical_and(cared).logical_not(), std::numeric_limits<float>::infinity());
+                        .repeat({locations.size(0), 1})
+                        .masked_fill(inside.logical_not(), k_inf)
+                        .masked_fill(cared.logical_not(), k_inf);
   const auto [least, index] = area.min(1);
   FcosTargets t;
   const auto rows = at::arange(locations.size(0), index.options());
   t.distances = distances.index({rows, index});
-  t.labels = labels.index({index}).masked_fill(least.isinf(), 0);
+  t.labels = labels.index({index}).masked_fill(least == k_inf, 0);
   return t;
 }
 
@@ -255,8 +258,9 @@ void register_detection_block_samples(std::vector<Sample>& out) {
       });
   out.back().info.host_inputs = 1;
   out.back().info.written_from =
-      "FCOS's compute_targets_for_locations (Tian et al. 2019), as POD's FCOS matcher: per image, each location's "
-      "smallest box among those it lies in and whose size suits its level";
+      "FCOS's compute_targets_for_locations (Tian et al. 2019), as POD's FcosMatcher.match in LongTail-Bench's own copy "
+      "(DeepLink-org/DLOP-Bench, bench/samples/long_tail/fcos_matcher/torch_impl.py; no centre sampling): per image, "
+      "each location's smallest box (areas with the legacy + 1) among those it lies in and whose size suits its level";
   out.back().info.axes = {"objects_per_image", "finest_level_side"};
   // (RoIs, RoI columns): 6 classes' 28 x 28 heatmaps, the RoIs of 3 images of 48 x 64 at scale 1,
   // 1.5 and 2 (LongTail-Bench's RoIs are all zeros: one-pixel masks at the corner of images of at
