@@ -234,7 +234,7 @@ results::CaseResult run_isolated(const plan::Case& c, const std::string& plan_fi
       "--repetitions", "1", "--no-interleave", "--retries", "0", "--placement", std::to_string(repetition)};
   if (!memory) args.emplace_back("--no-memory");
   if (trace) args.insert(args.end(), {"--trace", options.trace_dir});
-  args.insert(args.end(), {"--timer", options.exec.timer});
+  args.insert(args.end(), {"--timer", options.exec.timer, "--estimator", options.estimator});
   if (options.exec.cold) args.emplace_back("--cold");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -364,6 +364,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
     exec_options.memory = options.exec.memory && job.repetition == 0;
     exec_options.describe = job.repetition == 0;
     exec_options.repetition = options.placement + job.repetition;
+    exec_options.estimator = options.estimator;
     if (!options.trace_dir.empty() && job.repetition == 0) exec_options.trace_path = trace_file(options.trace_dir, c.case_id);
     results::CaseResult repetition =
         options.isolate ? run_isolated(c, plan_file, options, exec_options.memory, !exec_options.trace_path.empty(),
@@ -379,7 +380,6 @@ int run(RunOptions& options, const GlobalOptions& global) {
     }
     // A repetition that failed or was skipped ends its case: the others would say the same.
     const bool case_over = repetition.status != "ok";
-    repetition.estimate = results::estimate_of(repetition.timing.repetition_medians, options.estimator);
     pending[index].push_back(std::move(repetition));
     if (case_over) schedule.drop_case(index);
     if (!case_over && static_cast<int>(pending[index].size()) < options.repetitions) {

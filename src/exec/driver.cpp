@@ -158,7 +158,8 @@ Measurement time_on_cuda(const plan::Case& c, const ExecOptions& options, Worklo
 }
 #endif
 
-void finish(results::CaseResult& result, const Measurement& m, const MeasureOptions& options) {
+void finish(results::CaseResult& result, const Measurement& m, const MeasureOptions& options,
+            const std::string& estimator) {
   result.samples = m.samples;
   result.summary = stats::summarize(m.samples);
   result.timing.block_size = m.block_size;
@@ -169,7 +170,7 @@ void finish(results::CaseResult& result, const Measurement& m, const MeasureOpti
   result.timing.noise_reached = m.noise_reached;
   // One repetition; run_command's combine_repetitions makes the estimate over all of them.
   result.timing.repetition_medians = {result.summary.median};
-  result.estimate = results::estimate_of(result.timing.repetition_medians);
+  result.estimate = results::estimate_of(result.timing.repetition_medians, estimator);
 }
 
 // The memory probe of one call; on CUDA also the caching allocator's peaks.
@@ -238,7 +239,7 @@ void drive(const plan::Case& c, const ExecOptions& options, Workload& w, results
   }
 #endif
   if (device.is_cpu()) m = time_on_host(c, options, w.call, result.timing, {});
-  finish(result, m, options.measure);
+  finish(result, m, options.measure, options.estimator);
   if (options.memory) {
     w.release();
     result.memory = probe(c, w.call);

@@ -377,11 +377,12 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
 TEST_F(Cli, IsolatedRepetitionsRunInFreshProcesses) {
   const std::string out = m_dir.file("iso.json");
   const auto r = opbench("run --config " + k_data + "/tiny.csv --ops mm" + k_quick +
-                         " --repetitions 2 --isolate --output " + out);
+                         " --repetitions 2 --isolate --estimator median --output " + out);
   ASSERT_EQ(r.code, 0) << r.err;
   const Json c = read_json(out)["cases"][0];
   EXPECT_EQ(c["status"], "ok");
   EXPECT_EQ(c["timing"]["repetition_medians"].size(), 2u);
+  EXPECT_EQ(c["estimate"]["estimator"], "median");  // the fresh processes are told it too
   EXPECT_EQ(c["memory"]["peak_bytes"], 256);
 }
 

@@ -25,6 +25,9 @@ struct ExecOptions {
   // seed and this index, so that the buffers of successive repetitions land at different
   // offsets (pages, cache sets) and the median over repetitions averages over placements.
   int repetition = 0;
+  // How the case's time is made from its repetition medians (results::estimator_names()); one
+  // repetition has one median, so this names the estimate rather than changing it.
+  std::string estimator = results::k_default_estimator;
   // Not empty: after the timing, profile a few calls (exec/trace.hpp) and write the trace here.
   std::string trace_path;
 };
