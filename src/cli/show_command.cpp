@@ -18,6 +18,7 @@ struct ShowOptions {
   std::string name;
   std::vector<std::string> configs;
   bool json = false;
+  std::string kind;  // "op" or "sample" when a name is both; "" takes the first
 };
 
 std::string args_text(const Json& given) {
@@ -36,13 +37,28 @@ std::string named_sizes(const std::vector<std::string>& axes, const Json& given)
   return parts.empty() ? "-" : core::join(parts, ", ");
 }
 
+// "an operator" or "a sample".
+std::string a_kind(const std::string& kind) { return kind == "op" ? "an operator" : "a " + kind; }
+
 int show(const ShowOptions& options, const GlobalOptions& global) {
   start_command(global);
   const catalog::Catalog catalog = load_catalog_for(options.configs, global);
-  const catalog::Entry* entry = catalog.find(options.name);
+  const catalog::Entry* entry = nullptr;
+  const catalog::Entry* namesake = nullptr;  // another entry of the same name, of the other kind
+  for (const auto& candidate : catalog.entries) {
+    if (candidate.name != options.name) continue;
+    if (entry == nullptr && (options.kind.empty() || candidate.kind == options.kind)) {
+      entry = &candidate;
+    } else {
+      namesake = &candidate;
+    }
+  }
+  if (entry == nullptr && !options.kind.empty() && namesake != nullptr) {
+    throw UsageError("'" + options.name + "' is not " + a_kind(options.kind) + " (it is " + a_kind(namesake->kind) + ")");
+  }
   if (entry == nullptr) {
     for (const auto& candidate : catalog.entries) {
-      if (plan::name_matches(candidate, options.name)) {
+      if (plan::name_matches(candidate, options.name) && (options.kind.empty() || candidate.kind == options.kind)) {
         entry = &candidate;
         break;
       }
@@ -76,6 +92,10 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
   }
   std::cout << fmt::format("{}  ({}{})\n", entry->name, entry->kind,
                            entry->category.empty() ? "" : ", category " + entry->category);
+  if (namesake != nullptr && namesake->kind != entry->kind) {
+    std::cout << fmt::format("also {} of this name: opbench show --kind {} {}\n", a_kind(namesake->kind),
+                             namesake->kind, entry->name);
+  }
   if (!entry->tags.empty()) std::cout << "tags: " << core::join(entry->tags, " ") << "\n";
   if (!entry->written_from.empty()) {
     std::cout << "written from: " << entry->written_from << " (the catalogue names no source)\n";
@@ -109,6 +129,8 @@ void add_show_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--config", options->configs, "Config file to load instead of the config directory")
       ->check(CLI::ExistingFile);
   cmd->add_flag("--json", options->json, "Print JSON");
+  cmd->add_option("--kind", options->kind, "The entry of this kind, where an operator and a sample share a name")
+      ->check(CLI::IsMember({"op", "sample"}));
   cmd->callback([options, &global] { global.exit_code = show(*options, global); });
 }
 

@@ -691,6 +691,16 @@ TEST_F(Cli, LongTailSamplesRunThroughTheSameExecutor) {
   EXPECT_EQ(area["axes"], Json({"images", "boxes_per_image"}));
   EXPECT_NE(area["written_from"].get<std::string>().find("torchvision.ops.box_area"), std::string::npos);
   EXPECT_FALSE(area.contains("host_sync"));
+  // A name that is both an operator and a sample: the operator, a pointer to the sample, and
+  // --kind to pick.
+  const auto both = opbench("show scaled_dot_product_attention" + dir);
+  EXPECT_NE(both.out.find("also a sample of this name: opbench show --kind sample scaled_dot_product_attention"),
+            std::string::npos)
+      << both.out;
+  const auto sdpa = opbench("show --kind sample scaled_dot_product_attention" + dir);
+  EXPECT_NE(sdpa.out.find("(sample, category longtail)"), std::string::npos) << sdpa.out;
+  EXPECT_NE(sdpa.out.find("PaddleRec"), std::string::npos) << sdpa.out;
+  EXPECT_EQ(opbench("show --kind sample conv2d" + dir).code, 2);
   // A sample whose original waits for the device says why.
   const auto margin = opbench("show margin_loss" + dir);
   EXPECT_NE(margin.out.find("waits for the device: as the original: labels and predictions are copied to the host"),
