@@ -204,8 +204,7 @@ void register_box_samples(std::vector<Sample>& out) {
   out.push_back({{"bbox2offset", {"IfElseBranch"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
                  [](const Json& s, at::Generator& g) {
                    const auto boxes = random_boxes(n0(s), g);
-                   const auto size = (boxes.narrow(1, 2, 2) - boxes.narrow(1, 0, 2)).repeat({1, 2});
-                   return Tensors{boxes, boxes + at::randn({n0(s), 4}, g) * 0.1 * size};
+                   return Tensors{boxes, nearby_boxes(boxes, g)};
                  },
                  [](const Tensors& t) { return Tensors{bbox2offset(t[0], t[1])}; }});
   out.back().info.written_from = k_detectron_from;

@@ -300,8 +300,7 @@ void register_detection_block_samples(std::vector<Sample>& out) {
       [](const Json& s, at::Generator& g) {
         const auto pos = size_at(s, 0), neg = size_at(s, 2) - pos;
         const auto pos_boxes = random_boxes(pos, g);
-        const auto wh = (pos_boxes.narrow(1, 2, 2) - pos_boxes.narrow(1, 0, 2)).repeat({1, 2});
-        const auto gt = pos_boxes + at::randn({pos, 4}, g) * 0.1 * wh;  // an assigned ground truth nearby
+        const auto gt = nearby_boxes(pos_boxes, g);  // drawn before the negatives, as before
         return Tensors{pos_boxes, random_boxes(neg, g), gt,
                        at::randint(0, 80, {pos}, g, at::TensorOptions().dtype(at::kLong))};
       },

@@ -38,6 +38,11 @@ at::Tensor random_boxes(std::int64_t n, at::Generator& generator, double extent)
   return at::cat({xy, xy + wh}, 1);
 }
 
+at::Tensor nearby_boxes(const at::Tensor& boxes, at::Generator& generator, double spread) {
+  const at::Tensor size = (boxes.narrow(1, 2, 2) - boxes.narrow(1, 0, 2)).repeat({1, 2});
+  return boxes + at::randn({boxes.size(0), 4}, generator) * spread * size;
+}
+
 }  // namespace opbench::samples
 
 namespace opbench::catalog {

@@ -33,6 +33,9 @@ std::int64_t size_at(const Json& sizes, std::size_t i);
 
 // Valid random boxes (x1, y1, x2, y2) with x2 > x1 and y2 > y1, n of them.
 at::Tensor random_boxes(std::int64_t n, at::Generator& generator, double extent = 100.0);
+// A ground truth near each box (N, 4): each coordinate moved by a normal of `spread` times the
+// box's width (x) or height (y), as a matcher would assign.
+at::Tensor nearby_boxes(const at::Tensor& boxes, at::Generator& generator, double spread = 0.1);
 
 // Registration functions of the sample files.
 void register_box_samples(std::vector<Sample>& out);

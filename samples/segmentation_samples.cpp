@@ -28,6 +28,16 @@ at::Tensor labels_like(const at::Tensor& labels, const at::Tensor& like) {
   return at::upsample_nearest2d(labels.to(like.scalar_type()), {like.size(2), like.size(3)}).expand(like.sizes());
 }
 
+// The teacher's scores as the student's type, detached, resized to them (bilinear, corners
+// aligned) where they differ, as the soft-label distillation losses begin.
+at::Tensor teacher_like(const at::Tensor& teacher_scores, const at::Tensor& scores) {
+  auto soft = teacher_scores.to(scores.scalar_type()).detach();
+  if (soft.sizes() != scores.sizes()) {
+    soft = at::upsample_bilinear2d(soft, {scores.size(2), scores.size(3)}, /*align_corners=*/true);
+  }
+  return soft;
+}
+
 // The squared Euclidean distance of every sample of a line to the nearest site (f = 0 at sites,
 // `far` elsewhere): Felzenszwalb and Huttenlocher's lower envelope of parabolas, O(n).
 void squared_distance_1d(const std::vector<double>& f, std::vector<double>& d) {
@@ -110,10 +120,7 @@ at::Tensor sobel_kernel_x(std::int64_t channels, const at::TensorOptions& option
 }
 
 at::Tensor sobel_kernel_y(std::int64_t channels, const at::TensorOptions& options) {
-  const auto i = at::arange(3, options);
-  const auto smooth = 2 - (i - 1).abs();
-  const auto diff = 1 - i;
-  return (diff.unsqueeze(1) * smooth.unsqueeze(0)).view({1, 1, 3, 3}).expand({channels, 1, 3, 3}).contiguous();
+  return sobel_kernel_x(channels, options).transpose(2, 3).contiguous();
 }
 
 at::Tensor gradient_loss(const at::Tensor& student, const at::Tensor& teacher, const at::Tensor& labels,
@@ -205,10 +212,7 @@ at::Tensor inter_region_loss(const at::Tensor& student, const at::Tensor& teache
 
 at::Tensor knowledge_gap_loss(const at::Tensor& scores, const at::Tensor& labels, const at::Tensor& teacher_scores,
                               double temperature, double loss_weight) {
-  auto soft = teacher_scores.to(scores.scalar_type()).detach();
-  if (soft.sizes() != scores.sizes()) {
-    soft = at::upsample_bilinear2d(soft, {scores.size(2), scores.size(3)}, /*align_corners=*/true);
-  }
+  const auto soft = teacher_like(teacher_scores, scores);
   const auto index = labels != k_ignore_label;
   const auto classes = soft.size(1);
   const auto label = labels.masked_fill(labels == k_ignore_label, 0).unsqueeze(1);
@@ -224,10 +228,7 @@ at::Tensor knowledge_gap_loss(const at::Tensor& scores, const at::Tensor& labels
 
 at::Tensor sce_loss(const at::Tensor& scores, const at::Tensor& labels, const at::Tensor& teacher_scores,
                     double temperature, double loss_weight) {
-  auto soft = teacher_scores.to(scores.scalar_type()).detach();
-  if (soft.sizes() != scores.sizes()) {
-    soft = at::upsample_bilinear2d(soft, {scores.size(2), scores.size(3)}, /*align_corners=*/true);
-  }
+  const auto soft = teacher_like(teacher_scores, scores);
   const auto classes = scores.size(1);
   const auto ignore = (labels == k_ignore_label).unsqueeze(1);
   const auto valid = labels != k_ignore_label;
