@@ -1,9 +1,10 @@
-// Box coders and box geometry: MMDetection coders, DETR box_ops, torchvision masks_to_boxes.
+// Box coders and box geometry: MMDetection's delta, legacy-delta, TBLR and YOLO coders, Detectron's
+// legacy box regression, bbox2roi, DETR's box_ops, torchvision's masks_to_boxes.
 #include <array>
 #include <cmath>
 
 #include "registry.hpp"
-#include "sample_ops.hpp"
+#include "box_ops.hpp"
 
 namespace opbench::samples {
 namespace {
@@ -156,95 +157,166 @@ namespace {
 const char* k_mmdet = "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/core/bbox/coder/";
 const char* k_detr = "https://github.com/facebookresearch/detr/blob/eb9f7e03ed8e2ed2cd55528989fe7df890bc3fc0/util/box_ops.py";
 
-Json sizes(std::initializer_list<std::int64_t> s) { return {{"sizes", std::vector<std::int64_t>(s)}}; }
 std::int64_t n0(const Json& j) { return j.at(0).get<std::int64_t>(); }
 
 }  // namespace
 
+at::Tensor bbox2roi(const std::vector<at::Tensor>& boxes) {
+  std::vector<at::Tensor> rois;
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    if (boxes[i].size(0) > 0) {
+      rois.push_back(at::cat({at::full({boxes[i].size(0), 1}, static_cast<double>(i), boxes[i].options()), boxes[i]}, 1));
+    } else {
+      rois.push_back(at::zeros({0, 5}, boxes[i].options()));
+    }
+  }
+  return at::cat(rois, 0);
+}
+
+at::Tensor legacy_bbox2delta(const at::Tensor& p, const at::Tensor& g) {
+  const auto pw = col(p, 2) - col(p, 0) + 1, ph = col(p, 3) - col(p, 1) + 1;
+  const auto px = col(p, 0) + 0.5 * (pw - 1), py = col(p, 1) + 0.5 * (ph - 1);
+  const auto gw = col(g, 2) - col(g, 0) + 1, gh = col(g, 3) - col(g, 1) + 1;
+  const auto gx = col(g, 0) + 0.5 * (gw - 1), gy = col(g, 1) + 0.5 * (gh - 1);
+  return at::stack({(gx - px) / pw, (gy - py) / ph, at::log(gw / pw), at::log(gh / ph)}, -1);
+}
+
+at::Tensor legacy_delta2bbox(const at::Tensor& r, const at::Tensor& d) {
+  const auto pw = col(r, 2) - col(r, 0) + 1, ph = col(r, 3) - col(r, 1) + 1;
+  const auto px = col(r, 0) + 0.5 * (pw - 1), py = col(r, 1) + 0.5 * (ph - 1);
+  const auto gw = pw * col(d, 2).exp(), gh = ph * col(d, 3).exp();
+  const auto gx = px + pw * col(d, 0), gy = py + ph * col(d, 1);
+  return at::stack({gx - 0.5 * (gw - 1), gy - 0.5 * (gh - 1), gx + 0.5 * (gw - 1), gy + 0.5 * (gh - 1)}, -1);
+}
+
 void register_box_samples(std::vector<Sample>& out) {
+  Family family(out, "box_samples.cpp");
   auto pair_of_boxes = [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), random_boxes(n0(s), g)}; };
-  out.push_back({{"bbox2delta", {"ViewAttribute"}, "MMDET", std::string(k_mmdet) + "delta_xywh_bbox_coder.py#L117",
-                  {sizes({128}), sizes({64}), sizes({8})}, true, "box_samples.cpp"},
-                 pair_of_boxes, [](const Tensors& t) { return Tensors{bbox2delta(t[0], t[1])}; }});
-  out.back().info.axes = {"boxes"};
-  out.push_back({{"delta2bbox", {"ThirdPartyCodes", "IfElseBranch", "ViewAttribute"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/core/bbox/coder/delta_xywh_bbox_coder.py#L164",
-                  {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
-                 [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), at::randn({n0(s), 4}, g) * 0.2}; },
-                 [](const Tensors& t) { return Tensors{delta2bbox(t[0], t[1])}; }});
-  out.back().info.axes = {"boxes", "coordinates"};
-  out.push_back({{"bbox2tblr", {"IfElseBranch", "ViewAttribute"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({4000, 4}), sizes({5000, 4})}, true, "box_samples.cpp"},
-                 pair_of_boxes, [](const Tensors& t) { return Tensors{bbox2tblr(t[0], t[1])}; }});
-  out.back().info.written_from = "MMDetection's TBLRBBoxCoder.encode (bboxes2tblr): distances to the four sides over the prior's size, normalised";
-  out.back().info.axes = {"boxes", "coordinates"};
-  out.push_back({{"tblr2bbox", {"IfElseBranch", "ViewAttribute", "Broadcast"}, "UNKNOWN", "", {sizes({3000}), sizes({4000}), sizes({5000})}, true, "box_samples.cpp"},
-                 [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), at::rand({n0(s), 4}, g) * 0.25}; },
-                 [](const Tensors& t) { return Tensors{tblr2bbox(t[0], t[1])}; }});
-  out.back().info.written_from = "MMDetection's TBLRBBoxCoder.decode (tblr2bboxes): the inverse of bbox2tblr";
-  out.back().info.axes = {"boxes"};
+  family.add("bbox2delta", {"ViewAttribute"}, "MMDET", std::string(k_mmdet) + "delta_xywh_bbox_coder.py#L117")
+      .axes({"boxes"})
+      .cases({{128}, {64}, {8}})
+      .backward()
+      .inputs(pair_of_boxes)
+      .body([](const Tensors& t) { return Tensors{bbox2delta(t[0], t[1])}; });
+  family.add("delta2bbox", {"ThirdPartyCodes", "IfElseBranch", "ViewAttribute"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/core/bbox/coder/delta_xywh_bbox_coder.py#L164")
+      .axes({"boxes", "coordinates"})
+      .cases({{3000, 4}, {2000, 4}, {1000, 4}})
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), at::randn({n0(s), 4}, g) * 0.2}; })
+      .body([](const Tensors& t) { return Tensors{delta2bbox(t[0], t[1])}; });
+  family.add("bbox2tblr", {"IfElseBranch", "ViewAttribute"}, "UNKNOWN", "")
+      .axes({"boxes", "coordinates"})
+      .cases({{3000, 4}, {4000, 4}, {5000, 4}})
+      .backward()
+      .written_from("MMDetection's TBLRBBoxCoder.encode (bboxes2tblr): distances to the four sides over the prior's size, normalised")
+      .inputs(pair_of_boxes)
+      .body([](const Tensors& t) { return Tensors{bbox2tblr(t[0], t[1])}; });
+  family.add("tblr2bbox", {"IfElseBranch", "ViewAttribute", "Broadcast"}, "UNKNOWN", "")
+      .axes({"boxes"})
+      .cases({{3000}, {4000}, {5000}})
+      .backward()
+      .written_from("MMDetection's TBLRBBoxCoder.decode (tblr2bboxes): the inverse of bbox2tblr")
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), at::rand({n0(s), 4}, g) * 0.25}; })
+      .body([](const Tensors& t) { return Tensors{tblr2bbox(t[0], t[1])}; });
   auto yolo_inputs = [](const Json& s, at::Generator& g) {
     const auto n = n0(s);
     return Tensors{random_boxes(n, g), random_boxes(n, g), at::full({n}, 32.0)};
   };
-  out.push_back({{"yolo_encode", {"ViewAttribute"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
-                 yolo_inputs, [](const Tensors& t) { return Tensors{yolo_encode(t[0], t[1], t[2])}; }});
-  out.back().info.written_from = "MMDetection's YOLOBBoxCoder.encode";
-  out.back().info.axes = {"boxes", "coordinates"};
-  out.push_back({{"yolo_decode", {"ViewAttribute"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
-                 [](const Json& s, at::Generator& g) {
-                   const auto n = n0(s);
-                   return Tensors{random_boxes(n, g), at::rand({n, 4}, g), at::full({n}, 32.0)};
-                 },
-                 [](const Tensors& t) { return Tensors{yolo_decode(t[0], t[1], t[2])}; }});
-  out.back().info.written_from = "MMDetection's YOLOBBoxCoder.decode";
-  out.back().info.axes = {"boxes", "coordinates"};
+  family.add("yolo_encode", {"ViewAttribute"}, "UNKNOWN", "")
+      .axes({"boxes", "coordinates"})
+      .cases({{3000, 4}, {2000, 4}, {1000, 4}})
+      .written_from("MMDetection's YOLOBBoxCoder.encode")
+      .inputs(yolo_inputs)
+      .body([](const Tensors& t) { return Tensors{yolo_encode(t[0], t[1], t[2])}; });
+  family.add("yolo_decode", {"ViewAttribute"}, "UNKNOWN", "")
+      .axes({"boxes", "coordinates"})
+      .cases({{3000, 4}, {2000, 4}, {1000, 4}})
+      .written_from("MMDetection's YOLOBBoxCoder.decode")
+      .inputs([](const Json& s, at::Generator& g) {
+        const auto n = n0(s);
+        return Tensors{random_boxes(n, g), at::rand({n, 4}, g), at::full({n}, 32.0)};
+      })
+      .body([](const Tensors& t) { return Tensors{yolo_decode(t[0], t[1], t[2])}; });
   // (boxes, 4): proposals and their ground truths nearby, Detectron's unit weights.
   constexpr const char* k_detectron_from =
       "Detectron's bbox_transform and bbox_transform_inv (widths x2 - x1 + 1, log sizes clamped at log(1000 / 16)), "
       "as LongTail-Bench's own copies (DeepLink-org/DLOP-Bench, bench/samples/long_tail/bbox2offset and offset2bbox)";
-  out.push_back({{"bbox2offset", {"IfElseBranch"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 4}), sizes({1000, 4})}, false, "box_samples.cpp"},
-                 [](const Json& s, at::Generator& g) {
-                   const auto boxes = random_boxes(n0(s), g);
-                   return Tensors{boxes, nearby_boxes(boxes, g)};
-                 },
-                 [](const Tensors& t) { return Tensors{bbox2offset(t[0], t[1])}; }});
-  out.back().info.written_from = k_detectron_from;
-  out.back().info.axes = {"boxes", "coordinates"};
+  family.add("bbox2offset", {"IfElseBranch"}, "UNKNOWN", "")
+      .axes({"boxes", "coordinates"})
+      .cases({{3000, 4}, {2000, 4}, {1000, 4}})
+      .written_from(k_detectron_from)
+      .inputs([](const Json& s, at::Generator& g) {
+        const auto boxes = random_boxes(n0(s), g);
+        return Tensors{boxes, nearby_boxes(boxes, g)};
+      })
+      .body([](const Tensors& t) { return Tensors{bbox2offset(t[0], t[1])}; });
   // (boxes, offsets a box): 4 offsets, one class.
-  out.push_back({{"offset2bbox", {"ViewAttribute", "IfElseBranch", "ThirdPartyCodes"}, "UNKNOWN", "",
-                  {sizes({4000, 4}), sizes({5000, 4}), sizes({6000, 4})}, true, "box_samples.cpp"},
-                 [](const Json& s, at::Generator& g) {
-                   return Tensors{random_boxes(n0(s), g), at::randn({n0(s), s.at(1).get<std::int64_t>()}, g) * 0.2};
-                 },
-                 [](const Tensors& t) { return Tensors{offset2bbox(t[0], t[1])}; }});
-  out.back().info.written_from = k_detectron_from;
-  out.back().info.axes = {"boxes", "offsets"};
-  out.push_back({{"box_area", {}, "UNKNOWN", "", {sizes({20, 5}), sizes({40, 8}), sizes({60, 12})}, false, "box_samples.cpp"},
-                 [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s) * s.at(1).get<std::int64_t>(), g)}; },
-                 [](const Tensors& t) { return Tensors{box_area(t[0])}; }});
-  out.back().info.written_from = "torchvision.ops.box_area: (x2 - x1) * (y2 - y1) of each box";
-  out.back().info.axes = {"images", "boxes_per_image"};
-  out.push_back({{"box_cxcywh_to_xyxy", {}, "SINGLE_REPO", std::string(k_detr) + "#L9", {sizes({50, 4}), sizes({100, 4}), sizes({200, 4})}, true, "box_samples.cpp"},
-                 [](const Json& s, at::Generator& g) { return Tensors{box_xyxy_to_cxcywh(random_boxes(n0(s), g))}; },
-                 [](const Tensors& t) { return Tensors{box_cxcywh_to_xyxy(t[0])}; }});
-  out.back().info.axes = {"boxes", "coordinates"};
-  out.push_back({{"box_xyxy_to_cxcywh", {}, "SINGLE_REPO", std::string(k_detr) + "#L16", {sizes({50, 4}), sizes({100, 4}), sizes({200, 4})}, true, "box_samples.cpp"},
-                 [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g)}; },
-                 [](const Tensors& t) { return Tensors{box_xyxy_to_cxcywh(t[0])}; }});
-  out.back().info.axes = {"boxes", "coordinates"};
-  out.push_back({{"box_iou", {"Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L24", {sizes({400, 4, 72, 4}), sizes({800, 4, 144, 4}), sizes({1600, 4, 288, 4})}, false, "box_samples.cpp"},
-                 [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), random_boxes(s.at(2).get<std::int64_t>(), g)}; },
-                 [](const Tensors& t) { return Tensors{box_iou(t[0], t[1])}; }});
-  out.back().info.axes = {"boxes1", "coordinates1", "boxes2", "coordinates2"};
-  out.push_back({{"generalized_box_iou", {"ViewAttribute", "Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L40", {sizes({400, 72}), sizes({800, 144}), sizes({1600, 288})}, true, "box_samples.cpp"},
-                 [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), random_boxes(s.at(1).get<std::int64_t>(), g)}; },
-                 [](const Tensors& t) { return Tensors{generalized_box_iou(t[0], t[1])}; }});
-  out.back().info.axes = {"boxes1", "boxes2"};
-  out.push_back({{"masks_to_boxes", {"ViewAttribute", "IfElseBranch", "Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L64", {sizes({400, 128, 6}), sizes({300, 128, 6})}, false, "box_samples.cpp"},
-                 [](const Json& s, at::Generator& g) {
-                   return Tensors{at::randint(0, 2, {n0(s), s.at(1).get<std::int64_t>(), s.at(2).get<std::int64_t>()}, g, at::TensorOptions().dtype(at::kBool))};
-                 },
-                 [](const Tensors& t) { return Tensors{masks_to_boxes(t[0])}; }});
-  out.back().info.axes = {"masks", "height", "width"};
+  family.add("offset2bbox", {"ViewAttribute", "IfElseBranch", "ThirdPartyCodes"}, "UNKNOWN", "")
+      .axes({"boxes", "offsets"})
+      .cases({{4000, 4}, {5000, 4}, {6000, 4}})
+      .backward()
+      .written_from(k_detectron_from)
+      .inputs([](const Json& s, at::Generator& g) {
+        return Tensors{random_boxes(n0(s), g), at::randn({n0(s), s.at(1).get<std::int64_t>()}, g) * 0.2};
+      })
+      .body([](const Tensors& t) { return Tensors{offset2bbox(t[0], t[1])}; });
+  family.add("box_area", {}, "UNKNOWN", "")
+      .axes({"images", "boxes_per_image"})
+      .cases({{20, 5}, {40, 8}, {60, 12}})
+      .written_from("torchvision.ops.box_area: (x2 - x1) * (y2 - y1) of each box")
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s) * s.at(1).get<std::int64_t>(), g)}; })
+      .body([](const Tensors& t) { return Tensors{box_area(t[0])}; });
+  family.add("box_cxcywh_to_xyxy", {}, "SINGLE_REPO", std::string(k_detr) + "#L9")
+      .axes({"boxes", "coordinates"})
+      .cases({{50, 4}, {100, 4}, {200, 4}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{box_xyxy_to_cxcywh(random_boxes(n0(s), g))}; })
+      .body([](const Tensors& t) { return Tensors{box_cxcywh_to_xyxy(t[0])}; });
+  family.add("box_xyxy_to_cxcywh", {}, "SINGLE_REPO", std::string(k_detr) + "#L16")
+      .axes({"boxes", "coordinates"})
+      .cases({{50, 4}, {100, 4}, {200, 4}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g)}; })
+      .body([](const Tensors& t) { return Tensors{box_xyxy_to_cxcywh(t[0])}; });
+  family.add("box_iou", {"Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L24")
+      .axes({"boxes1", "coordinates1", "boxes2", "coordinates2"})
+      .cases({{400, 4, 72, 4}, {800, 4, 144, 4}, {1600, 4, 288, 4}})
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), random_boxes(s.at(2).get<std::int64_t>(), g)}; })
+      .body([](const Tensors& t) { return Tensors{box_iou(t[0], t[1])}; });
+  family.add("generalized_box_iou", {"ViewAttribute", "Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L40")
+      .axes({"boxes1", "boxes2"})
+      .cases({{400, 72}, {800, 144}, {1600, 288}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), random_boxes(s.at(1).get<std::int64_t>(), g)}; })
+      .body([](const Tensors& t) { return Tensors{generalized_box_iou(t[0], t[1])}; });
+  family.add("masks_to_boxes", {"ViewAttribute", "IfElseBranch", "Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L64")
+      .axes({"masks", "height", "width"})
+      .cases({{400, 128, 6}, {300, 128, 6}})
+      .inputs([](const Json& s, at::Generator& g) {
+        return Tensors{at::randint(0, 2, {n0(s), s.at(1).get<std::int64_t>(), s.at(2).get<std::int64_t>()}, g, at::TensorOptions().dtype(at::kBool))};
+      })
+      .body([](const Tensors& t) { return Tensors{masks_to_boxes(t[0])}; });
+  family.add("bbox2roi", {"ForLoop", "IfElseBranch"}, "UNKNOWN", "")
+      .axes({"boxes_per_image"})
+      .cases({{32}, {64}, {128}})
+      .written_from("MMDetection's bbox2roi (mmdet/core/bbox/transforms.py): each image's boxes prefixed with its index, concatenated")
+      .inputs([](const Json& s, at::Generator& g) {
+        Tensors boxes;
+        for (int i = 0; i < 4; ++i) boxes.push_back(random_boxes(size_at(s, 0), g));
+        return boxes;
+      })
+      .body([](const Tensors& t) { return Tensors{bbox2roi(t)}; });
+  family.add("legacy_bbox2delta", {"ViewAttribute"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/core/bbox/coder/legacy_delta_xywh_bbox_coder.py#L85")
+      .axes({"boxes"})
+      .cases({{3000}, {2000}, {1000}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 0), g)}; })
+      .body([](const Tensors& t) { return Tensors{legacy_bbox2delta(t[0], t[1])}; });
+  family.add("legacy_delta2bbox", {"ViewAttribute", "IfElseBranch"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/core/bbox/coder/legacy_delta_xywh_bbox_coder.py#L134")
+      .axes({"boxes", "coordinates"})
+      .cases({{3000, 4}, {2000, 4}, {1000, 4}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), at::randn({size_at(s, 0), 4}, g) * 0.2}; })
+      .body([](const Tensors& t) { return Tensors{legacy_delta2bbox(t[0], t[1])}; });
 }
 
 }  // namespace opbench::samples

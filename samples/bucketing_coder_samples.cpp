@@ -117,12 +117,6 @@ const std::string k_coder_later =
 constexpr std::int64_t k_buckets = 14;
 constexpr double k_scale = 1.7;
 
-void reg(std::vector<Sample>& out, const char* name, std::vector<std::string> tags, std::string url,
-         std::vector<Json> cases, bool backward, Sample::Maker make, Sample::Body body) {
-  out.push_back({{name, std::move(tags), "MMDET", std::move(url), std::move(cases), backward, "bucketing_coder_samples.cpp"},
-                 std::move(make), std::move(body)});
-}
-
 // Ground truths near the proposals, as an assigner's positives are.
 at::Tensor near(const at::Tensor& boxes, at::Generator& g) {
   const auto w = (side(boxes, 2) - side(boxes, 0)).unsqueeze(1), h = (side(boxes, 3) - side(boxes, 1)).unsqueeze(1);
@@ -132,40 +126,43 @@ at::Tensor near(const at::Tensor& boxes, at::Generator& g) {
 }  // namespace
 
 void register_bucketing_coder_samples(std::vector<Sample>& out) {
+  Family family(out, "bucketing_coder_samples.cpp");
   // (proposals, 4).
-  reg(out, "generate_buckets", {"ViewAttribute", "IfElseBranch"}, k_coder_later + "#L96",
-      {sizes_case({64, 4}), sizes_case({128, 4}), sizes_case({32, 4})}, true,
-      [](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g)}; },
-      [](const Tensors& t) {
+  family.add("generate_buckets", {"ViewAttribute", "IfElseBranch"}, "MMDET", k_coder_later + "#L96")
+      .axes({"proposals", "coordinates"})
+      .cases({{64, 4}, {128, 4}, {32, 4}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g)}; })
+      .body([](const Tensors& t) {
         const Buckets b = generate_buckets(t[0], k_buckets, k_scale);
         return Tensors{b.width, b.height, b.left, b.right, b.top, b.bottom};
       });
-  out.back().info.axes = {"proposals", "coordinates"};
   // (proposals).
-  reg(out, "bbox2bucket", {"IfElseBranch", "ForLoop", "AdvancedIndexing", "ViewAttribute"}, k_coder + "#L145",
-      {sizes_case({3000}), sizes_case({2000}), sizes_case({1000})}, false,
-      [](const Json& s, at::Generator& g) {
+  family.add("bbox2bucket", {"IfElseBranch", "ForLoop", "AdvancedIndexing", "ViewAttribute"}, "MMDET", k_coder + "#L145")
+      .axes({"proposals"})
+      .cases({{3000}, {2000}, {1000}})
+      .host_sync("as the original: one_hot checks the label range with .item() (LibTorch skips it on CUDA)")
+      .inputs([](const Json& s, at::Generator& g) {
         const auto proposals = random_boxes(size_at(s, 0), g);
         return Tensors{proposals, near(proposals, g)};
-      },
-      [](const Tensors& t) {
+      })
+      .body([](const Tensors& t) {
         const BucketTargets b = bbox2bucket(t[0], t[1], k_buckets, k_scale);
         return Tensors{b.offsets, b.offset_weights, b.labels, b.label_weights};
       });
-  out.back().info.host_sync = "as the original: one_hot checks the label range with .item() (LibTorch skips it on CUDA)";
-  out.back().info.axes = {"proposals"};
   // (proposals); scores and offsets as SABL's head gives them, 4 sides x 7 buckets a proposal.
-  reg(out, "bucket2bbox", {"ThirdPartyCodes", "ViewAttribute", "IfElseBranch", "Reduce", "AdvancedIndexing"},
-      k_coder_later + "#L269", {sizes_case({3000}), sizes_case({2000}), sizes_case({1000})}, true,
-      [](const Json& s, at::Generator& g) {
+  family.add("bucket2bbox", {"ThirdPartyCodes", "ViewAttribute", "IfElseBranch", "Reduce", "AdvancedIndexing"}, "MMDET", k_coder_later + "#L269")
+      .axes({"proposals"})
+      .cases({{3000}, {2000}, {1000}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) {
         const auto n = size_at(s, 0), per_side = side_count(k_buckets);
         return Tensors{random_boxes(n, g), at::randn({n, 4 * per_side}, g), at::randn({n, 4 * per_side}, g) * 0.3};
-      },
-      [](const Tensors& t) {
+      })
+      .body([](const Tensors& t) {
         const DecodedBuckets d = bucket2bbox(t[0], t[1], t[2], k_buckets, k_scale, 800, 1333);
         return Tensors{d.boxes, d.confidence};
       });
-  out.back().info.axes = {"proposals"};
 }
 
 }  // namespace opbench::samples

@@ -64,4 +64,13 @@ BoxTargets get_target_single(const at::Tensor& pos_bboxes, const at::Tensor& neg
 std::vector<at::Tensor> bbox_target_expand(const at::Tensor& bbox_targets, const at::Tensor& bbox_weights,
                                            const at::Tensor& labels, at::Tensor targets_expand, at::Tensor weights_expand);
 
+// MaxIoUAssigner: overlaps (gts, boxes) -> assigned gt index + 1, 0 negative, -1 ignored.
+at::Tensor assign_wrt_overlaps(const at::Tensor& overlaps, double pos_thr = 0.5, double neg_thr = 0.4, double min_pos_iou = 0.0);
+std::vector<at::Tensor> random_sampler(const at::Tensor& assigned, std::int64_t num, double pos_fraction);
+at::Tensor compute_locations(std::int64_t h, std::int64_t w, std::int64_t stride,
+                             const at::TensorOptions& options = {});
+at::Tensor gen_base_anchors(double base_size, const at::Tensor& ratios, const at::Tensor& scales);
+at::Tensor valid_flags(std::int64_t h, std::int64_t w, std::int64_t valid_h, std::int64_t valid_w, std::int64_t num_base_anchors,
+                       const at::TensorOptions& options = {});
+
 }  // namespace opbench::samples

@@ -1,12 +1,12 @@
-// Detection building blocks: MMDetection's overlaps, anchor grid and RoI levels, batched NMS's
-// class offsets, DETR's frozen batch norm.
+// Detection building blocks: anchors and points (base anchors, anchor grid, valid flags, FCOS
+// locations), overlaps, assigners and samplers (max-IoU, random, FCOS), targets, RoI levels,
+// batched NMS's class offsets, mask pasting, DETR's frozen batch norm.
 #include <cmath>
 #include <limits>
 
 #include "detection_blocks_ops.hpp"
-#include "more_ops.hpp"
 #include "registry.hpp"
-#include "sample_ops.hpp"
+#include "box_ops.hpp"
 
 namespace opbench::samples {
 
@@ -156,72 +156,122 @@ namespace {
 
 const std::string k_mmdet = "https://github.com/open-mmlab/mmdetection/blob/";
 
-void reg(std::vector<Sample>& out, const char* name, std::vector<std::string> tags, const char* source, std::string url,
-         std::vector<Json> cases, bool backward, Sample::Maker make, Sample::Body body) {
-  out.push_back({{name, std::move(tags), source, std::move(url), std::move(cases), backward, "detection_blocks_samples.cpp"},
-                 std::move(make), std::move(body)});
-}
-
 }  // namespace
 
+at::Tensor assign_wrt_overlaps(const at::Tensor& overlaps, double pos_thr, double neg_thr, double min_pos_iou) {
+  const int64_t gts = overlaps.size(0), n = overlaps.size(1);
+  auto assigned = at::full({n}, -1, overlaps.options().dtype(at::kLong));
+  if (gts == 0 || n == 0) return assigned.zero_();
+  const auto [max_overlaps, argmax] = overlaps.max(0);
+  const auto [gt_max, gt_argmax] = overlaps.max(1);
+  assigned.masked_fill_((max_overlaps >= 0) & (max_overlaps < neg_thr), 0);
+  const auto pos = max_overlaps >= pos_thr;
+  assigned.index_put_({pos}, argmax.index({pos}) + 1);
+  // Low-quality matches: each gt keeps the box it overlaps most.
+  for (int64_t i = 0; i < gts; ++i) {
+    if (gt_max[i].item<double>() >= min_pos_iou) {
+      const auto best = overlaps[i] == gt_max[i];
+      assigned.masked_fill_(best, i + 1);
+    }
+  }
+  return assigned;
+}
+
+std::vector<at::Tensor> random_sampler(const at::Tensor& assigned, std::int64_t num, double pos_fraction) {
+  const auto pos = at::nonzero(assigned > 0).view(-1);
+  const int64_t want_pos = static_cast<int64_t>(static_cast<double>(num) * pos_fraction);
+  const auto pos_take = pos.index({at::randperm(pos.size(0), assigned.options().dtype(at::kLong)).narrow(0, 0, std::min(want_pos, pos.size(0)))});
+  const auto neg = at::nonzero(assigned == 0).view(-1);
+  const int64_t want_neg = num - pos_take.size(0);
+  const auto neg_take = neg.index({at::randperm(neg.size(0), assigned.options().dtype(at::kLong)).narrow(0, 0, std::min(want_neg, neg.size(0)))});
+  return {pos_take, neg_take};
+}
+
+at::Tensor compute_locations(std::int64_t h, std::int64_t w, std::int64_t stride, const at::TensorOptions& options) {
+  const auto xs = at::arange(0, w * stride, stride, options.dtype(at::kFloat));
+  const auto ys = at::arange(0, h * stride, stride, options.dtype(at::kFloat));
+  const auto grid = at::meshgrid({ys, xs}, "ij");
+  return at::stack({grid[1].reshape(-1), grid[0].reshape(-1)}, 1) + static_cast<double>(stride / 2);
+}
+
+at::Tensor gen_base_anchors(double base, const at::Tensor& ratios, const at::Tensor& scales) {
+  const auto h_ratios = ratios.sqrt(), w_ratios = 1 / h_ratios;
+  const auto ws = (base * w_ratios.unsqueeze(1) * scales.unsqueeze(0)).reshape(-1);
+  const auto hs = (base * h_ratios.unsqueeze(1) * scales.unsqueeze(0)).reshape(-1);
+  return at::stack({-0.5 * ws, -0.5 * hs, 0.5 * ws, 0.5 * hs}, -1);
+}
+
+at::Tensor valid_flags(std::int64_t h, std::int64_t w, std::int64_t vh, std::int64_t vw, std::int64_t num,
+                       const at::TensorOptions& options) {
+  auto vx = at::zeros({w}, options.dtype(at::kBool)), vy = at::zeros({h}, options.dtype(at::kBool));
+  vx.narrow(0, 0, vw).fill_(true);
+  vy.narrow(0, 0, vh).fill_(true);
+  const auto valid = vy.view({h, 1}).logical_and(vx.view({1, w})).reshape(-1);
+  return valid.unsqueeze(1).expand({valid.size(0), num}).reshape(-1);
+}
+
 void register_detection_block_samples(std::vector<Sample>& out) {
+  Family family(out, "detection_blocks_samples.cpp");
   // (M, N) boxes; the default mode, iou.
-  reg(out, "bbox_overlaps", {"IfElseBranch"}, "MMDET",
-      k_mmdet + "bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/core/bbox/iou_calculators/iou2d_calculator.py#L75",
-      {sizes_case({4, 16}), sizes_case({8, 8}), sizes_case({16, 4})}, true,
-      [](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 1), g)}; },
-      [](const Tensors& t) { return Tensors{bbox_overlaps(t[0], t[1])}; });
-  out.back().info.axes = {"boxes1", "boxes2"};
+  family.add("bbox_overlaps", {"IfElseBranch"}, "MMDET", k_mmdet + "bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/core/bbox/iou_calculators/iou2d_calculator.py#L75")
+      .axes({"boxes1", "boxes2"})
+      .cases({{4, 16}, {8, 8}, {16, 4}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 1), g)}; })
+      .body([](const Tensors& t) { return Tensors{bbox_overlaps(t[0], t[1])}; });
   // As box_area: (images, RoIs an image); boxes up to 800 px so that every level is hit.
-  reg(out, "map_roi_levels", {"ViewAttribute"}, "MMDET",
-      k_mmdet + "bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/roi_heads/roi_extractors/single_level_roi_extractor.py#L36",
-      {sizes_case({20, 5}), sizes_case({40, 8}), sizes_case({60, 12})}, false,
-      [](const Json& s, at::Generator& g) {
+  family.add("map_roi_levels", {"ViewAttribute"}, "MMDET", k_mmdet + "bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/roi_heads/roi_extractors/single_level_roi_extractor.py#L36")
+      .axes({"images", "rois_per_image"})
+      .cases({{20, 5}, {40, 8}, {60, 12}})
+      .inputs([](const Json& s, at::Generator& g) {
         const auto images = size_at(s, 0), per_image = size_at(s, 1);
         const auto index = at::arange(images, at::TensorOptions().dtype(at::kFloat)).repeat_interleave(per_image).unsqueeze(1);
         return Tensors{at::cat({index, random_boxes(images * per_image, g, 1600.0)}, 1)};
-      },
-      [](const Tensors& t) { return Tensors{map_roi_levels(t[0])}; });
-  out.back().info.axes = {"images", "rois_per_image"};
+      })
+      .body([](const Tensors& t) { return Tensors{map_roi_levels(t[0])}; });
   // (feature height, width, stride); 9 base anchors of RetinaNet's (3 ratios x 3 scales).
-  reg(out, "grid_anchors", {"ViewAttribute"}, "MMDET",
-      k_mmdet + "4bd4ace53a626659070204236da5b8e14ae9cd08/mmdet/core/anchor/anchor_generator.py#L318",
-      {sizes_case({16, 32, 8}), sizes_case({32, 16, 8}), sizes_case({16, 16, 8})}, false,
-      [](const Json& s, at::Generator&) {
+  family.add("grid_anchors", {"ViewAttribute"}, "MMDET", k_mmdet + "4bd4ace53a626659070204236da5b8e14ae9cd08/mmdet/core/anchor/anchor_generator.py#L318")
+      .axes({"feature_height", "feature_width", "stride"})
+      .cases({{16, 32, 8}, {32, 16, 8}, {16, 16, 8}})
+      .host_inputs(1)
+      .inputs([](const Json& s, at::Generator&) {
         const auto base = gen_base_anchors(static_cast<double>(size_at(s, 2)), at::tensor({0.5f, 1.0f, 2.0f}),
                                            at::tensor({4.0f, 5.04f, 6.35f}));
         return Tensors{base, at::tensor({size_at(s, 0), size_at(s, 1), size_at(s, 2)})};
-      },
-      [](const Tensors& t) {
+      })
+      .body([](const Tensors& t) {
         return Tensors{single_level_grid_anchors(t[0], t[1][0].item<std::int64_t>(), t[1][1].item<std::int64_t>(),
                                                  t[1][2].item<std::int64_t>())};
       });
-  out.back().info.host_inputs = 1;
-  out.back().info.axes = {"feature_height", "feature_width", "stride"};
   // (boxes, 4) of 80 classes.
-  reg(out, "boxes_for_nms", {"IfElseBranch", "Reduce"}, "UNKNOWN", "",
-      {sizes_case({3000, 4}), sizes_case({4800, 4}), sizes_case({5000, 4})}, false,
-      [](const Json& s, at::Generator& g) {
+  family.add("boxes_for_nms", {"IfElseBranch", "Reduce"}, "UNKNOWN", "")
+      .axes({"boxes", "coordinates"})
+      .cases({{3000, 4}, {4800, 4}, {5000, 4}})
+      .written_from("torchvision's and mmcv's batched_nms: boxes offset by class so that one NMS serves every class")
+      .inputs([](const Json& s, at::Generator& g) {
         return Tensors{random_boxes(size_at(s, 0), g, 800.0), at::randint(0, 80, {size_at(s, 0)}, g, at::TensorOptions().dtype(at::kLong))};
-      },
-      [](const Tensors& t) { return Tensors{boxes_for_nms(t[0], t[1])}; });
-  out.back().info.written_from = "torchvision's and mmcv's batched_nms: boxes offset by class so that one NMS serves every class";
-  out.back().info.axes = {"boxes", "coordinates"};
+      })
+      .body([](const Tensors& t) { return Tensors{boxes_for_nms(t[0], t[1])}; });
   // (batch); ResNet-50's first stage, 256 channels at 56 x 56 (DETR's backbone freezes its norms).
-  reg(out, "frozen_batchnorm2d", {"ViewAttribute"}, "SINGLE_REPO",
-      "https://github.com/facebookresearch/detr/blob/14602a71482082746399dd6bc5712a9aa8f804d2/models/backbone.py#L19",
-      {sizes_case({4}), sizes_case({8}), sizes_case({12})}, true,
-      [](const Json& s, at::Generator& g) {
+  family.add("frozen_batchnorm2d", {"ViewAttribute"}, "SINGLE_REPO", "https://github.com/facebookresearch/detr/blob/14602a71482082746399dd6bc5712a9aa8f804d2/models/backbone.py#L19")
+      .axes({"batch"})
+      .cases({{4}, {8}, {12}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) {
         return Tensors{at::randn({size_at(s, 0), 256, 56, 56}, g), at::rand({256}, g) + 0.5, at::randn({256}, g),
                        at::randn({256}, g), at::rand({256}, g) + 0.5};
-      },
-      [](const Tensors& t) { return Tensors{frozen_batchnorm2d(t[0], t[1], t[2], t[3], t[4])}; });
-  out.back().info.axes = {"batch"};
+      })
+      .body([](const Tensors& t) { return Tensors{frozen_batchnorm2d(t[0], t[1], t[2], t[3], t[4])}; });
   // (objects an image, side of the finest level): two images of 8 x side pixels, FCOS's five levels
   // (strides 8 to 128, size ranges 64, 128, 256, 512, beyond), 80 classes.
-  reg(out, "fcos_matcher", {"ViewAttribute", "IfElseBranch", "Reduce", "AdvancedIndexing", "ForLoop"}, "POD", "",
-      {sizes_case({5, 128}), sizes_case({5, 64}), sizes_case({5, 256})}, false,
-      [](const Json& s, at::Generator& g) {
+  family.add("fcos_matcher", {"ViewAttribute", "IfElseBranch", "Reduce", "AdvancedIndexing", "ForLoop"}, "POD", "")
+      .axes({"objects_per_image", "finest_level_side"})
+      .cases({{5, 128}, {5, 64}, {5, 256}})
+      .host_inputs(1)
+      .written_from("FCOS's compute_targets_for_locations (Tian et al. 2019), as POD's FcosMatcher.match in LongTail-Bench's own copy "
+          "(DeepLink-org/DLOP-Bench, bench/samples/long_tail/fcos_matcher/torch_impl.py; no centre sampling): per image, "
+          "each location's smallest box (areas with the legacy + 1) among those it lies in and whose size suits its level")
+      .inputs([](const Json& s, at::Generator& g) {
         const auto objects = size_at(s, 0), side = size_at(s, 1);
         const double extent = static_cast<double>(side * 8);
         Tensors inputs;
@@ -233,8 +283,8 @@ void register_detection_block_samples(std::vector<Sample>& out) {
         }
         inputs.push_back(at::tensor({side}));
         return inputs;
-      },
-      [](const Tensors& t) {
+      })
+      .body([](const Tensors& t) {
         // The locations of every level and their size ranges, then one assignment an image.
         const auto side = t[4].item<std::int64_t>();
         const double inf = std::numeric_limits<float>::infinity();
@@ -256,18 +306,19 @@ void register_detection_block_samples(std::vector<Sample>& out) {
         }
         return per_image;
       });
-  out.back().info.host_inputs = 1;
-  out.back().info.written_from =
-      "FCOS's compute_targets_for_locations (Tian et al. 2019), as POD's FcosMatcher.match in LongTail-Bench's own copy "
-      "(DeepLink-org/DLOP-Bench, bench/samples/long_tail/fcos_matcher/torch_impl.py; no centre sampling): per image, "
-      "each location's smallest box (areas with the legacy + 1) among those it lies in and whose size suits its level";
-  out.back().info.axes = {"objects_per_image", "finest_level_side"};
   // (RoIs, RoI columns): 6 classes' 28 x 28 heatmaps, the RoIs of 3 images of 48 x 64 at scale 1,
   // 1.5 and 2 (LongTail-Bench's RoIs are all zeros: one-pixel masks at the corner of images of at
   // most 5 x 5).
-  reg(out, "mask_predictor", {"InputAware", "ViewAttribute", "IfElseBranch", "AdvancedIndexing", "BuiltInDataStructure"},
-      "POD", "", {sizes_case({8, 16}), sizes_case({16, 16}), sizes_case({32, 16})}, false,
-      [](const Json& s, at::Generator& g) {
+  family.add("mask_predictor", {"InputAware", "ViewAttribute", "IfElseBranch", "AdvancedIndexing", "BuiltInDataStructure"}, "POD", "")
+      .axes({"rois", "roi_columns"})
+      .cases({{8, 16}, {16, 16}, {32, 16}})
+      .host_inputs(1)
+      .host_sync("as the original: RoIs and heatmaps are copied to the host, where the masks are resized and "
+          "pasted (numpy and OpenCV there)")
+      .written_from("POD's MaskPredictor.predict, after LongTail-Bench's own copy (DeepLink-org/DLOP-Bench, bench/samples/long_tail/"
+          "mask_predictor/torch_impl.py): per image, each RoI's class heatmap resized to the RoI (cv2.resize's bilinear, "
+          "here LibTorch's with the same half-pixel centres), thresholded and pasted into an empty image")
+      .inputs([](const Json& s, at::Generator& g) {
         const auto n = size_at(s, 0), columns = size_at(s, 1);
         const auto info = at::tensor(std::vector<double>{96, 128, 1.0, 48, 64, 0, 72, 96, 1.5, 48, 64, 0, 96, 128, 2.0, 48, 64, 0})
                               .view({3, 6});
@@ -283,49 +334,79 @@ void register_detection_block_samples(std::vector<Sample>& out) {
         rois.select(1, 5).copy_(at::rand({n}, g));
         rois.select(1, 6).copy_(at::randint(0, 6, {n}, g));
         return Tensors{rois, at::rand({n, 6, 28, 28}, g), info};
-      },
-      [](const Tensors& t) { return mask_predictor(t[0], t[1], t[2]); });
-  out.back().info.host_inputs = 1;
-  out.back().info.host_sync = "as the original: RoIs and heatmaps are copied to the host, where the masks are resized and "
-                              "pasted (numpy and OpenCV there)";
-  out.back().info.written_from =
-      "POD's MaskPredictor.predict, after LongTail-Bench's own copy (DeepLink-org/DLOP-Bench, bench/samples/long_tail/"
-      "mask_predictor/torch_impl.py): per image, each RoI's class heatmap resized to the RoI (cv2.resize's bilinear, "
-      "here LibTorch's with the same half-pixel centres), thresholded and pasted into an empty image";
-  out.back().info.axes = {"rois", "roi_columns"};
+      })
+      .body([](const Tensors& t) { return mask_predictor(t[0], t[1], t[2]); });
   // (positives, negatives, RoIs an image): a sampler's 512 RoIs.
-  reg(out, "get_target_single", {"IfElseBranch"}, "MMDET",
-      k_mmdet + "f08548bfd6d394a82566022709b5ce9e6b0a855e/mmdet/models/roi_heads/bbox_heads/bbox_head.py#L122",
-      {sizes_case({42, 470, 512}), sizes_case({32, 450, 512})}, false,
-      [](const Json& s, at::Generator& g) {
+  family.add("get_target_single", {"IfElseBranch"}, "MMDET", k_mmdet + "f08548bfd6d394a82566022709b5ce9e6b0a855e/mmdet/models/roi_heads/bbox_heads/bbox_head.py#L122")
+      .axes({"positives", "negatives", "rois"})
+      .cases({{42, 470, 512}, {32, 450, 512}})
+      .inputs([](const Json& s, at::Generator& g) {
         const auto pos = size_at(s, 0), neg = size_at(s, 2) - pos;
         const auto pos_boxes = random_boxes(pos, g);
         const auto gt = nearby_boxes(pos_boxes, g);  // drawn before the negatives, as before
         return Tensors{pos_boxes, random_boxes(neg, g), gt,
                        at::randint(0, 80, {pos}, g, at::TensorOptions().dtype(at::kLong))};
-      },
-      [](const Tensors& t) {
+      })
+      .body([](const Tensors& t) {
         const BoxTargets b = get_target_single(t[0], t[1], t[2], t[3]);
         return Tensors{b.labels, b.label_weights, b.bbox_targets, b.bbox_weights};
       });
-  out.back().info.axes = {"positives", "negatives", "rois"};
   // (RoIs, coordinates, classes): labels drawn from the classes, 0 the background.
-  reg(out, "bbox_expand", {"InputAware", "ViewAttribute", "IfElseBranch"}, "UNKNOWN", "",
-      {sizes_case({4, 4, 10}), sizes_case({8, 4, 10}), sizes_case({12, 4, 10})}, false,
-      [](const Json& s, at::Generator& g) {
+  family.add("bbox_expand", {"InputAware", "ViewAttribute", "IfElseBranch"}, "UNKNOWN", "")
+      .axes({"rois", "coordinates", "classes"})
+      .cases({{4, 4, 10}, {8, 4, 10}, {12, 4, 10}})
+      .host_sync("as the original: the positives are found with nonzero and each one's label is read on "
+          "the host to slice its class's columns")
+      .written_from("MMDetection v1's expand_target (mmdet/core/bbox/bbox_target.py), as LongTail-Bench's own copy "
+          "(DeepLink-org/DLOP-Bench, bench/samples/long_tail/bbox_expand/torch_impl.py) takes it: zeroed buffers filled in "
+          "place; here with 4 x classes columns, where LongTail-Bench's inputs give 4, too few for its labels")
+      .inputs([](const Json& s, at::Generator& g) {
         const auto rois = size_at(s, 0), width = size_at(s, 1), classes = size_at(s, 2);
         return Tensors{at::randn({rois, width}, g), at::rand({rois, width}, g),
                        at::randint(0, classes, {rois}, g, at::TensorOptions().dtype(at::kLong)),
                        at::zeros({rois, width * classes}), at::zeros({rois, width * classes})};
-      },
-      [](const Tensors& t) { return bbox_target_expand(t[0], t[1], t[2], t[3], t[4]); });
-  out.back().info.host_sync = "as the original: the positives are found with nonzero and each one's label is read on "
-                              "the host to slice its class's columns";
-  out.back().info.written_from =
-      "MMDetection v1's expand_target (mmdet/core/bbox/bbox_target.py), as LongTail-Bench's own copy "
-      "(DeepLink-org/DLOP-Bench, bench/samples/long_tail/bbox_expand/torch_impl.py) takes it: zeroed buffers filled in "
-      "place; here with 4 x classes columns, where LongTail-Bench's inputs give 4, too few for its labels";
-  out.back().info.axes = {"rois", "coordinates", "classes"};
+      })
+      .body([](const Tensors& t) { return bbox_target_expand(t[0], t[1], t[2], t[3], t[4]); });
+  family.add("assign_wrt_overlaps", {"IfElseBranch", "AdvancedIndexing", "ForLoop", "InputAware", "Customized"}, "MMDET", k_mmdet + "c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/core/bbox/assigners/max_iou_assigner.py#L128")
+      .axes({"gts", "proposals_x256"})
+      .cases({{4, 4}})
+      .host_sync("as the original: a Python `if` on each gt's best overlap, and boolean-mask assignment")
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::rand({size_at(s, 0), size_at(s, 1) * 256}, g)}; })
+      .body([](const Tensors& t) { return Tensors{assign_wrt_overlaps(t[0])}; });
+  family.add("random_sampler", {"IfElseBranch", "AdvancedIndexing", "InputAware", "ViewAttribute"}, "MMDET", k_mmdet + "c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/core/bbox/samplers/random_sampler.py#L9")
+      .axes({"classes"})
+      .cases({{4}})
+      .host_sync("as the original: torch.nonzero picks the positive and negative boxes")
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_labels(size_at(s, 0) + 1, {4000}, g)}; })
+      .body([](const Tensors& t) { return random_sampler(t[0], 512, 0.25); });
+  // The original's `device` argument: an empty tensor on the case's device; the feature-map size
+  // stays on the host (a Python int there).
+  family.add("compute_locations", {"ViewAttribute", "IfElseBranch"}, "POD", "")
+      .axes({"locations"})
+      .cases({{3000}, {2000}, {4000}})
+      .host_inputs(1)
+      .written_from("FCOS's compute_locations_per_level (the grid of feature-map cell centres in image pixels), as POD uses it")
+      .inputs([](const Json& s, at::Generator&) { return Tensors{at::empty({0}), at::full({2}, size_at(s, 0) / 50, k_long)}; })
+      .body([](const Tensors& t) { return Tensors{compute_locations(t[1][0].item<int64_t>(), 50, 8, t[0].options())}; });
+  family.add("gen_base_anchors", {"ViewAttribute"}, "MMDET", k_mmdet + "4bd4ace53a626659070204236da5b8e14ae9cd08/mmdet/core/anchor/anchor_generator.py#L131")
+      .axes({"base_size", "ratios", "scales"})
+      .cases({{4, 3, 1}, {8, 6, 2}, {16, 12, 4}})
+      .host_inputs(1)
+      .inputs([](const Json& s, at::Generator&) {
+        return Tensors{at::linspace(0.5, 2.0, size_at(s, 1)), at::linspace(1.0, 2.0, size_at(s, 2)), at::full({1}, static_cast<double>(size_at(s, 0)))};
+      })
+      .body([](const Tensors& t) { return Tensors{gen_base_anchors(t[2].item<double>(), t[0], t[1])}; });
+  // The original's `device` argument: an empty tensor on the case's device; the sizes stay on the
+  // host (Python ints there).
+  family.add("valid_flags", {"AdvancedIndexing", "ViewAttribute"}, "MMDET", k_mmdet + "c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/core/anchor/point_generator.py#L30")
+      .axes({"feature_height", "feature_width", "anchors"})
+      .cases({{160, 120, 3}, {320, 240, 6}, {480, 360, 9}})
+      .host_inputs(1)
+      .inputs([](const Json& s, at::Generator&) { return Tensors{at::empty({0}), at::tensor({size_at(s, 0), size_at(s, 1), size_at(s, 2)}, k_long)}; })
+      .body([](const Tensors& t) {
+        const auto h = t[1][0].item<int64_t>(), w = t[1][1].item<int64_t>();
+        return Tensors{valid_flags(h, w, h - 3, w - 5, t[1][2].item<int64_t>(), t[0].options())};
+      });
 }
 
 }  // namespace opbench::samples

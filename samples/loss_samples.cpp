@@ -1,10 +1,11 @@
-// IoU-family, focal, robust-regression and classification losses (MMDetection, MMEditing).
+// IoU-family, focal, robust-regression and classification losses and accuracy (MMDetection,
+// MMClassification, MMEditing, POD, CornerNet).
 #include <ATen/core/grad_mode.h>
 
 #include <cmath>
 
 #include "registry.hpp"
-#include "sample_ops.hpp"
+#include "loss_ops.hpp"
 
 namespace opbench::samples {
 namespace {
@@ -221,7 +222,6 @@ namespace {
 
 const std::string k_losses = "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/";
 
-Json sizes(std::initializer_list<std::int64_t> s) { return {{"sizes", std::vector<std::int64_t>(s)}}; }
 std::int64_t n0(const Json& j) { return j.at(0).get<std::int64_t>(); }
 
 // Predicted boxes near their targets, so IoU-family losses see overlapping pairs.
@@ -240,95 +240,177 @@ Tensors regression_pair(const Json& s, at::Generator& g) {
 
 }  // namespace
 
+at::Tensor bounded_iou_loss(const at::Tensor& pred, const at::Tensor& target, double beta, double eps) {
+  const auto pcx = (c(pred, 0) + c(pred, 2)) * 0.5, pcy = (c(pred, 1) + c(pred, 3)) * 0.5;
+  const auto pw = c(pred, 2) - c(pred, 0), ph = c(pred, 3) - c(pred, 1);
+  at::Tensor tcx, tcy, tw, th;
+  {
+    at::NoGradGuard no_grad;
+    tcx = (c(target, 0) + c(target, 2)) * 0.5;
+    tcy = (c(target, 1) + c(target, 3)) * 0.5;
+    tw = c(target, 2) - c(target, 0);
+    th = c(target, 3) - c(target, 1);
+  }
+  const auto dx = tcx - pcx, dy = tcy - pcy;
+  const auto loss_dx = 1 - at::clamp_min((tw - 2 * dx.abs()) / (tw + 2 * dx.abs() + eps), 0);
+  const auto loss_dy = 1 - at::clamp_min((th - 2 * dy.abs()) / (th + 2 * dy.abs() + eps), 0);
+  const auto loss_dw = 1 - at::min(tw / (pw + eps), pw / (tw + eps));
+  const auto loss_dh = 1 - at::min(th / (ph + eps), ph / (th + eps));
+  const auto loss = at::stack({loss_dx, loss_dy, loss_dw, loss_dh}, -1);
+  return at::where(loss < beta, 0.5 * loss * loss / beta, loss - 0.5 * beta).mean();
+}
+
+at::Tensor softmax_focal_loss(const at::Tensor& logits, const at::Tensor& target, double gamma) {
+  const auto ce = at::cross_entropy_loss(logits, target, {}, at::Reduction::None);
+  const auto pt = at::exp(-ce);
+  return ((1 - pt).pow(gamma) * ce).mean();
+}
+
+at::Tensor gaussian_focal_loss(const at::Tensor& pred, const at::Tensor& target, double alpha, double gamma, double eps) {
+  const auto pos_weights = target.eq(1).to(pred.scalar_type());
+  const auto neg_weights = (1 - target).pow(gamma);
+  const auto pos = -(pred + eps).log() * (1 - pred).pow(alpha) * pos_weights;
+  const auto neg = -(1 - pred + eps).log() * pred.pow(alpha) * neg_weights;
+  return (pos + neg).mean();
+}
+
+at::Tensor varifocal_loss(const at::Tensor& logits, const at::Tensor& target, double alpha, double gamma) {
+  const auto p = logits.sigmoid();
+  const auto pos = (target > 0).to(p.scalar_type());
+  const auto weight = target * pos + alpha * (p - target).abs().pow(gamma) * (1 - pos);
+  return (at::binary_cross_entropy_with_logits(logits, target, {}, {}, at::Reduction::None) * weight).mean();
+}
+
+at::Tensor l2_loss(const at::Tensor& pred, const at::Tensor& target) { return (pred - target).pow(2).mean(); }
+
+at::Tensor mmdetection_accuracy(const at::Tensor& pred, const at::Tensor& target, const std::vector<std::int64_t>& topk) {
+  const int64_t maxk = *std::max_element(topk.begin(), topk.end());
+  const auto top = std::get<1>(pred.topk(maxk, 1)).t();
+  const auto correct = top.eq(target.view({1, -1}).expand_as(top));
+  std::vector<at::Tensor> res;
+  for (int64_t k : topk) {
+    res.push_back(correct.narrow(0, 0, k).reshape(-1).to(at::kFloat).sum() * (100.0 / static_cast<double>(pred.size(0))));
+  }
+  return at::stack(res);
+}
+
 void register_loss_samples(std::vector<Sample>& out) {
-  out.push_back({{"iou_loss", {"ViewAttribute", "IfElseBranch", "Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/iou_loss.py#L16", {sizes({128}), sizes({256}), sizes({512})}, true, "loss_samples.cpp"},
-                 box_pairs, [](const Tensors& t) { return Tensors{iou_loss(t[0], t[1])}; }});
-  out.back().info.axes = {"boxes"};
-  out.push_back({{"giou_loss", {"ViewAttribute", "IfElseBranch", "BuiltInDataStructure"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/iou_loss.py#L102", {sizes({1000}), sizes({2000}), sizes({3000})}, true, "loss_samples.cpp"},
-                 box_pairs, [](const Tensors& t) { return Tensors{giou_loss(t[0], t[1])}; }});
-  out.back().info.axes = {"boxes"};
-  out.push_back({{"diou_loss", {"Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/iou_loss.py#L122", {sizes({128}), sizes({64}), sizes({8})}, true, "loss_samples.cpp"},
-                 box_pairs, [](const Tensors& t) { return Tensors{diou_loss(t[0], t[1])}; }});
-  out.back().info.axes = {"boxes"};
-  out.push_back({{"ciou_loss", {"Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/iou_loss.py#L177", {sizes({1000}), sizes({2000}), sizes({3000})}, true, "loss_samples.cpp"},
-                 box_pairs, [](const Tensors& t) { return Tensors{ciou_loss(t[0], t[1])}; }});
-  out.back().info.axes = {"boxes"};
-  out.push_back({{"sigmoid_focal_loss", {"IfElseBranch", "ViewAttribute"}, "MMCLS", "https://github.com/open-mmlab/mmclassification/blob/72cffac7b50a556824907721665e6705fd5045fb/mmcls/models/losses/focal_loss.py#L9", {sizes({3000, 4}), sizes({4000, 4}), sizes({5000, 4})}, true, "loss_samples.cpp"},
-                 [](const Json& s, at::Generator& g) {
-                   const auto n = n0(s), k = s.at(1).get<std::int64_t>();
-                   const auto labels = at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong));
-                   return Tensors{at::randn({n, k}, g), at::one_hot(labels, k).to(at::kFloat)};
-                 },
-                 [](const Tensors& t) { return Tensors{samples::sigmoid_focal_loss(t[0], t[1])}; }});
-  out.back().info.axes = {"samples", "classes"};
-  out.push_back({{"smooth_l1_loss", {"IfElseBranch", "AdvancedIndexing"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/smooth_l1_loss.py#L12", {sizes({3000, 4}), sizes({4000, 4}), sizes({6000, 4})}, true, "loss_samples.cpp"},
-                 regression_pair, [](const Tensors& t) { return Tensors{samples::smooth_l1_loss(t[0], t[1])}; }});
-  out.back().info.axes = {"rows", "columns"};
-  out.push_back({{"l1_loss", {"Reduce", "IfElseBranch"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/smooth_l1_loss.py#L37", {sizes({128, 4}), sizes({256, 4}), sizes({512, 4})}, true, "loss_samples.cpp"},
-                 regression_pair, [](const Tensors& t) { return Tensors{samples::l1_loss(t[0], t[1])}; }});
-  out.back().info.axes = {"rows", "columns"};
-  out.push_back({{"balanced_l1_loss", {}, "MMDET", k_losses + "balanced_l1_loss.py#L13", {sizes({128, 4}), sizes({256, 8}), sizes({512, 16})}, true, "loss_samples.cpp"},
-                 regression_pair, [](const Tensors& t) { return Tensors{balanced_l1_loss(t[0], t[1])}; }});
-  out.back().info.axes = {"rows", "columns"};
-  out.push_back({{"charbonnier_loss", {}, "MMEDIT", "https://github.com/open-mmlab/mmediting/blob/ce2a70f1321907d1451a376637cf56be76168a67/mmedit/models/losses/pixelwise_loss.py#L41", {sizes({300, 8}), sizes({600, 16}), sizes({800, 32})}, true, "loss_samples.cpp"},
-                 regression_pair, [](const Tensors& t) { return Tensors{charbonnier_loss(t[0], t[1])}; }});
-  out.back().info.axes = {"rows", "columns"};
-  out.push_back({{"label_smooth_celoss", {"ViewAttribute", "Reduce"}, "UNKNOWN", "", {sizes({3000, 4}), sizes({2000, 2}), sizes({1000, 4})}, true, "loss_samples.cpp"},
-                 [](const Json& s, at::Generator& g) {
-                   const auto n = n0(s), k = s.at(1).get<std::int64_t>();
-                   return Tensors{at::randn({n, k}, g), at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong))};
-                 },
-                 [](const Tensors& t) { return Tensors{label_smooth_celoss(t[0], t[1])}; }});
-  out.back().info.written_from =
-      "the label-smoothing cross entropy of Szegedy et al. 2016 (Inception-v3) as LongTail-Bench's own copy computes it "
-      "(DeepLink-org/DLOP-Bench, bench/samples/long_tail/label_smooth_celoss/torch_impl.py: 6 classes' smoothing)";
-  out.back().info.axes = {"samples", "classes"};
-  out.push_back({{"weight_reduce_loss", {"Reduce", "IfElseBranch"}, "MMSEG", "https://github.com/open-mmlab/mmsegmentation/blob/504965184c3e6bc9ec43af54237129ef21981a5f/mmseg/models/losses/utils.py#L47", {sizes({128, 4}), sizes({64, 4}), sizes({8, 4})}, true, "loss_samples.cpp"},
-                 [](const Json& s, at::Generator& g) {
-                   const std::vector<std::int64_t> shape{n0(s), s.at(1).get<std::int64_t>()};
-                   return Tensors{at::rand(shape, g), at::rand(shape, g)};
-                 },
-                 [](const Tensors& t) { return Tensors{weight_reduce_loss(t[0], t[1])}; }});
-  out.back().info.axes = {"rows", "columns"};
+  Family family(out, "loss_samples.cpp");
+  family.add("iou_loss", {"ViewAttribute", "IfElseBranch", "Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/iou_loss.py#L16")
+      .axes({"boxes"})
+      .cases({{128}, {256}, {512}})
+      .backward()
+      .inputs(box_pairs)
+      .body([](const Tensors& t) { return Tensors{iou_loss(t[0], t[1])}; });
+  family.add("giou_loss", {"ViewAttribute", "IfElseBranch", "BuiltInDataStructure"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/iou_loss.py#L102")
+      .axes({"boxes"})
+      .cases({{1000}, {2000}, {3000}})
+      .backward()
+      .inputs(box_pairs)
+      .body([](const Tensors& t) { return Tensors{giou_loss(t[0], t[1])}; });
+  family.add("diou_loss", {"Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/iou_loss.py#L122")
+      .axes({"boxes"})
+      .cases({{128}, {64}, {8}})
+      .backward()
+      .inputs(box_pairs)
+      .body([](const Tensors& t) { return Tensors{diou_loss(t[0], t[1])}; });
+  family.add("ciou_loss", {"Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/iou_loss.py#L177")
+      .axes({"boxes"})
+      .cases({{1000}, {2000}, {3000}})
+      .backward()
+      .inputs(box_pairs)
+      .body([](const Tensors& t) { return Tensors{ciou_loss(t[0], t[1])}; });
+  family.add("sigmoid_focal_loss", {"IfElseBranch", "ViewAttribute"}, "MMCLS", "https://github.com/open-mmlab/mmclassification/blob/72cffac7b50a556824907721665e6705fd5045fb/mmcls/models/losses/focal_loss.py#L9")
+      .axes({"samples", "classes"})
+      .cases({{3000, 4}, {4000, 4}, {5000, 4}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) {
+        const auto n = n0(s), k = s.at(1).get<std::int64_t>();
+        const auto labels = at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong));
+        return Tensors{at::randn({n, k}, g), at::one_hot(labels, k).to(at::kFloat)};
+      })
+      .body([](const Tensors& t) { return Tensors{samples::sigmoid_focal_loss(t[0], t[1])}; });
+  family.add("smooth_l1_loss", {"IfElseBranch", "AdvancedIndexing"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/smooth_l1_loss.py#L12")
+      .axes({"rows", "columns"})
+      .cases({{3000, 4}, {4000, 4}, {6000, 4}})
+      .backward()
+      .inputs(regression_pair)
+      .body([](const Tensors& t) { return Tensors{samples::smooth_l1_loss(t[0], t[1])}; });
+  family.add("l1_loss", {"Reduce", "IfElseBranch"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/smooth_l1_loss.py#L37")
+      .axes({"rows", "columns"})
+      .cases({{128, 4}, {256, 4}, {512, 4}})
+      .backward()
+      .inputs(regression_pair)
+      .body([](const Tensors& t) { return Tensors{samples::l1_loss(t[0], t[1])}; });
+  family.add("balanced_l1_loss", {}, "MMDET", k_losses + "balanced_l1_loss.py#L13")
+      .axes({"rows", "columns"})
+      .cases({{128, 4}, {256, 8}, {512, 16}})
+      .backward()
+      .inputs(regression_pair)
+      .body([](const Tensors& t) { return Tensors{balanced_l1_loss(t[0], t[1])}; });
+  family.add("charbonnier_loss", {}, "MMEDIT", "https://github.com/open-mmlab/mmediting/blob/ce2a70f1321907d1451a376637cf56be76168a67/mmedit/models/losses/pixelwise_loss.py#L41")
+      .axes({"rows", "columns"})
+      .cases({{300, 8}, {600, 16}, {800, 32}})
+      .backward()
+      .inputs(regression_pair)
+      .body([](const Tensors& t) { return Tensors{charbonnier_loss(t[0], t[1])}; });
+  family.add("label_smooth_celoss", {"ViewAttribute", "Reduce"}, "UNKNOWN", "")
+      .axes({"samples", "classes"})
+      .cases({{3000, 4}, {2000, 2}, {1000, 4}})
+      .backward()
+      .written_from("the label-smoothing cross entropy of Szegedy et al. 2016 (Inception-v3) as LongTail-Bench's own copy computes it "
+          "(DeepLink-org/DLOP-Bench, bench/samples/long_tail/label_smooth_celoss/torch_impl.py: 6 classes' smoothing)")
+      .inputs([](const Json& s, at::Generator& g) {
+        const auto n = n0(s), k = s.at(1).get<std::int64_t>();
+        return Tensors{at::randn({n, k}, g), at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong))};
+      })
+      .body([](const Tensors& t) { return Tensors{label_smooth_celoss(t[0], t[1])}; });
+  family.add("weight_reduce_loss", {"Reduce", "IfElseBranch"}, "MMSEG", "https://github.com/open-mmlab/mmsegmentation/blob/504965184c3e6bc9ec43af54237129ef21981a5f/mmseg/models/losses/utils.py#L47")
+      .axes({"rows", "columns"})
+      .cases({{128, 4}, {64, 4}, {8, 4}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) {
+        const std::vector<std::int64_t> shape{n0(s), s.at(1).get<std::int64_t>()};
+        return Tensors{at::rand(shape, g), at::rand(shape, g)};
+      })
+      .body([](const Tensors& t) { return Tensors{weight_reduce_loss(t[0], t[1])}; });
   // (batch, classes, height, width) scores and per-pixel labels.
-  out.push_back({{"dice_loss", {"IfElseBranch", "Reduce", "ViewAttribute"}, "UNKNOWN", "",
-                  {sizes_case({3, 4, 5, 6}), sizes_case({4, 5, 6, 7}), sizes_case({5, 6, 7, 8})}, false, "loss_samples.cpp"},
-                 [](const Json& s, at::Generator& g) {
-                   const auto n = size_at(s, 0), k = size_at(s, 1), h = size_at(s, 2), w = size_at(s, 3);
-                   return Tensors{at::randn({n, k, h, w}, g), at::randint(0, k, {n, h, w}, g, at::TensorOptions().dtype(at::kLong))};
-                 },
-                 [](const Tensors& t) { return Tensors{dice_loss(t[0], t[1])}; }});
-  out.back().info.written_from =
-      "a Dice loss (Milletari et al. 2016, V-Net) in the form LongTail-Bench's own copy times (DeepLink-org/DLOP-Bench, "
-      "bench/samples/long_tail/dice_loss/torch_impl.py): softmax, labels one-hot by scatter, per image and class "
-      "1 - (2|P.T| + s) / (|P|^2 + |T|^2 - |P.T| + s), s = 1e-5, averaged";
-  out.back().info.axes = {"batch", "classes", "height", "width"};
+  family.add("dice_loss", {"IfElseBranch", "Reduce", "ViewAttribute"}, "UNKNOWN", "")
+      .axes({"batch", "classes", "height", "width"})
+      .cases({{3, 4, 5, 6}, {4, 5, 6, 7}, {5, 6, 7, 8}})
+      .written_from("a Dice loss (Milletari et al. 2016, V-Net) in the form LongTail-Bench's own copy times (DeepLink-org/DLOP-Bench, "
+          "bench/samples/long_tail/dice_loss/torch_impl.py): softmax, labels one-hot by scatter, per image and class "
+          "1 - (2|P.T| + s) / (|P|^2 + |T|^2 - |P.T| + s), s = 1e-5, averaged")
+      .inputs([](const Json& s, at::Generator& g) {
+        const auto n = size_at(s, 0), k = size_at(s, 1), h = size_at(s, 2), w = size_at(s, 3);
+        return Tensors{at::randn({n, k, h, w}, g), at::randint(0, k, {n, h, w}, g, at::TensorOptions().dtype(at::kLong))};
+      })
+      .body([](const Tensors& t) { return Tensors{dice_loss(t[0], t[1])}; });
   // (boxes): predictions and targets of a box head, 4 coordinates each, a quarter of them ignored.
-  out.push_back({{"ghmr_loss", {"ViewAttribute", "IfElseBranch", "ForLoop"}, "MMDET",
-                  "https://github.com/open-mmlab/mmdetection/blob/2294badd86b0bc83e49692187a4639b69f2ec4b8/mmdet/models/losses/ghm_loss.py#L122",
-                  {sizes_case({3000}), sizes_case({2000}), sizes_case({4000})}, true, "loss_samples.cpp"},
-                 [](const Json& s, at::Generator& g) {
-                   const auto n = size_at(s, 0);
-                   return Tensors{at::randn({n, 4}, g) * 0.1, at::randn({n, 4}, g) * 0.1,
-                                  (at::rand({n, 4}, g) > 0.25).to(at::kFloat)};
-                 },
-                 [](const Tensors& t) { return Tensors{ghmr_loss(t[0], t[1], t[2])}; }});
-  out.back().info.host_sync = "as the original: the weight total and each bin's count are read on the host (.item())";
-  out.back().info.axes = {"boxes"};
+  family.add("ghmr_loss", {"ViewAttribute", "IfElseBranch", "ForLoop"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/2294badd86b0bc83e49692187a4639b69f2ec4b8/mmdet/models/losses/ghm_loss.py#L122")
+      .axes({"boxes"})
+      .cases({{3000}, {2000}, {4000}})
+      .backward()
+      .host_sync("as the original: the weight total and each bin's count are read on the host (.item())")
+      .inputs([](const Json& s, at::Generator& g) {
+        const auto n = size_at(s, 0);
+        return Tensors{at::randn({n, 4}, g) * 0.1, at::randn({n, 4}, g) * 0.1,
+                       (at::rand({n, 4}, g) > 0.25).to(at::kFloat)};
+      })
+      .body([](const Tensors& t) { return Tensors{ghmr_loss(t[0], t[1], t[2])}; });
   // (RoIs, 4): 81 class scores (80 classes and background), class-agnostic boxes; half positive.
-  out.push_back({{"carl_loss", {"InputAware", "ViewAttribute", "IfElseBranch", "BuiltInDataStructure", "Reduce", "AdvancedIndexing"},
-                  "MMDET",
-                  "https://github.com/open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/losses/pisa_loss.py#L123",
-                  {sizes_case({32, 4}), sizes_case({64, 4}), sizes_case({16, 4})}, true, "loss_samples.cpp"},
-                 [](const Json& s, at::Generator& g) {
-                   const auto n = size_at(s, 0), coords = size_at(s, 1);
-                   auto labels = at::randint(0, 80, {n}, g, at::TensorOptions().dtype(at::kLong));
-                   labels.masked_fill_(at::rand({n}, g) < 0.5, 80);  // background
-                   return Tensors{at::randn({n, 81}, g), labels, at::randn({n, coords}, g), at::randn({n, coords}, g)};
-                 },
-                 [](const Tensors& t) { return Tensors{carl_loss(t[0], t[1], t[2], t[3])}; }});
-  out.back().info.host_sync = "as the original: the positives are found with nonzero (a data-dependent size)";
-  out.back().info.axes = {"rois", "coordinates"};
+  family.add("carl_loss", {"InputAware", "ViewAttribute", "IfElseBranch", "BuiltInDataStructure", "Reduce", "AdvancedIndexing"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/losses/pisa_loss.py#L123")
+      .axes({"rois", "coordinates"})
+      .cases({{32, 4}, {64, 4}, {16, 4}})
+      .backward()
+      .host_sync("as the original: the positives are found with nonzero (a data-dependent size)")
+      .inputs([](const Json& s, at::Generator& g) {
+        const auto n = size_at(s, 0), coords = size_at(s, 1);
+        auto labels = at::randint(0, 80, {n}, g, at::TensorOptions().dtype(at::kLong));
+        labels.masked_fill_(at::rand({n}, g) < 0.5, 80);  // background
+        return Tensors{at::randn({n, 81}, g), labels, at::randn({n, coords}, g), at::randn({n, coords}, g)};
+      })
+      .body([](const Tensors& t) { return Tensors{carl_loss(t[0], t[1], t[2], t[3])}; });
   // (the last image's index, objects an image, embedding positions, embedding dimensions).
   // (low, high, images, objects): tags of `objects` slots an image, the mask of the real objects
   // drawn as LongTail-Bench draws it, from integers in [low, high) (here: those above low, about
@@ -343,34 +425,88 @@ void register_loss_samples(std::vector<Sample>& out) {
       "halves, as LongTail-Bench's own copies (DeepLink-org/DLOP-Bench, bench/samples/long_tail/"
       "associative_pull_loss and associative_push_loss) compute them";
   const char* tags_sync = "as the original: the real objects and pairs are chosen with boolean masks (tag0[mask])";
-  out.push_back({{"associative_pull_loss", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, "UNKNOWN", "",
-                  {sizes_case({0, 2, 3000, 4}), sizes_case({0, 3, 2000, 2}), sizes_case({0, 3, 6000, 8})}, true, "loss_samples.cpp"},
-                 tag_inputs, [](const Tensors& t) { return Tensors{associative_pull_loss(t[0], t[1], t[2])}; }});
-  out.back().info.host_sync = tags_sync;
-  out.back().info.written_from = tags_from;
-  out.back().info.axes = {"mask_low", "mask_high", "images", "objects"};
-  out.push_back({{"associative_push_loss", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, "UNKNOWN", "",
-                  {sizes_case({0, 2, 32, 8}), sizes_case({1, 3, 64, 4}), sizes_case({2, 4, 64, 16})}, true, "loss_samples.cpp"},
-                 tag_inputs, [](const Tensors& t) { return Tensors{associative_push_loss(t[0], t[1], t[2])}; }});
-  out.back().info.host_sync = tags_sync;
-  out.back().info.written_from = tags_from;
-  out.back().info.axes = {"mask_low", "mask_high", "images", "objects"};
+  family.add("associative_pull_loss", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, "UNKNOWN", "")
+      .axes({"mask_low", "mask_high", "images", "objects"})
+      .cases({{0, 2, 3000, 4}, {0, 3, 2000, 2}, {0, 3, 6000, 8}})
+      .backward()
+      .host_sync(tags_sync)
+      .written_from(tags_from)
+      .inputs(tag_inputs)
+      .body([](const Tensors& t) { return Tensors{associative_pull_loss(t[0], t[1], t[2])}; });
+  family.add("associative_push_loss", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, "UNKNOWN", "")
+      .axes({"mask_low", "mask_high", "images", "objects"})
+      .cases({{0, 2, 32, 8}, {1, 3, 64, 4}, {2, 4, 64, 16}})
+      .backward()
+      .host_sync(tags_sync)
+      .written_from(tags_from)
+      .inputs(tag_inputs)
+      .body([](const Tensors& t) { return Tensors{associative_push_loss(t[0], t[1], t[2])}; });
   // (points, classes): heatmap logits and Gaussian targets, one centre in twenty.
-  out.push_back({{"gaussian_sigmoid_focalloss", {"ViewAttribute", "InputAware"}, "POD", "",
-                  {sizes_case({300, 4}), sizes_case({400, 4}), sizes_case({200, 4})}, true, "loss_samples.cpp"},
-                 [](const Json& s, at::Generator& g) {
-                   const auto n = size_at(s, 0), k = size_at(s, 1);
-                   auto target = at::rand({n, k}, g) * 0.9;
-                   target.masked_fill_(at::rand({n, k}, g) < 0.05, 1.0);
-                   return Tensors{at::randn({n, k}, g), target};
-                 },
-                 [](const Tensors& t) { return Tensors{gaussian_sigmoid_focal_loss(t[0], t[1])}; }});
-  out.back().info.host_sync = "as the original: centres and the rest are picked with boolean masks (input[pos_inds])";
-  out.back().info.written_from =
-      "the Gaussian focal loss of CornerNet and CenterNet (penalty-reduced focal loss on Gaussian heatmaps, gamma 2, "
-      "beta 4) as POD's GaussianSigmoidFocalLoss, after LongTail-Bench's own copy (DeepLink-org/DLOP-Bench, "
-      "bench/samples/long_tail/gaussian_sigmoid_focalloss/torch_impl.py)";
-  out.back().info.axes = {"points", "classes"};
+  family.add("gaussian_sigmoid_focalloss", {"ViewAttribute", "InputAware"}, "POD", "")
+      .axes({"points", "classes"})
+      .cases({{300, 4}, {400, 4}, {200, 4}})
+      .backward()
+      .host_sync("as the original: centres and the rest are picked with boolean masks (input[pos_inds])")
+      .written_from("the Gaussian focal loss of CornerNet and CenterNet (penalty-reduced focal loss on Gaussian heatmaps, gamma 2, "
+          "beta 4) as POD's GaussianSigmoidFocalLoss, after LongTail-Bench's own copy (DeepLink-org/DLOP-Bench, "
+          "bench/samples/long_tail/gaussian_sigmoid_focalloss/torch_impl.py)")
+      .inputs([](const Json& s, at::Generator& g) {
+        const auto n = size_at(s, 0), k = size_at(s, 1);
+        auto target = at::rand({n, k}, g) * 0.9;
+        target.masked_fill_(at::rand({n, k}, g) < 0.05, 1.0);
+        return Tensors{at::randn({n, k}, g), target};
+      })
+      .body([](const Tensors& t) { return Tensors{gaussian_sigmoid_focal_loss(t[0], t[1])}; });
+  family.add("bounded_iou_loss", {"ViewAttribute"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/iou_loss.py#L55")
+      .axes({"boxes_x256"})
+      .cases({{4}, {8}, {12}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) {
+        const auto n = size_at(s, 0) * 256;
+        const auto target = random_boxes(n, g);
+        return Tensors{target + at::rand({n, 4}, g), target};
+      })
+      .body([](const Tensors& t) { return Tensors{bounded_iou_loss(t[0], t[1])}; });
+  family.add("focal_loss", {"Reduce"}, "SEGMENTBASE2", "")
+      .axes({"pixels_x16"})
+      .cases({{128}, {256}, {512}})
+      .backward()
+      .written_from("the softmax focal loss of Lin et al. 2017 (RetinaNet) over class scores")
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({size_at(s, 0) * 16, 19}, g), random_labels(19, {size_at(s, 0) * 16}, g)}; })
+      .body([](const Tensors& t) { return Tensors{softmax_focal_loss(t[0], t[1])}; });
+  family.add("gaussian_focal_loss", {}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/losses/gaussian_focal_loss.py#L11")
+      .axes({"rows", "columns"})
+      .cases({{128, 4}, {256, 4}, {512, 4}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) {
+        auto target = at::rand({size_at(s, 0), size_at(s, 1), 32}, g);
+        target.select(2, 0).fill_(1.0);  // gaussian peaks
+        return Tensors{at::rand({size_at(s, 0), size_at(s, 1), 32}, g) * 0.98 + 0.01, target};
+      })
+      .body([](const Tensors& t) { return Tensors{gaussian_focal_loss(t[0], t[1])}; });
+  family.add("varifocal_loss", {"Reduce", "IfElseBranch"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/varifocal_loss.py#L11")
+      .axes({"points_x16", "unused"})
+      .cases({{128, 4}, {256, 4}, {512, 4}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) {
+        const auto shape = std::vector<int64_t>{size_at(s, 0) * 16, 80};
+        return Tensors{at::randn(shape, g), at::rand(shape, g) * (at::rand(shape, g) > 0.9).to(at::kFloat)};
+      })
+      .body([](const Tensors& t) { return Tensors{varifocal_loss(t[0], t[1])}; });
+  family.add("l2_loss", {"Reduce"}, "SEGMENTBASE2", "")
+      .axes({"batch", "positions"})
+      .cases({{16, 32}, {16, 16}, {32, 32}})
+      .backward()
+      .written_from("the mean squared difference of prediction and target")
+      .inputs([](const Json& s, at::Generator& g) {
+        return Tensors{at::randn({size_at(s, 0), size_at(s, 1), 64}, g), at::randn({size_at(s, 0), size_at(s, 1), 64}, g)};
+      })
+      .body([](const Tensors& t) { return Tensors{l2_loss(t[0], t[1])}; });
+  family.add("mmdetection_accuracy", {"ForLoop", "IfElseBranch", "ViewAttribute"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/losses/accuracy.py#L7")
+      .axes({"samples", "classes"})
+      .cases({{32, 1000}, {16, 2000}, {8, 3000}})
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({size_at(s, 0), size_at(s, 1)}, g), random_labels(size_at(s, 1), {size_at(s, 0)}, g)}; })
+      .body([](const Tensors& t) { return Tensors{mmdetection_accuracy(t[0], t[1], {1, 5})}; });
 }
 
 }  // namespace opbench::samples

@@ -34,4 +34,7 @@ struct NamedLoss {
 };
 std::pair<at::Tensor, std::vector<double>> parse_losses(const std::vector<NamedLoss>& losses);
 
+at::Tensor bmn_loss(const at::Tensor& pred, const at::Tensor& gt, double threshold = 0.5, double eps = 1e-5);
+at::Tensor joints_mse_loss(const at::Tensor& output, const at::Tensor& target, const at::Tensor& weight);
+
 }  // namespace opbench::samples

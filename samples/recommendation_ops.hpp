@@ -22,4 +22,11 @@ at::Tensor bst_scaled_dot_product_attention(const at::Tensor& q, const at::Tenso
 std::vector<at::Tensor> channel_attention(const std::vector<at::Tensor>& channels, const at::Tensor& att,
                                           const at::Tensor& att_mat);
 
+at::Tensor factorization_machine(const at::Tensor& embeddings);
+at::Tensor smooth_step(const at::Tensor& x, double gamma = 1.0);
+at::Tensor split_heads_qkv(const at::Tensor& x, std::int64_t heads);
+at::Tensor word2vec_loss(const at::Tensor& input, const at::Tensor& true_word, const at::Tensor& negatives);
+at::Tensor squash(const at::Tensor& vectors, double eps = 1e-9);
+at::Tensor dec2bin(const at::Tensor& x, std::int64_t bits);
+
 }  // namespace opbench::samples

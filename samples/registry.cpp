@@ -1,5 +1,8 @@
 #include "registry.hpp"
 
+#include <stdexcept>
+#include <string>
+
 namespace opbench::samples {
 
 const std::vector<Sample>& registry() {
@@ -7,8 +10,8 @@ const std::vector<Sample>& registry() {
     std::vector<Sample> all;
     register_box_samples(all);
     register_loss_samples(all);
-    register_misc_samples(all);
-    register_more_samples(all);
+    register_detr_samples(all);
+    register_layer_samples(all);
     register_yolact_samples(all);
     register_recommendation_samples(all);
     register_detection_block_samples(all);
@@ -16,9 +19,29 @@ const std::vector<Sample>& registry() {
     register_pose_action_samples(all);
     register_sequence_samples(all);
     register_segmentation_samples(all);
+    for (const auto& sample : all) check_declared(sample);
     return all;
   }();
   return k_samples;
+}
+
+void check_declared(const Sample& sample) {
+  const auto& info = sample.info;
+  const auto fail = [&](const std::string& what) {
+    throw std::logic_error("sample " + info.name + " (samples/" + info.file + "): " + what);
+  };
+  if (info.cases.empty()) fail("no cases: declare them with .cases({{...}, ...})");
+  if (info.axes.empty()) fail("no axes: name each size of a case with .axes({...})");
+  if (!sample.make_inputs) fail("no input maker: declare it with .inputs(...)");
+  if (!sample.body) fail("no body: declare it with .body(...)");
+  if (!info.grad_inputs.empty() && !info.backward) fail("grad_inputs without backward: declare .backward() too");
+  for (const auto& c : info.cases) {
+    const auto& sizes = c.at("sizes");
+    if (sizes.size() != info.axes.size()) {
+      fail("case " + sizes.dump() + " has " + std::to_string(sizes.size()) + " sizes, expected one per axis (" +
+           std::to_string(info.axes.size()) + ")");
+    }
+  }
 }
 
 const Sample* find(const std::string& name) {
@@ -28,9 +51,70 @@ const Sample* find(const std::string& name) {
   return nullptr;
 }
 
+Declaration Family::add(std::string name, std::vector<std::string> tags, std::string source, std::string url) {
+  catalog::SampleInfo info;
+  info.name = std::move(name);
+  info.tags = std::move(tags);
+  info.source = std::move(source);
+  info.url = std::move(url);
+  info.file = file_;
+  out_.push_back({std::move(info), {}, {}});
+  return Declaration(out_, out_.size() - 1);
+}
+
+Declaration& Declaration::axes(std::vector<std::string> names) {
+  info().axes = std::move(names);
+  return *this;
+}
+
+Declaration& Declaration::cases(const std::vector<std::vector<std::int64_t>>& sizes) {
+  info().cases.clear();
+  for (const auto& s : sizes) info().cases.push_back(sizes_case(s));
+  return *this;
+}
+
+Declaration& Declaration::backward() {
+  info().backward = true;
+  return *this;
+}
+
+Declaration& Declaration::grad_inputs(std::vector<std::size_t> positions) {
+  info().grad_inputs = std::move(positions);
+  return *this;
+}
+
+Declaration& Declaration::host_inputs(std::size_t count) {
+  info().host_inputs = count;
+  return *this;
+}
+
+Declaration& Declaration::host_sync(std::string why) {
+  info().host_sync = std::move(why);
+  return *this;
+}
+
+Declaration& Declaration::written_from(std::string what) {
+  info().written_from = std::move(what);
+  return *this;
+}
+
+Declaration& Declaration::inputs(Sample::Maker make) {
+  (*out_)[index_].make_inputs = std::move(make);
+  return *this;
+}
+
+Declaration& Declaration::body(Sample::Body body) {
+  (*out_)[index_].body = std::move(body);
+  return *this;
+}
+
 Json sizes_case(std::vector<std::int64_t> sizes) { return {{"sizes", std::move(sizes)}}; }
 
 std::int64_t size_at(const Json& sizes, std::size_t i) { return sizes.at(i).get<std::int64_t>(); }
+
+at::Tensor random_labels(std::int64_t high, at::IntArrayRef shape, at::Generator& generator) {
+  return at::randint(0, high, shape, generator, k_long);
+}
 
 at::Tensor random_boxes(std::int64_t n, at::Generator& generator, double extent) {
   const at::Tensor xy = at::rand({n, 2}, generator) * extent;

@@ -4,7 +4,10 @@
 
 #include <ATen/ATen.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "opbench/catalog/samples.hpp"
@@ -22,7 +25,56 @@ struct Sample {
   std::function<Tensors(const Tensors& inputs)> body;
 };
 
-// Every sample, registered by the sample files.
+// One sample being declared: chained setters complete what `Family::add` began, in the manner of
+// google/benchmark's `BENCHMARK(fn)->Args({...})->ArgNames({...})`. It refers to the sample by
+// its place in the registry, so later declarations do not invalidate it.
+class Declaration {
+ public:
+  Declaration(std::vector<Sample>& out, std::size_t index) : out_(&out), index_(index) {}
+  // The names of a case's sizes, in order (see SampleInfo::axes).
+  Declaration& axes(std::vector<std::string> names);
+  // The catalogue's argument cases, one size per axis each.
+  Declaration& cases(const std::vector<std::vector<std::int64_t>>& sizes);
+  // Time the backward pass too (the original is differentiable).
+  Declaration& backward();
+  // Only these inputs require grad in backward (see SampleInfo::grad_inputs).
+  Declaration& grad_inputs(std::vector<std::size_t> positions);
+  Declaration& host_inputs(std::size_t count);
+  Declaration& host_sync(std::string why);
+  Declaration& written_from(std::string what);
+  Declaration& inputs(Sample::Maker make);
+  Declaration& body(Sample::Body body);
+
+ private:
+  catalog::SampleInfo& info() { return (*out_)[index_].info; }
+  std::vector<Sample>* out_;
+  std::size_t index_;
+};
+
+// The samples of one family file (box coders, losses, ...): each is declared where its body is
+// defined, and knows its file.
+//   Family family(out, "box_samples.cpp");
+//   family.add("bbox2delta", {"ViewAttribute"}, "MMDET", url)
+//       .axes({"boxes", "coordinates"}).cases({{3000, 4}, {2000, 4}}).backward()
+//       .inputs([](const Json& s, at::Generator& g) { ... })
+//       .body([](const Tensors& t) { ... });
+class Family {
+ public:
+  Family(std::vector<Sample>& out, std::string file) : out_(out), file_(std::move(file)) {}
+  // `url`: the function it reproduces; "" when the catalogue gives none (then `written_from`).
+  Declaration add(std::string name, std::vector<std::string> tags, std::string source, std::string url);
+
+ private:
+  std::vector<Sample>& out_;
+  std::string file_;
+};
+
+// Throws std::logic_error naming the sample and its file when its declaration is incomplete: no
+// cases, no input maker or body, no axes, a case with another number of sizes than axes, or
+// grad_inputs without backward.
+void check_declared(const Sample& sample);
+
+// Every sample, registered by the sample files (each checked with check_declared).
 const std::vector<Sample>& registry();
 // The sample called `name`, nullptr when none.
 const Sample* find(const std::string& name);
@@ -30,6 +82,11 @@ const Sample* find(const std::string& name);
 // A catalogue case, {"sizes": [...]}, and its i-th size.
 Json sizes_case(std::vector<std::int64_t> sizes);
 std::int64_t size_at(const Json& sizes, std::size_t i);
+
+// Integer tensors (labels, indices, counts).
+inline const at::TensorOptions k_long = at::TensorOptions().dtype(at::kLong);
+// Labels: int64 values in [0, high) of `shape`.
+at::Tensor random_labels(std::int64_t high, at::IntArrayRef shape, at::Generator& generator);
 
 // Valid random boxes (x1, y1, x2, y2) with x2 > x1 and y2 > y1, n of them.
 at::Tensor random_boxes(std::int64_t n, at::Generator& generator, double extent = 100.0);
@@ -40,8 +97,8 @@ at::Tensor nearby_boxes(const at::Tensor& boxes, at::Generator& generator, doubl
 // Registration functions of the sample files.
 void register_box_samples(std::vector<Sample>& out);
 void register_loss_samples(std::vector<Sample>& out);
-void register_misc_samples(std::vector<Sample>& out);
-void register_more_samples(std::vector<Sample>& out);
+void register_detr_samples(std::vector<Sample>& out);
+void register_layer_samples(std::vector<Sample>& out);
 void register_yolact_samples(std::vector<Sample>& out);
 void register_recommendation_samples(std::vector<Sample>& out);
 void register_detection_block_samples(std::vector<Sample>& out);

@@ -84,4 +84,7 @@ at::Tensor softgbw_loss(const at::Tensor& scores, const at::Tensor& labels, doub
 at::Tensor margin_loss(const at::Tensor& scores, const at::Tensor& labels, double margin = 0.85, double sigma = 7.0,
                        double loss_weight = 1.0);
 
+at::Tensor aggregate(const at::Tensor& assign, const at::Tensor& x, const at::Tensor& codewords);
+at::Tensor scaled_l2(const at::Tensor& x, const at::Tensor& codewords, const at::Tensor& scale);
+
 }  // namespace opbench::samples

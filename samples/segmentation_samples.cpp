@@ -1,6 +1,7 @@
-// Losses of semantic segmentation and its distillation (segmentbase2, SEGMENTBASE2 in the
-// catalogue, and the softgauss-weighted family): edge maps, boundaries, class centres, soft labels.
-// Each follows LongTail-Bench's copy of the original (see segmentation_ops.hpp) and its inputs:
+// Semantic segmentation: EncNet's encoding layer (MMSegmentation's aggregate and scaled_l2), and
+// the losses of segmentation and its distillation (segmentbase2, SEGMENTBASE2 in the catalogue,
+// and the softgauss-weighted family): edge maps, boundaries, class centres, soft labels.
+// Those losses follow LongTail-Bench's copy of the original (see segmentation_ops.hpp) and its inputs:
 // small score maps of 2 classes, labels the arg max of random maps.
 #include <algorithm>
 #include <cmath>
@@ -290,16 +291,6 @@ at::Tensor margin_loss(const at::Tensor& scores, const at::Tensor& labels, doubl
 
 namespace {
 
-// One sample of this file: the catalogue's cases, one size each, named `axis`.
-void reg(std::vector<Sample>& out, const char* name, const char* source, std::vector<std::string> tags, bool backward,
-         const std::vector<std::int64_t>& sizes, const char* axis, Sample::Maker make, Sample::Body body) {
-  std::vector<Json> cases;
-  for (auto size : sizes) cases.push_back(sizes_case({size}));
-  out.push_back({{name, std::move(tags), source, "", std::move(cases), backward, "segmentation_samples.cpp"},
-                 std::move(make), std::move(body)});
-  out.back().info.axes = {axis};
-}
-
 // `n` maps (n, channels, side, side) of uniform values, or of normal ones times `scale`.
 at::Tensor uniform_maps(std::int64_t n, std::int64_t channels, std::int64_t side, at::Generator& g) {
   return at::rand({n, channels, side, side}, g);
@@ -319,88 +310,126 @@ std::string written_from(const std::string& name, const std::string& what) {
 
 }  // namespace
 
+at::Tensor aggregate(const at::Tensor& a, const at::Tensor& x, const at::Tensor& c) {
+  // E[b, k] = sum_n a[b, n, k] * (x[b, n] - c[k])
+  return (a.unsqueeze(3) * (x.unsqueeze(2) - c.unsqueeze(0).unsqueeze(0))).sum(1);
+}
+
+at::Tensor scaled_l2(const at::Tensor& x, const at::Tensor& c, const at::Tensor& s) {
+  const auto diff = x.unsqueeze(2) - c.view({1, 1, c.size(0), c.size(1)});
+  return s.view({1, 1, -1}) * diff.pow(2).sum(3);
+}
+
 void register_segmentation_samples(std::vector<Sample>& out) {
+  Family family(out, "segmentation_samples.cpp");
   // (batch): edge logits and labels of 3 x 3 maps.
-  reg(out, "edge_wbceloss", "SEGMENTBASE2", {"ViewAttribute", "Reduce"}, true, {2, 4, 8}, "batch",
-      [](const Json& s, at::Generator& g) {
+  family.add("edge_wbceloss", {"ViewAttribute", "Reduce"}, "SEGMENTBASE2", "")
+      .axes({"batch"})
+      .cases({{2}, {4}, {8}})
+      .backward()
+      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .written_from(written_from(
+          "edge_wbceloss", "segmentbase2's WBCELoss: the class-balanced edge cross entropy of HED (Xie and Tu 2015), "
+          "beta from the batch's share of edge pixels, times 10"))
+      .inputs([](const Json& s, at::Generator& g) {
         const auto b = size_at(s, 0);
         return Tensors{normal_maps(b, 1, 3, g, 1.0), argmax_labels(normal_maps(b, 2, 3, g, 1.0))};
-      },
-      [](const Tensors& t) { return Tensors{edge_wbce_loss(t[0], t[1])}; });
-  out.back().info.written_from = written_from(
-      "edge_wbceloss", "segmentbase2's WBCELoss: the class-balanced edge cross entropy of HED (Xie and Tu 2015), "
-                       "beta from the batch's share of edge pixels, times 10");
+      })
+      .body([](const Tensors& t) { return Tensors{edge_wbce_loss(t[0], t[1])}; });
   // (batch): student and teacher scores of 2 classes at 3 x 3 (x 100), the module's Sobel kernels.
-  reg(out, "gradient_loss", "SEGMENTBASE2", {"ViewAttribute", "IfElseBranch", "Reduce"}, true, {128, 256, 512}, "batch",
-      [](const Json& s, at::Generator& g) {
+  family.add("gradient_loss", {"ViewAttribute", "IfElseBranch", "Reduce"}, "SEGMENTBASE2", "")
+      .axes({"batch"})
+      .cases({{128}, {256}, {512}})
+      .backward()
+      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .host_sync("as the original: torch.any(index) in a Python if, and a boolean mask (loss[index])")
+      .written_from(written_from(
+          "gradient_loss", "segmentbase2's GradientLoss: the mean squared difference of the magnitude-normalised Sobel "
+          "gradients of student and teacher over the labelled pixels"))
+      .inputs([](const Json& s, at::Generator& g) {
         const auto b = size_at(s, 0);
         const auto student = uniform_maps(b, 2, 3, g) * 100, labels = argmax_labels(uniform_maps(b, 2, 3, g));
         const auto teacher = uniform_maps(b, 2, 3, g) * 100;
         return Tensors{student, teacher, labels, sobel_kernel_x(2, student.options()), sobel_kernel_y(2, student.options())};
-      },
-      [](const Tensors& t) { return Tensors{gradient_loss(t[0], t[1], t[2], t[3], t[4])}; });
-  out.back().info.host_sync = "as the original: torch.any(index) in a Python if, and a boolean mask (loss[index])";
-  out.back().info.written_from = written_from(
-      "gradient_loss", "segmentbase2's GradientLoss: the mean squared difference of the magnitude-normalised Sobel "
-                       "gradients of student and teacher over the labelled pixels");
+      })
+      .body([](const Tensors& t) { return Tensors{gradient_loss(t[0], t[1], t[2], t[3], t[4])}; });
   // (batch): class logits (4 classes), edge logits and labels of 3 x 3 maps; forward only, as
   // LongTail-Bench times it.
-  reg(out, "edge_smoothloss", "SEGMENTBASE2", {"ViewAttribute", "IfElseBranch", "Reduce", "ForLoop"}, false, {2, 4, 8}, "batch",
-      [](const Json& s, at::Generator& g) {
+  family.add("edge_smoothloss", {"ViewAttribute", "IfElseBranch", "Reduce", "ForLoop"}, "SEGMENTBASE2", "")
+      .axes({"batch"})
+      .cases({{2}, {4}, {8}})
+      .written_from(written_from(
+          "edge_smoothloss", "segmentbase2's SmoothLoss: the finite differences of the class probabilities, "
+          "weighted by exp(-10 x the edge count of each pixel's 3 x 3 window), times 10"))
+      .inputs([](const Json& s, at::Generator& g) {
         const auto b = size_at(s, 0);
         return Tensors{normal_maps(b, 4, 3, g, 1.0), normal_maps(b, 1, 3, g, 1.0),
                        argmax_labels(normal_maps(b, 2, 3, g, 1.0))};
-      },
-      [](const Tensors& t) { return Tensors{edge_smooth_loss(t[0], t[1], t[2])}; });
-  out.back().info.written_from = written_from(
-      "edge_smoothloss", "segmentbase2's SmoothLoss: the finite differences of the class probabilities, "
-                         "weighted by exp(-10 x the edge count of each pixel's 3 x 3 window), times 10");
+      })
+      .body([](const Tensors& t) { return Tensors{edge_smooth_loss(t[0], t[1], t[2])}; });
   // (batch): student and teacher features of 2 channels at 3 x 3 (x 100), labels of 2 classes.
   const auto distillation_inputs = [](const Json& s, at::Generator& g) {
     const auto b = size_at(s, 0);
     const auto student = normal_maps(b, 2, 3, g, 100), teacher = normal_maps(b, 2, 3, g, 100);
     return Tensors{student, teacher, normal_maps(b, 2, 3, g, 100).argmax(1, /*keepdim=*/true)};
   };
-  reg(out, "ifv_loss", "SEGMENTBASE2", {"ViewAttribute", "Reduce", "ForLoop", "IfElseBranch"}, true, {128, 256, 512}, "batch",
-      distillation_inputs, [](const Tensors& t) { return Tensors{ifv_loss(t[0], t[1], t[2], 2)}; });
-  out.back().info.host_sync = "as the original: torch.any(index) in a Python if, and a boolean mask (loss[index])";
-  out.back().info.written_from = written_from(
-      "ifv_loss", "IFVD's CriterionIFV (Wang et al. 2020, \"Intra-class feature variation distillation for semantic "
-                  "segmentation\"): the MSE between student's and teacher's pixel-to-class-centre cosine similarities");
-  reg(out, "inter_region_loss", "SEGMENTBASE2", {"ViewAttribute", "IfElseBranch", "ForLoop", "Reduce"}, true, {8, 4, 6}, "batch",
-      distillation_inputs, [](const Tensors& t) { return Tensors{inter_region_loss(t[0], t[1], t[2], 2)}; });
-  out.back().info.written_from = written_from(
-      "inter_region_loss", "segmentbase2's InterRegion: the MSE between student's and teacher's class-to-class "
-                           "cosine similarities of their class centres");
+  family.add("ifv_loss", {"ViewAttribute", "Reduce", "ForLoop", "IfElseBranch"}, "SEGMENTBASE2", "")
+      .axes({"batch"})
+      .cases({{128}, {256}, {512}})
+      .backward()
+      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .host_sync("as the original: torch.any(index) in a Python if, and a boolean mask (loss[index])")
+      .written_from(written_from(
+          "ifv_loss", "IFVD's CriterionIFV (Wang et al. 2020, \"Intra-class feature variation distillation for semantic "
+          "segmentation\"): the MSE between student's and teacher's pixel-to-class-centre cosine similarities"))
+      .inputs(distillation_inputs)
+      .body([](const Tensors& t) { return Tensors{ifv_loss(t[0], t[1], t[2], 2)}; });
+  family.add("inter_region_loss", {"ViewAttribute", "IfElseBranch", "ForLoop", "Reduce"}, "SEGMENTBASE2", "")
+      .axes({"batch"})
+      .cases({{8}, {4}, {6}})
+      .backward()
+      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .written_from(written_from(
+          "inter_region_loss", "segmentbase2's InterRegion: the MSE between student's and teacher's class-to-class "
+          "cosine similarities of their class centres"))
+      .inputs(distillation_inputs)
+      .body([](const Tensors& t) { return Tensors{inter_region_loss(t[0], t[1], t[2], 2)}; });
   // (batch): scores (x 100), labels and teacher scores of 2 classes at 1 x 1. LongTail-Bench scales
   // the teacher's by 100 too: its probabilities then underflow to 0 and the loss is NaN (0 log 0).
-  reg(out, "knowledge_gap_loss", "SEGMENTBASE2", {"InputAware", "ViewAttribute", "IfElseBranch", "Reduce", "AdvancedIndexing"},
-      true, {128, 256, 512}, "batch",
-      [](const Json& s, at::Generator& g) {
+  family.add("knowledge_gap_loss", {"InputAware", "ViewAttribute", "IfElseBranch", "Reduce", "AdvancedIndexing"}, "SEGMENTBASE2", "")
+      .axes({"batch"})
+      .cases({{128}, {256}, {512}})
+      .backward()
+      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .host_sync("as the original: the labelled pixels are chosen with a boolean mask (h_soft_total[index])")
+      .written_from(written_from(
+          "knowledge_gap_loss", "segmentbase2's KNOWLEDGEGAPLoss: the teacher's per-pixel KL term, weighted by how much "
+          "more probability the teacher gives the true class than the student"))
+      .inputs([](const Json& s, at::Generator& g) {
         const auto b = size_at(s, 0);
         const auto scores = normal_maps(b, 2, 1, g, 100);
         const auto labels = argmax_labels(normal_maps(b, 2, 1, g, 100));
         return Tensors{scores, labels, normal_maps(b, 2, 1, g, 1.0)};
-      },
-      [](const Tensors& t) { return Tensors{knowledge_gap_loss(t[0], t[1], t[2])}; });
-  out.back().info.host_sync = "as the original: the labelled pixels are chosen with a boolean mask (h_soft_total[index])";
-  out.back().info.written_from = written_from(
-      "knowledge_gap_loss", "segmentbase2's KNOWLEDGEGAPLoss: the teacher's per-pixel KL term, weighted by how much "
-                            "more probability the teacher gives the true class than the student");
+      })
+      .body([](const Tensors& t) { return Tensors{knowledge_gap_loss(t[0], t[1], t[2])}; });
   // (batch): scores (uniform), labels and teacher scores (normal) of 2 classes at 5 x 5.
-  reg(out, "sce_loss", "UNKNOWN", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, true, {4, 8, 12}, "batch",
-      [](const Json& s, at::Generator& g) {
+  family.add("sce_loss", {"Reduce", "ViewAttribute", "AdvancedIndexing"}, "UNKNOWN", "")
+      .axes({"batch"})
+      .cases({{4}, {8}, {12}})
+      .backward()
+      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .host_sync("as the original: boolean masks (t_prob[false_index], h_soft_total[valid_index]) and "
+          "torch.any in a Python if")
+      .written_from(written_from(
+          "sce_loss", "SCELoss, a soft cross entropy of distillation: the teacher's probabilities, blended with the "
+          "smoothed label where the teacher is wrong, against the student's (segmentbase2's loss family)"))
+      .inputs([](const Json& s, at::Generator& g) {
         const auto b = size_at(s, 0);
         const auto scores = uniform_maps(b, 2, 5, g);
         const auto labels = argmax_labels(uniform_maps(b, 2, 5, g));
         return Tensors{scores, labels, normal_maps(b, 2, 5, g, 1.0)};
-      },
-      [](const Tensors& t) { return Tensors{sce_loss(t[0], t[1], t[2])}; });
-  out.back().info.host_sync = "as the original: boolean masks (t_prob[false_index], h_soft_total[valid_index]) and "
-                              "torch.any in a Python if";
-  out.back().info.written_from = written_from(
-      "sce_loss", "SCELoss, a soft cross entropy of distillation: the teacher's probabilities, blended with the "
-                  "smoothed label where the teacher is wrong, against the student's (segmentbase2's loss family)");
+      })
+      .body([](const Tensors& t) { return Tensors{sce_loss(t[0], t[1], t[2])}; });
   // (batch): scores and labels of 2 classes at 3 x 3.
   const auto softgauss_inputs = [](const Json& s, at::Generator& g) {
     const auto b = size_at(s, 0);
@@ -409,31 +438,60 @@ void register_segmentation_samples(std::vector<Sample>& out) {
   constexpr const char* k_host_weights =
       "as the original: labels and predictions are copied to the host for the boundary weights (OpenCV's Canny and "
       "distance transform there)";
-  reg(out, "get_softgauss_loss_weight", "UNKNOWN", {"ForLoop", "ThirdPartyCodes", "AdvancedIndexing", "Reduce"}, false, {30, 40, 60}, "batch",
-      softgauss_inputs, [](const Tensors& t) { return Tensors{softgauss_loss_weight(t[0], t[1])}; });
-  out.back().info.host_sync = k_host_weights;
-  out.back().info.written_from = written_from(
-      "get_softgauss_loss_weight",
-      "boundary-weighted segmentation losses' pixel weights: 1 + a Gaussian of the distance to the nearest label "
-      "boundary or error; cv2.Canny's edge of a label step written as the pixel before the step, the exact distance "
-      "transform as cv2.DIST_MASK_PRECISE's");
-  reg(out, "softgbw_loss", "UNKNOWN", {"ForLoop", "Reduce", "ThirdPartyCodes"}, true, {4, 8, 12}, "batch", softgauss_inputs,
-      [](const Tensors& t) { return Tensors{softgbw_loss(t[0], t[1])}; });
-  out.back().info.host_sync = k_host_weights;
-  out.back().info.written_from = written_from(
-      "softgbw_loss", "SoftGBWLoss: the per-pixel cross entropy weighted by get_softgauss_loss_weight, summed per "
-                      "image, the mean over images");
+  family.add("get_softgauss_loss_weight", {"ForLoop", "ThirdPartyCodes", "AdvancedIndexing", "Reduce"}, "UNKNOWN", "")
+      .axes({"batch"})
+      .cases({{30}, {40}, {60}})
+      .host_sync(k_host_weights)
+      .written_from(written_from(
+          "get_softgauss_loss_weight",
+          "boundary-weighted segmentation losses' pixel weights: 1 + a Gaussian of the distance to the nearest label "
+          "boundary or error; cv2.Canny's edge of a label step written as the pixel before the step, the exact distance "
+          "transform as cv2.DIST_MASK_PRECISE's"))
+      .inputs(softgauss_inputs)
+      .body([](const Tensors& t) { return Tensors{softgauss_loss_weight(t[0], t[1])}; });
+  family.add("softgbw_loss", {"ForLoop", "Reduce", "ThirdPartyCodes"}, "UNKNOWN", "")
+      .axes({"batch"})
+      .cases({{4}, {8}, {12}})
+      .backward()
+      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .host_sync(k_host_weights)
+      .written_from(written_from(
+          "softgbw_loss", "SoftGBWLoss: the per-pixel cross entropy weighted by get_softgauss_loss_weight, summed per "
+          "image, the mean over images"))
+      .inputs(softgauss_inputs)
+      .body([](const Tensors& t) { return Tensors{softgbw_loss(t[0], t[1])}; });
   // (batch): scores (x 100) and labels of 2 classes at 3 x 3.
-  reg(out, "margin_loss", "SEGMENTBASE2", {"ForLoop", "Reduce", "ThirdPartyCodes"}, true, {4, 8, 12}, "batch",
-      [](const Json& s, at::Generator& g) {
+  family.add("margin_loss", {"ForLoop", "Reduce", "ThirdPartyCodes"}, "SEGMENTBASE2", "")
+      .axes({"batch"})
+      .cases({{4}, {8}, {12}})
+      .backward()
+      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .host_sync(std::string(k_host_weights) + ", and the logits for an argsort")
+      .written_from(written_from(
+          "margin_loss", "segmentbase2's MarginLoss: softgbw_loss plus a hinge on the gap between the two highest logits "
+          "where the prediction is right"))
+      .inputs([](const Json& s, at::Generator& g) {
         const auto b = size_at(s, 0);
         return Tensors{normal_maps(b, 2, 3, g, 100), argmax_labels(normal_maps(b, 2, 3, g, 100))};
-      },
-      [](const Tensors& t) { return Tensors{margin_loss(t[0], t[1])}; });
-  out.back().info.host_sync = std::string(k_host_weights) + ", and the logits for an argsort";
-  out.back().info.written_from = written_from(
-      "margin_loss", "segmentbase2's MarginLoss: softgbw_loss plus a hinge on the gap between the two highest logits "
-                     "where the prediction is right");
+      })
+      .body([](const Tensors& t) { return Tensors{margin_loss(t[0], t[1])}; });
+  family.add("aggregate", {"ViewAttribute", "Reduce"}, "MMSEG", "https://github.com/open-mmlab/mmsegmentation/blob/504965184c3e6bc9ec43af54237129ef21981a5f/mmseg/ops/encoding.py#L47")
+      .axes({"batch", "codewords"})
+      .cases({{8, 12}, {4, 8}, {8, 16}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) {
+        const auto b = size_at(s, 0), k = size_at(s, 1);
+        return Tensors{at::rand({b, 1024, k}, g).softmax(2), at::randn({b, 1024, 64}, g), at::randn({k, 64}, g)};
+      })
+      .body([](const Tensors& t) { return Tensors{aggregate(t[0], t[1], t[2])}; });
+  family.add("scaled_l2", {"Reduce", "ViewAttribute"}, "MMSEG", "https://github.com/open-mmlab/mmsegmentation/blob/504965184c3e6bc9ec43af54237129ef21981a5f/mmseg/ops/encoding.py#L34")
+      .axes({"pixels", "codewords", "channels"})
+      .cases({{892, 52, 32}, {492, 26, 16}, {292, 18, 4}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) {
+        return Tensors{at::randn({2, size_at(s, 0), size_at(s, 2)}, g), at::randn({size_at(s, 1), size_at(s, 2)}, g), at::rand({size_at(s, 1)}, g)};
+      })
+      .body([](const Tensors& t) { return Tensors{scaled_l2(t[0], t[1], t[2])}; });
 }
 
 }  // namespace opbench::samples

@@ -20,4 +20,9 @@ at::Tensor yolact_crop(const at::Tensor& masks, const at::Tensor& boxes, std::in
 // between different ones, summed and divided by n.
 at::Tensor coeff_diversity_loss(const at::Tensor& coeffs, const at::Tensor& instance_t);
 
+at::Tensor intersect(const at::Tensor& a, const at::Tensor& b);
+at::Tensor jaccard(const at::Tensor& a, const at::Tensor& b);
+at::Tensor index2d(const at::Tensor& src, const at::Tensor& idx);
+std::vector<at::Tensor> sanitize_coordinates(const at::Tensor& x1, const at::Tensor& x2, double img_size, double padding = 0.0);
+
 }  // namespace opbench::samples

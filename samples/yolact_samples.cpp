@@ -1,6 +1,6 @@
-// YOLACT's box utilities and mask losses (dbolya/yolact), the family of sanitize_coordinates,
-// index2d, intersect and jaccard (more_samples.cpp).
-#include "more_ops.hpp"
+// YOLACT's box utilities and mask losses (dbolya/yolact and MMDetection's YOLACT head): encode,
+// decode, crop, intersect, jaccard, index2d, sanitize_coordinates, coefficient diversity.
+#include "box_ops.hpp"
 #include "registry.hpp"
 #include "yolact_ops.hpp"
 
@@ -71,38 +71,81 @@ at::Tensor unit_boxes(std::int64_t n, at::Generator& g) {
   return at::cat({xy, xy + at::rand({n, 2}, g) * 0.35 + 0.05}, 1);
 }
 
-void reg(std::vector<Sample>& out, const char* name, std::vector<std::string> tags, std::string url,
-         std::vector<Json> cases, bool backward, Sample::Maker make, Sample::Body body) {
-  out.push_back({{name, std::move(tags), "SINGLE_REPO", std::move(url), std::move(cases), backward, "yolact_samples.cpp"},
-                 std::move(make), std::move(body)});
-}
-
 }  // namespace
 
+at::Tensor intersect(const at::Tensor& a, const at::Tensor& b) {
+  const auto max_xy = at::min(a.narrow(1, 2, 2).unsqueeze(1), b.narrow(1, 2, 2).unsqueeze(0));
+  const auto min_xy = at::max(a.narrow(1, 0, 2).unsqueeze(1), b.narrow(1, 0, 2).unsqueeze(0));
+  const auto inter = (max_xy - min_xy).clamp_min(0);
+  return inter.select(2, 0) * inter.select(2, 1);
+}
+
+at::Tensor jaccard(const at::Tensor& a, const at::Tensor& b) {
+  const auto inter = intersect(a, b);
+  const auto area_a = box_area(a).unsqueeze(1), area_b = box_area(b).unsqueeze(0);
+  return inter / (area_a + area_b - inter);
+}
+
+at::Tensor index2d(const at::Tensor& src, const at::Tensor& idx) {
+  const auto offs = at::arange(idx.size(0), idx.options()).unsqueeze(1) * src.size(1);
+  return src.reshape(-1).index({(idx + offs).reshape(-1)}).view(idx.sizes());
+}
+
+std::vector<at::Tensor> sanitize_coordinates(const at::Tensor& x1, const at::Tensor& x2, double img_size, double padding) {
+  const auto a = x1 * img_size, b = x2 * img_size;
+  return {at::min(a, b).sub(padding).clamp_min(0), at::max(a, b).add(padding).clamp_max(img_size)};
+}
+
 void register_yolact_samples(std::vector<Sample>& out) {
-  reg(out, "encode", {"IfElseBranch", "ViewAttribute"}, k_yolact + "box_utils.py#L230", {sizes_case({128}), sizes_case({256}), sizes_case({512})},
-      true,
-      [](const Json& s, at::Generator& g) { return Tensors{unit_boxes(first(s), g), priors(first(s), g)}; },
-      [](const Tensors& t) { return Tensors{yolact_encode(t[0], t[1])}; });
-  out.back().info.axes = {"boxes"};
-  reg(out, "decode", {"IfElseBranch", "ViewAttribute"}, k_yolact + "box_utils.py#L268", {sizes_case({300}), sizes_case({600}), sizes_case({800})},
-      true,
-      [](const Json& s, at::Generator& g) { return Tensors{at::randn({first(s), 4}, g), priors(first(s), g)}; },
-      [](const Tensors& t) { return Tensors{yolact_decode(t[0], t[1])}; });
-  out.back().info.axes = {"boxes"};
+  Family family(out, "yolact_samples.cpp");
+  family.add("encode", {"IfElseBranch", "ViewAttribute"}, "SINGLE_REPO", k_yolact + "box_utils.py#L230")
+      .axes({"boxes"})
+      .cases({{128}, {256}, {512}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{unit_boxes(first(s), g), priors(first(s), g)}; })
+      .body([](const Tensors& t) { return Tensors{yolact_encode(t[0], t[1])}; });
+  family.add("decode", {"IfElseBranch", "ViewAttribute"}, "SINGLE_REPO", k_yolact + "box_utils.py#L268")
+      .axes({"boxes"})
+      .cases({{300}, {600}, {800}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({first(s), 4}, g), priors(first(s), g)}; })
+      .body([](const Tensors& t) { return Tensors{yolact_decode(t[0], t[1])}; });
   // YOLACT's mask prototypes are 138 x 138; one mask per detection.
-  reg(out, "crop", {"Reduce", "IfElseBranch"}, k_yolact + "box_utils.py#L350", {sizes_case({4}), sizes_case({2}), sizes_case({8})}, true,
-      [](const Json& s, at::Generator& g) { return Tensors{at::rand({138, 138, first(s)}, g), unit_boxes(first(s), g)}; },
-      [](const Tensors& t) { return Tensors{yolact_crop(t[0], t[1])}; });
-  out.back().info.axes = {"masks"};
+  family.add("crop", {"Reduce", "IfElseBranch"}, "SINGLE_REPO", k_yolact + "box_utils.py#L350")
+      .axes({"masks"})
+      .cases({{4}, {2}, {8}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::rand({138, 138, first(s)}, g), unit_boxes(first(s), g)}; })
+      .body([](const Tensors& t) { return Tensors{yolact_crop(t[0], t[1])}; });
   // 32 mask coefficients per detection (YOLACT's default), instances among 10 objects.
-  reg(out, "coeff_diversity_loss", {"ViewAttribute"}, k_yolact + "modules/multibox_loss.py#L475",
-      {sizes_case({300}), sizes_case({400}), sizes_case({600})}, true,
-      [](const Json& s, at::Generator& g) {
+  family.add("coeff_diversity_loss", {"ViewAttribute"}, "SINGLE_REPO", k_yolact + "modules/multibox_loss.py#L475")
+      .axes({"detections"})
+      .cases({{300}, {400}, {600}})
+      .backward()
+      .inputs([](const Json& s, at::Generator& g) {
         return Tensors{at::randn({first(s), 32}, g), at::randint(0, 10, {first(s)}, g, at::TensorOptions().dtype(at::kLong))};
-      },
-      [](const Tensors& t) { return Tensors{coeff_diversity_loss(t[0], t[1])}; });
-  out.back().info.axes = {"detections"};
+      })
+      .body([](const Tensors& t) { return Tensors{coeff_diversity_loss(t[0], t[1])}; });
+  family.add("intersect", {"Reduce", "ViewAttribute"}, "SINGLE_REPO", "https://github.com/dbolya/yolact/blob/57b8f2d95e62e2e649b382f516ab41f949b57239/scripts/optimize_bboxes.py#L24")
+      .axes({"boxes"})
+      .cases({{128}, {256}, {512}})
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 0), g)}; })
+      .body([](const Tensors& t) { return Tensors{intersect(t[0], t[1])}; });
+  family.add("jaccard", {"Reduce", "ViewAttribute"}, "SINGLE_REPO", "https://github.com/dbolya/yolact/blob/57b8f2d95e62e2e649b382f516ab41f949b57239/scripts/optimize_bboxes.py#L45")
+      .axes({"boxes"})
+      .cases({{300}, {600}, {800}})
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 0), g)}; })
+      .body([](const Tensors& t) { return Tensors{jaccard(t[0], t[1])}; });
+  family.add("index2d", {"ViewAttribute"}, "SINGLE_REPO", "https://github.com/dbolya/yolact/blob/57b8f2d95e62e2e649b382f516ab41f949b57239/layers/box_utils.py#L376")
+      .axes({"rows_x10"})
+      .cases({{10}, {20}, {30}})
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({size_at(s, 0) * 10, 100}, g), random_labels(100, {size_at(s, 0) * 10, 8}, g)}; })
+      .body([](const Tensors& t) { return Tensors{index2d(t[0], t[1])}; });
+  family.add("sanitize_coordinates", {"Reduce", "IfElseBranch"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/dense_heads/yolact_head.py#L876")
+      .axes({"rows", "columns"})
+      .cases({{300, 100}, {600, 100}, {800, 100}})
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::rand({size_at(s, 0), size_at(s, 1)}, g), at::rand({size_at(s, 0), size_at(s, 1)}, g)}; })
+      .body([](const Tensors& t) { return sanitize_coordinates(t[0], t[1], 550, 1); });
 }
 
 }  // namespace opbench::samples

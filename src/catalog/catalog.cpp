@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "opbench/catalog/samples.hpp"
 #include "opbench/config/loader.hpp"
@@ -84,6 +85,7 @@ void add_samples(Catalog& catalog) {
     entry.written_from = info.written_from;
     entry.axes = info.axes;
     entry.host_sync = info.host_sync;
+    entry.grad_inputs = info.grad_inputs;
     entry.tags = info.tags;
     std::sort(entry.tags.begin(), entry.tags.end());
     for (std::size_t i = 0; i < info.cases.size(); ++i) {
@@ -104,8 +106,11 @@ void add_samples(Catalog& catalog) {
     }
     catalog.entries.push_back(std::move(entry));
   }
-  std::sort(catalog.entries.begin(), catalog.entries.end(),
-            [](const auto& a, const auto& b) { return a.name < b.name; });
+  // By name; where an operator and a sample share one, the operator first (what `show NAME`
+  // picks), whatever order the entries were added in (std::sort alone leaves ties unordered).
+  std::sort(catalog.entries.begin(), catalog.entries.end(), [](const auto& a, const auto& b) {
+    return std::make_tuple(a.name, a.kind != "op", a.kind) < std::make_tuple(b.name, b.kind != "op", b.kind);
+  });
 }
 
 }  // namespace opbench::catalog

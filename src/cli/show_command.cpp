@@ -79,6 +79,7 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
     if (!entry->written_from.empty()) out["written_from"] = entry->written_from;
     if (!entry->axes.empty()) out["axes"] = entry->axes;
     if (!entry->host_sync.empty()) out["host_sync"] = entry->host_sync;
+    if (!entry->grad_inputs.empty()) out["grad_inputs"] = entry->grad_inputs;
     Json cases = Json::array();
     for (const auto& c : entry->cases) {
       cases.push_back({{"operator", c.bound.qualified()}, {"schema", c.bound.schema},
@@ -101,6 +102,12 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
     std::cout << "written from: " << entry->written_from << " (the catalogue names no source)\n";
   }
   if (!entry->host_sync.empty()) std::cout << "waits for the device: " << entry->host_sync << "\n";
+  if (!entry->grad_inputs.empty()) {
+    std::vector<std::string> positions;
+    for (std::size_t i : entry->grad_inputs) positions.push_back(std::to_string(i));
+    std::cout << "backward differentiates inputs: " << core::join(positions, ", ")
+              << " (the others are constants, as in the original)\n";
+  }
   std::string last_schema;
   for (const auto& c : entry->cases) {
     if (c.bound.schema != last_schema) {

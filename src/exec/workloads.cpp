@@ -4,6 +4,8 @@
 #include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/jit/serialization/import.h>
 
+#include <algorithm>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -159,8 +161,16 @@ Workload sample_workload(const plan::Case& c) {
     }
     at::AutoGradMode grad_mode(true);
     std::vector<at::Tensor> grad_inputs;
+    const auto& declared = sample->info.grad_inputs;
     for (std::size_t i = 0; i < on_device; ++i) {
-      if (at::isFloatingType(inputs[i].scalar_type())) grad_inputs.push_back(inputs[i].requires_grad_(true));
+      const bool wanted = declared.empty() || std::find(declared.begin(), declared.end(), i) != declared.end();
+      if (wanted && at::isFloatingType(inputs[i].scalar_type())) grad_inputs.push_back(inputs[i].requires_grad_(true));
+    }
+    for (std::size_t i : declared) {
+      if (i >= on_device || !at::isFloatingType(inputs[i].scalar_type())) {
+        throw Error("sample " + sample->info.name + ": grad input " + std::to_string(i) +
+                    " is not a floating input on the device (it has " + std::to_string(on_device) + ")");
+      }
     }
     std::vector<at::Tensor> outputs;
     for (const auto& out : sample->body(inputs)) {

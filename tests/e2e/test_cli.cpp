@@ -706,6 +706,12 @@ TEST_F(Cli, LongTailSamplesRunThroughTheSameExecutor) {
   EXPECT_NE(margin.out.find("waits for the device: as the original: labels and predictions are copied to the host"),
             std::string::npos)
       << margin.out;
+  // A distillation loss differentiates the student's scores only, as its original.
+  const Json gradient = Json::parse(opbench("show gradient_loss --json" + dir).out);
+  EXPECT_EQ(gradient["grad_inputs"], Json({0}));
+  const auto edge = opbench("run" + dir + " --samples edge_wbceloss --backward" + k_quick + " --output " + m_dir.file("edge.json"));
+  ASSERT_EQ(edge.code, 0) << edge.err;
+  for (const auto& c : read_json(m_dir.file("edge.json"))["cases"]) EXPECT_EQ(c["status"], "ok") << c.dump();
   const std::string out = m_dir.file("samples.json");
   const auto r = opbench("run" + dir + " --samples bbox2delta,giou_loss --backward" + k_quick + " --output " + out);
   ASSERT_EQ(r.code, 0) << r.err;

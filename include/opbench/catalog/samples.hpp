@@ -3,6 +3,7 @@
 // losses, masks), from the LongTail-Bench catalogue. Their bodies live in samples/ (C++ on
 // LibTorch); this header gives their metadata without LibTorch.
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct SampleInfo {
   // "classes", ...; a name ending in "_x16" counts sixteens, "unused" marks a catalogue size the
   // inputs do not follow (the catalogue's argument cases are kept as published).
   std::vector<std::string> axes{};
+  // The inputs backward differentiates, by position, as the original's requires_grad (a
+  // distillation loss's student scores, not its teacher's); empty: every floating input on the
+  // device. Only with `backward`.
+  std::vector<std::size_t> grad_inputs{};
 };
 
 // Every sample built into this binary, by name.

@@ -6,7 +6,7 @@
 
 #include "detection_blocks_ops.hpp"
 #include "registry.hpp"
-#include "sample_ops.hpp"
+#include "box_ops.hpp"
 #include "tensor_checks.hpp"
 
 namespace opbench::samples {
@@ -146,6 +146,25 @@ TEST(DetectionBlocks, BoxExpandCopiesEachPositiveIntoItsClassColumns) {
       EXPECT_EQ(out[1][i][col].item<float>(), mine ? weights[i][col % 4].item<float>() : 0.0f) << i << ", " << col;
     }
   }
+}
+
+TEST(AssignersAndSamplers, MaxIouAssignmentAndRandomSampling) {
+  const auto overlaps = testing::floats({0.9f, 0.1f, 0.45f, 0.2f, 0.3f, 0.1f}).view({2, 3});
+  // box 0: IoU 0.9 with gt 0 -> 1; box 1: under 0.4, but gt 1's best box -> 2; box 2: in between -> -1.
+  EXPECT_TRUE(at::equal(assign_wrt_overlaps(overlaps), testing::longs({1, 2, -1})));
+  auto g = testing::seeded(11);
+  const auto assigned = at::randint(0, 3, {1000}, g, k_long);
+  const auto picked = random_sampler(assigned, 100, 0.25);
+  EXPECT_EQ(picked[0].size(0), 25);
+  EXPECT_TRUE(assigned.index({picked[0]}).gt(0).all().item<bool>());
+  EXPECT_EQ(picked[0].size(0) + picked[1].size(0), 100);
+  EXPECT_TRUE(assigned.index({picked[1]}).eq(0).all().item<bool>());
+}
+
+TEST(AnchorsAndPoints, LocationsFlagsAndBaseAnchorsHandWorked) {
+  testing::expect_float_close(compute_locations(2, 3, 8).narrow(0, 0, 4), testing::floats({4, 4, 12, 4, 20, 4, 4, 12}).view({4, 2}));
+  EXPECT_TRUE(at::equal(valid_flags(2, 3, 1, 2, 2).to(at::kLong), testing::longs({1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0})));
+  testing::expect_float_close(gen_base_anchors(4, testing::floats({1, 4}), testing::floats({1})), testing::floats({-2, -2, 2, 2, -1, -4, 1, 4}).view({2, 4}));
 }
 
 }  // namespace

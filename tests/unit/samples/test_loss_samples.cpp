@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "registry.hpp"
-#include "sample_ops.hpp"
+#include "loss_ops.hpp"
 #include "tensor_checks.hpp"
 
 namespace opbench::samples {
@@ -146,6 +146,24 @@ TEST(LossSamples, CarlWeighsThePositivesRegressionByTheirScores) {
   agnostic.index_put_({at::tensor(std::vector<int64_t>{0, 2, 5})}, picked);
   EXPECT_NEAR(carl_loss(scores, labels, per_class, target, 3).item<double>(),
               carl_loss(scores, labels, agnostic, target, 3).item<double>(), 1e-6);
+}
+
+TEST(DetectionLosses, BoundedIouFocalVarifocalL2Accuracy) {
+  auto g = testing::seeded(11);
+  const auto p = random_boxes(32, g), t = random_boxes(32, g);
+  EXPECT_NEAR(bounded_iou_loss(p, p).item<float>(), 0.0, 1e-4);
+  const auto logits = at::randn({16, 5}, g);
+  const auto labels = at::randint(0, 5, {16}, g, k_long);
+  EXPECT_NEAR(softmax_focal_loss(logits, labels, 0.0).item<float>(), at::cross_entropy_loss(logits, labels).item<float>(), 1e-5);
+  // pred 0.5 at a peak: -log(0.5) * 0.5^2.
+  EXPECT_NEAR(gaussian_focal_loss(testing::floats({0.5f}), testing::floats({1})).item<float>(), std::log(2.0) * 0.25, 1e-5);
+  const auto a = at::randn({4, 3, 5, 5}, g), b = at::randn({4, 3, 5, 5}, g);
+  EXPECT_NEAR(l2_loss(a, b).item<float>(), at::mse_loss(a, b).item<float>(), 1e-6);
+  const auto target = at::rand({8, 4}, g) + 0.1;
+  const auto vf_logits = at::randn({8, 4}, g);
+  EXPECT_NEAR(varifocal_loss(vf_logits, target).item<float>(),
+              (at::binary_cross_entropy_with_logits(vf_logits, target, {}, {}, at::Reduction::None) * target).mean().item<float>(), 1e-6);
+  EXPECT_TRUE(at::equal(mmdetection_accuracy(testing::floats({0.1f, 0.9f, 0.8f, 0.2f}).view({2, 2}), testing::longs({1, 1}), {1, 2}), testing::floats({50, 100})));
 }
 
 }  // namespace

@@ -84,5 +84,12 @@ TEST(PoseActionSamples, ParsedLossIsTheSumOfTheLossesMeans) {
   EXPECT_NEAR(out[0].item<double>(), expected, 1e-5);
 }
 
+TEST(PoseActionLosses, BmnAndJointsMse) {
+  EXPECT_NEAR(bmn_loss(testing::floats({0.9f, 0.1f}), testing::floats({1, 0})).item<float>(), -std::log(0.9 + 1e-5), 1e-4);
+  auto g = testing::seeded(11);
+  const auto a = at::randn({4, 3, 5, 5}, g), b = at::randn({4, 3, 5, 5}, g);
+  EXPECT_NEAR(joints_mse_loss(a, b, at::ones({4, 3, 1})).item<float>(), 0.5 * at::mse_loss(a, b).item<float>(), 1e-5);
+}
+
 }  // namespace
 }  // namespace opbench::samples

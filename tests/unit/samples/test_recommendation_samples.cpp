@@ -54,5 +54,22 @@ TEST(RecommendationSamples, ChannelAttentionPerUser) {
   }
 }
 
+TEST(RecommendationLayers, FactorizationSmoothStepHeadsWord2vec) {
+  auto g = testing::seeded(11);
+  const auto v = at::randn({3, 5, 4}, g);
+  at::Tensor pairwise = at::zeros({3, 1});
+  for (int i = 0; i < 5; ++i) {
+    for (int j = i + 1; j < 5; ++j) pairwise += (v.select(1, i) * v.select(1, j)).sum(1, true);
+  }
+  testing::expect_float_close(factorization_machine(v), pairwise, 1e-4);
+  testing::expect_float_close(smooth_step(testing::floats({-1, 0, 1, 0.25f})), testing::floats({0, 0.5f, 1, -2.0f * 0.015625f + 0.375f + 0.5f}));
+  const auto x = at::randn({2, 3, 8}, g);
+  const auto heads = split_heads_qkv(x, 2);
+  EXPECT_EQ(heads.sizes(), (std::vector<int64_t>{2, 2, 3, 4}));
+  testing::expect_float_close(heads[1][1][2], x[1][2].narrow(0, 4, 4));
+  // All-zero embeddings: -log sigma(0) for the true word and for each of K negatives.
+  EXPECT_NEAR(word2vec_loss(at::zeros({2, 4}), at::zeros({2, 4}), at::zeros({2, 3, 4})).item<float>(), 4 * std::log(2.0), 1e-5);
+}
+
 }  // namespace
 }  // namespace opbench::samples

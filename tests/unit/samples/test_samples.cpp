@@ -5,6 +5,7 @@
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/core/grad_mode.h>
 
 #include <algorithm>
 #include <set>
@@ -14,9 +15,13 @@
 #include <map>
 #include <fstream>
 
-#include "more_ops.hpp"
+#include "box_ops.hpp"
+#include "detection_blocks_ops.hpp"
 #include "registry.hpp"
-#include "sample_ops.hpp"
+#include "loss_ops.hpp"
+#include "recommendation_ops.hpp"
+#include "sequence_ops.hpp"
+#include "tensor_checks.hpp"
 
 namespace opbench::samples {
 namespace {
@@ -175,6 +180,81 @@ TEST(SampleRegistry, EverySampleRunsOnItsCataloguedCasesWithFiniteOutputs) {
   }
   EXPECT_EQ(find("giou_loss")->info.tags, (std::vector<std::string>{"ViewAttribute", "IfElseBranch", "BuiltInDataStructure"}));
   EXPECT_EQ(find("no_such_sample"), nullptr);
+}
+
+TEST(BoxCoders, LegacyDecodeOfEncodeAndRois) {
+  const auto rois = bbox2roi({testing::floats({0, 0, 1, 1, 2, 2, 3, 3}).view({2, 4}), testing::floats({5, 5, 6, 6}).view({1, 4})});
+  testing::expect_float_close(rois, testing::floats({0, 0, 0, 1, 1, 0, 2, 2, 3, 3, 1, 5, 5, 6, 6}).view({3, 5}));
+  auto g = testing::seeded(11);
+  const auto p = random_boxes(32, g), t = random_boxes(32, g);
+  testing::expect_float_close(legacy_delta2bbox(p, legacy_bbox2delta(p, t)), t, 1e-3);
+}
+
+// A sample that differentiates only some inputs names floating device inputs its loss depends on.
+TEST(SampleRegistry, GradInputsAreFloatingDeviceInputsTheOutputDependsOn) {
+  int declared = 0;
+  for (const auto& sample : registry()) {
+    if (sample.info.grad_inputs.empty()) continue;
+    ++declared;
+    auto g = gen();
+    Tensors inputs = sample.make_inputs(sample.info.cases.at(0).at("sizes"), g);
+    const std::size_t on_device = inputs.size() - std::min(inputs.size(), sample.info.host_inputs);
+    at::AutoGradMode grad(true);
+    for (std::size_t i : sample.info.grad_inputs) {
+      ASSERT_LT(i, on_device) << sample.info.name;
+      ASSERT_TRUE(at::isFloatingType(inputs[i].scalar_type())) << sample.info.name << " input " << i;
+      inputs[i].requires_grad_(true);
+    }
+    const auto outputs = sample.body(inputs);
+    EXPECT_TRUE(outputs.at(0).requires_grad()) << sample.info.name;
+  }
+  EXPECT_GE(declared, 8);
+}
+
+TEST(SampleRegistry, AnIncompleteDeclarationIsRefusedNamingTheSampleAndItsFile) {
+  std::vector<Sample> out;
+  Family family(out, "example_samples.cpp");
+  family.add("example", {"Reduce"}, "UNKNOWN", "").axes({"rows", "columns"}).cases({{4, 4}, {8}});
+  const auto message = [&]() -> std::string {
+    try {
+      check_declared(out.back());
+    } catch (const std::logic_error& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  EXPECT_EQ(out.back().info.file, "example_samples.cpp");
+  EXPECT_NE(message().find("example (samples/example_samples.cpp): no input maker"), std::string::npos) << message();
+  Declaration(out, 0).inputs([](const Json&, at::Generator&) { return Tensors{}; });
+  EXPECT_NE(message().find("no body"), std::string::npos) << message();
+  Declaration(out, 0).body([](const Tensors& t) { return t; });
+  EXPECT_NE(message().find("case [8] has 1 sizes, expected one per axis (2)"), std::string::npos) << message();
+  Declaration(out, 0).cases({{4, 4}, {8, 8}}).grad_inputs({0});
+  EXPECT_NE(message().find("grad_inputs without backward"), std::string::npos) << message();
+  Declaration(out, 0).backward().host_sync("why").written_from("what");
+  EXPECT_EQ(message(), "accepted");
+  EXPECT_TRUE(out.back().info.backward);
+  EXPECT_EQ(out.back().info.cases.at(1), sizes_case({8, 8}));
+  EXPECT_EQ(out.back().info.host_sync, "why");
+  EXPECT_EQ(out.back().info.written_from, "what");
+}
+
+TEST(SampleCatalogue, EveryTagHasThreeSamplesAndEverySourceOne) {
+  std::map<std::string, int> per_tag;
+  std::set<std::string> sources;
+  for (const auto& s : registry()) {
+    for (const auto& tag : s.info.tags) ++per_tag[tag];
+    sources.insert(s.info.source);
+  }
+  EXPECT_GE(registry().size(), 64u);
+  for (const char* tag : {"InputAware", "ViewAttribute", "IfElseBranch", "ForLoop", "AdvancedIndexing",
+                          "BuiltInDataStructure", "Reduce", "Customized", "Broadcast", "ThirdPartyCodes", "Fused"}) {
+    EXPECT_GE(per_tag[tag], 3) << tag;
+  }
+  for (const char* source : {"MMDET", "MMSEG", "MMPOSE", "MMACTION2", "MMCLS", "MMEDIT", "FAIRSEQ", "SINGLE_REPO",
+                             "UNKNOWN", "PADDLEREC", "POD", "SEGMENTBASE2", "OPENNMT", "ASSEMBLYAI"}) {
+    EXPECT_EQ(sources.count(source), 1u) << source;
+  }
 }
 
 }  // namespace

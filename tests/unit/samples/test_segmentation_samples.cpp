@@ -14,6 +14,7 @@
 
 #include "registry.hpp"
 #include "segmentation_ops.hpp"
+#include "tensor_checks.hpp"
 
 namespace opbench::samples {
 namespace {
@@ -317,6 +318,13 @@ TEST(SegmentationSamples, SoftGbwAndMarginLossesPixelByPixel) {
   EXPECT_NEAR(margin_loss(s, labels).item<double>(), gbw / 3 + margin / 27, 1e-10);
   expect_gradient_matches_differences([&](const at::Tensor& in) { return softgbw_loss(in, labels); }, s);
   expect_gradient_matches_differences([&](const at::Tensor& in) { return margin_loss(in, labels); }, s);
+}
+
+TEST(EncodingLayers, AggregateAndScaledL2AreTheirClosedForms) {
+  auto g = testing::seeded(11);
+  const auto a = at::rand({2, 6, 3}, g), x = at::randn({2, 6, 4}, g), c = at::randn({3, 4}, g), s = at::rand({3}, g);
+  testing::expect_float_close(aggregate(a, x, c), at::bmm(a.transpose(1, 2), x) - a.sum(1).unsqueeze(2) * c.unsqueeze(0));
+  testing::expect_float_close(scaled_l2(x, c, s), at::cdist(x, c.unsqueeze(0).expand({2, 3, 4})).pow(2) * s.view({1, 1, 3}), 1e-3);
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "box_ops.hpp"
+#include "registry.hpp"
 #include "tensor_checks.hpp"
 #include "yolact_ops.hpp"
 
@@ -56,6 +58,19 @@ TEST(YolactSamples, CoeffDiversityLossByPairs) {
     }
   }
   EXPECT_NEAR(coeff_diversity_loss(coeffs, ids).item<double>(), sum / 7, 1e-10);
+}
+
+TEST(YolactBoxUtilities, SanitizeIntersectJaccardIndex2d) {
+  const auto s = sanitize_coordinates(testing::floats({0.5f}), testing::floats({0.2f}), 100, 1);
+  testing::expect_float_close(s[0], testing::floats({19}));
+  testing::expect_float_close(s[1], testing::floats({51}));
+  auto g = testing::seeded(11);
+  const auto p = random_boxes(32, g), t = random_boxes(32, g);
+  testing::expect_float_close(intersect(testing::floats({0, 0, 2, 2}).view({1, 4}), testing::floats({1, 1, 3, 3}).view({1, 4})), testing::floats({1}).view({1, 1}));
+  testing::expect_float_close(jaccard(p, t), box_iou(p, t));
+  const auto src = at::randn({4, 6}, g);
+  const auto idx = at::randint(0, 6, {4, 3}, g, k_long);
+  testing::expect_float_close(index2d(src, idx), at::gather(src, 1, idx));
 }
 
 }  // namespace

@@ -1,39 +1,13 @@
 #pragma once
-// The math of the long-tail samples, as plain functions of tensors (written from what each
-// function computes, after its source; see each sample's url). Boxes are (x1, y1, x2, y2).
+// Detection and dense-prediction losses of the long-tail samples, as plain functions of tensors
+// (written from each sample's source at its url). Boxes are (x1, y1, x2, y2).
 
 #include <ATen/ATen.h>
 
-#include <array>
+#include <cstdint>
+#include <vector>
 
 namespace opbench::samples {
-
-// Box coders (MMDetection DeltaXYWHBBoxCoder with means 0, stds 1).
-at::Tensor bbox2delta(const at::Tensor& proposals, const at::Tensor& gt);
-at::Tensor delta2bbox(const at::Tensor& rois, const at::Tensor& deltas, double max_ratio = 4.135166556742356);
-// TBLR coder: distances of the box sides from the prior's centre, normalised by its size.
-at::Tensor bbox2tblr(const at::Tensor& priors, const at::Tensor& gts, double normalizer = 4.0);
-at::Tensor tblr2bbox(const at::Tensor& priors, const at::Tensor& tblr, double normalizer = 4.0);
-// YOLO coder: centre offsets in stride units (sigmoid space), log size ratios.
-at::Tensor yolo_encode(const at::Tensor& bboxes, const at::Tensor& gt, const at::Tensor& stride, double eps = 1e-6);
-at::Tensor yolo_decode(const at::Tensor& bboxes, const at::Tensor& pred, const at::Tensor& stride);
-
-// Detectron's box regression with the legacy + 1 (bbox_transform): boxes and their ground
-// truths (N, 4) -> (dx, dy, dw, dh) (N, 4) times `weights`; offset2bbox, its inverse
-// (bbox_transform_inv): boxes (N, 4) and offsets (N, 4 K) -> boxes (N, 4 K), dw and dh clamped
-// at log(1000 / 16).
-at::Tensor bbox2offset(const at::Tensor& boxes, const at::Tensor& gt_boxes,
-                       const std::array<double, 4>& weights = {1.0, 1.0, 1.0, 1.0});
-at::Tensor offset2bbox(const at::Tensor& boxes, const at::Tensor& offsets,
-                       const std::array<double, 4>& weights = {1.0, 1.0, 1.0, 1.0});
-at::Tensor box_area(const at::Tensor& boxes);
-at::Tensor box_cxcywh_to_xyxy(const at::Tensor& boxes);
-at::Tensor box_xyxy_to_cxcywh(const at::Tensor& boxes);
-// Pairwise IoU (N x M) and generalised IoU (DETR box_ops).
-at::Tensor box_iou(const at::Tensor& a, const at::Tensor& b);
-at::Tensor generalized_box_iou(const at::Tensor& a, const at::Tensor& b);
-// Tight boxes around the true pixels of masks (N, H, W).
-at::Tensor masks_to_boxes(const at::Tensor& masks);
 
 // Element-wise (aligned) IoU losses, mean-reduced.
 at::Tensor iou_loss(const at::Tensor& pred, const at::Tensor& target, double eps = 1e-6);
@@ -80,10 +54,11 @@ at::Tensor ghmr_loss(const at::Tensor& pred, const at::Tensor& target, const at:
 at::Tensor carl_loss(const at::Tensor& cls_score, const at::Tensor& labels, const at::Tensor& bbox_pred,
                      const at::Tensor& bbox_targets, std::int64_t num_classes = 80, double k = 1.0,
                      double bias = 0.2);
-
-at::Tensor sequence_mask(const at::Tensor& lengths, std::int64_t max_len);
-at::Tensor make_positions(const at::Tensor& tokens, std::int64_t padding_idx);
-at::Tensor squash(const at::Tensor& vectors, double eps = 1e-9);
-at::Tensor dec2bin(const at::Tensor& x, std::int64_t bits);
+at::Tensor bounded_iou_loss(const at::Tensor& pred, const at::Tensor& target, double beta = 0.2, double eps = 1e-3);
+at::Tensor softmax_focal_loss(const at::Tensor& logits, const at::Tensor& target, double gamma = 2.0);
+at::Tensor gaussian_focal_loss(const at::Tensor& pred, const at::Tensor& target, double alpha = 2.0, double gamma = 4.0, double eps = 1e-12);
+at::Tensor varifocal_loss(const at::Tensor& logits, const at::Tensor& target, double alpha = 0.75, double gamma = 2.0);
+at::Tensor l2_loss(const at::Tensor& pred, const at::Tensor& target);
+at::Tensor mmdetection_accuracy(const at::Tensor& pred, const at::Tensor& target, const std::vector<std::int64_t>& topk);
 
 }  // namespace opbench::samples
