@@ -322,12 +322,15 @@ at::Tensor scaled_l2(const at::Tensor& x, const at::Tensor& c, const at::Tensor&
 
 void register_segmentation_samples(std::vector<Sample>& out) {
   Family family(out, "segmentation_samples.cpp");
+  // The losses of segmentbase2 and the softgauss family differentiate the student's scores (input
+  // 0) only: LongTail-Bench's args_adaptor sets requires_grad on them alone, not on the teacher's
+  // scores, the labels or the Sobel kernels.
   // (batch): edge logits and labels of 3 x 3 maps.
   family.add("edge_wbceloss", {"ViewAttribute", "Reduce"}, "SEGMENTBASE2", "")
       .axes({"batch"})
       .cases({{2}, {4}, {8}})
       .backward()
-      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .grad_inputs({0})
       .written_from(written_from(
           "edge_wbceloss", "segmentbase2's WBCELoss: the class-balanced edge cross entropy of HED (Xie and Tu 2015), "
           "beta from the batch's share of edge pixels, times 10"))
@@ -341,7 +344,7 @@ void register_segmentation_samples(std::vector<Sample>& out) {
       .axes({"batch"})
       .cases({{128}, {256}, {512}})
       .backward()
-      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .grad_inputs({0})
       .host_sync("as the original: torch.any(index) in a Python if, and a boolean mask (loss[index])")
       .written_from(written_from(
           "gradient_loss", "segmentbase2's GradientLoss: the mean squared difference of the magnitude-normalised Sobel "
@@ -377,7 +380,7 @@ void register_segmentation_samples(std::vector<Sample>& out) {
       .axes({"batch"})
       .cases({{128}, {256}, {512}})
       .backward()
-      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .grad_inputs({0})
       .host_sync("as the original: torch.any(index) in a Python if, and a boolean mask (loss[index])")
       .written_from(written_from(
           "ifv_loss", "IFVD's CriterionIFV (Wang et al. 2020, \"Intra-class feature variation distillation for semantic "
@@ -388,7 +391,7 @@ void register_segmentation_samples(std::vector<Sample>& out) {
       .axes({"batch"})
       .cases({{8}, {4}, {6}})
       .backward()
-      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .grad_inputs({0})
       .written_from(written_from(
           "inter_region_loss", "segmentbase2's InterRegion: the MSE between student's and teacher's class-to-class "
           "cosine similarities of their class centres"))
@@ -400,7 +403,7 @@ void register_segmentation_samples(std::vector<Sample>& out) {
       .axes({"batch"})
       .cases({{128}, {256}, {512}})
       .backward()
-      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .grad_inputs({0})
       .host_sync("as the original: the labelled pixels are chosen with a boolean mask (h_soft_total[index])")
       .written_from(written_from(
           "knowledge_gap_loss", "segmentbase2's KNOWLEDGEGAPLoss: the teacher's per-pixel KL term, weighted by how much "
@@ -417,7 +420,7 @@ void register_segmentation_samples(std::vector<Sample>& out) {
       .axes({"batch"})
       .cases({{4}, {8}, {12}})
       .backward()
-      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .grad_inputs({0})
       .host_sync("as the original: boolean masks (t_prob[false_index], h_soft_total[valid_index]) and "
           "torch.any in a Python if")
       .written_from(written_from(
@@ -453,7 +456,7 @@ void register_segmentation_samples(std::vector<Sample>& out) {
       .axes({"batch"})
       .cases({{4}, {8}, {12}})
       .backward()
-      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .grad_inputs({0})
       .host_sync(k_host_weights)
       .written_from(written_from(
           "softgbw_loss", "SoftGBWLoss: the per-pixel cross entropy weighted by get_softgauss_loss_weight, summed per "
@@ -465,7 +468,7 @@ void register_segmentation_samples(std::vector<Sample>& out) {
       .axes({"batch"})
       .cases({{4}, {8}, {12}})
       .backward()
-      .grad_inputs({0})  // the student's scores only, as LongTail-Bench's args_adaptor
+      .grad_inputs({0})
       .host_sync(std::string(k_host_weights) + ", and the logits for an argsort")
       .written_from(written_from(
           "margin_loss", "segmentbase2's MarginLoss: softgbw_loss plus a hinge on the gap between the two highest logits "
