@@ -41,6 +41,7 @@ namespace {
 struct RunOptions {
   std::vector<std::string> ops;
   std::vector<std::string> samples;
+  std::vector<std::string> axes;
   std::vector<std::string> configs;
   std::vector<std::string> tags;
   std::vector<std::string> categories;
@@ -105,6 +106,7 @@ std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOption
   plan::PlanOptions plan_options;
   plan_options.ops = core::split_list(options.ops);
   plan_options.samples = core::split_list(options.samples);
+  for (const auto& axis : options.axes) plan_options.axes.push_back(plan::parse_axis(axis));
   plan_options.tags = core::split_list(options.tags);
   plan_options.categories = core::split_list(options.categories);
   plan_options.shape_classes = core::split_list(options.shape_classes);
@@ -431,6 +433,9 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   auto* cmd = app.add_subcommand("run", "Run benchmark cases and write their results");
   cmd->add_option("--ops", options->ops, "Operators to run, comma-separated (default: all)");
   cmd->add_option("--samples", options->samples, "Long-tail samples to run, comma-separated (opbench list --kind sample)");
+  cmd->add_option("--axis", options->axes,
+                  "Sweep a sample size by name: NAME=VALUES, e.g. boxes=100,200 or boxes=100:1600:*2 (repeatable; "
+                  "opbench show NAME lists the axes)");
   cmd->add_option("--config", options->configs,
                   "Config file to load instead of the config directory (repeatable)")
       ->check(CLI::ExistingFile);

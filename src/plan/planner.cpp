@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
@@ -22,6 +23,34 @@ std::string base_name(const std::string& name) {
 bool entry_name_matches(const catalog::Entry& entry, const std::string& name) {
   const std::string wanted = core::starts_with(name, "aten::") ? name.substr(6) : name;
   return entry.name == wanted || base_name(entry.name) == wanted;
+}
+
+// The entry's cases once its swept axes take each of their values (every combination of the
+// axes it has, from each catalogue case); its catalogue cases when it has none of them. A
+// combination reached from two catalogue cases is planned once.
+std::vector<catalog::CatalogCase> swept(const catalog::Entry& entry,
+                                        const std::vector<std::pair<std::string, std::vector<std::int64_t>>>& axes) {
+  if (entry.kind != "sample" || axes.empty()) return entry.cases;
+  std::vector<catalog::CatalogCase> out = entry.cases;
+  for (const auto& [axis, values] : axes) {
+    const auto at = std::find(entry.axes.begin(), entry.axes.end(), axis);
+    if (at == entry.axes.end()) continue;
+    const auto position = static_cast<std::size_t>(at - entry.axes.begin());
+    std::vector<catalog::CatalogCase> next;
+    for (const auto& base : out) {
+      for (std::int64_t value : values) {
+        catalog::CatalogCase c = base;
+        c.bound.given["sizes"][position] = value;
+        c.bound.arguments = c.bound.given;
+        c.spec.args = c.bound.given;
+        if (std::none_of(next.begin(), next.end(), [&](const auto& u) { return u.bound.given == c.bound.given; })) {
+          next.push_back(std::move(c));
+        }
+      }
+    }
+    out = std::move(next);
+  }
+  return out;
 }
 
 }  // namespace
@@ -78,6 +107,52 @@ std::pair<int, int> parse_shard(const std::string& text) {
   throw UsageError("bad --shard '" + text + "', expected I/N with 0 <= I < N (e.g. 0/4)");
 }
 
+namespace {
+
+std::int64_t positive_integer(const std::string& text, const std::string& axis) {
+  std::size_t used = 0;
+  long long value = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || value < 1) {
+    throw UsageError("bad --axis '" + axis + "': '" + text + "' is not a positive integer");
+  }
+  return value;
+}
+
+}  // namespace
+
+std::pair<std::string, std::vector<std::int64_t>> parse_axis(const std::string& text) {
+  const auto equals = text.find('=');
+  const std::string name = equals == std::string::npos ? "" : core::trim(text.substr(0, equals));
+  if (name.empty() || equals + 1 >= text.size()) {
+    throw UsageError("bad --axis '" + text + "', expected NAME=VALUES (e.g. boxes=100,200 or boxes=100:1600:*2)");
+  }
+  std::vector<std::int64_t> values;
+  for (const auto& item : core::split(text.substr(equals + 1), ',')) {
+    const auto parts = core::split(core::trim(item), ':');
+    if (parts.size() == 1) {
+      values.push_back(positive_integer(parts[0], text));
+      continue;
+    }
+    if (parts.size() > 3) throw UsageError("bad --axis '" + text + "': '" + item + "' is not LO:HI[:STEP]");
+    const std::int64_t lo = positive_integer(parts[0], text), hi = positive_integer(parts[1], text);
+    if (hi < lo) throw UsageError("bad --axis '" + text + "': the range '" + item + "' ends before it starts");
+    const bool geometric = parts.size() == 3 && core::starts_with(parts[2], "*");
+    const std::int64_t step =
+        parts.size() == 3 ? positive_integer(geometric ? parts[2].substr(1) : parts[2], text) : 1;
+    if (geometric && step < 2) throw UsageError("bad --axis '" + text + "': a factor must be at least 2");
+    for (std::int64_t v = lo; v <= hi; v = geometric ? v * step : v + step) {
+      values.push_back(v);
+      if (values.size() > 10000) throw UsageError("bad --axis '" + text + "': over 10000 values");
+    }
+  }
+  return {name, values};
+}
+
 bool case_name_matches(const Case& c, const std::string& name) {
   const std::string wanted = core::starts_with(name, "aten::") ? name.substr(6) : name;
   return c.name == wanted || base_name(c.name) == wanted || c.op == "aten::" + wanted;
@@ -109,6 +184,10 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
       throw UsageError("unknown sample '" + name + "' in --samples (opbench list --kind sample)");
     }
   }
+  for (const auto& axis : options.axes) {
+    if (axis.first == "unused") throw UsageError("--axis unused: those catalogue sizes are not followed by the inputs");
+  }
+  std::set<std::string> axes_swept;  // the --axis names some selected sample has
   const bool by_name = !options.ops.empty() || !options.samples.empty();
   std::vector<Case> cases;
   std::map<std::string, std::string> origin_of;
@@ -132,7 +211,10 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
         options.ops.empty() || entry.kind == "sample" || std::any_of(options.ops.begin(), options.ops.end(), [&](const auto& name) {
           return entry_name_matches(entry, name);
         });
-    for (const auto& item : entry.cases) {
+    for (const auto& axis : options.axes) {
+      if (entry.kind == "sample" && contains(entry.axes, axis.first)) axes_swept.insert(axis.first);
+    }
+    for (const auto& item : swept(entry, options.axes)) {
       if (!whole_entry && std::none_of(options.ops.begin(), options.ops.end(),
                                        [&](const auto& name) { return case_matches(item, name); })) {
         continue;
@@ -177,6 +259,11 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
           }
         }
       }
+    }
+  }
+  for (const auto& axis : options.axes) {
+    if (axes_swept.count(axis.first) == 0) {
+      throw UsageError("--axis " + axis.first + ": no selected sample has that axis (opbench show NAME lists a sample's axes)");
     }
   }
   return cases;

@@ -712,6 +712,19 @@ TEST_F(Cli, LongTailSamplesRunThroughTheSameExecutor) {
   const auto edge = opbench("run" + dir + " --samples edge_wbceloss --backward" + k_quick + " --output " + m_dir.file("edge.json"));
   ASSERT_EQ(edge.code, 0) << edge.err;
   for (const auto& c : read_json(m_dir.file("edge.json"))["cases"]) EXPECT_EQ(c["status"], "ok") << c.dump();
+  // A named axis swept from the command line: each catalogue case at each value.
+  const auto swept = opbench("run" + dir + " --samples box_iou --axis boxes1=16,32" + k_quick + " --output " + m_dir.file("swept.json"));
+  ASSERT_EQ(swept.code, 0) << swept.err;
+  const Json swept_cases = read_json(m_dir.file("swept.json"))["cases"];
+  ASSERT_EQ(swept_cases.size(), 6u);  // 3 catalogue cases x 2 values
+  for (const auto& c : swept_cases) {
+    EXPECT_EQ(c["status"], "ok") << c.dump();
+    const auto boxes1 = c["case_id"].get<std::string>().substr(0, 20);
+    EXPECT_TRUE(boxes1 == "box_iou/sizes=[16,4," || boxes1 == "box_iou/sizes=[32,4,") << c["case_id"];
+  }
+  const auto no_axis = opbench("run" + dir + " --samples box_iou --axis boxes=16" + k_quick);
+  EXPECT_EQ(no_axis.code, 2);
+  EXPECT_NE(no_axis.err.find("--axis boxes: no selected sample has that axis"), std::string::npos) << no_axis.err;
   const std::string out = m_dir.file("samples.json");
   const auto r = opbench("run" + dir + " --samples bbox2delta,giou_loss --backward" + k_quick + " --output " + out);
   ASSERT_EQ(r.code, 0) << r.err;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "opbench/catalog/catalog.hpp"
@@ -23,6 +24,9 @@ struct PlanOptions {
   bool backward = false;  // add a backward case after each forward case
   // Stages of each forward case (plan::stage_names); backward cases run eager only.
   std::vector<std::string> stages{"eager"};
+  // Sample sizes swept by name (--axis NAME=VALUES): each catalogue case of a sample with that
+  // axis, once per value (several axes: every combination; duplicates once).
+  std::vector<std::pair<std::string, std::vector<std::int64_t>>> axes;
   std::uint64_t seed = 0;
   int shard_index = 0;    // keep only shard `shard_index` of `shard_count` (see in_shard)
   int shard_count = 1;
@@ -44,6 +48,11 @@ bool in_shard(const std::string& case_id, int index, int count);
 
 // Parses `I/N` (0 <= I < N); throws UsageError otherwise.
 std::pair<int, int> parse_shard(const std::string& text);
+
+// "NAME=VALUES" of --axis: VALUES is a comma-separated list of positive integers and ranges,
+// "LO:HI" (step 1), "LO:HI:STEP" or "LO:HI:*FACTOR" (geometric), HI included when reached;
+// "boxes=100,200:800:*2" -> {"boxes", {100, 200, 400, 800}}. Throws UsageError naming the text.
+std::pair<std::string, std::vector<std::int64_t>> parse_axis(const std::string& text);
 
 // True when `name` selects `entry`: its exact name, its name without overload, "aten::" + either,
 // or the resolved operator of one of its cases.

@@ -107,5 +107,57 @@ TEST(Planner, DuplicateRowsAreAConfigError) {
   EXPECT_THROW(catalog::load_catalog({csv}), ConfigError);
 }
 
+TEST(Planner, AxisValuesListsAndRanges) {
+  using Values = std::vector<std::int64_t>;
+  EXPECT_EQ(plan::parse_axis("boxes=100,200:800:*2"), std::make_pair(std::string("boxes"), Values{100, 200, 400, 800}));
+  EXPECT_EQ(plan::parse_axis("batch=1:3").second, (Values{1, 2, 3}));
+  EXPECT_EQ(plan::parse_axis("batch=2:9:3").second, (Values{2, 5, 8}));
+  EXPECT_EQ(plan::parse_axis("batch=5:5").second, (Values{5}));
+  for (const char* bad : {"boxes", "boxes=", "=4", "boxes=0", "boxes=-3", "boxes=4x", "boxes=8:2", "boxes=1:8:*1",
+                          "boxes=1:2:3:4", "boxes=1:100000000"}) {
+    EXPECT_THROW(plan::parse_axis(bad), UsageError) << bad;
+  }
+  try {
+    plan::parse_axis("boxes=12,x");
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("'x' is not a positive integer"), std::string::npos) << e.what();
+  }
+}
+
+// A sample's catalogue cases, swept by named axes: every combination once.
+TEST(Planner, SweptSampleAxesReplaceTheNamedSizes) {
+  catalog::Catalog catalog;
+  catalog::Entry sample;
+  sample.name = "box_thing";
+  sample.kind = "sample";
+  sample.category = "longtail";
+  sample.axes = {"boxes", "coordinates"};
+  for (std::int64_t boxes : {100, 200}) {
+    catalog::CatalogCase c;
+    c.bound.name = "sample::box_thing";
+    c.bound.given = {{"sizes", {boxes, 4}}};
+    c.bound.arguments = c.bound.given;
+    c.spec.args = c.bound.given;
+    sample.cases.push_back(c);
+  }
+  catalog.entries.push_back(sample);
+  plan::PlanOptions options;
+  EXPECT_EQ(plan::make_plan(catalog, options).size(), 2u);
+  options.axes = {plan::parse_axis("boxes=50:200:*2")};  // 50, 100, 200 from each case: 3 once
+  auto cases = plan::make_plan(catalog, options);
+  ASSERT_EQ(cases.size(), 3u);
+  EXPECT_EQ(cases[0].given, Json({{"sizes", {50, 4}}}));
+  EXPECT_EQ(cases[2].given, Json({{"sizes", {200, 4}}}));
+  EXPECT_NE(cases[0].case_id.find("sizes=[50,4]"), std::string::npos) << cases[0].case_id;
+  options.axes.push_back(plan::parse_axis("coordinates=4,5"));
+  cases = plan::make_plan(catalog, options);
+  ASSERT_EQ(cases.size(), 6u);
+  EXPECT_EQ(cases[1].given, Json({{"sizes", {50, 5}}}));
+  options.axes = {plan::parse_axis("channels=3")};
+  EXPECT_THROW(plan::make_plan(catalog, options), UsageError);
+  options.axes = {plan::parse_axis("unused=3")};
+  EXPECT_THROW(plan::make_plan(catalog, options), UsageError);
+}
+
 }  // namespace
 }  // namespace opbench
