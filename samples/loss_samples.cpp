@@ -296,6 +296,8 @@ at::Tensor mmdetection_accuracy(const at::Tensor& pred, const at::Tensor& target
 
 void register_loss_samples(std::vector<Sample>& out) {
   Family family(out, "loss_samples.cpp");
+  // .grad_inputs({0}): where LongTail-Bench times backward, the prediction alone requires grad
+  // (its args_adaptor); targets, labels and weights are constants, as in training.
   family.add("iou_loss", {"ViewAttribute", "IfElseBranch", "Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/iou_loss.py#L16")
       .axes({"boxes"})
       .cases({{128}, {256}, {512}})
@@ -324,6 +326,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"samples", "classes"})
       .cases({{3000, 4}, {4000, 4}, {5000, 4}})
       .backward()
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) {
         const auto n = n0(s), k = s.at(1).get<std::int64_t>();
         const auto labels = at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong));
@@ -352,6 +355,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"rows", "columns"})
       .cases({{300, 8}, {600, 16}, {800, 32}})
       .backward()
+      .grad_inputs({0})
       .inputs(regression_pair)
       .body([](const Tensors& t) { return Tensors{charbonnier_loss(t[0], t[1])}; });
   family.add("label_smooth_celoss", {"ViewAttribute", "Reduce"}, "UNKNOWN", "")
@@ -369,6 +373,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"rows", "columns"})
       .cases({{128, 4}, {64, 4}, {8, 4}})
       .backward()
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) {
         const std::vector<std::int64_t> shape{n0(s), s.at(1).get<std::int64_t>()};
         return Tensors{at::rand(shape, g), at::rand(shape, g)};
@@ -391,6 +396,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"boxes"})
       .cases({{3000}, {2000}, {4000}})
       .backward()
+      .grad_inputs({0})
       .host_sync("as the original: the weight total and each bin's count are read on the host (.item())")
       .inputs([](const Json& s, at::Generator& g) {
         const auto n = size_at(s, 0);
@@ -446,6 +452,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"points", "classes"})
       .cases({{300, 4}, {400, 4}, {200, 4}})
       .backward()
+      .grad_inputs({0})
       .host_sync("as the original: centres and the rest are picked with boolean masks (input[pos_inds])")
       .written_from("the Gaussian focal loss of CornerNet and CenterNet (penalty-reduced focal loss on Gaussian heatmaps, gamma 2, "
           "beta 4) as POD's GaussianSigmoidFocalLoss, after LongTail-Bench's own copy (DeepLink-org/DLOP-Bench, "
@@ -471,6 +478,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"pixels_x16"})
       .cases({{128}, {256}, {512}})
       .backward()
+      .grad_inputs({0})
       .written_from("the softmax focal loss of Lin et al. 2017 (RetinaNet) over class scores")
       .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({size_at(s, 0) * 16, 19}, g), random_labels(19, {size_at(s, 0) * 16}, g)}; })
       .body([](const Tensors& t) { return Tensors{softmax_focal_loss(t[0], t[1])}; });
@@ -488,6 +496,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"points_x16", "unused"})
       .cases({{128, 4}, {256, 4}, {512, 4}})
       .backward()
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) {
         const auto shape = std::vector<int64_t>{size_at(s, 0) * 16, 80};
         return Tensors{at::randn(shape, g), at::rand(shape, g) * (at::rand(shape, g) > 0.9).to(at::kFloat)};

@@ -102,6 +102,8 @@ at::Tensor joints_mse_loss(const at::Tensor& output, const at::Tensor& target, c
 
 void register_pose_action_samples(std::vector<Sample>& out) {
   Family family(out, "pose_action_samples.cpp");
+  // .grad_inputs({0}): where LongTail-Bench times backward, the prediction alone requires grad
+  // (its args_adaptor); targets, labels and weights are constants, as in training.
   // (images, heatmap height, width); a third of the people slots empty, a fifth of the joints unseen.
   family.add("aeloss", {"ForLoop", "ViewAttribute", "Reduce"}, "MMPOSE", "https://github.com/open-mmlab/mmpose/blob/c0d5e4c2b39a1ebeca4be2c6c6358c33a9a5012d/mmpose/models/losses/"
       "multi_loss_factory.py#L68")
@@ -143,6 +145,8 @@ void register_pose_action_samples(std::vector<Sample>& out) {
       "skeleton_gcn/base.py#L65")
       .axes({"elements", "entries"})
       .cases({{32, 4}, {16, 4}, {64, 4}})
+      .backward()
+      .grad_inputs({0})  // the first loss alone, as LongTail-Bench's loss_cls
       .host_sync("as the original: every logged value is read on the host (.item())")
       .inputs([](const Json& s, at::Generator& g) {
         Tensors values;
@@ -171,6 +175,7 @@ void register_pose_action_samples(std::vector<Sample>& out) {
       .axes({"batch", "temporal_scale"})
       .cases({{8, 32}, {16, 16}, {16, 8}})
       .backward()
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) {
         return Tensors{at::rand({size_at(s, 0), 100, size_at(s, 1)}, g) * 0.98 + 0.01, at::rand({size_at(s, 0), 100, size_at(s, 1)}, g)};
       })
@@ -179,6 +184,7 @@ void register_pose_action_samples(std::vector<Sample>& out) {
       .axes({"heatmap_side_x10"})
       .cases({{300}, {600}, {800}})
       .backward()
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) {
         const auto hw = size_at(s, 0) / 10;
         return Tensors{at::rand({4, 17, hw, hw}, g), at::rand({4, 17, hw, hw}, g), at::rand({4, 17, 1}, g)};
