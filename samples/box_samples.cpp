@@ -157,7 +157,6 @@ namespace {
 const char* k_mmdet = "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/core/bbox/coder/";
 const char* k_detr = "https://github.com/facebookresearch/detr/blob/eb9f7e03ed8e2ed2cd55528989fe7df890bc3fc0/util/box_ops.py";
 
-std::int64_t n0(const Json& j) { return j.at(0).get<std::int64_t>(); }
 
 }  // namespace
 
@@ -191,7 +190,7 @@ at::Tensor legacy_delta2bbox(const at::Tensor& r, const at::Tensor& d) {
 
 void register_box_samples(std::vector<Sample>& out) {
   Family family(out, "box_samples.cpp");
-  auto pair_of_boxes = [](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), random_boxes(n0(s), g)}; };
+  auto pair_of_boxes = [](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 0), g)}; };
   family.add("bbox2delta", {"ViewAttribute"}, "MMDET", std::string(k_mmdet) + "delta_xywh_bbox_coder.py#L117")
       .axes({"boxes"})
       .cases({{128}, {64}, {8}})
@@ -201,7 +200,7 @@ void register_box_samples(std::vector<Sample>& out) {
   family.add("delta2bbox", {"ThirdPartyCodes", "IfElseBranch", "ViewAttribute"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/core/bbox/coder/delta_xywh_bbox_coder.py#L164")
       .axes({"boxes", "coordinates"})
       .cases({{3000, 4}, {2000, 4}, {1000, 4}})
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), at::randn({n0(s), 4}, g) * 0.2}; })
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), at::randn({size_at(s, 0), 4}, g) * 0.2}; })
       .body([](const Tensors& t) { return Tensors{delta2bbox(t[0], t[1])}; });
   family.add("bbox2tblr", {"IfElseBranch", "ViewAttribute"}, "UNKNOWN", "")
       .axes({"boxes", "coordinates"})
@@ -215,10 +214,10 @@ void register_box_samples(std::vector<Sample>& out) {
       .cases({{3000}, {4000}, {5000}})
       .backward()
       .written_from("MMDetection's TBLRBBoxCoder.decode (tblr2bboxes): the inverse of bbox2tblr")
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), at::rand({n0(s), 4}, g) * 0.25}; })
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), at::rand({size_at(s, 0), 4}, g) * 0.25}; })
       .body([](const Tensors& t) { return Tensors{tblr2bbox(t[0], t[1])}; });
   auto yolo_inputs = [](const Json& s, at::Generator& g) {
-    const auto n = n0(s);
+    const auto n = size_at(s, 0);
     return Tensors{random_boxes(n, g), random_boxes(n, g), at::full({n}, 32.0)};
   };
   family.add("yolo_encode", {"ViewAttribute"}, "UNKNOWN", "")
@@ -232,7 +231,7 @@ void register_box_samples(std::vector<Sample>& out) {
       .cases({{3000, 4}, {2000, 4}, {1000, 4}})
       .written_from("MMDetection's YOLOBBoxCoder.decode")
       .inputs([](const Json& s, at::Generator& g) {
-        const auto n = n0(s);
+        const auto n = size_at(s, 0);
         return Tensors{random_boxes(n, g), at::rand({n, 4}, g), at::full({n}, 32.0)};
       })
       .body([](const Tensors& t) { return Tensors{yolo_decode(t[0], t[1], t[2])}; });
@@ -245,7 +244,7 @@ void register_box_samples(std::vector<Sample>& out) {
       .cases({{3000, 4}, {2000, 4}, {1000, 4}})
       .written_from(k_detectron_from)
       .inputs([](const Json& s, at::Generator& g) {
-        const auto boxes = random_boxes(n0(s), g);
+        const auto boxes = random_boxes(size_at(s, 0), g);
         return Tensors{boxes, nearby_boxes(boxes, g)};
       })
       .body([](const Tensors& t) { return Tensors{bbox2offset(t[0], t[1])}; });
@@ -256,43 +255,43 @@ void register_box_samples(std::vector<Sample>& out) {
       .backward()
       .written_from(k_detectron_from)
       .inputs([](const Json& s, at::Generator& g) {
-        return Tensors{random_boxes(n0(s), g), at::randn({n0(s), s.at(1).get<std::int64_t>()}, g) * 0.2};
+        return Tensors{random_boxes(size_at(s, 0), g), at::randn({size_at(s, 0), s.at(1).get<std::int64_t>()}, g) * 0.2};
       })
       .body([](const Tensors& t) { return Tensors{offset2bbox(t[0], t[1])}; });
   family.add("box_area", {}, "UNKNOWN", "")
       .axes({"images", "boxes_per_image"})
       .cases({{20, 5}, {40, 8}, {60, 12}})
       .written_from("torchvision.ops.box_area: (x2 - x1) * (y2 - y1) of each box")
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s) * s.at(1).get<std::int64_t>(), g)}; })
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0) * s.at(1).get<std::int64_t>(), g)}; })
       .body([](const Tensors& t) { return Tensors{box_area(t[0])}; });
   family.add("box_cxcywh_to_xyxy", {}, "SINGLE_REPO", std::string(k_detr) + "#L9")
       .axes({"boxes", "coordinates"})
       .cases({{50, 4}, {100, 4}, {200, 4}})
       .backward()
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{box_xyxy_to_cxcywh(random_boxes(n0(s), g))}; })
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{box_xyxy_to_cxcywh(random_boxes(size_at(s, 0), g))}; })
       .body([](const Tensors& t) { return Tensors{box_cxcywh_to_xyxy(t[0])}; });
   family.add("box_xyxy_to_cxcywh", {}, "SINGLE_REPO", std::string(k_detr) + "#L16")
       .axes({"boxes", "coordinates"})
       .cases({{50, 4}, {100, 4}, {200, 4}})
       .backward()
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g)}; })
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g)}; })
       .body([](const Tensors& t) { return Tensors{box_xyxy_to_cxcywh(t[0])}; });
   family.add("box_iou", {"Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L24")
       .axes({"boxes1", "coordinates1", "boxes2", "coordinates2"})
       .cases({{400, 4, 72, 4}, {800, 4, 144, 4}, {1600, 4, 288, 4}})
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), random_boxes(s.at(2).get<std::int64_t>(), g)}; })
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(s.at(2).get<std::int64_t>(), g)}; })
       .body([](const Tensors& t) { return Tensors{box_iou(t[0], t[1])}; });
   family.add("generalized_box_iou", {"ViewAttribute", "Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L40")
       .axes({"boxes1", "boxes2"})
       .cases({{400, 72}, {800, 144}, {1600, 288}})
       .backward()
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(n0(s), g), random_boxes(s.at(1).get<std::int64_t>(), g)}; })
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(s.at(1).get<std::int64_t>(), g)}; })
       .body([](const Tensors& t) { return Tensors{generalized_box_iou(t[0], t[1])}; });
   family.add("masks_to_boxes", {"ViewAttribute", "IfElseBranch", "Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L64")
       .axes({"masks", "height", "width"})
       .cases({{400, 128, 6}, {300, 128, 6}})
       .inputs([](const Json& s, at::Generator& g) {
-        return Tensors{at::randint(0, 2, {n0(s), s.at(1).get<std::int64_t>(), s.at(2).get<std::int64_t>()}, g, at::TensorOptions().dtype(at::kBool))};
+        return Tensors{at::randint(0, 2, {size_at(s, 0), s.at(1).get<std::int64_t>(), s.at(2).get<std::int64_t>()}, g, at::TensorOptions().dtype(at::kBool))};
       })
       .body([](const Tensors& t) { return Tensors{masks_to_boxes(t[0])}; });
   family.add("bbox2roi", {"ForLoop", "IfElseBranch"}, "UNKNOWN", "")

@@ -222,19 +222,18 @@ namespace {
 
 const std::string k_losses = "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/";
 
-std::int64_t n0(const Json& j) { return j.at(0).get<std::int64_t>(); }
 
 // Predicted boxes near their targets, so IoU-family losses see overlapping pairs.
 Tensors box_pairs(const Json& s, at::Generator& g) {
-  const auto target = random_boxes(n0(s), g);
-  const auto jitter = at::randn({n0(s), 4}, g) * 2.0;
+  const auto target = random_boxes(size_at(s, 0), g);
+  const auto jitter = at::randn({size_at(s, 0), 4}, g) * 2.0;
   auto pred = target + jitter;
   pred = at::cat({pred.narrow(1, 0, 2), at::max(pred.narrow(1, 2, 2), pred.narrow(1, 0, 2) + 1.0)}, 1);
   return {pred, target};
 }
 
 Tensors regression_pair(const Json& s, at::Generator& g) {
-  const std::vector<std::int64_t> shape{n0(s), s.size() > 1 ? s.at(1).get<std::int64_t>() : 4};
+  const std::vector<std::int64_t> shape{size_at(s, 0), s.size() > 1 ? s.at(1).get<std::int64_t>() : 4};
   return {at::randn(shape, g), at::randn(shape, g)};
 }
 
@@ -328,7 +327,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .backward()
       .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) {
-        const auto n = n0(s), k = s.at(1).get<std::int64_t>();
+        const auto n = size_at(s, 0), k = s.at(1).get<std::int64_t>();
         const auto labels = at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong));
         return Tensors{at::randn({n, k}, g), at::one_hot(labels, k).to(at::kFloat)};
       })
@@ -365,7 +364,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .written_from("the label-smoothing cross entropy of Szegedy et al. 2016 (Inception-v3) as LongTail-Bench's own copy computes it "
           "(DeepLink-org/DLOP-Bench, bench/samples/long_tail/label_smooth_celoss/torch_impl.py: 6 classes' smoothing)")
       .inputs([](const Json& s, at::Generator& g) {
-        const auto n = n0(s), k = s.at(1).get<std::int64_t>();
+        const auto n = size_at(s, 0), k = s.at(1).get<std::int64_t>();
         return Tensors{at::randn({n, k}, g), at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong))};
       })
       .body([](const Tensors& t) { return Tensors{label_smooth_celoss(t[0], t[1])}; });
@@ -375,7 +374,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .backward()
       .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) {
-        const std::vector<std::int64_t> shape{n0(s), s.at(1).get<std::int64_t>()};
+        const std::vector<std::int64_t> shape{size_at(s, 0), s.at(1).get<std::int64_t>()};
         return Tensors{at::rand(shape, g), at::rand(shape, g)};
       })
       .body([](const Tensors& t) { return Tensors{weight_reduce_loss(t[0], t[1])}; });

@@ -58,7 +58,6 @@ namespace {
 
 const std::string k_yolact = "https://github.com/dbolya/yolact/blob/57b8f2d95e62e2e649b382f516ab41f949b57239/layers/";
 
-std::int64_t first(const Json& s) { return size_at(s, 0); }
 
 // n priors (cx, cy, w, h) inside the unit square, as YOLACT's prior boxes are.
 at::Tensor priors(std::int64_t n, at::Generator& g) {
@@ -102,20 +101,20 @@ void register_yolact_samples(std::vector<Sample>& out) {
       .axes({"boxes"})
       .cases({{128}, {256}, {512}})
       .backward()
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{unit_boxes(first(s), g), priors(first(s), g)}; })
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{unit_boxes(size_at(s, 0), g), priors(size_at(s, 0), g)}; })
       .body([](const Tensors& t) { return Tensors{yolact_encode(t[0], t[1])}; });
   family.add("decode", {"IfElseBranch", "ViewAttribute"}, "SINGLE_REPO", k_yolact + "box_utils.py#L268")
       .axes({"boxes"})
       .cases({{300}, {600}, {800}})
       .backward()
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({first(s), 4}, g), priors(first(s), g)}; })
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({size_at(s, 0), 4}, g), priors(size_at(s, 0), g)}; })
       .body([](const Tensors& t) { return Tensors{yolact_decode(t[0], t[1])}; });
   // YOLACT's mask prototypes are 138 x 138; one mask per detection.
   family.add("crop", {"Reduce", "IfElseBranch"}, "SINGLE_REPO", k_yolact + "box_utils.py#L350")
       .axes({"masks"})
       .cases({{4}, {2}, {8}})
       .backward()
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::rand({138, 138, first(s)}, g), unit_boxes(first(s), g)}; })
+      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::rand({138, 138, size_at(s, 0)}, g), unit_boxes(size_at(s, 0), g)}; })
       .body([](const Tensors& t) { return Tensors{yolact_crop(t[0], t[1])}; });
   // 32 mask coefficients per detection (YOLACT's default), instances among 10 objects.
   family.add("coeff_diversity_loss", {"ViewAttribute"}, "SINGLE_REPO", k_yolact + "modules/multibox_loss.py#L475")
@@ -123,7 +122,7 @@ void register_yolact_samples(std::vector<Sample>& out) {
       .cases({{300}, {400}, {600}})
       .backward()
       .inputs([](const Json& s, at::Generator& g) {
-        return Tensors{at::randn({first(s), 32}, g), at::randint(0, 10, {first(s)}, g, at::TensorOptions().dtype(at::kLong))};
+        return Tensors{at::randn({size_at(s, 0), 32}, g), at::randint(0, 10, {size_at(s, 0)}, g, k_long)};
       })
       .body([](const Tensors& t) { return Tensors{coeff_diversity_loss(t[0], t[1])}; });
   family.add("intersect", {"Reduce", "ViewAttribute"}, "SINGLE_REPO", "https://github.com/dbolya/yolact/blob/57b8f2d95e62e2e649b382f516ab41f949b57239/scripts/optimize_bboxes.py#L24")

@@ -1,5 +1,5 @@
-// The DETR heads (detr_samples.cpp) against independent answers: hand-worked values and the same quantity computed
-// another way.
+// The DETR heads (detr_samples.cpp) against independent answers: hand-worked values and the
+// same quantity computed another way.
 #include <gtest/gtest.h>
 
 #include <ATen/ATen.h>
