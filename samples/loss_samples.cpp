@@ -295,30 +295,35 @@ at::Tensor mmdetection_accuracy(const at::Tensor& pred, const at::Tensor& target
 
 void register_loss_samples(std::vector<Sample>& out) {
   Family family(out, "loss_samples.cpp");
-  // .grad_inputs({0}): where LongTail-Bench times backward, the prediction alone requires grad
-  // (its args_adaptor); targets, labels and weights are constants, as in training.
+  // .grad_inputs({0}): the prediction alone requires grad; targets, labels and weights are
+  // constants, as in training. Where LongTail-Bench times backward, its args_adaptor says so;
+  // where it does not, the original's training code does (its targets come from the assigner).
   family.add("iou_loss", {"ViewAttribute", "IfElseBranch", "Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/iou_loss.py#L16")
       .axes({"boxes"})
       .cases({{128}, {256}, {512}})
       .backward()
+      .grad_inputs({0})
       .inputs(box_pairs)
       .body([](const Tensors& t) { return Tensors{iou_loss(t[0], t[1])}; });
   family.add("giou_loss", {"ViewAttribute", "IfElseBranch", "BuiltInDataStructure"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/iou_loss.py#L102")
       .axes({"boxes"})
       .cases({{1000}, {2000}, {3000}})
       .backward()
+      .grad_inputs({0})
       .inputs(box_pairs)
       .body([](const Tensors& t) { return Tensors{giou_loss(t[0], t[1])}; });
   family.add("diou_loss", {"Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/iou_loss.py#L122")
       .axes({"boxes"})
       .cases({{128}, {64}, {8}})
       .backward()
+      .grad_inputs({0})
       .inputs(box_pairs)
       .body([](const Tensors& t) { return Tensors{diou_loss(t[0], t[1])}; });
   family.add("ciou_loss", {"Reduce"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/iou_loss.py#L177")
       .axes({"boxes"})
       .cases({{1000}, {2000}, {3000}})
       .backward()
+      .grad_inputs({0})
       .inputs(box_pairs)
       .body([](const Tensors& t) { return Tensors{ciou_loss(t[0], t[1])}; });
   family.add("sigmoid_focal_loss", {"IfElseBranch", "ViewAttribute"}, "MMCLS", "https://github.com/open-mmlab/mmclassification/blob/72cffac7b50a556824907721665e6705fd5045fb/mmcls/models/losses/focal_loss.py#L9")
@@ -336,18 +341,21 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"rows", "columns"})
       .cases({{3000, 4}, {4000, 4}, {6000, 4}})
       .backward()
+      .grad_inputs({0})
       .inputs(regression_pair)
       .body([](const Tensors& t) { return Tensors{samples::smooth_l1_loss(t[0], t[1])}; });
   family.add("l1_loss", {"Reduce", "IfElseBranch"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/smooth_l1_loss.py#L37")
       .axes({"rows", "columns"})
       .cases({{128, 4}, {256, 4}, {512, 4}})
       .backward()
+      .grad_inputs({0})
       .inputs(regression_pair)
       .body([](const Tensors& t) { return Tensors{samples::l1_loss(t[0], t[1])}; });
   family.add("balanced_l1_loss", {}, "MMDET", k_losses + "balanced_l1_loss.py#L13")
       .axes({"rows", "columns"})
       .cases({{128, 4}, {256, 8}, {512, 16}})
       .backward()
+      .grad_inputs({0})
       .inputs(regression_pair)
       .body([](const Tensors& t) { return Tensors{balanced_l1_loss(t[0], t[1])}; });
   family.add("charbonnier_loss", {}, "MMEDIT", "https://github.com/open-mmlab/mmediting/blob/ce2a70f1321907d1451a376637cf56be76168a67/mmedit/models/losses/pixelwise_loss.py#L41")
@@ -408,6 +416,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"rois", "coordinates"})
       .cases({{32, 4}, {64, 4}, {16, 4}})
       .backward()
+      .grad_inputs({0, 2})  // the class scores and the box predictions, not the assigner's targets
       .host_sync("as the original: the positives are found with nonzero (a data-dependent size)")
       .inputs([](const Json& s, at::Generator& g) {
         const auto n = size_at(s, 0), coords = size_at(s, 1);
@@ -467,6 +476,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"boxes_x256"})
       .cases({{4}, {8}, {12}})
       .backward()
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) {
         const auto n = size_at(s, 0) * 256;
         const auto target = random_boxes(n, g);
@@ -485,6 +495,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"rows", "columns"})
       .cases({{128, 4}, {256, 4}, {512, 4}})
       .backward()
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) {
         auto target = at::rand({size_at(s, 0), size_at(s, 1), 32}, g);
         target.select(2, 0).fill_(1.0);  // gaussian peaks
@@ -505,6 +516,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"batch", "positions"})
       .cases({{16, 32}, {16, 16}, {32, 32}})
       .backward()
+      .grad_inputs({0})
       .written_from("the mean squared difference of prediction and target")
       .inputs([](const Json& s, at::Generator& g) {
         return Tensors{at::randn({size_at(s, 0), size_at(s, 1), 64}, g), at::randn({size_at(s, 0), size_at(s, 1), 64}, g)};

@@ -297,6 +297,28 @@ Json run_summary(std::size_t cases, std::size_t ok, std::size_t failed, std::siz
   return summary;
 }
 
+// Where the run's wall clock went (summary.time_spent, seconds): the cases' timed blocks, the
+// rest of their kept repetitions phase by phase (results::TimeSpent), the repetitions measured
+// again, and what is left (planning, the journal, process start-up with --isolate).
+Json time_spent_summary(double wall, double timed, const results::TimeSpent& spent, double retried) {
+  Json out = {{"wall", wall}, {"timed", timed}};
+  out.update(results::to_json(spent));
+  out["retried"] = retried;
+  out["other"] = std::max(0.0, wall - timed - spent.total() - retried);
+  return out;
+}
+
+std::string describe_time_spent(const Json& spent) {
+  std::string text = fmt::format("{:.1f} s: {:.1f} s timed", spent["wall"].get<double>(), spent["timed"].get<double>());
+  const std::pair<const char*, const char*> phases[] = {
+      {"warmup", "warmup and calibration"}, {"inputs", "inputs"},
+      {"retaken", "interrupted blocks taken again"}, {"recording", "recording ATen calls"},
+      {"canary", "speed canary"}, {"probes", "memory probe and traces"},
+      {"retried", "repetitions measured again"}, {"other", "other"}};
+  for (const auto& [key, words] : phases) text += fmt::format(", {:.1f} s {}", spent[key].get<double>(), words);
+  return text;
+}
+
 int run(RunOptions& options, const GlobalOptions& global) {
   start_command(global);
   const std::string allocator = exec::configure_host_allocator(options.host_allocator);
@@ -353,6 +375,9 @@ int run(RunOptions& options, const GlobalOptions& global) {
   const auto start = std::chrono::steady_clock::now();
   std::map<std::size_t, std::vector<results::CaseResult>> pending;
   std::map<std::size_t, std::int64_t> retried;
+  results::TimeSpent spent;       // of the cases' kept repetitions
+  double timed = 0;               // their timed blocks
+  double spent_on_retried = 0;    // everything of the repetitions measured again
   std::size_t finished = 0, ok = 0, failed = 0, skipped = 0, noisy = 0;
   int serial = 0;
   exec::Schedule schedule(cases.size(), options.repetitions, options.interleave, options.seed,
@@ -378,6 +403,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
       core::log_debug(fmt::format("{}: repetition {} again later: canary {:.1f}% slower than the fastest",
                                   c.case_id, job.repetition, slowdown * 100));
       ++retried[index];
+      spent_on_retried += repetition.timing.total_time + repetition.timing.spent.total();
       continue;
     }
     // A repetition that failed or was skipped ends its case: the others would say the same.
@@ -389,6 +415,8 @@ int run(RunOptions& options, const GlobalOptions& global) {
       continue;
     }
     results::CaseResult result = results::combine_repetitions(pending[index], options.estimator);
+    spent += result.timing.spent;
+    timed += result.timing.total_time;
     result.timing.retried_repetitions = retried[index];
     pending.erase(index);
     retried.erase(index);
@@ -411,6 +439,9 @@ int run(RunOptions& options, const GlobalOptions& global) {
                             {"repetitions", schedule.jobs()},
                             {"tolerance", gate.tolerance()},
                             {"fastest_canary_by_threads", fastest}};
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary["time_spent"] = time_spent_summary(wall, timed, spent, spent_on_retried);
+  std::cerr << "opbench: " << describe_time_spent(summary["time_spent"]) << "\n";
   if (schedule.retries() > 0) {
     std::cerr << fmt::format("opbench: {} of {} repetitions ran while the machine was over {:.0f}% slow "
                              "(speed canary) and were measured again\n",

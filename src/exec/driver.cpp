@@ -4,6 +4,7 @@
 #include <ATen/core/grad_mode.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 
@@ -32,6 +33,10 @@ namespace {
 // Calls in a case's trace (run --trace): the first shows any first-call work, the others the
 // steady state.
 constexpr int k_trace_calls = 3;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 // Cold mode's flush: overwrites a buffer the size of the device's last cache level.
 struct Flush {
@@ -70,9 +75,13 @@ Measurement time_on_host(const plan::Case& c, const ExecOptions& options, std::f
   SteadyTimer timer(std::move(sync));
   timing.timer = timer.name();
   timing.measures = cpu ? "host" : "host_sync";
+  auto start = std::chrono::steady_clock::now();
   const double before = cpu ? canary_seconds(threads) : 0.0;
+  timing.spent.canary += seconds_since(start);
   Measurement m = measure_with(call, flush, options.cold, measure_options, timer);
+  start = std::chrono::steady_clock::now();
   const double after = cpu ? canary_seconds(threads) : 0.0;
+  timing.spent.canary += seconds_since(start);
   timing.discarded_blocks = m.discarded;
   timing.canary = std::max(before, after);
   return m;
@@ -160,6 +169,8 @@ Measurement time_on_cuda(const plan::Case& c, const ExecOptions& options, Worklo
 
 void finish(results::CaseResult& result, const Measurement& m, const MeasureOptions& options,
             const std::string& estimator) {
+  result.timing.spent.warmup += m.warmup_time;
+  result.timing.spent.retaken += m.retaken_time;
   result.samples = m.samples;
   result.summary = stats::summarize(m.samples);
   result.timing.block_size = m.block_size;
@@ -200,11 +211,15 @@ void drive(const plan::Case& c, const ExecOptions& options, Workload& w, results
   result.timing.call_path = w.call_path;
   result.timing.mode = options.cold ? "cold" : "hot";
   // One untimed call under the recorder first: its ATen calls and the work they do, and whether
-  // it makes the host wait for the device (then no CUDA graph can hold it). The roofline is made
-  // once, from the case's estimate over all repetitions (run_command).
+  // it makes the host wait for the device (then no CUDA graph can hold it). They are the same in
+  // every repetition: on the CPU only the first (`describe`) records them; on CUDA every one
+  // does, as the graph capture needs to know. The roofline is made once, from the case's
+  // estimate over all repetitions (run_command).
   std::string host_sync;
   result.stage_info = w.stage_info;
-  if (w.recordable) {
+  const at::Device device = device_of(c.device);
+  if (w.recordable && (options.describe || !device.is_cpu())) {
+    const auto start = std::chrono::steady_clock::now();
     const Recording recording = record_aten_calls(w.work_call ? w.work_call : w.call);
     if (options.describe) {
       result.work.aten_calls = w.work_call ? count_aten_calls(w.call) : static_cast<std::int64_t>(recording.calls.size());
@@ -225,9 +240,9 @@ void drive(const plan::Case& c, const ExecOptions& options, Workload& w, results
       }
     }
     w.release();
+    result.timing.spent.recording += seconds_since(start);
   }
   Measurement m;
-  const at::Device device = device_of(c.device);
 #if OPBENCH_WITH_CUDA
   if (device.is_cuda()) {
     if (options.timer == "host") {
@@ -240,6 +255,7 @@ void drive(const plan::Case& c, const ExecOptions& options, Workload& w, results
 #endif
   if (device.is_cpu()) m = time_on_host(c, options, w.call, result.timing, {});
   finish(result, m, options.measure, options.estimator);
+  const auto probes_start = std::chrono::steady_clock::now();
   if (options.memory) {
     w.release();
     result.memory = probe(c, w.call);
@@ -254,6 +270,7 @@ void drive(const plan::Case& c, const ExecOptions& options, Workload& w, results
       core::log_warn(c.case_id + ": no trace: " + core::first_line(e.what()));
     }
   }
+  result.timing.spent.probes += seconds_since(probes_start);
 }
 
 }  // namespace opbench::exec

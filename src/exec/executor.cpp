@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 
+#include <chrono>
 #include <optional>
 
 #if OPBENCH_WITH_CUDA
@@ -71,7 +72,9 @@ results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
         at::empty({placement_padding(c.seed, options.repetition) + 1},
                   at::TensorOptions().dtype(at::kByte).device(device_of(c.device)));
     result.timing.placement_padding = padding.numel() - 1;
+    const auto start = std::chrono::steady_clock::now();
     Workload workload = make_workload(c, options.repetition == 0);
+    result.timing.spent.inputs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     drive(c, options, workload, result);
   } catch (const SkipCase& skip) {
     result = results::CaseResult{};

@@ -52,7 +52,34 @@ stats::Summary summary_from_json(const Json& json, const std::string& where) {
   return s;
 }
 
+// TimeSpent's fields by their JSON names, for writing and reading alike.
+template <typename Spent, typename Visit>
+void each_phase(Spent& spent, Visit&& visit) {
+  visit("inputs", spent.inputs);
+  visit("recording", spent.recording);
+  visit("warmup", spent.warmup);
+  visit("retaken", spent.retaken);
+  visit("canary", spent.canary);
+  visit("probes", spent.probes);
+}
+
 }  // namespace
+
+TimeSpent& TimeSpent::operator+=(const TimeSpent& other) {
+  inputs += other.inputs;
+  recording += other.recording;
+  warmup += other.warmup;
+  retaken += other.retaken;
+  canary += other.canary;
+  probes += other.probes;
+  return *this;
+}
+
+Json to_json(const TimeSpent& spent) {
+  Json out = Json::object();
+  each_phase(spent, [&out](const char* name, const double& value) { out[name] = number(value); });
+  return out;
+}
 
 const std::vector<std::string>& estimator_names() {
   static const std::vector<std::string> names{"min", "median"};
@@ -94,6 +121,7 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const
   out.timing.warmup_calls = 0;
   out.timing.discarded_blocks = 0;
   out.timing.retried_repetitions = 0;
+  out.timing.spent = TimeSpent{};
   out.timing.canary = 0;
   out.timing.repetition_medians.clear();
   out.timing.cpu_times.clear();
@@ -111,6 +139,7 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const
     out.timing.warmup_calls += r.timing.warmup_calls;
     out.timing.discarded_blocks += r.timing.discarded_blocks;
     out.timing.retried_repetitions += r.timing.retried_repetitions;
+    out.timing.spent += r.timing.spent;
     out.timing.canary = std::max(out.timing.canary, r.timing.canary);
     out.timing.block_size = std::max(out.timing.block_size, r.timing.block_size);
     out.timing.repetition_medians.push_back(r.summary.median);
@@ -121,7 +150,9 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const
     if (out.trace.empty()) out.trace = r.trace;
     // The checked repetition's (the first one's) stage figures.
     if (r.stage_info && (!out.stage_info || out.stage_info->tolerance.empty())) out.stage_info = r.stage_info;
-    if (!out.work.aten_calls && r.work.aten_calls) out.work.aten_calls = r.work.aten_calls;
+    // The work is the first repetition's, the one that recorded the ATen calls (a repetition
+    // measured again may come back after later ones).
+    if (!out.work.aten_calls && r.work.aten_calls) out.work = r.work;
   }
   out.summary = stats::summarize(out.samples);
   out.estimate = estimate_of(out.timing.repetition_medians, estimator);
@@ -172,6 +203,7 @@ Json to_json(const CaseResult& result) {
   timing["placement_padding"] = result.timing.placement_padding;
   timing["canary"] = number(result.timing.canary);
   timing["retried_repetitions"] = result.timing.retried_repetitions;
+  timing["spent"] = to_json(result.timing.spent);
   out["timing"] = timing;
   if (result.memory) {
     out["memory"] = {{"peak_bytes", result.memory->peak_bytes},
@@ -268,6 +300,11 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       result.timing.placement_padding = integer_field(t, "placement_padding", 0, where);
       result.timing.canary = t.contains("canary") && t["canary"].is_number() ? t["canary"].get<double>() : 0.0;
       result.timing.retried_repetitions = integer_field(t, "retried_repetitions", 0, where);
+      if (t.contains("spent") && t["spent"].is_object()) {  // absent from files before it
+        each_phase(result.timing.spent, [&t](const char* name, double& value) {
+          value = t["spent"].contains(name) && t["spent"][name].is_number() ? t["spent"][name].get<double>() : 0.0;
+        });
+      }
     }
     if (json.contains("memory") && json["memory"].is_object()) {
       const Json& m = json["memory"];

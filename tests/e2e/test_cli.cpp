@@ -47,6 +47,20 @@ TEST_F(Cli, RunWritesResultsWithContextStatisticsAndSamples) {
   EXPECT_GT(first["stats"]["median"].get<double>(), 0.0);
   EXPECT_EQ(first["memory"]["peak_bytes"], 64);
   EXPECT_EQ(json["cases"][4]["name"], "softmax");
+  // Where the run's time went: the timed blocks and the rest, phase by phase, within the wall
+  // clock; the console says it in one line.
+  const Json& spent = json["summary"]["time_spent"];
+  double parts = 0;
+  for (const char* key : {"timed", "inputs", "recording", "warmup", "retaken", "canary", "probes", "retried", "other"}) {
+    ASSERT_TRUE(spent.contains(key)) << key;
+    EXPECT_GE(spent[key].get<double>(), 0.0) << key;
+    parts += spent[key].get<double>();
+  }
+  EXPECT_GT(spent["timed"].get<double>(), 0.0);
+  EXPECT_GT(spent["inputs"].get<double>(), 0.0);
+  EXPECT_NEAR(parts, spent["wall"].get<double>(), 1e-6 + 1e-9 * parts);  // `other` is the rest
+  EXPECT_GT(first["timing"]["spent"]["warmup"].get<double>(), 0.0);
+  EXPECT_NE(r.err.find(" s timed, "), std::string::npos) << r.err;
 }
 
 TEST_F(Cli, ExportToEveryFormatFromTheLatestRun) {
@@ -346,6 +360,9 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
     EXPECT_EQ(e["estimator"], "min");
     const auto medians = c["timing"]["repetition_medians"].get<std::vector<double>>();
     EXPECT_DOUBLE_EQ(e["time"].get<double>(), *std::min_element(medians.begin(), medians.end()));
+    // Only the first repetition records the ATen calls; their count and work reach the case.
+    EXPECT_EQ(c["work"]["aten_calls"], 1) << c["case_id"];
+    EXPECT_GT(c["work"]["flops"].get<double>(), 0.0) << c["case_id"];
   }
   EXPECT_EQ(read_json(second)["context"]["estimator"], "min");
   const auto r = opbench("compare " + first + " " + second + " --format json");

@@ -15,7 +15,9 @@ namespace opbench::exec {
 struct ExecOptions {
   MeasureOptions measure;
   bool memory = true;          // run the untimed memory probe
-  bool describe = true;        // count the ATen calls of one call (the same in every repetition)
+  // Record one call's ATen calls (their count and work: the same in every repetition, so a
+  // run's later repetitions on the CPU skip the recording; CUDA ones record to decide on graphs).
+  bool describe = true;
   // CUDA: "event": GPU time from CUDA-graph replays, with the CPU and batch times beside it
   // (results::TimingInfo::measures); "host": the host clock with a synchronize per block.
   std::string timer = "event";

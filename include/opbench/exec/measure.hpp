@@ -22,7 +22,8 @@ namespace opbench::exec {
 struct MeasureOptions {
   // Per measurement, i.e. per repetition of a case: a run measures each case in several
   // repetitions spread over the run (run --repetitions, 7 by default), so these are small.
-  int warmup = 2;             // calls before calibration (calibration calls are warmup too)
+  int warmup = 2;             // untimed calls before the first timed block, at least; the
+                              // block-size calibration's calls count (it makes at least one)
   int min_runs = 3;           // samples at least (wins over max_time)
   double min_time = 0.01;     // seconds of timed blocks at least
   double max_time = 0.04;     // stop once min_runs are in and this many seconds are spent, in
@@ -46,6 +47,8 @@ struct Measurement {
   double noise = 0;       // cv of samples
   bool noise_reached = false;
   std::int64_t discarded = 0;  // blocks dropped because the process was interrupted in them
+  double warmup_time = 0;      // [s] wall clock of the warmup and calibration calls
+  double retaken_time = 0;     // [s] in the dropped blocks (what re-taking them cost)
 };
 
 // Involuntary context switches of this process so far (all threads; getrusage RUSAGE_SELF):
@@ -81,6 +84,7 @@ void sample_until_done(Measurement& m, Timer& timer, Call& call, Before& before,
     if (interrupted) {
       ++dropped_batches;
       m.discarded += static_cast<std::int64_t>(batch.size());
+      for (double t : batch) m.retaken_time += t;
     } else {
       ++kept_batches;
       for (double t : batch) {
@@ -106,10 +110,13 @@ void sample_until_done(Measurement& m, Timer& timer, Call& call, Before& before,
 template <typename Timer, typename Call>
 Measurement measure(Call&& call, const MeasureOptions& options, Timer& timer) {
   Measurement m;
-  for (int i = 0; i < options.warmup; ++i) call();
-  m.warmup_calls = options.warmup;
+  const auto warmup_start = std::chrono::steady_clock::now();
+  // Calibration makes at least one call, and its calls are warmup too: a call that lasts a
+  // block already is made `warmup` times before its first timed block, not `warmup` + 1.
+  for (int i = 1; i < options.warmup; ++i) call();
+  m.warmup_calls = std::max(0, options.warmup - 1);
 
-  // Calibration: grow k until one block lasts block_time; these calls are warmup too.
+  // Calibration: grow k until one block lasts block_time.
   std::int64_t k = 1;
   while (true) {
     timer.start();
@@ -123,6 +130,7 @@ Measurement measure(Call&& call, const MeasureOptions& options, Timer& timer) {
     k = std::min(options.max_block, std::max(k * 2, std::min(next, k * 100)));
   }
   m.block_size = k;
+  m.warmup_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - warmup_start).count();
   auto nothing = [] {};
   detail::sample_until_done(m, timer, call, nothing, k, options);
   return m;
@@ -132,12 +140,14 @@ Measurement measure(Call&& call, const MeasureOptions& options, Timer& timer) {
 template <typename Timer, typename Call, typename Flush>
 Measurement measure_cold(Call&& call, Flush&& flush, const MeasureOptions& options, Timer& timer) {
   Measurement m;
+  const auto warmup_start = std::chrono::steady_clock::now();
   for (int i = 0; i < options.warmup; ++i) {
     flush();
     call();
   }
   m.warmup_calls = options.warmup;
   m.block_size = 1;
+  m.warmup_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - warmup_start).count();
   detail::sample_until_done(m, timer, call, flush, 1, options);
   return m;
 }

@@ -26,6 +26,20 @@ struct MemoryStats {
 };
 
 // How the samples were taken.
+// Where a case's wall-clock time went besides its timed blocks (TimingInfo::total_time), in
+// seconds, summed over its kept repetitions; a run's summary adds them up (`time_spent`).
+struct TimeSpent {
+  double inputs = 0;     // making the inputs (every repetition makes its own)
+  double recording = 0;  // the untimed call under the ATen-call recorder (the first repetition;
+                         // every one on CUDA, where it decides whether a graph can hold the call)
+  double warmup = 0;     // warmup and block-size calibration calls
+  double retaken = 0;    // timed blocks dropped because the process was interrupted in them
+  double canary = 0;     // the speed canary before and after the timing
+  double probes = 0;     // the memory probe and the trace (the first repetition)
+  double total() const { return inputs + recording + warmup + retaken + canary + probes; }
+  TimeSpent& operator+=(const TimeSpent& other);
+};
+
 struct TimingInfo {
   std::string timer;                // "steady_clock", "cuda_event" or "host_sync"
   std::string mode = "hot";         // "hot", or "cold" (cache overwritten before each call)
@@ -55,6 +69,7 @@ struct TimingInfo {
   double canary = 0;  // [s] the speed canary around the timing (exec/canary.hpp), slower of the
                       // one before and the one after; the slowest over kept repetitions; 0: none
   std::int64_t retried_repetitions = 0;    // repetitions measured again: the machine was slow
+  TimeSpent spent;
 };
 
 // The work of one call and the rates it ran at (see cost/cost.hpp for the rules); absent
@@ -152,6 +167,7 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
 
 Json to_json(const CaseResult& result);
 Json to_json(const ResultSet& set);
+Json to_json(const TimeSpent& spent);
 
 // Throws ResultsError naming `where` on a malformed record.
 CaseResult case_result_from_json(const Json& json, const std::string& where);

@@ -41,6 +41,32 @@ TEST(Measure, BlockSizeMakesBlocksLastBlockTime) {
   EXPECT_NEAR(m.total_time, 6.0 * static_cast<double>(m.block_size) * 1e-6, 1e-12);
 }
 
+TEST(Measure, CalibrationCallsCountAsWarmup) {
+  // A call that lasts a block already: calibration's one call is the second warmup call, so
+  // `warmup` calls in all come before the first timed block.
+  g_now = 0;
+  FakeTimer timer;
+  std::int64_t calls = 0;
+  MeasureOptions options;
+  options.warmup = 2;
+  options.min_runs = 3;
+  options.min_time = 0.0;
+  options.block_time = 1e-3;
+  const Measurement m = measure([&] { g_now += 2e-3; ++calls; }, options, timer);
+  EXPECT_EQ(m.block_size, 1);
+  EXPECT_EQ(m.warmup_calls, 2);
+  ASSERT_EQ(m.samples.size(), 3u);
+  EXPECT_EQ(calls, 2 + 3);
+  EXPECT_GE(m.warmup_time, 0.0);
+  EXPECT_DOUBLE_EQ(m.retaken_time, 0.0);
+  // No warmup asked: calibration's call is still made first.
+  options.warmup = 0;
+  calls = 0;
+  const Measurement bare = measure([&] { g_now += 2e-3; ++calls; }, options, timer);
+  EXPECT_EQ(bare.warmup_calls, 1);
+  EXPECT_EQ(calls, 1 + 3);
+}
+
 TEST(Measure, NoisyCaseRunsUntilMaxTime) {
   g_now = 0;
   FakeTimer timer;
@@ -131,6 +157,8 @@ TEST(Measure, InterruptedBatchesAreTakenAgainWithinABound) {
   ASSERT_EQ(m.samples.size(), 6u);
   for (double s : m.samples) EXPECT_NEAR(s, 1e-6, 1e-15);
   EXPECT_EQ(m.discarded, 3);
+  // What the dropped batch cost: its 3 blocks of block_size slow calls.
+  EXPECT_NEAR(m.retaken_time, 3.0 * static_cast<double>(m.block_size) * 1e-5, 1e-12);
 
   // A machine that interrupts every batch: drops stop once they outnumber the kept batches
   // plus min_runs, and the measurement still ends, with every drop counted.

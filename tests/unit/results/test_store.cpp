@@ -143,6 +143,37 @@ TEST(ResultSet, EstimateIsTheMedianOfRepetitionMediansWithItsInterval) {
   EXPECT_DOUBLE_EQ(legacy.estimate.time, 2.0);
 }
 
+TEST(ResultSet, RepetitionsAddUpTheirTimeSpentAndKeepTheRecordedWork) {
+  // Repetition 0 recorded the ATen calls and their work; repetition 1, measured again, came
+  // back first and recorded nothing (a later CPU repetition skips the recorder).
+  CaseResult later = make_result("a", {2.0});
+  later.timing.spent.inputs = 0.5;
+  later.timing.spent.warmup = 0.25;
+  CaseResult first = make_result("a", {1.0});
+  first.work.flops = 8.0;
+  first.work.bytes = 48.0;
+  first.work.aten_calls = 1;
+  first.timing.spent.inputs = 0.5;
+  first.timing.spent.recording = 0.125;
+  first.timing.spent.probes = 1.0;
+  const CaseResult r = combine_repetitions({later, first});
+  EXPECT_DOUBLE_EQ(r.timing.spent.inputs, 1.0);
+  EXPECT_DOUBLE_EQ(r.timing.spent.warmup, 0.25);
+  EXPECT_DOUBLE_EQ(r.timing.spent.recording, 0.125);
+  EXPECT_DOUBLE_EQ(r.timing.spent.probes, 1.0);
+  EXPECT_DOUBLE_EQ(r.timing.spent.total(), 2.375);
+  ASSERT_TRUE(r.work.flops.has_value());
+  EXPECT_DOUBLE_EQ(*r.work.flops, 8.0);
+  EXPECT_EQ(r.work.aten_calls, 1);
+  // Written and read back; a file from before `spent` reads as nothing spent.
+  const Json json = to_json(r);
+  EXPECT_DOUBLE_EQ(json["timing"]["spent"]["recording"].get<double>(), 0.125);
+  EXPECT_DOUBLE_EQ(case_result_from_json(json, "mem").timing.spent.total(), 2.375);
+  Json old = json;
+  old["timing"].erase("spent");
+  EXPECT_DOUBLE_EQ(case_result_from_json(old, "mem").timing.spent.total(), 0.0);
+}
+
 TEST(ResultSet, TheEstimatorMakesTheTimeFromTheRepetitionMedians) {
   std::vector<CaseResult> reps;
   for (double m : {1.0, 1.2, 0.9, 1.1, 5.0}) reps.push_back(make_result("a", {m}));
