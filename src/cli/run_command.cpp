@@ -425,8 +425,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
     ++finished;
     (result.status == "ok" ? ok : result.status == "error" ? failed : skipped)++;
     if (result.status == "ok" && !result.timing.noise_reached) ++noisy;
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double elapsed = exec::seconds_since(start);
     std::cerr << fmt::format("[{}/{}] {}  [{:.1f} s]\n", finished, cases.size(),
                              report::console_line(result), elapsed);
   }
@@ -439,7 +438,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
                             {"repetitions", schedule.jobs()},
                             {"tolerance", gate.tolerance()},
                             {"fastest_canary_by_threads", fastest}};
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double wall = exec::seconds_since(start);
   summary["time_spent"] = time_spent_summary(wall, timed, spent, spent_on_retried);
   std::cerr << "opbench: " << describe_time_spent(summary["time_spent"]) << "\n";
   if (schedule.retries() > 0) {

@@ -34,10 +34,6 @@ namespace {
 // steady state.
 constexpr int k_trace_calls = 3;
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // Cold mode's flush: overwrites a buffer the size of the device's last cache level.
 struct Flush {
   at::Tensor buffer;

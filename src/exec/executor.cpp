@@ -74,7 +74,7 @@ results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
     result.timing.placement_padding = padding.numel() - 1;
     const auto start = std::chrono::steady_clock::now();
     Workload workload = make_workload(c, options.repetition == 0);
-    result.timing.spent.inputs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.timing.spent.inputs = seconds_since(start);
     drive(c, options, workload, result);
   } catch (const SkipCase& skip) {
     result = results::CaseResult{};

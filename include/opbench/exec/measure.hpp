@@ -59,6 +59,11 @@ inline std::int64_t interruptions_of_this_process() {
   return static_cast<std::int64_t>(usage.ru_nivcsw);
 }
 
+// Seconds of the steady clock since `start`.
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 namespace detail {
 
 // Takes timed intervals of `calls` calls each, a batch per collect(), until the stopping rule
@@ -92,8 +97,7 @@ void sample_until_done(Measurement& m, Timer& timer, Call& call, Before& before,
         m.total_time += t;
       }
     }
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    const double wall = seconds_since(wall_start);
     const bool enough = static_cast<int>(m.samples.size()) >= options.min_runs &&
                         m.total_time >= options.min_time;
     // (Drops are bounded by the kept batches, so this loop ends like one without drops.)
@@ -130,7 +134,7 @@ Measurement measure(Call&& call, const MeasureOptions& options, Timer& timer) {
     k = std::min(options.max_block, std::max(k * 2, std::min(next, k * 100)));
   }
   m.block_size = k;
-  m.warmup_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - warmup_start).count();
+  m.warmup_time = seconds_since(warmup_start);
   auto nothing = [] {};
   detail::sample_until_done(m, timer, call, nothing, k, options);
   return m;
@@ -147,7 +151,7 @@ Measurement measure_cold(Call&& call, Flush&& flush, const MeasureOptions& optio
   }
   m.warmup_calls = options.warmup;
   m.block_size = 1;
-  m.warmup_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - warmup_start).count();
+  m.warmup_time = seconds_since(warmup_start);
   detail::sample_until_done(m, timer, call, flush, 1, options);
   return m;
 }

@@ -25,7 +25,6 @@ struct MemoryStats {
   std::optional<std::int64_t> device_peak_reserved_bytes;
 };
 
-// How the samples were taken.
 // Where a case's wall-clock time went besides its timed blocks (TimingInfo::total_time), in
 // seconds, summed over its kept repetitions; a run's summary adds them up (`time_spent`).
 struct TimeSpent {
@@ -40,6 +39,7 @@ struct TimeSpent {
   TimeSpent& operator+=(const TimeSpent& other);
 };
 
+// How the samples were taken.
 struct TimingInfo {
   std::string timer;                // "steady_clock", "cuda_event" or "host_sync"
   std::string mode = "hot";         // "hot", or "cold" (cache overwritten before each call)
