@@ -118,6 +118,30 @@ TEST(ResultWriter, JournalKeepsRepetitionsOfCasesThatNeverFinished) {
   EXPECT_DOUBLE_EQ(b.estimate.median, 3.05);
 }
 
+TEST(ResultSet, NoiseIsTheTypicalRepetitionsNotThePooledSamples) {
+  // Three quiet repetitions (cv 1% each, target 2%) whose medians differ by 20%: the pooled
+  // samples' cv is about 8%, but each repetition reached its target, so the case did.
+  std::vector<CaseResult> reps;
+  const double noise[] = {0.01, 0.015, 0.05};
+  for (int i = 0; i < 3; ++i) {
+    const double m = 1.0 + 0.1 * i;
+    CaseResult r = make_result("a", {m * 0.99, m, m * 1.01});
+    r.timing.target_noise = 0.02;
+    r.timing.noise = noise[i];
+    r.timing.noise_reached = noise[i] <= 0.02;
+    reps.push_back(r);
+  }
+  CaseResult r = combine_repetitions(reps);
+  EXPECT_GT(r.summary.cv, 0.06);
+  EXPECT_DOUBLE_EQ(r.timing.noise, 0.015);
+  EXPECT_TRUE(r.timing.noise_reached);
+  // Two of three repetitions noisy: the typical one is, and so is the case.
+  reps[1].timing.noise = 0.03;
+  r = combine_repetitions(reps);
+  EXPECT_DOUBLE_EQ(r.timing.noise, 0.03);
+  EXPECT_FALSE(r.timing.noise_reached);
+}
+
 TEST(ResultSet, EstimateIsTheMedianOfRepetitionMediansWithItsInterval) {
   std::vector<CaseResult> reps;
   for (double m : {1.0, 1.2, 0.9, 1.1, 5.0}) reps.push_back(make_result("a", {m}));
