@@ -195,6 +195,8 @@ void register_box_samples(std::vector<Sample>& out) {
       .axes({"boxes"})
       .cases({{128}, {64}, {8}})
       .backward()
+      // Encodes detached targets, which no training differentiates: backward takes both inputs.
+      .grad_inputs({0, 1})
       .inputs(pair_of_boxes)
       .body([](const Tensors& t) { return Tensors{bbox2delta(t[0], t[1])}; });
   family.add("delta2bbox", {"ThirdPartyCodes", "IfElseBranch", "ViewAttribute"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/core/bbox/coder/delta_xywh_bbox_coder.py#L164")
@@ -206,6 +208,8 @@ void register_box_samples(std::vector<Sample>& out) {
       .axes({"boxes", "coordinates"})
       .cases({{3000, 4}, {4000, 4}, {5000, 4}})
       .backward()
+      // Encodes detached targets, which no training differentiates: backward takes both inputs.
+      .grad_inputs({0, 1})
       .written_from("MMDetection's TBLRBBoxCoder.encode (bboxes2tblr): distances to the four sides over the prior's size, normalised")
       .inputs(pair_of_boxes)
       .body([](const Tensors& t) { return Tensors{bbox2tblr(t[0], t[1])}; });
@@ -213,6 +217,8 @@ void register_box_samples(std::vector<Sample>& out) {
       .axes({"boxes"})
       .cases({{3000}, {4000}, {5000}})
       .backward()
+      // Decoded predictions, as FSAF's IoU loss on decoded boxes: the distances, not the priors.
+      .grad_inputs({1})
       .written_from("MMDetection's TBLRBBoxCoder.decode (tblr2bboxes): the inverse of bbox2tblr")
       .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), at::rand({size_at(s, 0), 4}, g) * 0.25}; })
       .body([](const Tensors& t) { return Tensors{tblr2bbox(t[0], t[1])}; });
@@ -253,6 +259,8 @@ void register_box_samples(std::vector<Sample>& out) {
       .axes({"boxes", "offsets"})
       .cases({{4000, 4}, {5000, 4}, {6000, 4}})
       .backward()
+      // The predicted offsets, not the proposals.
+      .grad_inputs({1})
       .written_from(k_detectron_from)
       .inputs([](const Json& s, at::Generator& g) {
         return Tensors{random_boxes(size_at(s, 0), g), at::randn({size_at(s, 0), s.at(1).get<std::int64_t>()}, g) * 0.2};
@@ -268,12 +276,14 @@ void register_box_samples(std::vector<Sample>& out) {
       .axes({"boxes", "coordinates"})
       .cases({{50, 4}, {100, 4}, {200, 4}})
       .backward()
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{box_xyxy_to_cxcywh(random_boxes(size_at(s, 0), g))}; })
       .body([](const Tensors& t) { return Tensors{box_cxcywh_to_xyxy(t[0])}; });
   family.add("box_xyxy_to_cxcywh", {}, "SINGLE_REPO", std::string(k_detr) + "#L16")
       .axes({"boxes", "coordinates"})
       .cases({{50, 4}, {100, 4}, {200, 4}})
       .backward()
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g)}; })
       .body([](const Tensors& t) { return Tensors{box_xyxy_to_cxcywh(t[0])}; });
   family.add("box_iou", {"Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L24")
@@ -285,6 +295,8 @@ void register_box_samples(std::vector<Sample>& out) {
       .axes({"boxes1", "boxes2"})
       .cases({{400, 72}, {800, 144}, {1600, 288}})
       .backward()
+      // DETR's loss_boxes: the predicted boxes, not the targets.
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(s.at(1).get<std::int64_t>(), g)}; })
       .body([](const Tensors& t) { return Tensors{generalized_box_iou(t[0], t[1])}; });
   family.add("masks_to_boxes", {"ViewAttribute", "IfElseBranch", "Reduce"}, "SINGLE_REPO", std::string(k_detr) + "#L64")
@@ -308,12 +320,16 @@ void register_box_samples(std::vector<Sample>& out) {
       .axes({"boxes"})
       .cases({{3000}, {2000}, {1000}})
       .backward()
+      // Encodes detached targets, which no training differentiates: backward takes both inputs.
+      .grad_inputs({0, 1})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 0), g)}; })
       .body([](const Tensors& t) { return Tensors{legacy_bbox2delta(t[0], t[1])}; });
   family.add("legacy_delta2bbox", {"ViewAttribute", "IfElseBranch"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/core/bbox/coder/legacy_delta_xywh_bbox_coder.py#L134")
       .axes({"boxes", "coordinates"})
       .cases({{3000, 4}, {2000, 4}, {1000, 4}})
       .backward()
+      // The predicted deltas, not the RoIs (a decoded-box loss).
+      .grad_inputs({1})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), at::randn({size_at(s, 0), 4}, g) * 0.2}; })
       .body([](const Tensors& t) { return Tensors{legacy_delta2bbox(t[0], t[1])}; });
 }

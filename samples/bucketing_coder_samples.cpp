@@ -132,6 +132,8 @@ void register_bucketing_coder_samples(std::vector<Sample>& out) {
       .axes({"proposals", "coordinates"})
       .cases({{64, 4}, {128, 4}, {32, 4}})
       .backward()
+      // Training builds buckets from detached proposals; backward takes the proposals (its only input).
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g)}; })
       .body([](const Tensors& t) {
         const Buckets b = generate_buckets(t[0], k_buckets, k_scale);
@@ -155,6 +157,8 @@ void register_bucketing_coder_samples(std::vector<Sample>& out) {
       .axes({"proposals"})
       .cases({{3000}, {2000}, {1000}})
       .backward()
+      // SABL's bucket scores and offsets, not the proposals.
+      .grad_inputs({1, 2})
       .inputs([](const Json& s, at::Generator& g) {
         const auto n = size_at(s, 0), per_side = side_count(k_buckets);
         return Tensors{random_boxes(n, g), at::randn({n, 4 * per_side}, g), at::randn({n, 4 * per_side}, g) * 0.3};

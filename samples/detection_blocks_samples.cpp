@@ -217,6 +217,8 @@ void register_detection_block_samples(std::vector<Sample>& out) {
       .axes({"boxes1", "boxes2"})
       .cases({{4, 16}, {8, 8}, {16, 4}})
       .backward()
+      // The predictions' side, as GIoULoss's bbox_overlaps(pred, target).
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 1), g)}; })
       .body([](const Tensors& t) { return Tensors{bbox_overlaps(t[0], t[1])}; });
   // As box_area: (images, RoIs an image); boxes up to 800 px so that every level is hit.
@@ -257,6 +259,8 @@ void register_detection_block_samples(std::vector<Sample>& out) {
       .axes({"batch"})
       .cases({{4}, {8}, {12}})
       .backward()
+      // The features only: its weight, bias and running statistics are frozen buffers.
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) {
         return Tensors{at::randn({size_at(s, 0), 256, 56, 56}, g), at::rand({256}, g) + 0.5, at::randn({256}, g),
                        at::randn({256}, g), at::rand({256}, g) + 0.5};

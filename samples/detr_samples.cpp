@@ -63,6 +63,8 @@ void register_detr_samples(std::vector<Sample>& out) {
       .axes({"batch", "channels_unused", "height", "width"})
       .cases({{4, 2048, 24, 37}})
       .backward()
+      // The row and column embeddings; the features give only their shape.
+      .grad_inputs({1, 2})
       .inputs([](const Json& s, at::Generator& g) {
         return Tensors{at::randn({size_at(s, 0), 8, size_at(s, 2), size_at(s, 3)}, g), at::rand({50, 128}, g), at::rand({50, 128}, g)};
       })

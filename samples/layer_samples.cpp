@@ -40,6 +40,8 @@ void register_layer_samples(std::vector<Sample>& out) {
       .axes({"side", "channels"})
       .cases({{100, 3}, {200, 3}})
       .backward()
+      // Input, weight and bias; not the hole mask (data).
+      .grad_inputs({0, 2, 3})
       .inputs([](const Json& s, at::Generator& g) {
         const auto hw = size_at(s, 0), c = size_at(s, 1);
         return Tensors{at::randn({1, c, hw, hw}, g), at::randint(0, 2, {1, 1, hw, hw}, g, k_long).to(at::kFloat),
@@ -56,6 +58,7 @@ void register_layer_samples(std::vector<Sample>& out) {
       .axes({"batch"})
       .cases(conv_cases)
       .backward()
+      .grad_inputs({0, 1, 2})
       .written_from("the fused-operator patterns of MXNet's operator-benchmark design (convolution then ReLU)")
       .inputs(conv_inputs)
       .body([](const Tensors& t) { return Tensors{conv_relu(t[0], t[1], t[2])}; });
@@ -63,6 +66,8 @@ void register_layer_samples(std::vector<Sample>& out) {
       .axes({"batch"})
       .cases(conv_cases)
       .backward()
+      // Input, conv weight, BN weight and bias; not the running statistics (buffers).
+      .grad_inputs({0, 1, 3, 4})
       .written_from("the fused-operator patterns of MXNet's operator-benchmark design (convolution then batch norm)")
       .inputs(conv_inputs)
       .body([](const Tensors& t) { return Tensors{conv_bn(t[0], t[1], t[3], t[4], t[5], t[6])}; });
@@ -70,6 +75,8 @@ void register_layer_samples(std::vector<Sample>& out) {
       .axes({"batch"})
       .cases(conv_cases)
       .backward()
+      // Input, conv weight, BN weight and bias; not the running statistics (buffers).
+      .grad_inputs({0, 1, 3, 4})
       .written_from("the fused-operator patterns of MXNet's operator-benchmark design (convolution, batch norm, ReLU)")
       .inputs(conv_inputs)
       .body([](const Tensors& t) { return Tensors{at::relu(conv_bn(t[0], t[1], t[3], t[4], t[5], t[6]))}; });
@@ -77,6 +84,7 @@ void register_layer_samples(std::vector<Sample>& out) {
       .axes({"tokens", "in_features", "out_features"})
       .cases({{1024, 768, 3072}})
       .backward()
+      .grad_inputs({0, 1, 2})
       .written_from("the fused-operator patterns of MXNet's operator-benchmark design (linear then GELU)")
       .inputs([](const Json& s, at::Generator& g) {
         return Tensors{at::randn({size_at(s, 0), size_at(s, 1)}, g), at::randn({size_at(s, 2), size_at(s, 1)}, g) * 0.02, at::randn({size_at(s, 2)}, g)};

@@ -369,6 +369,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"samples", "classes"})
       .cases({{3000, 4}, {2000, 2}, {1000, 4}})
       .backward()
+      .grad_inputs({0})
       .written_from("the label-smoothing cross entropy of Szegedy et al. 2016 (Inception-v3) as LongTail-Bench's own copy computes it "
           "(DeepLink-org/DLOP-Bench, bench/samples/long_tail/label_smooth_celoss/torch_impl.py: 6 classes' smoothing)")
       .inputs([](const Json& s, at::Generator& g) {
@@ -443,6 +444,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"mask_low", "mask_high", "images", "objects"})
       .cases({{0, 2, 3000, 4}, {0, 3, 2000, 2}, {0, 3, 6000, 8}})
       .backward()
+      .grad_inputs({0, 1})
       .host_sync(tags_sync)
       .written_from(tags_from)
       .inputs(tag_inputs)
@@ -451,6 +453,7 @@ void register_loss_samples(std::vector<Sample>& out) {
       .axes({"mask_low", "mask_high", "images", "objects"})
       .cases({{0, 2, 32, 8}, {1, 3, 64, 4}, {2, 4, 64, 16}})
       .backward()
+      .grad_inputs({0, 1})
       .host_sync(tags_sync)
       .written_from(tags_from)
       .inputs(tag_inputs)

@@ -110,6 +110,7 @@ void register_pose_action_samples(std::vector<Sample>& out) {
       .axes({"images", "heatmap_height", "heatmap_width"})
       .cases({{4, 12, 12}, {4, 16, 16}, {4, 8, 8}})
       .backward()
+      .grad_inputs({0})
       .host_inputs(1)
       .inputs([](const Json& s, at::Generator& g) {
         const auto images = size_at(s, 0), h = size_at(s, 1), w = size_at(s, 2);

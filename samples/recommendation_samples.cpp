@@ -80,6 +80,7 @@ void register_recommendation_samples(std::vector<Sample>& out) {
       .axes({"users", "interests", "width"})
       .cases({{12, 12, 12}, {16, 16, 16}, {32, 32, 32}})
       .backward()
+      .grad_inputs({0, 1})
       .inputs([](const Json& s, at::Generator& g) {
         return Tensors{at::randn({size_at(s, 0), size_at(s, 1), size_at(s, 2)}, g), at::randn({size_at(s, 0), size_at(s, 2)}, g)};
       })
@@ -89,6 +90,8 @@ void register_recommendation_samples(std::vector<Sample>& out) {
       .axes({"batch", "sequence", "width"})
       .cases({{12, 12, 12}})
       .backward()
+      // Queries, keys and values; not the additive padding mask.
+      .grad_inputs({0, 1, 2})
       .inputs([](const Json& s, at::Generator& g) {
         const auto b = size_at(s, 0), l = size_at(s, 1), d = size_at(s, 2);
         const auto padded = at::rand({b, 1, l}, g) > 0.8;
@@ -101,6 +104,7 @@ void register_recommendation_samples(std::vector<Sample>& out) {
       .axes({"users", "width"})
       .cases({{16, 16}})
       .backward()
+      .grad_inputs({0, 1, 2, 3, 4})
       .inputs([](const Json& s, at::Generator& g) {
         const auto n = size_at(s, 0), d = size_at(s, 1);
         return Tensors{at::randn({n, d}, g), at::randn({n, d}, g), at::randn({n, d}, g), at::randn({1, d}, g) * 0.1,
@@ -111,24 +115,28 @@ void register_recommendation_samples(std::vector<Sample>& out) {
       .axes({"embedding_dim", "unused"})
       .cases({{12, 1}})
       .backward()
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({512, 26, size_at(s, 0)}, g)}; })
       .body([](const Tensors& t) { return Tensors{factorization_machine(t[0])}; });
   family.add("smooth_step", {"Broadcast"}, "PADDLEREC", k_paddlerec + "3b416accde4366e26f55f8d27f2453704a146bad/models/multitask/dselect_k/net.py#L121")
       .axes({"batch", "rows", "columns"})
       .cases({{12, 12, 12}, {16, 16, 16}, {32, 32, 32}})
       .backward()
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({size_at(s, 0), size_at(s, 1), size_at(s, 2)}, g)}; })
       .body([](const Tensors& t) { return Tensors{smooth_step(t[0])}; });
   family.add("split_heads_qkv", {"InputAware", "ViewAttribute"}, "PADDLEREC", k_paddlerec + "1f1d93eba5503bec87c11acc8203c2266c63c285/models/rank/bst/net.py#L339")
       .axes({"sequence", "head_width"})
       .cases({{12, 12}})
       .backward()
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({128, size_at(s, 0), size_at(s, 1) * 8}, g)}; })
       .body([](const Tensors& t) { return Tensors{split_heads_qkv(t[0], 8)}; });
   family.add("word2vec", {"InputAware", "Broadcast"}, "PADDLEREC", "https://github.com/facebookresearch/fairseq/blob/b5a039c292facba9c73f59ff34621ec131d82341/fairseq/utils.py#L256")
       .axes({"negatives", "unused"})
       .cases({{24, 1}})
       .backward()
+      .grad_inputs({0, 1, 2})
       .inputs([](const Json& s, at::Generator& g) {
         return Tensors{at::randn({512, 64}, g) * 0.1, at::randn({512, 64}, g) * 0.1, at::randn({512, size_at(s, 0), 64}, g) * 0.1};
       })
@@ -137,6 +145,7 @@ void register_recommendation_samples(std::vector<Sample>& out) {
       .axes({"capsules"})
       .cases({{12}, {16}, {32}})
       .backward()
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({size_at(s, 0), 8}, g)}; })
       .body([](const Tensors& t) { return Tensors{squash(t[0])}; });
   family.add("dec2bin", {"InputAware", "Broadcast"}, "PADDLEREC", k_paddlerec + "3b416accde4366e26f55f8d27f2453704a146bad/models/multitask/dselect_k/net.py#L190")

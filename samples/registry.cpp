@@ -35,6 +35,9 @@ void check_declared(const Sample& sample) {
   if (!sample.make_inputs) fail("no input maker: declare it with .inputs(...)");
   if (!sample.body) fail("no body: declare it with .body(...)");
   if (!info.grad_inputs.empty() && !info.backward) fail("grad_inputs without backward: declare .backward() too");
+  if (info.backward && info.grad_inputs.empty()) {
+    fail("backward without grad_inputs: name the inputs training differentiates with .grad_inputs({...})");
+  }
   for (const auto& c : info.cases) {
     const auto& sizes = c.at("sizes");
     if (sizes.size() != info.axes.size()) {

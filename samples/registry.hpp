@@ -71,7 +71,7 @@ class Family {
 
 // Throws std::logic_error naming the sample and its file when its declaration is incomplete: no
 // cases, no input maker or body, no axes, a case with another number of sizes than axes, or
-// grad_inputs without backward.
+// backward without grad_inputs (or grad_inputs without backward).
 void check_declared(const Sample& sample);
 
 // Every sample, registered by the sample files (each checked with check_declared).

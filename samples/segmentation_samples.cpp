@@ -482,6 +482,7 @@ void register_segmentation_samples(std::vector<Sample>& out) {
       .axes({"batch", "codewords"})
       .cases({{8, 12}, {4, 8}, {8, 16}})
       .backward()
+      .grad_inputs({0, 1, 2})
       .inputs([](const Json& s, at::Generator& g) {
         const auto b = size_at(s, 0), k = size_at(s, 1);
         return Tensors{at::rand({b, 1024, k}, g).softmax(2), at::randn({b, 1024, 64}, g), at::randn({k, 64}, g)};
@@ -491,6 +492,7 @@ void register_segmentation_samples(std::vector<Sample>& out) {
       .axes({"pixels", "codewords", "channels"})
       .cases({{892, 52, 32}, {492, 26, 16}, {292, 18, 4}})
       .backward()
+      .grad_inputs({0, 1, 2})
       .inputs([](const Json& s, at::Generator& g) {
         return Tensors{at::randn({2, size_at(s, 0), size_at(s, 2)}, g), at::randn({size_at(s, 1), size_at(s, 2)}, g), at::rand({size_at(s, 1)}, g)};
       })

@@ -101,12 +101,16 @@ void register_yolact_samples(std::vector<Sample>& out) {
       .axes({"boxes"})
       .cases({{128}, {256}, {512}})
       .backward()
+      // Encodes detached targets, which no training differentiates: backward takes both inputs.
+      .grad_inputs({0, 1})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{unit_boxes(size_at(s, 0), g), priors(size_at(s, 0), g)}; })
       .body([](const Tensors& t) { return Tensors{yolact_encode(t[0], t[1])}; });
   family.add("decode", {"IfElseBranch", "ViewAttribute"}, "SINGLE_REPO", k_yolact + "box_utils.py#L268")
       .axes({"boxes"})
       .cases({{300}, {600}, {800}})
       .backward()
+      // The predicted locations, not the priors.
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({size_at(s, 0), 4}, g), priors(size_at(s, 0), g)}; })
       .body([](const Tensors& t) { return Tensors{yolact_decode(t[0], t[1])}; });
   // YOLACT's mask prototypes are 138 x 138; one mask per detection.
@@ -114,6 +118,8 @@ void register_yolact_samples(std::vector<Sample>& out) {
       .axes({"masks"})
       .cases({{4}, {2}, {8}})
       .backward()
+      // YOLACT's lincomb mask loss crops the predicted masks with ground-truth boxes.
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{at::rand({138, 138, size_at(s, 0)}, g), unit_boxes(size_at(s, 0), g)}; })
       .body([](const Tensors& t) { return Tensors{yolact_crop(t[0], t[1])}; });
   // 32 mask coefficients per detection (YOLACT's default), instances among 10 objects.
@@ -121,6 +127,7 @@ void register_yolact_samples(std::vector<Sample>& out) {
       .axes({"detections"})
       .cases({{300}, {400}, {600}})
       .backward()
+      .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) {
         return Tensors{at::randn({size_at(s, 0), 32}, g), at::randint(0, 10, {size_at(s, 0)}, g, k_long)};
       })

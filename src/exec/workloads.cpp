@@ -160,17 +160,14 @@ Workload sample_workload(const plan::Case& c) {
       throw SkipCase("this sample's backward is not timed (LongTail-Bench times it forward only)");
     }
     at::AutoGradMode grad_mode(true);
+    // The inputs training differentiates (every backward sample names them: registry.hpp).
     std::vector<at::Tensor> grad_inputs;
-    const auto& declared = sample->info.grad_inputs;
-    for (std::size_t i = 0; i < on_device; ++i) {
-      const bool wanted = declared.empty() || std::find(declared.begin(), declared.end(), i) != declared.end();
-      if (wanted && at::isFloatingType(inputs[i].scalar_type())) grad_inputs.push_back(inputs[i].requires_grad_(true));
-    }
-    for (std::size_t i : declared) {
+    for (std::size_t i : sample->info.grad_inputs) {
       if (i >= on_device || !at::isFloatingType(inputs[i].scalar_type())) {
         throw Error("sample " + sample->info.name + ": grad input " + std::to_string(i) +
                     " is not a floating input on the device (it has " + std::to_string(on_device) + ")");
       }
+      grad_inputs.push_back(inputs[i].requires_grad_(true));
     }
     std::vector<at::Tensor> outputs;
     for (const auto& out : sample->body(inputs)) {

@@ -33,9 +33,9 @@ struct SampleInfo {
   // "classes", ...; a name ending in "_x16" counts sixteens, "unused" marks a catalogue size the
   // inputs do not follow (the catalogue's argument cases are kept as published).
   std::vector<std::string> axes{};
-  // The inputs backward differentiates, by position, as the original's requires_grad (a
-  // distillation loss's student scores, not its teacher's); empty: every floating input on the
-  // device. Only with `backward`.
+  // The inputs backward differentiates, by position, as training's requires_grad (a
+  // distillation loss's student scores, not its teacher's; a layer's input and weights, not its
+  // running statistics). Every sample with `backward` names them; empty without it.
   std::vector<std::size_t> grad_inputs{};
 };
 

@@ -191,9 +191,10 @@ TEST(BoxCoders, LegacyDecodeOfEncodeAndRois) {
 }
 
 // A sample that differentiates only some inputs names floating device inputs its loss depends on.
-TEST(SampleRegistry, GradInputsAreFloatingDeviceInputsTheOutputDependsOn) {
+TEST(SampleRegistry, GradInputsAreFloatingDeviceInputsThatEachGetAGradient) {
   int declared = 0;
   for (const auto& sample : registry()) {
+    EXPECT_EQ(sample.info.backward, !sample.info.grad_inputs.empty()) << sample.info.name;
     if (sample.info.grad_inputs.empty()) continue;
     ++declared;
     auto g = gen();
@@ -207,8 +208,18 @@ TEST(SampleRegistry, GradInputsAreFloatingDeviceInputsTheOutputDependsOn) {
     }
     const auto outputs = sample.body(inputs);
     EXPECT_TRUE(outputs.at(0).requires_grad()) << sample.info.name;
+    // Backward of every differentiable output reaches each named input: none is named that the
+    // outputs do not depend on (an input read for its shape only, a mask).
+    at::Tensor total = at::zeros({}, at::kDouble);
+    for (const auto& out : outputs) {
+      if (out.defined() && out.requires_grad()) total = total + out.to(at::kDouble).sum();
+    }
+    total.backward();
+    for (std::size_t i : sample.info.grad_inputs) {
+      EXPECT_TRUE(inputs[i].grad().defined()) << sample.info.name << " input " << i << " gets no gradient";
+    }
   }
-  EXPECT_GE(declared, 18);
+  EXPECT_GE(declared, 62);
 }
 
 TEST(SampleRegistry, AnIncompleteDeclarationIsRefusedNamingTheSampleAndItsFile) {
@@ -231,7 +242,11 @@ TEST(SampleRegistry, AnIncompleteDeclarationIsRefusedNamingTheSampleAndItsFile) 
   EXPECT_NE(message().find("case [8] has 1 sizes, expected one per axis (2)"), std::string::npos) << message();
   Declaration(out, 0).cases({{4, 4}, {8, 8}}).grad_inputs({0});
   EXPECT_NE(message().find("grad_inputs without backward"), std::string::npos) << message();
-  Declaration(out, 0).backward().host_sync("why").written_from("what");
+  out.back().info.grad_inputs.clear();
+  Declaration(out, 0).backward();
+  EXPECT_NE(message().find("backward without grad_inputs: name the inputs training differentiates"), std::string::npos)
+      << message();
+  Declaration(out, 0).grad_inputs({0}).host_sync("why").written_from("what");
   EXPECT_EQ(message(), "accepted");
   EXPECT_TRUE(out.back().info.backward);
   EXPECT_EQ(out.back().info.cases.at(1), sizes_case({8, 8}));
