@@ -269,6 +269,8 @@ void register_detection_block_samples(std::vector<Sample>& out) {
   // (objects an image, side of the finest level): two images of 8 x side pixels, FCOS's five levels
   // (strides 8 to 128, size ranges 64, 128, 256, 512, beyond), 80 classes.
   family.add("fcos_matcher", {"ViewAttribute", "IfElseBranch", "Reduce", "AdvancedIndexing", "ForLoop"}, "POD", "")
+      // Not float16: the "infinite" area 1e10 of a location a box may not take overflows it.
+      .dtypes({"float32", "float64", "bfloat16"})
       .axes({"objects_per_image", "finest_level_side"})
       .cases({{5, 128}, {5, 64}, {5, 256}})
       .host_inputs(1)
@@ -297,9 +299,10 @@ void register_detection_block_samples(std::vector<Sample>& out) {
         for (int level = 0; level < 5; ++level) {
           const auto cells = std::max<std::int64_t>(side >> level, 1);
           locations.push_back(compute_locations(cells, cells, 8LL << level, t[0].options()));
-          ranges.push_back(at::tensor({bounds[level], bounds[level + 1]}, t[0].options())
-                               .unsqueeze(0)
-                               .expand({locations.back().size(0), 2}));
+          // (LibTorch makes no half tensor from a list on the CPU: such dtypes cast a float one.)
+          auto range = at::tensor({bounds[level], bounds[level + 1]}, t[0].options().dtype(at::kFloat));
+          if (t[0].scalar_type() != at::kFloat) range = range.to(t[0].scalar_type());
+          ranges.push_back(range.unsqueeze(0).expand({locations.back().size(0), 2}));
         }
         const auto all = at::cat(locations), all_ranges = at::cat(ranges);
         Tensors per_image;
@@ -378,6 +381,8 @@ void register_detection_block_samples(std::vector<Sample>& out) {
       .inputs([](const Json& s, at::Generator& g) { return Tensors{at::rand({size_at(s, 0), size_at(s, 1) * 256}, g)}; })
       .body([](const Tensors& t) { return Tensors{assign_wrt_overlaps(t[0])}; });
   family.add("random_sampler", {"IfElseBranch", "AdvancedIndexing", "InputAware", "ViewAttribute"}, "MMDET", k_mmdet + "c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/core/bbox/samplers/random_sampler.py#L9")
+      // Integer inputs alone: a case's dtype would reach no computation.
+      .dtypes({"float32"})
       .axes({"classes"})
       .cases({{4}})
       .host_sync("as the original: torch.nonzero picks the positive and negative boxes")
@@ -386,6 +391,8 @@ void register_detection_block_samples(std::vector<Sample>& out) {
   // The original's `device` argument: an empty tensor on the case's device; the feature-map size
   // stays on the host (a Python int there).
   family.add("compute_locations", {"ViewAttribute", "IfElseBranch"}, "POD", "")
+      // The grid is float32 as FCOS makes it; its empty input only carries the device.
+      .dtypes({"float32"})
       .axes({"locations"})
       .cases({{3000}, {2000}, {4000}})
       .host_inputs(1)

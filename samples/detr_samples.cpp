@@ -70,6 +70,8 @@ void register_detr_samples(std::vector<Sample>& out) {
       })
       .body([](const Tensors& t) { return Tensors{position_embedding_learned(t[0], t[1], t[2])}; });
   family.add("position_embedding_sine", {"Customized", "Reduce", "ViewAttribute", "IfElseBranch"}, "SINGLE_REPO", "https://github.com/facebookresearch/detr/blob/14602a71482082746399dd6bc5712a9aa8f804d2/models/position_encoding.py#L12")
+      // A boolean mask alone: a case's dtype would reach no computation (float32, as DETR).
+      .dtypes({"float32"})
       .axes({"batch"})
       .cases({{4}, {6}, {8}})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randint(0, 2, {size_at(s, 0), 25, 34}, g, k_long).lt(1)}; })

@@ -149,6 +149,8 @@ void register_recommendation_samples(std::vector<Sample>& out) {
       .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({size_at(s, 0), 8}, g)}; })
       .body([](const Tensors& t) { return Tensors{squash(t[0])}; });
   family.add("dec2bin", {"InputAware", "Broadcast"}, "PADDLEREC", k_paddlerec + "3b416accde4366e26f55f8d27f2453704a146bad/models/multitask/dselect_k/net.py#L190")
+      // Integer inputs alone: a case's dtype would reach no computation.
+      .dtypes({"float32"})
       .axes({"rows", "columns", "bits"})
       .cases({{12, 12, 12}, {16, 16, 16}, {32, 32, 32}})
       .host_inputs(1)

@@ -1,5 +1,6 @@
 #include "registry.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -25,6 +26,14 @@ const std::vector<Sample>& registry() {
   return k_samples;
 }
 
+void place_inputs(const Sample& sample, Tensors& inputs, at::ScalarType dtype, const at::Device& device) {
+  const std::size_t on_device = inputs.size() - std::min(inputs.size(), sample.info.host_inputs);
+  for (std::size_t i = 0; i < on_device; ++i) {
+    at::Tensor& t = inputs[i];
+    t = t.to(device, at::isFloatingType(t.scalar_type()) ? dtype : t.scalar_type());
+  }
+}
+
 void check_declared(const Sample& sample) {
   const auto& info = sample.info;
   const auto fail = [&](const std::string& what) {
@@ -35,6 +44,12 @@ void check_declared(const Sample& sample) {
   if (!sample.make_inputs) fail("no input maker: declare it with .inputs(...)");
   if (!sample.body) fail("no body: declare it with .body(...)");
   if (!info.grad_inputs.empty() && !info.backward) fail("grad_inputs without backward: declare .backward() too");
+  if (info.dtypes.empty()) fail("no dtypes: a case needs at least one");
+  for (const auto& dtype : info.dtypes) {
+    if (dtype != "float32" && dtype != "float64" && dtype != "float16" && dtype != "bfloat16") {
+      fail("dtype '" + dtype + "' is no floating dtype (float32, float64, float16, bfloat16)");
+    }
+  }
   if (info.backward && info.grad_inputs.empty()) {
     fail("backward without grad_inputs: name the inputs training differentiates with .grad_inputs({...})");
   }
@@ -83,6 +98,11 @@ Declaration& Declaration::backward() {
 
 Declaration& Declaration::grad_inputs(std::vector<std::size_t> positions) {
   info().grad_inputs = std::move(positions);
+  return *this;
+}
+
+Declaration& Declaration::dtypes(std::vector<std::string> names) {
+  info().dtypes = std::move(names);
   return *this;
 }
 

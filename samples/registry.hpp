@@ -39,6 +39,10 @@ class Declaration {
   Declaration& backward();
   // Only these inputs require grad in backward (see SampleInfo::grad_inputs).
   Declaration& grad_inputs(std::vector<std::size_t> positions);
+  // Fewer dtypes than every floating one (see SampleInfo::dtypes): float32 alone where the
+  // case's dtype would reach no computation (no floating input), or where a constant of the
+  // original does not fit a narrower type.
+  Declaration& dtypes(std::vector<std::string> names);
   Declaration& host_inputs(std::size_t count);
   Declaration& host_sync(std::string why);
   Declaration& written_from(std::string what);
@@ -71,13 +75,18 @@ class Family {
 
 // Throws std::logic_error naming the sample and its file when its declaration is incomplete: no
 // cases, no input maker or body, no axes, a case with another number of sizes than axes, or
-// backward without grad_inputs (or grad_inputs without backward).
+// backward without grad_inputs (or grad_inputs without backward), or a dtype that is no floating
+// one (or none).
 void check_declared(const Sample& sample);
 
 // Every sample, registered by the sample files (each checked with check_declared).
 const std::vector<Sample>& registry();
 // The sample called `name`, nullptr when none.
 const Sample* find(const std::string& name);
+
+// A case's inputs where it runs: the floating ones cast to `dtype` (one of SampleInfo::dtypes) and
+// every one moved to `device`, except the last `host_inputs`, which stay on the CPU as made.
+void place_inputs(const Sample& sample, Tensors& inputs, at::ScalarType dtype, const at::Device& device);
 
 // A catalogue case, {"sizes": [...]}, and its i-th size.
 Json sizes_case(std::vector<std::int64_t> sizes);

@@ -59,6 +59,8 @@ void register_sequence_samples(std::vector<Sample>& out) {
       })
       .body([](const Tensors& t) { return Tensors{beamable_mm(t[0], t[1], 4)}; });
   family.add("collate_tokens", {"ForLoop", "IfElseBranch", "AdvancedIndexing"}, "FAIRSEQ", "https://github.com/facebookresearch/fairseq/blob/b5a039c292facba9c73f59ff34621ec131d82341/fairseq/data/data_utils.py#L37")
+      // Integer inputs alone: a case's dtype would reach no computation.
+      .dtypes({"float32"})
       .axes({"sequences", "max_length", "unused"})
       .cases({{8, 12, 12}, {16, 16, 16}, {32, 8, 8}})
       .inputs([](const Json& s, at::Generator& g) {
@@ -75,11 +77,15 @@ void register_sequence_samples(std::vector<Sample>& out) {
       .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({size_at(s, 0), size_at(s, 1) * 8, size_at(s, 2)}, g).log_softmax(2)}; })
       .body([](const Tensors& t) { return greedy_decoder(t[0], t[0].size(2) - 1); });
   family.add("sequence_mask", {"InputAware", "Broadcast", "ViewAttribute"}, "OPENNMT", "https://github.com/OpenNMT/OpenNMT-py/blob/c8081afa3fab4e169c34a84f9304cf37184f97d7/onmt/utils/misc.py#L56")
+      // Integer inputs alone: a case's dtype would reach no computation.
+      .dtypes({"float32"})
       .axes({"sequences"})
       .cases({{12}, {16}, {32}})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randint(1, size_at(s, 0) + 1, {size_at(s, 0)}, g, k_long)}; })
       .body([](const Tensors& t) { return Tensors{sequence_mask(t[0], t[0].size(0))}; });
   family.add("make_positions", {"InputAware", "Reduce"}, "FAIRSEQ", "https://github.com/facebookresearch/fairseq/blob/b5a039c292facba9c73f59ff34621ec131d82341/fairseq/utils.py#L256")
+      // Integer inputs alone: a case's dtype would reach no computation.
+      .dtypes({"float32"})
       .axes({"batch", "length"})
       .cases({{12, 12}, {16, 16}, {32, 32}})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randint(1, 100, {size_at(s, 0), size_at(s, 1)}, g, k_long)}; })

@@ -86,6 +86,7 @@ void add_samples(Catalog& catalog) {
     entry.axes = info.axes;
     entry.host_sync = info.host_sync;
     entry.grad_inputs = info.grad_inputs;
+    entry.dtypes = info.dtypes;
     entry.tags = info.tags;
     std::sort(entry.tags.begin(), entry.tags.end());
     for (std::size_t i = 0; i < info.cases.size(); ++i) {

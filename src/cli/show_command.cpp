@@ -80,6 +80,7 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
     if (!entry->axes.empty()) out["axes"] = entry->axes;
     if (!entry->host_sync.empty()) out["host_sync"] = entry->host_sync;
     if (!entry->grad_inputs.empty()) out["grad_inputs"] = entry->grad_inputs;
+    if (!entry->dtypes.empty()) out["dtypes"] = entry->dtypes;
     Json cases = Json::array();
     for (const auto& c : entry->cases) {
       cases.push_back({{"operator", c.bound.qualified()}, {"schema", c.bound.schema},
@@ -108,6 +109,7 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
     std::cout << "backward differentiates inputs: " << core::join(positions, ", ")
               << " (the others are constants, as in the original)\n";
   }
+  if (!entry->dtypes.empty()) std::cout << "dtypes: " << core::join(entry->dtypes, ", ") << "\n";
   std::string last_schema;
   for (const auto& c : entry->cases) {
     if (c.bound.schema != last_schema) {

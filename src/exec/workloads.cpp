@@ -93,12 +93,8 @@ SampleInputs sample_inputs(const plan::Case& c) {
   if (out.sample == nullptr) throw Error("no sample named " + c.name + " is built in");
   at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(c.seed);
   out.inputs = out.sample->make_inputs(c.given.at("sizes"), generator);
-  const at::ScalarType dtype = scalar_type(c.dtype);
   out.on_device = out.inputs.size() - std::min<std::size_t>(out.inputs.size(), out.sample->info.host_inputs);
-  for (std::size_t i = 0; i < out.on_device; ++i) {
-    at::Tensor& t = out.inputs[i];
-    t = t.to(device_of(c.device), at::isFloatingType(t.scalar_type()) ? dtype : t.scalar_type());
-  }
+  samples::place_inputs(*out.sample, out.inputs, scalar_type(c.dtype), device_of(c.device));
   return out;
 }
 

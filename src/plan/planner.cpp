@@ -246,6 +246,10 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
               c.origin = item.spec.location();
               c.count = item.spec.count;
               c.skip_reason = item.spec.unsupported;
+              if (c.skip_reason.empty() && !entry.dtypes.empty() && !contains(entry.dtypes, dtype)) {
+                c.skip_reason = entry.name + " computes in " + core::join(entry.dtypes, ", ") + ", not " + dtype +
+                                " (opbench show " + entry.name + ")";
+              }
               if (!in_shard(c.case_id, options.shard_index, options.shard_count)) continue;
               auto [it, inserted] = origin_of.emplace(c.case_id, c.origin);
               if (!inserted) {

@@ -757,6 +757,24 @@ TEST_F(Cli, LongTailSamplesRunThroughTheSameExecutor) {
   EXPECT_EQ(gradient["grad_inputs"], Json({0}));
   const auto edge = opbench("run" + dir + " --samples edge_wbceloss --backward" + k_quick + " --output " + m_dir.file("edge.json"));
   ASSERT_EQ(edge.code, 0) << edge.err;
+  // A sample computes in the floating dtypes it declares; a case at another is skipped, saying so.
+  EXPECT_EQ(Json::parse(opbench("show bbox2delta --json" + dir).out)["dtypes"],
+            Json({"float32", "float64", "float16", "bfloat16"}));
+  const auto ints = opbench("run" + dir + " --samples bbox2delta,dec2bin --dtype int32,float64 --repetitions 1" + k_quick +
+                            " --output " + m_dir.file("ints.json"));
+  ASSERT_EQ(ints.code, 0) << ints.err;
+  std::map<std::string, std::string> status;
+  const Json ints_run = read_json(m_dir.file("ints.json"));
+  for (const auto& c : ints_run["cases"]) {
+    status[c["name"].get<std::string>() + " " + c["dtype"].get<std::string>()] = c["status"].get<std::string>();
+    if (c["status"] == "skipped") {
+      EXPECT_NE(c["message"].get<std::string>().find(" computes in float32"), std::string::npos) << c.dump();
+    }
+  }
+  EXPECT_EQ(status["bbox2delta float64"], "ok");
+  EXPECT_EQ(status["bbox2delta int32"], "skipped");
+  EXPECT_EQ(status["dec2bin float64"], "skipped");  // integer codes alone: float32 only
+  EXPECT_EQ(status["dec2bin float32"], "");         // not asked for
   const Json edge_run = read_json(m_dir.file("edge.json"));
   ASSERT_FALSE(edge_run["cases"].empty());
   for (const auto& c : edge_run["cases"]) EXPECT_EQ(c["status"], "ok") << c.dump();

@@ -26,7 +26,8 @@ struct Entry {
   std::string written_from;       // samples whose catalogue row has no source: what the body follows
   std::vector<std::string> axes;  // samples: the names of each case's sizes
   std::string host_sync;          // samples: why the body waits for the device, as its original; "" never
-  std::vector<std::size_t> grad_inputs;  // samples: the inputs backward differentiates; empty: all floating
+  std::vector<std::size_t> grad_inputs;  // samples: the inputs backward differentiates
+  std::vector<std::string> dtypes;        // samples: the dtypes a case may take; empty: any
 
   // Config files its cases come from, in order of first appearance.
   std::vector<std::string> files() const;

@@ -37,6 +37,10 @@ struct SampleInfo {
   // distillation loss's student scores, not its teacher's; a layer's input and weights, not its
   // running statistics). Every sample with `backward` names them; empty without it.
   std::vector<std::size_t> grad_inputs{};
+  // The dtypes a case may take: its floating inputs are made in float32 and cast to the case's
+  // dtype (integer inputs, labels and indices, keep theirs). Boxes, scores and losses are real
+  // numbers, so every floating dtype and nothing else; a case at another dtype is skipped.
+  std::vector<std::string> dtypes{"float32", "float64", "float16", "bfloat16"};
 };
 
 // Every sample built into this binary, by name.

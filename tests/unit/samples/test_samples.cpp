@@ -246,7 +246,11 @@ TEST(SampleRegistry, AnIncompleteDeclarationIsRefusedNamingTheSampleAndItsFile) 
   Declaration(out, 0).backward();
   EXPECT_NE(message().find("backward without grad_inputs: name the inputs training differentiates"), std::string::npos)
       << message();
-  Declaration(out, 0).grad_inputs({0}).host_sync("why").written_from("what");
+  Declaration(out, 0).grad_inputs({0}).dtypes({"float32", "int32"});
+  EXPECT_NE(message().find("dtype 'int32' is no floating dtype"), std::string::npos) << message();
+  Declaration(out, 0).dtypes({});
+  EXPECT_NE(message().find("no dtypes"), std::string::npos) << message();
+  Declaration(out, 0).dtypes({"float32", "bfloat16"}).host_sync("why").written_from("what");
   EXPECT_EQ(message(), "accepted");
   EXPECT_TRUE(out.back().info.backward);
   EXPECT_EQ(out.back().info.cases.at(1), sizes_case({8, 8}));
