@@ -274,14 +274,15 @@ results::CaseResult run_isolated(const plan::Case& c, const std::string& plan_fi
   return failed;
 }
 
-// The run's summary, with a warning when many cases missed their target noise, naming what may
+// The run's summary, with a warning when many cases were noisy (results::noisy), naming what may
 // explain it (load at start, CPU frequency governor, the threads the cases used).
 Json run_summary(std::size_t cases, std::size_t ok, std::size_t failed, std::size_t skipped,
-                 std::size_t noisy, const Json& context) {
+                 std::size_t not_reached, std::size_t noisy, const Json& context) {
   Json summary = {{"cases", cases}, {"ok", ok}, {"error", failed}, {"skipped", skipped},
-                  {"noise_not_reached", noisy}};
+                  {"noise_not_reached", not_reached}, {"noisy", noisy}};
   if (ok > 0 && noisy * 4 > ok) {
-    std::string why = fmt::format("{} of {} cases did not reach their target noise", noisy, ok);
+    std::string why = fmt::format("{} of {} cases were noisy (their blocks' cv over {:.0f}%)", noisy, ok,
+                                  results::k_noisy_cv * 100);
     const Json& load = context.value("load_average", Json());
     if (load.is_array() && !load.empty()) {
       why += fmt::format("; load average at start {:.2f} on {} logical cores", load[0].get<double>(),
@@ -378,7 +379,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
   results::TimeSpent spent;       // of the cases' kept repetitions
   double timed = 0;               // their timed blocks
   double spent_on_retried = 0;    // everything of the repetitions measured again
-  std::size_t finished = 0, ok = 0, failed = 0, skipped = 0, noisy = 0;
+  std::size_t finished = 0, ok = 0, failed = 0, skipped = 0, noisy = 0, not_reached = 0;
   int serial = 0;
   exec::Schedule schedule(cases.size(), options.repetitions, options.interleave, options.seed,
                           options.retries);
@@ -424,14 +425,15 @@ int run(RunOptions& options, const GlobalOptions& global) {
     writer.append(result);
     ++finished;
     (result.status == "ok" ? ok : result.status == "error" ? failed : skipped)++;
-    if (result.status == "ok" && !result.timing.noise_reached) ++noisy;
+    if (result.status == "ok" && !result.timing.noise_reached) ++not_reached;
+    if (results::noisy(result)) ++noisy;
     const double elapsed = exec::seconds_since(start);
     std::cerr << fmt::format("[{}/{}] {}  [{:.1f} s]\n", finished, cases.size(),
                              report::console_line(result), elapsed);
   }
   std::vector<std::string> order;
   for (const auto& c : cases) order.push_back(c.case_id);
-  Json summary = run_summary(cases.size(), ok, failed, skipped, noisy, context);
+  Json summary = run_summary(cases.size(), ok, failed, skipped, not_reached, noisy, context);
   Json fastest = Json::object();
   for (const auto& [threads, seconds] : gate.fastest()) fastest[std::to_string(threads)] = seconds;
   summary["slow_spells"] = {{"repetitions_measured_again", schedule.retries()},

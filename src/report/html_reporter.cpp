@@ -188,7 +188,7 @@ void write_cases(const results::ResultSet& set, const std::string& report_dir, s
          "<th data-num=\"1\">peak memory</th><th data-num=\"1\">% of roof</th></tr></thead><tbody>\n";
   for (const auto& r : set.cases) {
     const bool ok = r.status == "ok";
-    const std::string status = ok ? (r.timing.noise_reached ? "ok" : "ok (noisy)") : r.status;
+    const std::string status = ok ? (results::noisy(r) ? "ok (noisy)" : "ok") : r.status;
     out << "<tr class=\"case " << esc(r.status) << "\" data-id=\"" << esc(r.c.case_id) << "\" data-tags=\""
         << esc(core::join(r.c.tags, " ")) << "\" data-category=\"" << esc(r.c.category) << "\" data-shape=\""
         << esc(r.c.shape_class) << "\" data-kind=\"" << esc(r.c.kind) << "\">";

@@ -59,7 +59,7 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
   };
   for (const auto& r : set.cases) {
     const auto& s = r.summary;
-    const std::string status = r.status == "ok" ? (r.timing.noise_reached ? "ok" : "ok (noisy)")
+    const std::string status = r.status == "ok" ? (results::noisy(r) ? "ok (noisy)" : "ok")
                                                 : r.status + ": " + core::first_line(r.message);
     out << "| `" << cell(r.c.case_id) << "` | " << cell(status) << " | "
         << format_duration(r.estimate.time) << " | "

@@ -60,7 +60,7 @@ std::string console_line(const results::CaseResult& r) {
                      format_duration(r.estimate.time), estimate_text(r.estimate),
                      device.empty() ? "" : "  (" + device + ")",
                      format_duration(r.summary.p90),
-                     r.summary.cv * 100, r.timing.noise_reached ? "" : " (noisy)",
+                     r.timing.noise * 100, results::noisy(r) ? " (noisy)" : "",
                      r.memory ? format_bytes(r.memory->peak_bytes) : "-",
                      r.work.aten_calls ? fmt::format("  {} ATen call(s)", *r.work.aten_calls) : "");
 }

@@ -167,6 +167,10 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const
   return out;
 }
 
+bool noisy(const CaseResult& result) {
+  return result.status == "ok" && result.timing.noise > std::max(k_noisy_cv, result.timing.target_noise);
+}
+
 Json to_json(const CaseResult& result) {
   Json out = plan::to_json(result.c);
   out["status"] = result.status;

@@ -165,6 +165,15 @@ struct ResultSet {
 CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
                                const std::string& estimator = k_default_estimator);
 
+// Past this cv of its (typical repetition's) blocks a case is noisy: its blocks disagree so much
+// that its number may be off (pyperf calls a benchmark unstable past a 10% standard deviation).
+// Missing the stopping rule's --target-noise is not noisy: a default repetition stops at
+// --max-time first in most cases, and the repetitions together make the estimate.
+inline constexpr double k_noisy_cv = 0.10;
+// Whether an ok case is noisy: timing.noise over k_noisy_cv, or over its target when that is
+// looser.
+bool noisy(const CaseResult& result);
+
 Json to_json(const CaseResult& result);
 Json to_json(const ResultSet& set);
 Json to_json(const TimeSpent& spent);

@@ -135,11 +135,23 @@ TEST(ResultSet, NoiseIsTheTypicalRepetitionsNotThePooledSamples) {
   EXPECT_GT(r.summary.cv, 0.06);
   EXPECT_DOUBLE_EQ(r.timing.noise, 0.015);
   EXPECT_TRUE(r.timing.noise_reached);
-  // Two of three repetitions noisy: the typical one is, and so is the case.
+  // Two of three repetitions miss the target: the typical one does, and so does the case.
   reps[1].timing.noise = 0.03;
   r = combine_repetitions(reps);
   EXPECT_DOUBLE_EQ(r.timing.noise, 0.03);
   EXPECT_FALSE(r.timing.noise_reached);
+  // Missing the stopping target is not noisy; a typical repetition's cv past 10% is (or past the
+  // target, when that is looser).
+  EXPECT_FALSE(noisy(r));
+  reps[1].timing.noise = 0.12;
+  EXPECT_FALSE(noisy(combine_repetitions(reps)));  // one noisy repetition of three: typical 5%
+  reps[2].timing.noise = 0.15;
+  r = combine_repetitions(reps);
+  EXPECT_TRUE(noisy(r));
+  for (auto& rep : reps) rep.timing.target_noise = 0.2;
+  EXPECT_FALSE(noisy(combine_repetitions(reps)));
+  r.status = "error";
+  EXPECT_FALSE(noisy(r));
 }
 
 TEST(ResultSet, EstimateIsTheMedianOfRepetitionMediansWithItsInterval) {
