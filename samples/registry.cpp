@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "opbench/core/dtype.hpp"
+
 namespace opbench::samples {
 
 const std::vector<Sample>& registry() {
@@ -26,12 +28,13 @@ const std::vector<Sample>& registry() {
   return k_samples;
 }
 
-void place_inputs(const Sample& sample, Tensors& inputs, at::ScalarType dtype, const at::Device& device) {
+std::size_t place_inputs(const Sample& sample, Tensors& inputs, at::ScalarType dtype, const at::Device& device) {
   const std::size_t on_device = inputs.size() - std::min(inputs.size(), sample.info.host_inputs);
   for (std::size_t i = 0; i < on_device; ++i) {
     at::Tensor& t = inputs[i];
     t = t.to(device, at::isFloatingType(t.scalar_type()) ? dtype : t.scalar_type());
   }
+  return on_device;
 }
 
 void check_declared(const Sample& sample) {
@@ -46,7 +49,7 @@ void check_declared(const Sample& sample) {
   if (!info.grad_inputs.empty() && !info.backward) fail("grad_inputs without backward: declare .backward() too");
   if (info.dtypes.empty()) fail("no dtypes: a case needs at least one");
   for (const auto& dtype : info.dtypes) {
-    if (dtype != "float32" && dtype != "float64" && dtype != "float16" && dtype != "bfloat16") {
+    if (!core::is_floating_dtype(dtype)) {
       fail("dtype '" + dtype + "' is no floating dtype (float32, float64, float16, bfloat16)");
     }
   }

@@ -86,7 +86,8 @@ const Sample* find(const std::string& name);
 
 // A case's inputs where it runs: the floating ones cast to `dtype` (one of SampleInfo::dtypes) and
 // every one moved to `device`, except the last `host_inputs`, which stay on the CPU as made.
-void place_inputs(const Sample& sample, Tensors& inputs, at::ScalarType dtype, const at::Device& device);
+// Returns how many are on the device (the first ones).
+std::size_t place_inputs(const Sample& sample, Tensors& inputs, at::ScalarType dtype, const at::Device& device);
 
 // A catalogue case, {"sizes": [...]}, and its i-th size.
 Json sizes_case(std::vector<std::int64_t> sizes);

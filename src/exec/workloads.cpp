@@ -93,8 +93,7 @@ SampleInputs sample_inputs(const plan::Case& c) {
   if (out.sample == nullptr) throw Error("no sample named " + c.name + " is built in");
   at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(c.seed);
   out.inputs = out.sample->make_inputs(c.given.at("sizes"), generator);
-  out.on_device = out.inputs.size() - std::min<std::size_t>(out.inputs.size(), out.sample->info.host_inputs);
-  samples::place_inputs(*out.sample, out.inputs, scalar_type(c.dtype), device_of(c.device));
+  out.on_device = samples::place_inputs(*out.sample, out.inputs, scalar_type(c.dtype), device_of(c.device));
   return out;
 }
 

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "opbench/exec/call_recorder.hpp"
+#include "opbench/exec/inputs.hpp"
 #include "registry.hpp"
 
 namespace opbench::samples {
@@ -68,16 +69,12 @@ TEST(SampleDevices, EveryDeclaredDtypeOnEveryDeviceForwardAndBackward) {
   for (const Sample& sample : registry()) {
     for (const auto& device : devices) {
       for (const std::string& name : sample.info.dtypes) {
-        const at::ScalarType dtype = name == "float64"   ? at::kDouble
-                                     : name == "float16" ? at::kHalf
-                                     : name == "bfloat16" ? at::kBFloat16
-                                                          : at::kFloat;
+        const at::ScalarType dtype = exec::scalar_type(name);
         const std::string where = sample.info.name + " " + name + " on " + device.str() + ": ";
         try {
           at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(7);
           Tensors inputs = sample.make_inputs(sample.info.cases.at(0).at("sizes"), generator);
-          place_inputs(sample, inputs, dtype, device);
-          const std::size_t on_device = inputs.size() - std::min(inputs.size(), sample.info.host_inputs);
+          const std::size_t on_device = place_inputs(sample, inputs, dtype, device);
           const bool floating = std::any_of(inputs.begin(), inputs.begin() + static_cast<std::ptrdiff_t>(on_device),
                                             [](const at::Tensor& t) { return at::isFloatingType(t.scalar_type()); });
           if (!floating && name != "float32") problems += where + "no floating input for the dtype to reach\n";
