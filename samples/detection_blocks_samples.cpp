@@ -212,7 +212,7 @@ at::Tensor valid_flags(std::int64_t h, std::int64_t w, std::int64_t vh, std::int
 
 void register_detection_block_samples(std::vector<Sample>& out) {
   Family family(out, "detection_blocks_samples.cpp");
-  // (M, N) boxes; the default mode, iou.
+  // (M, N) boxes; mode iou (the default), iof or giou.
   family.add("bbox_overlaps", {"IfElseBranch"}, "MMDET", k_mmdet + "bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/core/bbox/iou_calculators/iou2d_calculator.py#L75")
       .axes({"boxes1", "boxes2"})
       .cases({{4, 16}, {8, 8}, {16, 4}})
@@ -220,7 +220,8 @@ void register_detection_block_samples(std::vector<Sample>& out) {
       // The predictions' side, as GIoULoss's bbox_overlaps(pred, target).
       .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 1), g)}; })
-      .body([](const Tensors& t) { return Tensors{bbox_overlaps(t[0], t[1])}; });
+      .string_param("mode", {"iou", "iof", "giou"})
+      .body([](const Tensors& t, const Params& p) { return Tensors{bbox_overlaps(t[0], t[1], p.string("mode"))}; });
   // As box_area: (images, RoIs an image); boxes up to 800 px so that every level is hit.
   family.add("map_roi_levels", {"ViewAttribute"}, "MMDET", k_mmdet + "bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/roi_heads/roi_extractors/single_level_roi_extractor.py#L36")
       .axes({"images", "rois_per_image"})
@@ -230,7 +231,11 @@ void register_detection_block_samples(std::vector<Sample>& out) {
         const auto index = at::arange(images, at::TensorOptions().dtype(at::kFloat)).repeat_interleave(per_image).unsqueeze(1);
         return Tensors{at::cat({index, random_boxes(images * per_image, g, 1600.0)}, 1)};
       })
-      .body([](const Tensors& t) { return Tensors{map_roi_levels(t[0])}; });
+      .int64_param("num_levels", 4, 1, 16)
+      .float64_param("finest_scale", 56.0, 1.0, 1e4)
+      .body([](const Tensors& t, const Params& p) {
+        return Tensors{map_roi_levels(t[0], p.int64("num_levels"), p.float64("finest_scale"))};
+      });
   // (feature height, width, stride); 9 base anchors of RetinaNet's (3 ratios x 3 scales).
   family.add("grid_anchors", {"ViewAttribute"}, "MMDET", k_mmdet + "4bd4ace53a626659070204236da5b8e14ae9cd08/mmdet/core/anchor/anchor_generator.py#L318")
       .axes({"feature_height", "feature_width", "stride"})

@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace opbench::samples {
@@ -25,7 +26,11 @@ at::Tensor charbonnier_loss(const at::Tensor& pred, const at::Tensor& target, do
 // the scores' width); minus the sum of log-softmax times it, over the rows.
 at::Tensor label_smooth_celoss(const at::Tensor& logits, const at::Tensor& labels, double smoothing = 0.1,
                                std::int64_t num_classes = 6);
-at::Tensor weight_reduce_loss(const at::Tensor& loss, const at::Tensor& weight, double avg_factor = 0.0);
+// MMSegmentation's weight_reduce_loss: loss * weight reduced by `reduction` ("mean", "sum" or
+// "none"); with avg_factor > 0, "mean" is the sum over avg_factor ("sum" then throws
+// std::invalid_argument, as the original raises).
+at::Tensor weight_reduce_loss(const at::Tensor& loss, const at::Tensor& weight, const std::string& reduction = "mean",
+                              double avg_factor = 0.0);
 // Dice loss of scores (N, C, ...) against labels (N, ...) or targets (N, C, ...): softmax, labels
 // one-hot; per image and class, over the pixels, (2 sum(p t) + smooth) / (sum(p^2) + sum(t^2) -
 // sum(p t) + smooth) (squared, Jaccard's denominator); 1 - its mean.

@@ -3,6 +3,7 @@
 #include <ATen/core/grad_mode.h>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "registry.hpp"
 #include "loss_ops.hpp"
@@ -106,9 +107,16 @@ at::Tensor label_smooth_celoss(const at::Tensor& logits, const at::Tensor& label
   return -(logits.log_softmax(1) * one_hot.detach()).sum() / static_cast<double>(logits.size(0));
 }
 
-at::Tensor weight_reduce_loss(const at::Tensor& loss, const at::Tensor& weight, double avg_factor) {
+at::Tensor weight_reduce_loss(const at::Tensor& loss, const at::Tensor& weight, const std::string& reduction,
+                              double avg_factor) {
   const auto weighted = loss * weight;
-  return avg_factor > 0 ? weighted.sum() / avg_factor : weighted.mean();
+  if (avg_factor > 0) {
+    if (reduction == "sum") throw std::invalid_argument("avg_factor can not be used with reduction=\"sum\"");
+    return reduction == "mean" ? weighted.sum() / avg_factor : weighted;
+  }
+  if (reduction == "mean") return weighted.mean();
+  if (reduction == "sum") return weighted.sum();
+  return weighted;
 }
 
 at::Tensor dice_loss(const at::Tensor& logits, const at::Tensor& target, double smooth) {
@@ -331,19 +339,24 @@ void register_loss_samples(std::vector<Sample>& out) {
       .cases({{3000, 4}, {4000, 4}, {5000, 4}})
       .backward()
       .grad_inputs({0})
+      .float64_param("gamma", 2.0, 0.0, 10.0)
+      .float64_param("alpha", 0.25, 0.0, 1.0)
       .inputs([](const Json& s, at::Generator& g) {
         const auto n = size_at(s, 0), k = s.at(1).get<std::int64_t>();
         const auto labels = at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong));
         return Tensors{at::randn({n, k}, g), at::one_hot(labels, k).to(at::kFloat)};
       })
-      .body([](const Tensors& t) { return Tensors{samples::sigmoid_focal_loss(t[0], t[1])}; });
+      .body([](const Tensors& t, const Params& p) {
+        return Tensors{samples::sigmoid_focal_loss(t[0], t[1], p.float64("gamma"), p.float64("alpha"))};
+      });
   family.add("smooth_l1_loss", {"IfElseBranch", "AdvancedIndexing"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/smooth_l1_loss.py#L12")
       .axes({"rows", "columns"})
       .cases({{3000, 4}, {4000, 4}, {6000, 4}})
       .backward()
       .grad_inputs({0})
+      .float64_param("beta", 1.0, 1e-6, 1e6)  // the original asserts beta > 0
       .inputs(regression_pair)
-      .body([](const Tensors& t) { return Tensors{samples::smooth_l1_loss(t[0], t[1])}; });
+      .body([](const Tensors& t, const Params& p) { return Tensors{samples::smooth_l1_loss(t[0], t[1], p.float64("beta"))}; });
   family.add("l1_loss", {"Reduce", "IfElseBranch"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/smooth_l1_loss.py#L37")
       .axes({"rows", "columns"})
       .cases({{128, 4}, {256, 4}, {512, 4}})
@@ -356,8 +369,13 @@ void register_loss_samples(std::vector<Sample>& out) {
       .cases({{128, 4}, {256, 8}, {512, 16}})
       .backward()
       .grad_inputs({0})
+      .float64_param("alpha", 0.5, 1e-3, 10.0)
+      .float64_param("gamma", 1.5, 1e-3, 10.0)
+      .float64_param("beta", 1.0, 1e-6, 1e6)  // the original asserts beta > 0
       .inputs(regression_pair)
-      .body([](const Tensors& t) { return Tensors{balanced_l1_loss(t[0], t[1])}; });
+      .body([](const Tensors& t, const Params& p) {
+        return Tensors{balanced_l1_loss(t[0], t[1], p.float64("alpha"), p.float64("gamma"), p.float64("beta"))};
+      });
   family.add("charbonnier_loss", {}, "MMEDIT", "https://github.com/open-mmlab/mmediting/blob/ce2a70f1321907d1451a376637cf56be76168a67/mmedit/models/losses/pixelwise_loss.py#L41")
       .axes({"rows", "columns"})
       .cases({{300, 8}, {600, 16}, {800, 32}})
@@ -376,7 +394,8 @@ void register_loss_samples(std::vector<Sample>& out) {
         const auto n = size_at(s, 0), k = s.at(1).get<std::int64_t>();
         return Tensors{at::randn({n, k}, g), at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong))};
       })
-      .body([](const Tensors& t) { return Tensors{label_smooth_celoss(t[0], t[1])}; });
+      .float64_param("smoothing", 0.1, 0.0, 1.0)
+      .body([](const Tensors& t, const Params& p) { return Tensors{label_smooth_celoss(t[0], t[1], p.float64("smoothing"))}; });
   family.add("weight_reduce_loss", {"Reduce", "IfElseBranch"}, "MMSEG", "https://github.com/open-mmlab/mmsegmentation/blob/504965184c3e6bc9ec43af54237129ef21981a5f/mmseg/models/losses/utils.py#L47")
       .axes({"rows", "columns"})
       .cases({{128, 4}, {64, 4}, {8, 4}})
@@ -386,7 +405,8 @@ void register_loss_samples(std::vector<Sample>& out) {
         const std::vector<std::int64_t> shape{size_at(s, 0), s.at(1).get<std::int64_t>()};
         return Tensors{at::rand(shape, g), at::rand(shape, g)};
       })
-      .body([](const Tensors& t) { return Tensors{weight_reduce_loss(t[0], t[1])}; });
+      .string_param("reduction", {"mean", "sum", "none"})
+      .body([](const Tensors& t, const Params& p) { return Tensors{weight_reduce_loss(t[0], t[1], p.string("reduction"))}; });
   // (batch, classes, height, width) scores and per-pixel labels.
   family.add("dice_loss", {"IfElseBranch", "Reduce", "ViewAttribute"}, "UNKNOWN", "")
       .axes({"batch", "classes", "height", "width"})
@@ -411,7 +431,9 @@ void register_loss_samples(std::vector<Sample>& out) {
         return Tensors{at::randn({n, 4}, g) * 0.1, at::randn({n, 4}, g) * 0.1,
                        (at::rand({n, 4}, g) > 0.25).to(at::kFloat)};
       })
-      .body([](const Tensors& t) { return Tensors{ghmr_loss(t[0], t[1], t[2])}; });
+      .float64_param("mu", 0.02, 1e-6, 10.0)
+      .int64_param("bins", 10, 1, 1000)
+      .body([](const Tensors& t, const Params& p) { return Tensors{ghmr_loss(t[0], t[1], t[2], p.float64("mu"), p.int64("bins"))}; });
   // (RoIs, 4): 81 class scores (80 classes and background), class-agnostic boxes; half positive.
   family.add("carl_loss", {"InputAware", "ViewAttribute", "IfElseBranch", "BuiltInDataStructure", "Reduce", "AdvancedIndexing"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/losses/pisa_loss.py#L123")
       .axes({"rois", "coordinates"})
@@ -474,7 +496,11 @@ void register_loss_samples(std::vector<Sample>& out) {
         target.masked_fill_(at::rand({n, k}, g) < 0.05, 1.0);
         return Tensors{at::randn({n, k}, g), target};
       })
-      .body([](const Tensors& t) { return Tensors{gaussian_sigmoid_focal_loss(t[0], t[1])}; });
+      .float64_param("gamma", 2.0, 0.0, 10.0)
+      .float64_param("beta", 4.0, 0.0, 10.0)
+      .body([](const Tensors& t, const Params& p) {
+        return Tensors{gaussian_sigmoid_focal_loss(t[0], t[1], p.float64("gamma"), p.float64("beta"))};
+      });
   family.add("bounded_iou_loss", {"ViewAttribute"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/iou_loss.py#L55")
       .axes({"boxes_x256"})
       .cases({{4}, {8}, {12}})
@@ -485,7 +511,8 @@ void register_loss_samples(std::vector<Sample>& out) {
         const auto target = random_boxes(n, g);
         return Tensors{target + at::rand({n, 4}, g), target};
       })
-      .body([](const Tensors& t) { return Tensors{bounded_iou_loss(t[0], t[1])}; });
+      .float64_param("beta", 0.2, 1e-6, 10.0)
+      .body([](const Tensors& t, const Params& p) { return Tensors{bounded_iou_loss(t[0], t[1], p.float64("beta"))}; });
   family.add("focal_loss", {"Reduce"}, "SEGMENTBASE2", "")
       .axes({"pixels_x16"})
       .cases({{128}, {256}, {512}})
@@ -504,7 +531,11 @@ void register_loss_samples(std::vector<Sample>& out) {
         target.select(2, 0).fill_(1.0);  // gaussian peaks
         return Tensors{at::rand({size_at(s, 0), size_at(s, 1), 32}, g) * 0.98 + 0.01, target};
       })
-      .body([](const Tensors& t) { return Tensors{gaussian_focal_loss(t[0], t[1])}; });
+      .float64_param("alpha", 2.0, 0.0, 10.0)
+      .float64_param("gamma", 4.0, 0.0, 10.0)
+      .body([](const Tensors& t, const Params& p) {
+        return Tensors{gaussian_focal_loss(t[0], t[1], p.float64("alpha"), p.float64("gamma"))};
+      });
   family.add("varifocal_loss", {"Reduce", "IfElseBranch"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/varifocal_loss.py#L11")
       .axes({"points_x16", "unused"})
       .cases({{128, 4}, {256, 4}, {512, 4}})
@@ -514,7 +545,9 @@ void register_loss_samples(std::vector<Sample>& out) {
         const auto shape = std::vector<int64_t>{size_at(s, 0) * 16, 80};
         return Tensors{at::randn(shape, g), at::rand(shape, g) * (at::rand(shape, g) > 0.9).to(at::kFloat)};
       })
-      .body([](const Tensors& t) { return Tensors{varifocal_loss(t[0], t[1])}; });
+      .float64_param("alpha", 0.75, 0.0, 1.0)
+      .float64_param("gamma", 2.0, 0.0, 10.0)
+      .body([](const Tensors& t, const Params& p) { return Tensors{varifocal_loss(t[0], t[1], p.float64("alpha"), p.float64("gamma"))}; });
   family.add("l2_loss", {"Reduce"}, "SEGMENTBASE2", "")
       .axes({"batch", "positions"})
       .cases({{16, 32}, {16, 16}, {32, 32}})

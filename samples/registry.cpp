@@ -45,7 +45,7 @@ void check_declared(const Sample& sample) {
   if (info.cases.empty()) fail("no cases: declare them with .cases({{...}, ...})");
   if (info.axes.empty()) fail("no axes: name each size of a case with .axes({...})");
   if (!sample.make_inputs) fail("no input maker: declare it with .inputs(...)");
-  if (!sample.body) fail("no body: declare it with .body(...)");
+  if (!sample.compute) fail("no body: declare it with .body(...)");
   if (!info.grad_inputs.empty() && !info.backward) fail("grad_inputs without backward: declare .backward() too");
   if (info.dtypes.empty()) fail("no dtypes: a case needs at least one");
   for (const auto& dtype : info.dtypes) {
@@ -55,6 +55,17 @@ void check_declared(const Sample& sample) {
   }
   if (info.backward && info.grad_inputs.empty()) {
     fail("backward without grad_inputs: name the inputs training differentiates with .grad_inputs({...})");
+  }
+  for (std::size_t i = 0; i < info.parameters.size(); ++i) {
+    const auto& p = info.parameters[i];
+    if (p.name.empty() || p.name == "sizes" || p.name == "unused") fail("parameter named '" + p.name + "': name it as the original does");
+    if (std::find(info.axes.begin(), info.axes.end(), p.name) != info.axes.end()) {
+      fail("parameter '" + p.name + "' has the name of an axis");
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (info.parameters[j].name == p.name) fail("two parameters named '" + p.name + "'");
+    }
+    if (!p.accepts(p.default_value)) fail("parameter '" + p.name + "': its default " + p.default_value.dump() + " is not " + p.domain());
   }
   for (const auto& c : info.cases) {
     const auto& sizes = c.at("sizes");
@@ -124,14 +135,61 @@ Declaration& Declaration::written_from(std::string what) {
   return *this;
 }
 
+Declaration& Declaration::int64_param(std::string name, std::int64_t default_value, std::int64_t min, std::int64_t max) {
+  info().parameters.push_back(catalog::SampleParameter::int64(std::move(name), default_value, min, max));
+  return *this;
+}
+
+Declaration& Declaration::float64_param(std::string name, double default_value, double min, double max) {
+  info().parameters.push_back(catalog::SampleParameter::float64(std::move(name), default_value, min, max));
+  return *this;
+}
+
+Declaration& Declaration::string_param(std::string name, std::vector<std::string> choices) {
+  info().parameters.push_back(catalog::SampleParameter::string(std::move(name), std::move(choices)));
+  return *this;
+}
+
 Declaration& Declaration::inputs(Sample::Maker make) {
   (*out_)[index_].make_inputs = std::move(make);
   return *this;
 }
 
 Declaration& Declaration::body(Sample::Body body) {
-  (*out_)[index_].body = std::move(body);
+  (*out_)[index_].compute = [body = std::move(body)](const Tensors& inputs, const Params&) { return body(inputs); };
   return *this;
+}
+
+Declaration& Declaration::body(Sample::BodyWithParams body) {
+  (*out_)[index_].compute = std::move(body);
+  return *this;
+}
+
+Params::Params(const catalog::SampleInfo& info, const Json& given) : sample_(info.name) {
+  for (const auto& p : info.parameters) {
+    const auto at = given.find(p.name);
+    values_.emplace_back(p.name, at == given.end() ? p.default_value : *at);
+  }
+}
+
+const Json& Params::at(const std::string& name, const char* type) const {
+  for (const auto& [n, value] : values_) {
+    if (n != name) continue;
+    const bool fits = std::string(type) == "string" ? value.is_string()
+                      : std::string(type) == "int64" ? value.is_number_integer()
+                                                     : value.is_number();
+    if (!fits) throw std::logic_error("sample " + sample_ + " reads parameter '" + name + "' as " + type + ", but it is " + value.dump());
+    return value;
+  }
+  throw std::logic_error("sample " + sample_ + " reads parameter '" + name + "', which it does not declare");
+}
+
+std::int64_t Params::int64(const std::string& name) const { return at(name, "int64").get<std::int64_t>(); }
+double Params::float64(const std::string& name) const { return at(name, "float64").get<double>(); }
+const std::string& Params::string(const std::string& name) const { return at(name, "string").get_ref<const std::string&>(); }
+
+Sample::Body Sample::bind(const Json& given) const {
+  return [compute = compute, params = Params(info, given)](const Tensors& inputs) { return compute(inputs, params); };
 }
 
 Json sizes_case(std::vector<std::int64_t> sizes) { return {{"sizes", std::move(sizes)}}; }

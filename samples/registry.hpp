@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "opbench/catalog/samples.hpp"
@@ -16,13 +17,38 @@ namespace opbench::samples {
 
 using Tensors = std::vector<at::Tensor>;
 
+// The values of a case's parameters (SampleInfo::parameters), by name: the case's own where it
+// gives one, the default otherwise. Reading one the sample does not declare, or as another type,
+// is a bug of the sample and throws std::logic_error.
+class Params {
+ public:
+  Params() = default;
+  Params(const catalog::SampleInfo& info, const Json& given);
+  std::int64_t int64(const std::string& name) const;
+  double float64(const std::string& name) const;
+  const std::string& string(const std::string& name) const;
+
+ private:
+  const Json& at(const std::string& name, const char* type) const;
+  std::string sample_;
+  std::vector<std::pair<std::string, Json>> values_;  // declared order
+};
+
 struct Sample {
   using Maker = std::function<Tensors(const Json& sizes, at::Generator& generator)>;
   using Body = std::function<Tensors(const Tensors& inputs)>;
+  using BodyWithParams = std::function<Tensors(const Tensors& inputs, const Params& params)>;
   catalog::SampleInfo info;
   // Inputs of one case: `sizes` from the catalogue; CPU tensors from `generator`.
-  std::function<Tensors(const Json& sizes, at::Generator& generator)> make_inputs;
-  std::function<Tensors(const Tensors& inputs)> body;
+  Maker make_inputs;
+  // The computation, given the case's parameters (a body without parameters ignores them).
+  BodyWithParams compute;
+
+  // The body of the case given `given` (its sizes and parameters): its parameters read once here,
+  // not in every timed call.
+  Body bind(const Json& given) const;
+  // The body at every parameter's default, as the catalogue's cases run it.
+  Tensors body(const Tensors& inputs) const { return compute(inputs, Params(info, Json::object())); }
 };
 
 // One sample being declared: chained setters complete what `Family::add` began, in the manner of
@@ -46,8 +72,16 @@ class Declaration {
   Declaration& host_inputs(std::size_t count);
   Declaration& host_sync(std::string why);
   Declaration& written_from(std::string what);
+  // Parameters of the original's signature, typed, with its default (see SampleInfo::parameters),
+  // in the manner of nvbench's add_int64_axis / add_float64_axis / add_string_axis. A string
+  // parameter's first choice is its default.
+  Declaration& int64_param(std::string name, std::int64_t default_value, std::int64_t min, std::int64_t max);
+  Declaration& float64_param(std::string name, double default_value, double min, double max);
+  Declaration& string_param(std::string name, std::vector<std::string> choices);
   Declaration& inputs(Sample::Maker make);
+  // The computation; the second form reads the case's parameters.
   Declaration& body(Sample::Body body);
+  Declaration& body(Sample::BodyWithParams body);
 
  private:
   catalog::SampleInfo& info() { return (*out_)[index_].info; }
@@ -76,7 +110,8 @@ class Family {
 // Throws std::logic_error naming the sample and its file when its declaration is incomplete: no
 // cases, no input maker or body, no axes, a case with another number of sizes than axes, or
 // backward without grad_inputs (or grad_inputs without backward), or a dtype that is no floating
-// one (or none).
+// one (or none), or a parameter named like an axis or another parameter, or whose default it
+// does not accept.
 void check_declared(const Sample& sample);
 
 // Every sample, registered by the sample files (each checked with check_declared).

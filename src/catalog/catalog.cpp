@@ -87,6 +87,7 @@ void add_samples(Catalog& catalog) {
     entry.host_sync = info.host_sync;
     entry.grad_inputs = info.grad_inputs;
     entry.dtypes = info.dtypes;
+    entry.parameters = info.parameters;
     entry.tags = info.tags;
     std::sort(entry.tags.begin(), entry.tags.end());
     for (std::size_t i = 0; i < info.cases.size(); ++i) {

@@ -466,8 +466,8 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--ops", options->ops, "Operators to run, comma-separated (default: all)");
   cmd->add_option("--samples", options->samples, "Long-tail samples to run, comma-separated (opbench list --kind sample)");
   cmd->add_option("--axis", options->axes,
-                  "Sweep a sample size by name: NAME=VALUES, e.g. boxes=100,200 or boxes=100:1600:*2 (repeatable; "
-                  "opbench show NAME lists the axes)");
+                  "Sweep a sample's size or parameter by name: NAME=VALUES, e.g. boxes=100,200, boxes=100:1600:*2, "
+                  "beta=0.5,1 or mode=iou,giou (repeatable; opbench show NAME lists its axes and parameters)");
   cmd->add_option("--config", options->configs,
                   "Config file to load instead of the config directory (repeatable)")
       ->check(CLI::ExistingFile);

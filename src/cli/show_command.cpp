@@ -27,14 +27,23 @@ std::string args_text(const Json& given) {
   return parts.empty() ? "-" : core::join(parts, ", ");
 }
 
-// A sample case's sizes by name: "boxes=3000, coordinates=4".
+// A sample case's sizes by name, then the parameters it gives: "boxes=3000, coordinates=4",
+// "rows=3000, columns=4, beta=0.5".
 std::string named_sizes(const std::vector<std::string>& axes, const Json& given) {
   const Json& sizes = given.contains("sizes") ? given["sizes"] : given;
   std::vector<std::string> parts;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     parts.push_back((i < axes.size() ? axes[i] : "size" + std::to_string(i)) + "=" + sizes[i].dump());
   }
+  for (const auto& item : given.items()) {
+    if (item.key() != "sizes") parts.push_back(item.key() + "=" + plan::argument_text(item.value()));
+  }
   return parts.empty() ? "-" : core::join(parts, ", ");
+}
+
+// A sample's parameter: "beta: float64, 1 by default, a number in [1e-06, 100]".
+std::string parameter_text(const catalog::SampleParameter& p) {
+  return fmt::format("{}: {}, {} by default, {}", p.name, p.type, plan::argument_text(p.default_value), p.domain());
 }
 
 // "an operator" or "a sample".
@@ -81,6 +90,20 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
     if (!entry->host_sync.empty()) out["host_sync"] = entry->host_sync;
     if (!entry->grad_inputs.empty()) out["grad_inputs"] = entry->grad_inputs;
     if (!entry->dtypes.empty()) out["dtypes"] = entry->dtypes;
+    if (!entry->parameters.empty()) {
+      Json parameters = Json::array();
+      for (const auto& p : entry->parameters) {
+        Json item = {{"name", p.name}, {"type", p.type}, {"default", p.default_value}};
+        if (p.type == "string") {
+          item["choices"] = p.choices;
+        } else {
+          item["min"] = p.type == "int64" ? Json(static_cast<std::int64_t>(p.min)) : Json(p.min);
+          item["max"] = p.type == "int64" ? Json(static_cast<std::int64_t>(p.max)) : Json(p.max);
+        }
+        parameters.push_back(item);
+      }
+      out["parameters"] = parameters;
+    }
     Json cases = Json::array();
     for (const auto& c : entry->cases) {
       cases.push_back({{"operator", c.bound.qualified()}, {"schema", c.bound.schema},
@@ -118,6 +141,10 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
     }
   }
   if (!entry->axes.empty()) std::cout << "axes: " << core::join(entry->axes, ", ") << "\n";
+  if (!entry->parameters.empty()) {
+    std::cout << "parameters (the original's keyword arguments; --axis NAME=VALUES sweeps them):\n";
+    for (const auto& p : entry->parameters) std::cout << "  " << parameter_text(p) << "\n";
+  }
   std::cout << fmt::format("cases ({}):\n", entry->cases.size());
   for (const auto& c : entry->cases) {
     std::cout << fmt::format("  [{}] {}\n      from {}{}\n",

@@ -83,6 +83,7 @@ Workload operator_backward(const plan::Case& c) {
 // the CPU, as the Python numbers of the original would.
 struct SampleInputs {
   const samples::Sample* sample = nullptr;
+  samples::Sample::Body body;  // at the case's parameters
   std::vector<at::Tensor> inputs;
   std::size_t on_device = 0;
 };
@@ -91,6 +92,16 @@ SampleInputs sample_inputs(const plan::Case& c) {
   SampleInputs out;
   out.sample = samples::find(c.name);
   if (out.sample == nullptr) throw Error("no sample named " + c.name + " is built in");
+  for (const auto& item : c.given.items()) {
+    if (item.key() == "sizes") continue;
+    const auto* parameter = catalog::find_parameter(out.sample->info.parameters, item.key());
+    if (parameter == nullptr) throw Error("sample " + c.name + " has no parameter '" + item.key() + "'");
+    if (!parameter->accepts(item.value())) {
+      throw Error("sample " + c.name + ": parameter " + item.key() + " = " + item.value().dump() + " is not " +
+                  parameter->domain());
+    }
+  }
+  out.body = out.sample->bind(c.given);
   at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(c.seed);
   out.inputs = out.sample->make_inputs(c.given.at("sizes"), generator);
   out.on_device = samples::place_inputs(*out.sample, out.inputs, scalar_type(c.dtype), device_of(c.device));
@@ -103,7 +114,7 @@ TensorFunction sample_function(const plan::Case& c) {
   TensorFunction f;
   f.inputs = std::move(made.inputs);
   const samples::Sample* sample = made.sample;
-  f.body = [sample](const std::vector<at::Tensor>& inputs) { return sample->body(inputs); };
+  f.body = std::move(made.body);
   if (sample->info.host_inputs > 0) {
     f.note = "the values of the inputs read on the host are constants of the trace, as in the case";
   }
@@ -165,19 +176,19 @@ Workload sample_workload(const plan::Case& c) {
       grad_inputs.push_back(inputs[i].requires_grad_(true));
     }
     std::vector<at::Tensor> outputs;
-    for (const auto& out : sample->body(inputs)) {
+    for (const auto& out : made.body(inputs)) {
       if (out.defined() && out.requires_grad()) outputs.push_back(out);
     }
     auto keep = std::make_shared<std::vector<at::Tensor>>(std::move(inputs));
     return gradient_workload(std::move(outputs), std::move(grad_inputs), keep);
   }
   struct State {
-    const samples::Sample* sample;
+    samples::Sample::Body body;
     std::vector<at::Tensor> inputs, outputs;
   };
-  auto s = std::make_shared<State>(State{sample, std::move(inputs), {}});
+  auto s = std::make_shared<State>(State{std::move(made.body), std::move(inputs), {}});
   Workload w;
-  w.call = [s] { s->outputs = s->sample->body(s->inputs); };
+  w.call = [s] { s->outputs = s->body(s->inputs); };
   w.release = [s] { s->outputs.clear(); };
   w.call_path = "sample";
   w.state = s;

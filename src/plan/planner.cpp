@@ -1,6 +1,8 @@
 #include "opbench/plan/planner.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <stdexcept>
 #include <map>
 #include <set>
 
@@ -25,22 +27,35 @@ bool entry_name_matches(const catalog::Entry& entry, const std::string& name) {
   return entry.name == wanted || base_name(entry.name) == wanted;
 }
 
-// The entry's cases once its swept axes take each of their values (every combination of the
-// axes it has, from each catalogue case); its catalogue cases when it has none of them. A
-// combination reached from two catalogue cases is planned once.
-std::vector<catalog::CatalogCase> swept(const catalog::Entry& entry,
-                                        const std::vector<std::pair<std::string, std::vector<std::int64_t>>>& axes) {
+// The entry's cases once its swept axes and parameters take each of their values (every
+// combination of those it has, from each catalogue case); its catalogue cases when it has none
+// of them. A combination reached from two catalogue cases is planned once.
+std::vector<catalog::CatalogCase> swept(const catalog::Entry& entry, const std::vector<AxisSweep>& axes) {
   if (entry.kind != "sample" || axes.empty()) return entry.cases;
   std::vector<catalog::CatalogCase> out = entry.cases;
-  for (const auto& [axis, values] : axes) {
-    const auto at = std::find(entry.axes.begin(), entry.axes.end(), axis);
-    if (at == entry.axes.end()) continue;
-    const auto position = static_cast<std::size_t>(at - entry.axes.begin());
+  for (const auto& axis : axes) {
+    // How each value changes a case's given arguments: a size in place, or a parameter by name.
+    std::vector<std::function<void(Json&)>> settings;
+    const auto at = std::find(entry.axes.begin(), entry.axes.end(), axis.name);
+    if (at != entry.axes.end()) {
+      const auto position = static_cast<std::size_t>(at - entry.axes.begin());
+      for (std::int64_t value : axis_sizes(axis)) {
+        settings.emplace_back([position, value](Json& given) { given["sizes"][position] = value; });
+      }
+    } else if (const auto* parameter = catalog::find_parameter(entry.parameters, axis.name)) {
+      for (const Json& value : parameter_values(axis, *parameter, entry.name)) {
+        settings.emplace_back([&entry, parameter, value](Json& given) {
+          given = catalog::with_parameter(given, entry.parameters, parameter->name, value);
+        });
+      }
+    } else {
+      continue;
+    }
     std::vector<catalog::CatalogCase> next;
     for (const auto& base : out) {
-      for (std::int64_t value : values) {
+      for (const auto& set : settings) {
         catalog::CatalogCase c = base;
-        c.bound.given["sizes"][position] = value;
+        set(c.bound.given);
         c.bound.arguments = c.bound.given;
         c.spec.args = c.bound.given;
         if (std::none_of(next.begin(), next.end(), [&](const auto& u) { return u.bound.given == c.bound.given; })) {
@@ -109,7 +124,7 @@ std::pair<int, int> parse_shard(const std::string& text) {
 
 namespace {
 
-std::int64_t positive_integer(const std::string& text, const std::string& axis) {
+std::int64_t integer(const std::string& text, const std::string& axis, std::int64_t min, const std::string& what) {
   std::size_t used = 0;
   long long value = 0;
   try {
@@ -117,40 +132,77 @@ std::int64_t positive_integer(const std::string& text, const std::string& axis) 
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used == 0 || used != text.size() || value < 1) {
-    throw UsageError("bad --axis '" + axis + "': '" + text + "' is not a positive integer");
+  if (used == 0 || used != text.size() || value < min) {
+    throw UsageError("bad --axis '" + axis + "': '" + text + "' is not " + what);
   }
   return value;
 }
 
-}  // namespace
-
-std::pair<std::string, std::vector<std::int64_t>> parse_axis(const std::string& text) {
-  const auto equals = text.find('=');
-  const std::string name = equals == std::string::npos ? "" : core::trim(text.substr(0, equals));
-  if (name.empty() || equals + 1 >= text.size()) {
-    throw UsageError("bad --axis '" + text + "', expected NAME=VALUES (e.g. boxes=100,200 or boxes=100:1600:*2)");
-  }
+// Integers and ranges LO:HI[:STEP|:*FACTOR], each at least `min`.
+std::vector<std::int64_t> integers(const AxisSweep& axis, std::int64_t min, const std::string& what) {
+  const std::string& text = axis.text;
   std::vector<std::int64_t> values;
-  for (const auto& item : core::split(text.substr(equals + 1), ',')) {
-    const auto parts = core::split(core::trim(item), ':');
+  for (const auto& item : axis.items) {
+    const auto parts = core::split(item, ':');
     if (parts.size() == 1) {
-      values.push_back(positive_integer(parts[0], text));
+      values.push_back(integer(parts[0], text, min, what));
       continue;
     }
     if (parts.size() > 3) throw UsageError("bad --axis '" + text + "': '" + item + "' is not LO:HI[:STEP]");
-    const std::int64_t lo = positive_integer(parts[0], text), hi = positive_integer(parts[1], text);
+    const std::int64_t lo = integer(parts[0], text, min, what), hi = integer(parts[1], text, min, what);
     if (hi < lo) throw UsageError("bad --axis '" + text + "': the range '" + item + "' ends before it starts");
     const bool geometric = parts.size() == 3 && core::starts_with(parts[2], "*");
     const std::int64_t step =
-        parts.size() == 3 ? positive_integer(geometric ? parts[2].substr(1) : parts[2], text) : 1;
-    if (geometric && step < 2) throw UsageError("bad --axis '" + text + "': a factor must be at least 2");
+        parts.size() == 3 ? integer(geometric ? parts[2].substr(1) : parts[2], text, 1, "a positive integer") : 1;
+    if (geometric && (step < 2 || lo < 1)) {
+      throw UsageError("bad --axis '" + text + "': a geometric range needs a factor of at least 2 and a positive start");
+    }
     for (std::int64_t v = lo; v <= hi; v = geometric ? v * step : v + step) {
       values.push_back(v);
       if (values.size() > 10000) throw UsageError("bad --axis '" + text + "': over 10000 values");
     }
   }
-  return {name, values};
+  return values;
+}
+
+}  // namespace
+
+AxisSweep parse_axis(const std::string& text) {
+  const auto equals = text.find('=');
+  AxisSweep axis;
+  axis.text = text;
+  axis.name = equals == std::string::npos ? "" : core::trim(text.substr(0, equals));
+  if (!axis.name.empty()) {
+    for (const auto& item : core::split(text.substr(equals + 1), ',')) axis.items.push_back(core::trim(item));
+  }
+  if (axis.name.empty() || axis.items.empty() ||
+      std::any_of(axis.items.begin(), axis.items.end(), [](const auto& item) { return item.empty(); })) {
+    throw UsageError("bad --axis '" + text + "', expected NAME=VALUES (e.g. boxes=100,200 or boxes=100:1600:*2 or mode=iou,giou)");
+  }
+  return axis;
+}
+
+std::vector<std::int64_t> axis_sizes(const AxisSweep& axis) { return integers(axis, 1, "a positive integer"); }
+
+std::vector<Json> parameter_values(const AxisSweep& axis, const catalog::SampleParameter& parameter,
+                                   const std::string& sample) {
+  const std::string whose = " (" + sample + "'s " + parameter.name + ")";
+  std::vector<Json> values;
+  if (parameter.type == "int64") {
+    for (std::int64_t v : integers(axis, static_cast<std::int64_t>(parameter.min), parameter.domain() + whose)) {
+      values.emplace_back(v);
+    }
+  } else {
+    for (const auto& item : axis.items) values.push_back(Json(item));
+  }
+  for (auto& value : values) {
+    try {
+      value = parameter.value_of(value.is_string() ? value.get<std::string>() : value.dump());
+    } catch (const std::invalid_argument& e) {
+      throw UsageError("bad --axis '" + axis.text + "': " + e.what() + whose);
+    }
+  }
+  return values;
 }
 
 bool case_name_matches(const Case& c, const std::string& name) {
@@ -185,7 +237,7 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
     }
   }
   for (const auto& axis : options.axes) {
-    if (axis.first == "unused") throw UsageError("--axis unused: those catalogue sizes are not followed by the inputs");
+    if (axis.name == "unused") throw UsageError("--axis unused: those catalogue sizes are not followed by the inputs");
   }
   std::set<std::string> axes_swept;  // the --axis names some selected sample has
   const bool by_name = !options.ops.empty() || !options.samples.empty();
@@ -212,7 +264,9 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
           return entry_name_matches(entry, name);
         });
     for (const auto& axis : options.axes) {
-      if (entry.kind == "sample" && contains(entry.axes, axis.first)) axes_swept.insert(axis.first);
+      if (entry.kind == "sample" && (contains(entry.axes, axis.name) || catalog::find_parameter(entry.parameters, axis.name))) {
+        axes_swept.insert(axis.name);
+      }
     }
     for (const auto& item : swept(entry, options.axes)) {
       if (!whole_entry && std::none_of(options.ops.begin(), options.ops.end(),
@@ -266,8 +320,8 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
     }
   }
   for (const auto& axis : options.axes) {
-    if (axes_swept.count(axis.first) == 0) {
-      throw UsageError("--axis " + axis.first + ": no selected sample has that axis (opbench show NAME lists a sample's axes)");
+    if (axes_swept.count(axis.name) == 0) {
+      throw UsageError("--axis " + axis.name + ": no selected sample has that axis or parameter (opbench show NAME lists a sample's)");
     }
   }
   return cases;

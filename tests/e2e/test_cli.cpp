@@ -791,6 +791,24 @@ TEST_F(Cli, LongTailSamplesRunThroughTheSameExecutor) {
   const auto no_axis = opbench("run" + dir + " --samples box_iou --axis boxes=16" + k_quick);
   EXPECT_EQ(no_axis.code, 2);
   EXPECT_NE(no_axis.err.find("--axis boxes: no selected sample has that axis"), std::string::npos) << no_axis.err;
+  // A parameter swept by name: the default is the catalogue's case itself, the others are given.
+  const auto beta = opbench("run" + dir + " --samples smooth_l1_loss --axis beta=1,0.5 --axis rows=64" + k_quick +
+                            " --output " + m_dir.file("beta.json"));
+  ASSERT_EQ(beta.code, 0) << beta.err;
+  const Json beta_cases = read_json(m_dir.file("beta.json"))["cases"];
+  std::set<std::string> beta_ids;
+  for (const auto& c : beta_cases) {
+    EXPECT_EQ(c["status"], "ok") << c.dump();
+    beta_ids.insert(c["case_id"].get<std::string>());
+  }
+  EXPECT_EQ(beta_ids, (std::set<std::string>{"smooth_l1_loss/sizes=[64,4]/float32/cpu/t1/forward",
+                                             "smooth_l1_loss/sizes=[64,4],beta=0.5/float32/cpu/t1/forward"}));
+  const auto bad_mode = opbench("run" + dir + " --samples bbox_overlaps --axis mode=iou,dice" + k_quick);
+  EXPECT_EQ(bad_mode.code, 2);
+  EXPECT_NE(bad_mode.err.find("bad --axis 'mode=iou,dice': 'dice' is not one of iou, iof, giou (bbox_overlaps's mode)"),
+            std::string::npos) << bad_mode.err;
+  const auto shown = opbench("show --kind sample bbox_overlaps");
+  EXPECT_NE(shown.out.find("  mode: string, iou by default, one of iou, iof, giou"), std::string::npos) << shown.out;
   const std::string out = m_dir.file("samples.json");
   const auto r = opbench("run" + dir + " --samples bbox2delta,giou_loss --backward" + k_quick + " --output " + out);
   ASSERT_EQ(r.code, 0) << r.err;

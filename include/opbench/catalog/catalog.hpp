@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "opbench/catalog/binder.hpp"
+#include "opbench/catalog/sample_parameter.hpp"
 #include "opbench/config/case_spec.hpp"
 
 namespace opbench::catalog {
@@ -28,6 +29,7 @@ struct Entry {
   std::string host_sync;          // samples: why the body waits for the device, as its original; "" never
   std::vector<std::size_t> grad_inputs;  // samples: the inputs backward differentiates
   std::vector<std::string> dtypes;        // samples: the dtypes a case may take; empty: any
+  std::vector<SampleParameter> parameters;  // samples: the original's keyword arguments (see SampleInfo)
 
   // Config files its cases come from, in order of first appearance.
   std::vector<std::string> files() const;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "opbench/catalog/sample_parameter.hpp"
 #include "opbench/core/json.hpp"
 
 namespace opbench::catalog {
@@ -33,6 +34,9 @@ struct SampleInfo {
   // "classes", ...; a name ending in "_x16" counts sixteens, "unused" marks a catalogue size the
   // inputs do not follow (the catalogue's argument cases are kept as published).
   std::vector<std::string> axes{};
+  // The original's keyword arguments a case may set (a loss's beta, an IoU's mode), typed, with
+  // their defaults: the catalogue's cases take the defaults; --axis sweeps them as it does sizes.
+  std::vector<SampleParameter> parameters{};
   // The inputs backward differentiates, by position, as training's requires_grad (a
   // distillation loss's student scores, not its teacher's; a layer's input and weights, not its
   // running statistics). Every sample with `backward` names them; empty without it.

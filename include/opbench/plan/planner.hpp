@@ -11,6 +11,14 @@
 
 namespace opbench::plan {
 
+// One --axis NAME=VALUES, its values as written: what they are depends on the axis, a size or a
+// parameter of each sample that has it (axis_sizes, parameter_values).
+struct AxisSweep {
+  std::string text;                // "boxes=100,200:800:*2", for messages
+  std::string name;                // "boxes"
+  std::vector<std::string> items;  // "100", "200:800:*2"
+};
+
 struct PlanOptions {
   std::vector<std::string> ops;            // names ("add", "add.Tensor", "aten::add"); empty: all
   std::vector<std::string> samples;        // long-tail sample names; with ops, the union
@@ -24,9 +32,10 @@ struct PlanOptions {
   bool backward = false;  // add a backward case after each forward case
   // Stages of each forward case (plan::stage_names); backward cases run eager only.
   std::vector<std::string> stages{"eager"};
-  // Sample sizes swept by name (--axis NAME=VALUES): each catalogue case of a sample with that
-  // axis, once per value (several axes: every combination; duplicates once).
-  std::vector<std::pair<std::string, std::vector<std::int64_t>>> axes;
+  // Sample sizes and parameters swept by name (--axis NAME=VALUES): each catalogue case of a
+  // sample with that axis or parameter, once per value (several: every combination; duplicates
+  // once).
+  std::vector<struct AxisSweep> axes;
   std::uint64_t seed = 0;
   int shard_index = 0;    // keep only shard `shard_index` of `shard_count` (see in_shard)
   int shard_count = 1;
@@ -49,10 +58,17 @@ bool in_shard(const std::string& case_id, int index, int count);
 // Parses `I/N` (0 <= I < N); throws UsageError otherwise.
 std::pair<int, int> parse_shard(const std::string& text);
 
-// "NAME=VALUES" of --axis: VALUES is a comma-separated list of positive integers and ranges,
-// "LO:HI" (step 1), "LO:HI:STEP" or "LO:HI:*FACTOR" (geometric), HI included when reached;
-// "boxes=100,200:800:*2" -> {"boxes", {100, 200, 400, 800}}. Throws UsageError naming the text.
-std::pair<std::string, std::vector<std::int64_t>> parse_axis(const std::string& text);
+// "NAME=VALUES" of --axis, VALUES comma-separated. Throws UsageError naming the text when there
+// is no name or no value.
+AxisSweep parse_axis(const std::string& text);
+// The values of a size axis: positive integers and ranges, "LO:HI" (step 1), "LO:HI:STEP" or
+// "LO:HI:*FACTOR" (geometric), HI included when reached; "boxes=100,200:800:*2" -> {100, 200,
+// 400, 800}. Throws UsageError naming the text.
+std::vector<std::int64_t> axis_sizes(const AxisSweep& axis);
+// The values of `parameter` of `sample` that the axis gives (an int64 parameter takes ranges as
+// a size axis does). Throws UsageError naming the text, the sample and what the parameter takes.
+std::vector<Json> parameter_values(const AxisSweep& axis, const catalog::SampleParameter& parameter,
+                                   const std::string& sample);
 
 // True when `name` selects `entry`: its exact name, its name without overload, "aten::" + either,
 // or the resolved operator of one of its cases.

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <utility>
+
 #include "opbench/catalog/catalog.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/plan/planner.hpp"
@@ -107,40 +110,131 @@ TEST(Planner, DuplicateRowsAreAConfigError) {
   EXPECT_THROW(catalog::load_catalog({csv}), ConfigError);
 }
 
+// A catalog of one sample `name` with these axes and catalogue cases' sizes.
+catalog::Catalog sample_catalog(const std::string& name, std::vector<std::string> axes,
+                                const std::vector<std::vector<std::int64_t>>& cases) {
+  catalog::Entry sample;
+  sample.name = name;
+  sample.kind = "sample";
+  sample.category = "longtail";
+  sample.axes = std::move(axes);
+  for (const auto& sizes : cases) {
+    catalog::CatalogCase c;
+    c.bound.name = "sample::" + name;
+    c.bound.given = {{"sizes", sizes}};
+    c.bound.arguments = c.bound.given;
+    c.spec.args = c.bound.given;
+    sample.cases.push_back(c);
+  }
+  catalog::Catalog catalog;
+  catalog.entries.push_back(sample);
+  return catalog;
+}
+
 TEST(Planner, AxisValuesListsAndRanges) {
   using Values = std::vector<std::int64_t>;
-  EXPECT_EQ(plan::parse_axis("boxes=100,200:800:*2"), std::make_pair(std::string("boxes"), Values{100, 200, 400, 800}));
-  EXPECT_EQ(plan::parse_axis("batch=1:3").second, (Values{1, 2, 3}));
-  EXPECT_EQ(plan::parse_axis("batch=2:9:3").second, (Values{2, 5, 8}));
-  EXPECT_EQ(plan::parse_axis("batch=5:5").second, (Values{5}));
-  for (const char* bad : {"boxes", "boxes=", "=4", "boxes=0", "boxes=-3", "boxes=4x", "boxes=8:2", "boxes=1:8:*1",
-                          "boxes=1:2:3:4", "boxes=1:100000000"}) {
+  const auto sizes = [](const char* text) { return plan::axis_sizes(plan::parse_axis(text)); };
+  EXPECT_EQ(plan::parse_axis("boxes=100,200:800:*2").name, "boxes");
+  EXPECT_EQ(plan::parse_axis("boxes = 100, 200:800:*2").items, (std::vector<std::string>{"100", "200:800:*2"}));
+  EXPECT_EQ(sizes("boxes=100,200:800:*2"), (Values{100, 200, 400, 800}));
+  EXPECT_EQ(sizes("batch=1:3"), (Values{1, 2, 3}));
+  EXPECT_EQ(sizes("batch=2:9:3"), (Values{2, 5, 8}));
+  EXPECT_EQ(sizes("batch=5:5"), (Values{5}));
+  for (const char* bad : {"boxes", "boxes=", "=4", "boxes=4,,5"}) {
     EXPECT_THROW(plan::parse_axis(bad), UsageError) << bad;
   }
+  for (const char* bad : {"boxes=0", "boxes=-3", "boxes=4x", "boxes=8:2", "boxes=1:8:*1", "boxes=1:2:3:4", "boxes=1:100000000"}) {
+    EXPECT_THROW(sizes(bad), UsageError) << bad;
+  }
   try {
-    plan::parse_axis("boxes=12,x");
+    sizes("boxes=12,x");
+    FAIL() << "expected UsageError";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("'x' is not a positive integer"), std::string::npos) << e.what();
   }
 }
 
+TEST(SampleParameter, TakesTheValuesOfItsTypeAndRangeOnly) {
+  const auto beta = catalog::SampleParameter::float64("beta", 1.0, 1e-6, 100.0);
+  EXPECT_EQ(beta.value_of("0.5"), Json(0.5));
+  EXPECT_EQ(beta.value_of(" 2 "), Json(2.0));
+  EXPECT_TRUE(beta.value_of("3").is_number_float());
+  for (const char* bad : {"0", "-1", "101", "1x", "nan", "inf", "", "beta"}) {
+    EXPECT_THROW(beta.value_of(bad), std::invalid_argument) << bad;
+  }
+  EXPECT_EQ(beta.domain(), "a number in [1e-06, 100]");
+  const auto bins = catalog::SampleParameter::int64("bins", 10, 1, 1000);
+  EXPECT_EQ(bins.value_of("20"), Json(20));
+  EXPECT_THROW(bins.value_of("2.5"), std::invalid_argument);
+  EXPECT_THROW(bins.value_of("0"), std::invalid_argument);
+  EXPECT_FALSE(bins.accepts(Json(2.0)));
+  const auto mode = catalog::SampleParameter::string("mode", {"iou", "iof"});
+  EXPECT_EQ(mode.default_value, Json("iou"));
+  EXPECT_EQ(mode.value_of("iof"), Json("iof"));
+  try {
+    mode.value_of("giou");
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "'giou' is not one of iou, iof");
+  }
+  // A case gives a parameter only when it is not the default: a catalogue case keeps its id.
+  // The parameters follow the sizes in their declared order, however they were set.
+  const std::vector<catalog::SampleParameter> both{beta, mode};
+  Json given = {{"sizes", {4, 4}}};
+  given = catalog::with_parameter(given, both, "mode", Json("iof"));
+  given = catalog::with_parameter(given, both, "beta", Json(0.5));
+  EXPECT_EQ(given.dump(), R"({"sizes":[4,4],"beta":0.5,"mode":"iof"})");
+  given = catalog::with_parameter(given, both, "beta", Json(1.0));
+  EXPECT_EQ(given.dump(), R"({"sizes":[4,4],"mode":"iof"})");
+  given = catalog::with_parameter(given, both, "mode", Json("iou"));
+  EXPECT_EQ(given, Json({{"sizes", {4, 4}}}));
+}
+
+// A sample's parameters swept by name, as its sizes: the default is the catalogue case itself.
+TEST(Planner, SweptSampleParametersAreGivenByNameWhenNotTheDefault) {
+  catalog::Catalog catalog = sample_catalog("loss_thing", {"rows"}, {{100}});
+  catalog.entries[0].parameters = {catalog::SampleParameter::float64("beta", 1.0, 1e-6, 100.0),
+                                   catalog::SampleParameter::string("reduction", {"mean", "sum", "none"}),
+                                   catalog::SampleParameter::int64("bins", 10, 1, 1000)};
+  plan::PlanOptions options;
+  const std::string catalogue_id = plan::make_plan(catalog, options).at(0).case_id;
+  options.axes = {plan::parse_axis("beta=1,0.5"), plan::parse_axis("reduction=mean,sum")};
+  auto cases = plan::make_plan(catalog, options);
+  ASSERT_EQ(cases.size(), 4u);
+  EXPECT_EQ(cases[0].given, Json({{"sizes", {100}}}));
+  EXPECT_EQ(cases[0].case_id, catalogue_id);
+  EXPECT_EQ(cases[1].given, Json({{"sizes", {100}}, {"reduction", "sum"}}));
+  EXPECT_EQ(cases[2].given, Json({{"sizes", {100}}, {"beta", 0.5}}));
+  EXPECT_EQ(cases[3].case_id, "loss_thing/sizes=[100],beta=0.5,reduction=sum/float32/cpu/t1/forward");
+  options.axes = {plan::parse_axis("reduction=sum"), plan::parse_axis("beta=0.5")};  // the same case, whatever the order
+  EXPECT_EQ(plan::make_plan(catalog, options).at(0).case_id, cases[3].case_id);
+  options.axes = {plan::parse_axis("bins=5:20:5")};
+  cases = plan::make_plan(catalog, options);
+  ASSERT_EQ(cases.size(), 4u);
+  EXPECT_EQ(cases[1].given, Json({{"sizes", {100}}}));  // 10, the default
+  EXPECT_EQ(cases[3].given.at("bins"), Json(20));
+  for (const auto& [text, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"reduction=max", "'max' is not one of mean, sum, none (loss_thing's reduction)"},
+           {"beta=0", "'0' is not a number in [1e-06, 100] (loss_thing's beta)"},
+           {"beta=x", "'x' is not a number"},
+           {"bins=0:4", "'0' is not an integer in [1, 1000] (loss_thing's bins)"},
+           {"bins=2.5", "'2.5' is not an integer in [1, 1000]"}}) {
+    options.axes = {plan::parse_axis(text)};
+    try {
+      plan::make_plan(catalog, options);
+      ADD_FAILURE() << "expected UsageError for " << text;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("bad --axis '" + text + "'"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  }
+  options.axes = {plan::parse_axis("gamma=2")};
+  EXPECT_THROW(plan::make_plan(catalog, options), UsageError);  // no selected sample has it
+}
+
 // A sample's catalogue cases, swept by named axes: every combination once.
 TEST(Planner, SweptSampleAxesReplaceTheNamedSizes) {
-  catalog::Catalog catalog;
-  catalog::Entry sample;
-  sample.name = "box_thing";
-  sample.kind = "sample";
-  sample.category = "longtail";
-  sample.axes = {"boxes", "coordinates"};
-  for (std::int64_t boxes : {100, 200}) {
-    catalog::CatalogCase c;
-    c.bound.name = "sample::box_thing";
-    c.bound.given = {{"sizes", {boxes, 4}}};
-    c.bound.arguments = c.bound.given;
-    c.spec.args = c.bound.given;
-    sample.cases.push_back(c);
-  }
-  catalog.entries.push_back(sample);
+  const catalog::Catalog catalog = sample_catalog("box_thing", {"boxes", "coordinates"}, {{100, 4}, {200, 4}});
   plan::PlanOptions options;
   EXPECT_EQ(plan::make_plan(catalog, options).size(), 2u);
   options.axes = {plan::parse_axis("boxes=50:200:*2")};  // 50, 100, 200 from each case: 3 once

@@ -134,7 +134,10 @@ TEST(Losses, MatchLibTorchAndHandWorkedValues) {
   EXPECT_NEAR(label_smooth_celoss(p, labels).item<float>(), expected, 1e-4);
   const at::Tensor loss = at::tensor({1.0f, 2.0f, 3.0f, 4.0f}), weight = at::tensor({1.0f, 0.0f, 1.0f, 0.0f});
   EXPECT_NEAR(weight_reduce_loss(loss, weight).item<float>(), 1.0, 1e-6);       // (1 + 3) / 4
-  EXPECT_NEAR(weight_reduce_loss(loss, weight, 2.0).item<float>(), 2.0, 1e-6);  // (1 + 3) / 2
+  EXPECT_NEAR(weight_reduce_loss(loss, weight, "mean", 2.0).item<float>(), 2.0, 1e-6);  // (1 + 3) / 2
+  EXPECT_NEAR(weight_reduce_loss(loss, weight, "sum").item<float>(), 4.0, 1e-6);
+  EXPECT_TRUE(at::equal(weight_reduce_loss(loss, weight, "none"), loss * weight));
+  EXPECT_THROW(weight_reduce_loss(loss, weight, "sum", 2.0), std::invalid_argument);
 }
 
 TEST(Sequences, MasksPositionsBitsAndSquash) {
@@ -256,6 +259,91 @@ TEST(SampleRegistry, AnIncompleteDeclarationIsRefusedNamingTheSampleAndItsFile) 
   EXPECT_EQ(out.back().info.cases.at(1), sizes_case({8, 8}));
   EXPECT_EQ(out.back().info.host_sync, "why");
   EXPECT_EQ(out.back().info.written_from, "what");
+  Declaration(out, 0).float64_param("rows", 1.0, 0.0, 2.0);
+  EXPECT_NE(message().find("parameter 'rows' has the name of an axis"), std::string::npos) << message();
+  out.back().info.parameters.clear();
+  Declaration(out, 0).float64_param("beta", 3.0, 0.0, 2.0);
+  EXPECT_NE(message().find("parameter 'beta': its default 3.0 is not a number in [0, 2]"), std::string::npos) << message();
+  out.back().info.parameters.clear();
+  Declaration(out, 0).string_param("mode", {"iou"}).int64_param("mode", 1, 0, 2);
+  EXPECT_NE(message().find("two parameters named 'mode'"), std::string::npos) << message();
+  out.back().info.parameters.clear();
+  Declaration(out, 0).string_param("mode", {}).body([](const Tensors& t, const Params&) { return t; });
+  EXPECT_NE(message().find("parameter 'mode': its default null is not one of "), std::string::npos) << message();
+  out.back().info.parameters.clear();
+  Declaration(out, 0).string_param("mode", {"iou", "iof"});
+  EXPECT_EQ(message(), "accepted");
+}
+
+// A value of `p` other than its default, inside its range: each other choice of a string.
+std::vector<Json> other_values(const catalog::SampleParameter& p) {
+  if (p.type == "string") {
+    std::vector<Json> out;
+    for (const auto& choice : p.choices) {
+      if (Json(choice) != p.default_value) out.emplace_back(choice);
+    }
+    return out;
+  }
+  const double d = p.default_value.get<double>();
+  if (p.type == "int64") return {Json(static_cast<std::int64_t>(d - 1 >= p.min ? d - 1 : d + 1))};
+  return {Json(d != 0 && d * 2 <= p.max ? d * 2 : (d + p.max) / 2)};
+}
+
+// Every parameter a sample declares reaches its computation: each other value changes the
+// outputs of its first catalogue case (a parameter the body ignored would change nothing).
+TEST(SampleRegistry, EveryParameterChangesWhatItsSampleComputes) {
+  int parameters = 0;
+  std::set<std::string> types;
+  for (const auto& sample : registry()) {
+    const Json& first = sample.info.cases.at(0);
+    auto g = gen();
+    const Tensors inputs = sample.make_inputs(first.at("sizes"), g);
+    // Each run from the same global seed (random_sampler draws from it, as the original does).
+    const auto run = [&](const Sample::Body& body) {
+      at::manual_seed(7);
+      return body(inputs);
+    };
+    const Tensors reference = run([&](const Tensors& t) { return sample.body(t); });
+    // The catalogue's case binds every parameter at its default.
+    const Tensors bound = run(sample.bind(first));
+    ASSERT_EQ(bound.size(), reference.size()) << sample.info.name;
+    for (std::size_t i = 0; i < bound.size(); ++i) EXPECT_TRUE(at::equal(bound[i], reference[i])) << sample.info.name << " output " << i;
+    for (const auto& p : sample.info.parameters) {
+      ++parameters;
+      types.insert(p.type);
+      for (const Json& value : other_values(p)) {
+        ASSERT_TRUE(p.accepts(value)) << sample.info.name << " " << p.name << "=" << value.dump();
+        const Json given = catalog::with_parameter(first, sample.info.parameters, p.name, value);
+        const Tensors changed = run(sample.bind(given));
+        bool differs = changed.size() != reference.size();
+        for (std::size_t i = 0; !differs && i < changed.size(); ++i) {
+          differs = changed[i].sizes() != reference[i].sizes() ||
+                    !at::allclose(changed[i].to(at::kDouble), reference[i].to(at::kDouble), 1e-6, 1e-9);
+        }
+        EXPECT_TRUE(differs) << sample.info.name << ": " << p.name << "=" << value.dump()
+                             << " computes the same as the default " << p.default_value.dump();
+      }
+    }
+  }
+  EXPECT_GE(parameters, 20);
+  EXPECT_EQ(types, (std::set<std::string>{"float64", "int64", "string"}));
+}
+
+// Through the registry's binding, a parameter gives what the library computes with it.
+TEST(SampleRegistry, ParametersReachTheBodyAsTheLibraryTakesThem) {
+  auto g = gen();
+  const at::Tensor p = at::randn({64, 4}, g), t = at::randn({64, 4}, g);
+  const Sample& smooth = *find("smooth_l1_loss");
+  expect_close(smooth.bind({{"sizes", {64, 4}}, {"beta", 0.25}})({p, t})[0], at::smooth_l1_loss(p, t, at::Reduction::Mean, 0.25));
+  const at::Tensor a = random_boxes(5, g), b = random_boxes(7, g);
+  const Sample& overlaps = *find("bbox_overlaps");
+  expect_close(overlaps.bind({{"sizes", {5, 7}}, {"mode", "giou"}})({a, b})[0], generalized_box_iou(a, b));
+  // Reading a parameter the sample does not declare, or as another type, is the sample's bug.
+  const Params params(smooth.info, Json::object());
+  EXPECT_EQ(params.float64("beta"), 1.0);
+  EXPECT_THROW(params.float64("gamma"), std::logic_error);
+  EXPECT_THROW(params.string("beta"), std::logic_error);
+  EXPECT_THROW(Params(find("ghmr_loss")->info, {{"bins", 2.5}}).int64("bins"), std::logic_error);
 }
 
 TEST(SampleCatalogue, EveryTagHasThreeSamplesAndEverySourceOne) {
