@@ -2,6 +2,7 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 
+#include "input_memo.hpp"
 #include "opbench/catalog/schema_types.hpp"
 #include "opbench/catalog/tensor_spec.hpp"
 #include "opbench/core/error.hpp"
@@ -41,12 +42,44 @@ at::Device device_of(const std::string& canonical) { return at::Device(canonical
 
 namespace {
 
+// What decides the values a case's generator draws: the same key, the same draws in order.
+std::string draws_key(const plan::Case& c) {
+  return c.op + "|" + c.given.dump() + "|" + c.dtype + "|" + std::to_string(c.seed);
+}
+
 struct Maker {
   const plan::Case& c;
   at::Generator generator;
   at::Device device;
   bool requires_grad;
   std::vector<at::Tensor> grad_inputs;
+  std::string key = draws_key(c);
+  std::size_t drawn = 0;  // tensors made so far
+
+  // A random draw, or the same draw kept by an earlier repetition (InputMemo), with the generator
+  // left where drawing it would leave it. `kept` says the tensor is the memo's, not to be written.
+  template <typename DrawFn>
+  at::Tensor draw(DrawFn&& fresh, bool& kept) {
+    InputMemo& memo = InputMemo::shared();
+    const std::string draw_key = key + "#" + std::to_string(drawn);
+    if (auto hit = memo.find(draw_key)) {
+      std::lock_guard<std::mutex> lock(generator.mutex());
+      generator.set_state(hit->generator_state);
+      kept = true;
+      return hit->values;
+    }
+    at::Tensor t = fresh();
+    if (t.nbytes() >= InputMemo::k_min_bytes) {
+      at::Tensor state;
+      {
+        std::lock_guard<std::mutex> lock(generator.mutex());
+        state = generator.get_state();
+      }
+      memo.keep(draw_key, {t, state});
+      kept = true;
+    }
+    return t;
+  }
 
   at::Tensor tensor(const Json& json) {
     const auto spec = catalog::TensorSpec::parse(json, c.origin);
@@ -59,10 +92,11 @@ struct Maker {
     const double low = spec.low.value_or(init == "positive" ? 0.5 : 0.0);
     const double high = spec.high.value_or(init == "positive" ? 2.0 : init == "randint" ? 10.0 : 1.0);
     at::Tensor t;
+    bool kept = false;
     if (init == "normal") {
-      t = at::randn(shape, generator, cpu_float);
+      t = draw([&] { return at::randn(shape, generator, cpu_float); }, kept);
     } else if (init == "uniform" || init == "positive") {
-      t = at::rand(shape, generator, cpu_float) * (high - low) + low;
+      t = draw([&] { return at::rand(shape, generator, cpu_float) * (high - low) + low; }, kept);
     } else if (init == "zeros") {
       t = at::zeros(shape, cpu_float);
     } else if (init == "ones") {
@@ -70,17 +104,23 @@ struct Maker {
     } else if (init == "arange") {
       t = at::arange(spec.numel(), at::TensorOptions().dtype(at::kLong)).reshape(shape);
     } else if (init == "randint") {
-      t = at::randint(static_cast<int64_t>(low), static_cast<int64_t>(high), shape, generator,
-                      at::TensorOptions().dtype(at::kLong));
+      t = draw([&] {
+        return at::randint(static_cast<int64_t>(low), static_cast<int64_t>(high), shape, generator,
+                           at::TensorOptions().dtype(at::kLong));
+      }, kept);
     } else if (init == "bool") {
-      t = at::randint(0, 2, shape, generator, at::TensorOptions().dtype(at::kLong));
+      t = draw([&] { return at::randint(0, 2, shape, generator, at::TensorOptions().dtype(at::kLong)); }, kept);
     } else if (init == "sorted") {
-      t = spec.shape.empty() ? at::randn(shape, generator, cpu_float)
-                             : std::get<0>(at::randn(shape, generator, cpu_float).sort(-1));
+      t = draw([&] {
+        return spec.shape.empty() ? at::randn(shape, generator, cpu_float)
+                                  : std::get<0>(at::randn(shape, generator, cpu_float).sort(-1));
+      }, kept);
     } else {
       throw ConfigError(c.origin + ": unknown init '" + init + "'");
     }
-    t = t.to(device, dtype).contiguous();
+    ++drawn;
+    // Fresh memory for this repetition: a copy of a kept draw, never the draw itself.
+    t = t.to(device, dtype, /*non_blocking=*/false, /*copy=*/kept).contiguous();
     if (c.memory_format == "channels_last" && (t.dim() == 4 || t.dim() == 5)) {
       t = t.contiguous(t.dim() == 4 ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::ChannelsLast3d);
     }

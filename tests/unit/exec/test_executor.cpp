@@ -2,6 +2,7 @@
 
 #include <ATen/ATen.h>
 
+#include "input_memo.hpp"
 #include "opbench/catalog/binder.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/exec/executor.hpp"
@@ -121,6 +122,57 @@ TEST(Executor, BackwardWithoutFloatInputsIsSkipped) {
   const auto result = run_case(c, quick());
   EXPECT_EQ(result.status, "skipped");
   EXPECT_FALSE(result.message.empty());
+}
+
+TEST(InputMemo, KeepsTheMostRecentlyUsedDrawsWithinItsBudget) {
+  const auto draw = [](std::int64_t floats) { return InputMemo::Draw{at::zeros({floats}), at::Tensor()}; };
+  InputMemo memo(3 * 4096);
+  memo.keep("a", draw(1024));
+  memo.keep("b", draw(1024));
+  memo.keep("c", draw(1024));
+  ASSERT_TRUE(memo.find("a"));  // now the most recently used
+  memo.keep("d", draw(1024));   // drops b, the least recently used
+  EXPECT_TRUE(memo.find("a"));
+  EXPECT_FALSE(memo.find("b"));
+  EXPECT_TRUE(memo.find("c"));
+  EXPECT_TRUE(memo.find("d"));
+  EXPECT_EQ(memo.bytes(), 3u * 4096);
+  memo.keep("huge", draw(4 * 1024));  // over the whole budget: not kept, nothing dropped
+  EXPECT_FALSE(memo.find("huge"));
+  EXPECT_EQ(memo.size(), 3u);
+  memo.keep("d", draw(512));  // the same key again replaces it
+  EXPECT_EQ(memo.bytes(), 2u * 4096 + 2048);
+  memo.clear();
+  EXPECT_EQ(memo.size(), 0u);
+  EXPECT_EQ(memo.bytes(), 0u);
+}
+
+// A repetition's inputs are fresh memory with the same values, whether the large draw was kept
+// by an earlier repetition or drawn again; the small draw after it too (the generator is left
+// where the large draw leaves it); and an in-place write to one repetition's inputs reaches no
+// other.
+TEST(Inputs, RepetitionsGetTheSameValuesInFreshMemoryWhetherOrNotTheDrawWasKept) {
+  const auto c = make_case("add", {{"self", "1024x512"}, {"other", "512"}});
+  InputMemo::shared().clear();
+  const PreparedCall first = prepare_call(c, false);
+  EXPECT_EQ(InputMemo::shared().size(), 1u);  // the 2 MB draw; the 2 KB one is drawn again
+  const PreparedCall second = prepare_call(c, false);
+  const auto self = [](const PreparedCall& call) { return call.args[0].toTensor(); };
+  const auto other = [](const PreparedCall& call) { return call.args[1].toTensor(); };
+  EXPECT_TRUE(at::equal(self(first), self(second)));
+  EXPECT_TRUE(at::equal(other(first), other(second)));
+  EXPECT_NE(self(first).data_ptr(), self(second).data_ptr());
+  self(second).add_(1.0);
+  const PreparedCall third = prepare_call(c, false);
+  EXPECT_TRUE(at::equal(self(first), self(third)));
+  InputMemo::shared().clear();
+  const PreparedCall drawn_again = prepare_call(c, false);
+  EXPECT_TRUE(at::equal(self(first), self(drawn_again)));
+  EXPECT_TRUE(at::equal(other(first), other(drawn_again)));
+  // Another seed draws other values.
+  auto reseeded = c;
+  reseeded.seed = 8;
+  EXPECT_FALSE(at::equal(self(first), self(prepare_call(reseeded, false))));
 }
 
 TEST(Inputs, SeededAndTyped) {
