@@ -221,7 +221,10 @@ void register_detection_block_samples(std::vector<Sample>& out) {
       .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 1), g)}; })
       .string_param("mode", {"iou", "iof", "giou"})
-      .body([](const Tensors& t, const Params& p) { return Tensors{bbox_overlaps(t[0], t[1], p.string("mode"))}; });
+      .body([](const Params& p) {  // the parameters read once, outside the timed calls
+        const std::string mode = p.string("mode");
+        return Sample::Body([mode](const Tensors& t) { return Tensors{bbox_overlaps(t[0], t[1], mode)}; });
+      });
   // As box_area: (images, RoIs an image); boxes up to 800 px so that every level is hit.
   family.add("map_roi_levels", {"ViewAttribute"}, "MMDET", k_mmdet + "bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/roi_heads/roi_extractors/single_level_roi_extractor.py#L36")
       .axes({"images", "rois_per_image"})
@@ -233,8 +236,10 @@ void register_detection_block_samples(std::vector<Sample>& out) {
       })
       .int64_param("num_levels", 4, 1, 16)
       .float64_param("finest_scale", 56.0, 1.0, 1e4)
-      .body([](const Tensors& t, const Params& p) {
-        return Tensors{map_roi_levels(t[0], p.int64("num_levels"), p.float64("finest_scale"))};
+      .body([](const Params& p) {  // the parameters read once, outside the timed calls
+        const std::int64_t num_levels = p.int64("num_levels");
+        const double finest_scale = p.float64("finest_scale");
+        return Sample::Body([num_levels, finest_scale](const Tensors& t) { return Tensors{map_roi_levels(t[0], num_levels, finest_scale)}; });
       });
   // (feature height, width, stride); 9 base anchors of RetinaNet's (3 ratios x 3 scales).
   family.add("grid_anchors", {"ViewAttribute"}, "MMDET", k_mmdet + "4bd4ace53a626659070204236da5b8e14ae9cd08/mmdet/core/anchor/anchor_generator.py#L318")

@@ -346,8 +346,10 @@ void register_loss_samples(std::vector<Sample>& out) {
         const auto labels = at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong));
         return Tensors{at::randn({n, k}, g), at::one_hot(labels, k).to(at::kFloat)};
       })
-      .body([](const Tensors& t, const Params& p) {
-        return Tensors{samples::sigmoid_focal_loss(t[0], t[1], p.float64("gamma"), p.float64("alpha"))};
+      .body([](const Params& p) {  // the parameters read once, outside the timed calls
+        const double gamma = p.float64("gamma");
+        const double alpha = p.float64("alpha");
+        return Sample::Body([gamma, alpha](const Tensors& t) { return Tensors{samples::sigmoid_focal_loss(t[0], t[1], gamma, alpha)}; });
       });
   family.add("smooth_l1_loss", {"IfElseBranch", "AdvancedIndexing"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/smooth_l1_loss.py#L12")
       .axes({"rows", "columns"})
@@ -356,7 +358,10 @@ void register_loss_samples(std::vector<Sample>& out) {
       .grad_inputs({0})
       .float64_param("beta", 1.0, 1e-6, 1e6)  // the original asserts beta > 0
       .inputs(regression_pair)
-      .body([](const Tensors& t, const Params& p) { return Tensors{samples::smooth_l1_loss(t[0], t[1], p.float64("beta"))}; });
+      .body([](const Params& p) {  // the parameters read once, outside the timed calls
+        const double beta = p.float64("beta");
+        return Sample::Body([beta](const Tensors& t) { return Tensors{samples::smooth_l1_loss(t[0], t[1], beta)}; });
+      });
   family.add("l1_loss", {"Reduce", "IfElseBranch"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/276b7c300f72ab824c9a1087a0f7a11154e00564/mmdet/models/losses/smooth_l1_loss.py#L37")
       .axes({"rows", "columns"})
       .cases({{128, 4}, {256, 4}, {512, 4}})
@@ -373,8 +378,11 @@ void register_loss_samples(std::vector<Sample>& out) {
       .float64_param("gamma", 1.5, 1e-3, 10.0)
       .float64_param("beta", 1.0, 1e-6, 1e6)  // the original asserts beta > 0
       .inputs(regression_pair)
-      .body([](const Tensors& t, const Params& p) {
-        return Tensors{balanced_l1_loss(t[0], t[1], p.float64("alpha"), p.float64("gamma"), p.float64("beta"))};
+      .body([](const Params& p) {  // the parameters read once, outside the timed calls
+        const double alpha = p.float64("alpha");
+        const double gamma = p.float64("gamma");
+        const double beta = p.float64("beta");
+        return Sample::Body([alpha, gamma, beta](const Tensors& t) { return Tensors{balanced_l1_loss(t[0], t[1], alpha, gamma, beta)}; });
       });
   family.add("charbonnier_loss", {}, "MMEDIT", "https://github.com/open-mmlab/mmediting/blob/ce2a70f1321907d1451a376637cf56be76168a67/mmedit/models/losses/pixelwise_loss.py#L41")
       .axes({"rows", "columns"})
@@ -395,7 +403,10 @@ void register_loss_samples(std::vector<Sample>& out) {
         return Tensors{at::randn({n, k}, g), at::randint(0, k, {n}, g, at::TensorOptions().dtype(at::kLong))};
       })
       .float64_param("smoothing", 0.1, 0.0, 1.0)
-      .body([](const Tensors& t, const Params& p) { return Tensors{label_smooth_celoss(t[0], t[1], p.float64("smoothing"))}; });
+      .body([](const Params& p) {  // the parameters read once, outside the timed calls
+        const double smoothing = p.float64("smoothing");
+        return Sample::Body([smoothing](const Tensors& t) { return Tensors{label_smooth_celoss(t[0], t[1], smoothing)}; });
+      });
   family.add("weight_reduce_loss", {"Reduce", "IfElseBranch"}, "MMSEG", "https://github.com/open-mmlab/mmsegmentation/blob/504965184c3e6bc9ec43af54237129ef21981a5f/mmseg/models/losses/utils.py#L47")
       .axes({"rows", "columns"})
       .cases({{128, 4}, {64, 4}, {8, 4}})
@@ -406,7 +417,10 @@ void register_loss_samples(std::vector<Sample>& out) {
         return Tensors{at::rand(shape, g), at::rand(shape, g)};
       })
       .string_param("reduction", {"mean", "sum", "none"})
-      .body([](const Tensors& t, const Params& p) { return Tensors{weight_reduce_loss(t[0], t[1], p.string("reduction"))}; });
+      .body([](const Params& p) {  // the parameters read once, outside the timed calls
+        const std::string reduction = p.string("reduction");
+        return Sample::Body([reduction](const Tensors& t) { return Tensors{weight_reduce_loss(t[0], t[1], reduction)}; });
+      });
   // (batch, classes, height, width) scores and per-pixel labels.
   family.add("dice_loss", {"IfElseBranch", "Reduce", "ViewAttribute"}, "UNKNOWN", "")
       .axes({"batch", "classes", "height", "width"})
@@ -433,7 +447,11 @@ void register_loss_samples(std::vector<Sample>& out) {
       })
       .float64_param("mu", 0.02, 1e-6, 10.0)
       .int64_param("bins", 10, 1, 1000)
-      .body([](const Tensors& t, const Params& p) { return Tensors{ghmr_loss(t[0], t[1], t[2], p.float64("mu"), p.int64("bins"))}; });
+      .body([](const Params& p) {  // the parameters read once, outside the timed calls
+        const double mu = p.float64("mu");
+        const std::int64_t bins = p.int64("bins");
+        return Sample::Body([mu, bins](const Tensors& t) { return Tensors{ghmr_loss(t[0], t[1], t[2], mu, bins)}; });
+      });
   // (RoIs, 4): 81 class scores (80 classes and background), class-agnostic boxes; half positive.
   family.add("carl_loss", {"InputAware", "ViewAttribute", "IfElseBranch", "BuiltInDataStructure", "Reduce", "AdvancedIndexing"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/bde7b4b7eea9dd6ee91a486c6996b2d68662366d/mmdet/models/losses/pisa_loss.py#L123")
       .axes({"rois", "coordinates"})
@@ -498,8 +516,10 @@ void register_loss_samples(std::vector<Sample>& out) {
       })
       .float64_param("gamma", 2.0, 0.0, 10.0)
       .float64_param("beta", 4.0, 0.0, 10.0)
-      .body([](const Tensors& t, const Params& p) {
-        return Tensors{gaussian_sigmoid_focal_loss(t[0], t[1], p.float64("gamma"), p.float64("beta"))};
+      .body([](const Params& p) {  // the parameters read once, outside the timed calls
+        const double gamma = p.float64("gamma");
+        const double beta = p.float64("beta");
+        return Sample::Body([gamma, beta](const Tensors& t) { return Tensors{gaussian_sigmoid_focal_loss(t[0], t[1], gamma, beta)}; });
       });
   family.add("bounded_iou_loss", {"ViewAttribute"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/iou_loss.py#L55")
       .axes({"boxes_x256"})
@@ -512,7 +532,10 @@ void register_loss_samples(std::vector<Sample>& out) {
         return Tensors{target + at::rand({n, 4}, g), target};
       })
       .float64_param("beta", 0.2, 1e-6, 10.0)
-      .body([](const Tensors& t, const Params& p) { return Tensors{bounded_iou_loss(t[0], t[1], p.float64("beta"))}; });
+      .body([](const Params& p) {  // the parameters read once, outside the timed calls
+        const double beta = p.float64("beta");
+        return Sample::Body([beta](const Tensors& t) { return Tensors{bounded_iou_loss(t[0], t[1], beta)}; });
+      });
   family.add("focal_loss", {"Reduce"}, "SEGMENTBASE2", "")
       .axes({"pixels_x16"})
       .cases({{128}, {256}, {512}})
@@ -533,8 +556,10 @@ void register_loss_samples(std::vector<Sample>& out) {
       })
       .float64_param("alpha", 2.0, 0.0, 10.0)
       .float64_param("gamma", 4.0, 0.0, 10.0)
-      .body([](const Tensors& t, const Params& p) {
-        return Tensors{gaussian_focal_loss(t[0], t[1], p.float64("alpha"), p.float64("gamma"))};
+      .body([](const Params& p) {  // the parameters read once, outside the timed calls
+        const double alpha = p.float64("alpha");
+        const double gamma = p.float64("gamma");
+        return Sample::Body([alpha, gamma](const Tensors& t) { return Tensors{gaussian_focal_loss(t[0], t[1], alpha, gamma)}; });
       });
   family.add("varifocal_loss", {"Reduce", "IfElseBranch"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/losses/varifocal_loss.py#L11")
       .axes({"points_x16", "unused"})
@@ -547,7 +572,11 @@ void register_loss_samples(std::vector<Sample>& out) {
       })
       .float64_param("alpha", 0.75, 0.0, 1.0)
       .float64_param("gamma", 2.0, 0.0, 10.0)
-      .body([](const Tensors& t, const Params& p) { return Tensors{varifocal_loss(t[0], t[1], p.float64("alpha"), p.float64("gamma"))}; });
+      .body([](const Params& p) {  // the parameters read once, outside the timed calls
+        const double alpha = p.float64("alpha");
+        const double gamma = p.float64("gamma");
+        return Sample::Body([alpha, gamma](const Tensors& t) { return Tensors{varifocal_loss(t[0], t[1], alpha, gamma)}; });
+      });
   family.add("l2_loss", {"Reduce"}, "SEGMENTBASE2", "")
       .axes({"batch", "positions"})
       .cases({{16, 32}, {16, 16}, {32, 32}})

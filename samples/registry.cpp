@@ -45,7 +45,7 @@ void check_declared(const Sample& sample) {
   if (info.cases.empty()) fail("no cases: declare them with .cases({{...}, ...})");
   if (info.axes.empty()) fail("no axes: name each size of a case with .axes({...})");
   if (!sample.make_inputs) fail("no input maker: declare it with .inputs(...)");
-  if (!sample.compute) fail("no body: declare it with .body(...)");
+  if (!sample.make_body) fail("no body: declare it with .body(...)");
   if (!info.grad_inputs.empty() && !info.backward) fail("grad_inputs without backward: declare .backward() too");
   if (info.dtypes.empty()) fail("no dtypes: a case needs at least one");
   for (const auto& dtype : info.dtypes) {
@@ -156,12 +156,12 @@ Declaration& Declaration::inputs(Sample::Maker make) {
 }
 
 Declaration& Declaration::body(Sample::Body body) {
-  (*out_)[index_].compute = [body = std::move(body)](const Tensors& inputs, const Params&) { return body(inputs); };
+  (*out_)[index_].make_body = [body = std::move(body)](const Params&) { return body; };
   return *this;
 }
 
-Declaration& Declaration::body(Sample::BodyWithParams body) {
-  (*out_)[index_].compute = std::move(body);
+Declaration& Declaration::body(Sample::BodyOfParams body) {
+  (*out_)[index_].make_body = std::move(body);
   return *this;
 }
 
@@ -175,9 +175,8 @@ Params::Params(const catalog::SampleInfo& info, const Json& given) : sample_(inf
 const Json& Params::at(const std::string& name, const char* type) const {
   for (const auto& [n, value] : values_) {
     if (n != name) continue;
-    const bool fits = std::string(type) == "string" ? value.is_string()
-                      : std::string(type) == "int64" ? value.is_number_integer()
-                                                     : value.is_number();
+    const std::string wanted = type;
+    const bool fits = wanted == "string" ? value.is_string() : wanted == "int64" ? value.is_number_integer() : value.is_number();
     if (!fits) throw std::logic_error("sample " + sample_ + " reads parameter '" + name + "' as " + type + ", but it is " + value.dump());
     return value;
   }
@@ -187,10 +186,6 @@ const Json& Params::at(const std::string& name, const char* type) const {
 std::int64_t Params::int64(const std::string& name) const { return at(name, "int64").get<std::int64_t>(); }
 double Params::float64(const std::string& name) const { return at(name, "float64").get<double>(); }
 const std::string& Params::string(const std::string& name) const { return at(name, "string").get_ref<const std::string&>(); }
-
-Sample::Body Sample::bind(const Json& given) const {
-  return [compute = compute, params = Params(info, given)](const Tensors& inputs) { return compute(inputs, params); };
-}
 
 Json sizes_case(std::vector<std::int64_t> sizes) { return {{"sizes", std::move(sizes)}}; }
 

@@ -22,7 +22,6 @@ using Tensors = std::vector<at::Tensor>;
 // is a bug of the sample and throws std::logic_error.
 class Params {
  public:
-  Params() = default;
   Params(const catalog::SampleInfo& info, const Json& given);
   std::int64_t int64(const std::string& name) const;
   double float64(const std::string& name) const;
@@ -37,18 +36,19 @@ class Params {
 struct Sample {
   using Maker = std::function<Tensors(const Json& sizes, at::Generator& generator)>;
   using Body = std::function<Tensors(const Tensors& inputs)>;
-  using BodyWithParams = std::function<Tensors(const Tensors& inputs, const Params& params)>;
+  // The body of a case with these parameters: it reads them once, and the body it returns
+  // holds their values, so no timed call looks a parameter up.
+  using BodyOfParams = std::function<Body(const Params& params)>;
   catalog::SampleInfo info;
   // Inputs of one case: `sizes` from the catalogue; CPU tensors from `generator`.
   Maker make_inputs;
-  // The computation, given the case's parameters (a body without parameters ignores them).
-  BodyWithParams compute;
+  // The computation for a case's parameters (a body without parameters ignores them).
+  BodyOfParams make_body;
 
-  // The body of the case given `given` (its sizes and parameters): its parameters read once here,
-  // not in every timed call.
-  Body bind(const Json& given) const;
+  // The body of the case given `given` (its sizes and parameters).
+  Body bind(const Json& given) const { return make_body(Params(info, given)); }
   // The body at every parameter's default, as the catalogue's cases run it.
-  Tensors body(const Tensors& inputs) const { return compute(inputs, Params(info, Json::object())); }
+  Tensors body(const Tensors& inputs) const { return bind(Json::object())(inputs); }
 };
 
 // One sample being declared: chained setters complete what `Family::add` began, in the manner of
@@ -79,9 +79,11 @@ class Declaration {
   Declaration& float64_param(std::string name, double default_value, double min, double max);
   Declaration& string_param(std::string name, std::vector<std::string> choices);
   Declaration& inputs(Sample::Maker make);
-  // The computation; the second form reads the case's parameters.
+  // The computation; the second form reads the case's parameters once and returns the body:
+  //   .body([](const Params& p) { const double beta = p.float64("beta");
+  //                               return Sample::Body([beta](const Tensors& t) { ... }); })
   Declaration& body(Sample::Body body);
-  Declaration& body(Sample::BodyWithParams body);
+  Declaration& body(Sample::BodyOfParams body);
 
  private:
   catalog::SampleInfo& info() { return (*out_)[index_].info; }

@@ -268,7 +268,7 @@ TEST(SampleRegistry, AnIncompleteDeclarationIsRefusedNamingTheSampleAndItsFile) 
   Declaration(out, 0).string_param("mode", {"iou"}).int64_param("mode", 1, 0, 2);
   EXPECT_NE(message().find("two parameters named 'mode'"), std::string::npos) << message();
   out.back().info.parameters.clear();
-  Declaration(out, 0).string_param("mode", {}).body([](const Tensors& t, const Params&) { return t; });
+  Declaration(out, 0).string_param("mode", {}).body([](const Params&) { return Sample::Body([](const Tensors& t) { return t; }); });
   EXPECT_NE(message().find("parameter 'mode': its default null is not one of "), std::string::npos) << message();
   out.back().info.parameters.clear();
   Declaration(out, 0).string_param("mode", {"iou", "iof"});
