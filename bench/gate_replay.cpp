@@ -1,12 +1,16 @@
 // The nightly gate replayed on recorded noise (issue #12): how often identical code raises an
 // alert, and how often a real step is caught (compare/gate_replay.hpp says how nights are made).
 //
-//   build/bench/bench_gate_replay [--nights N] [--trials T] [--seed S] [--estimator min|median] RESULT.json ...
+//   build/bench/bench_gate_replay [--nights N] [--trials T] [--seed S] [--estimator min|median]
+//                                 [--processes P] [--repetitions R] [--ab-rounds K] RESULT.json ...
 //
 // The result files are real runs of one suite on one machine (e.g. bench/aa.sh's run-K.json).
-// A/A: candidates per night (share of cases) and nights with a final alert (per 20 nights).
-// Power: tonight and its confirmation multiplied by 1.05 and 1.10, over the cases whose gate
-// noise is at most 2% (and 1%): the share of case-nights caught as slower.
+// A night is made as `run --processes P --repetitions R` makes it (default: one process, the
+// recorded runs' repetitions); --ab-rounds K confirms A/B against the previous build as
+// scripts/nightly.sh does with OPBENCH_BASELINE_BIN, instead of against the history.
+// A/A: candidates per night (share of cases), nights with a final alert (per 20 nights), and
+// the cases those alerts named. Power: tonight and its confirmation multiplied by 1.05 and 1.10,
+// over the cases whose gate noise is at most 2% (and 1%): the share of case-nights caught as slower.
 
 #include <algorithm>
 #include <cstdio>
@@ -25,10 +29,15 @@ int main(int argc, char** argv) {
     else if (a == "--trials" && i + 1 < argc) options.trials = std::strtoul(argv[++i], nullptr, 10);
     else if (a == "--seed" && i + 1 < argc) options.seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--estimator" && i + 1 < argc) options.estimator = argv[++i];
+    else if (a == "--processes" && i + 1 < argc) options.processes = std::strtoul(argv[++i], nullptr, 10);
+    else if (a == "--repetitions" && i + 1 < argc) options.repetitions = std::strtoul(argv[++i], nullptr, 10);
+    else if (a == "--ab-rounds" && i + 1 < argc) options.ab_rounds = std::strtoul(argv[++i], nullptr, 10);
     else files.push_back(a);
   }
   if (files.size() < 2) {
-    std::fprintf(stderr, "usage: bench_gate_replay [--nights N] [--trials T] [--seed S] [--estimator min|median] RESULT.json ...\n");
+    std::fprintf(stderr,
+                 "usage: bench_gate_replay [--nights N] [--trials T] [--seed S] [--estimator min|median] "
+                 "[--processes P] [--repetitions R] [--ab-rounds K] RESULT.json ...\n");
     return 2;
   }
   opbench::compare::RecordedRuns recorded;
@@ -51,6 +60,12 @@ int main(int argc, char** argv) {
               r.max_candidates, 100.0 * r.max_candidates / r.cases);
   std::printf("A/A: nights with a final alert: %zu of %zu = %.2f per 20 nights\n", r.alert_nights, r.trials,
               20.0 * r.alert_nights / r.trials);
+  std::vector<std::pair<std::size_t, std::string>> alerted;
+  for (const auto& [what, n] : r.false_alerts) alerted.emplace_back(n, what);
+  std::sort(alerted.rbegin(), alerted.rend());
+  for (std::size_t i = 0; i < alerted.size() && i < 10; ++i) {
+    std::printf("  false alert in %zu trial(s): %s\n", alerted[i].first, alerted[i].second.c_str());
+  }
   for (const auto& p : r.power) {
     std::printf("power, +%.0f%% step: caught %.1f%% of case-nights with noise <= 2%% (%zu), %.1f%% with noise <= 1%% (%zu)\n",
                 (p.step - 1) * 100, 100.0 * p.caught_2 / std::max<std::size_t>(1, p.tried_2), p.tried_2,

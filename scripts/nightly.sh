@@ -5,12 +5,14 @@
 #      (SQLite); cases that moved significantly become candidates (NAME.gate.candidates);
 #   3. the candidates are measured again, each repetition in a fresh process (`run --from
 #      NAME.json --case ... --isolate`, NAME.confirm.json); with OPBENCH_BASELINE_BIN (the previous
-#      build's opbench), A/B instead, like Pinpoint: OPBENCH_AB_ROUNDS rounds (default 3), each
-#      running the candidates with both binaries (3 fresh processes each, the order alternating
-#      from round to round), NAME.confirm-new-K.json and NAME.confirm-old-K.json;
+#      build's opbench; by default the binary of the last night that passed, which this script
+#      keeps as NIGHTLY_DIR/opbench.previous), A/B instead, like Pinpoint: OPBENCH_AB_ROUNDS
+#      rounds (default 3), each running the candidates with both binaries (3 fresh processes of
+#      3 repetitions each, the order alternating from round to round), NAME.confirm-new-K-J.json
+#      and NAME.confirm-old-K-J.json;
 #   4. `opbench compare --history ... --confirm ... [--confirm-baseline ...]`: only a change the
 #      second measurement confirms is slower / faster (A/B: tonight's build against the previous
-#      one, rank test over the processes); the report is NAME.gate.md (and .json);
+#      one, rank test over the processes' values); the report is NAME.gate.md (and .json);
 #   5. the night is added to the history (`opbench history add`).
 # The first nights (fewer than the gate's --min-history, 5) only build the history.
 # Exit: 0 no confirmed slow-down, 1 a confirmed slow-down or a case that failed, 2 bad input or a
@@ -20,13 +22,22 @@
 # results/nightly), OPBENCH_HISTORY (default NIGHTLY_DIR/history.sqlite), OPBENCH_LABEL (names the
 # night in the history, e.g. the commit), OPBENCH_GATE_ARGS (extra arguments of both compares,
 # e.g. "--effect-floor 0.05"), OPBENCH_CONFIRM_ARGS (extra arguments of the confirmation runs),
-# OPBENCH_BASELINE_BIN (the previous build's binary: confirm A/B against it), OPBENCH_AB_ROUNDS.
+# OPBENCH_BASELINE_BIN (the previous build's binary: confirm A/B against it; default
+# NIGHTLY_DIR/opbench.previous), OPBENCH_KEEP_PREVIOUS (0: neither keep nor use it), OPBENCH_AB_ROUNDS.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 opbench="${OPBENCH:-$here/build/src/opbench}"
 dir="${OPBENCH_NIGHTLY_DIR:-results/nightly}"
 db="${OPBENCH_HISTORY:-$dir/history.sqlite}"
 mkdir -p "$dir"
+# The last good night's binary, kept here by this script: the A/B confirmation's previous build
+# unless OPBENCH_BASELINE_BIN names one (OPBENCH_KEEP_PREVIOUS=0: keep none, confirm against the
+# history).
+previous="$dir/opbench.previous"
+baseline_bin="${OPBENCH_BASELINE_BIN:-}"
+if [ -z "$baseline_bin" ] && [ "${OPBENCH_KEEP_PREVIOUS:-1}" != 0 ] && [ -x "$previous" ]; then
+  baseline_bin="$previous"
+fi
 
 stamp="$(date -u +%Y%m%d-%H%M%S)"
 out="$dir/nightly-$stamp.json"
@@ -51,24 +62,32 @@ if [ -f "$db" ]; then
     cases=()
     while IFS= read -r id; do cases+=(--case "$id"); done <"$base.gate.candidates"
     echo "nightly: $(wc -l <"$base.gate.candidates") candidate(s); measuring them again in fresh processes" >&2
-    if [ -n "${OPBENCH_BASELINE_BIN:-}" ]; then
-      [ -x "$OPBENCH_BASELINE_BIN" ] || { echo "nightly: OPBENCH_BASELINE_BIN '$OPBENCH_BASELINE_BIN' is not an executable" >&2; exit 2; }
+    if [ -n "$baseline_bin" ]; then
+      [ -x "$baseline_bin" ] || { echo "nightly: OPBENCH_BASELINE_BIN '$baseline_bin' is not an executable" >&2; exit 2; }
       rounds="${OPBENCH_AB_ROUNDS:-3}"
       news=()
       olds=()
-      echo "nightly: A/B against $OPBENCH_BASELINE_BIN, $rounds round(s)" >&2
+      echo "nightly: A/B against $baseline_bin, $rounds round(s)" >&2
+      # A process of either side runs all its repetitions in itself (a build from before
+      # --processes does so anyway), so both sides' values are alike: one per process.
+      one_process() { if "$1" run --help 2>/dev/null | grep -q -- '--processes'; then echo "--processes 1"; fi; }
+      new_flags="$(one_process "$opbench")"
+      old_flags="$(one_process "$baseline_bin")"
       for k in $(seq 1 "$rounds"); do
         # Abedi & Brecht's randomized multiple interleaved trials, with the order alternating.
         if [ $((k % 2)) -eq 1 ]; then order="new old"; else order="old new"; fi
         for side in $order; do
           bin="$opbench"
-          [ "$side" = old ] && bin="$OPBENCH_BASELINE_BIN"
-          file="$base.confirm-$side-$k.json"
-          # shellcheck disable=SC2086
-          "$bin" run --from "$out" "${cases[@]}" --isolate --repetitions 3 --output "$file" ${OPBENCH_CONFIRM_ARGS:-}
-          if [ -f "$file" ]; then
-            if [ "$side" = old ]; then olds+=(--confirm-baseline "$file"); else news+=(--confirm "$file"); fi
-          fi
+          flags="$new_flags"
+          [ "$side" = old ] && bin="$baseline_bin" && flags="$old_flags"
+          for j in 1 2 3; do
+            file="$base.confirm-$side-$k-$j.json"
+            # shellcheck disable=SC2086
+            "$bin" run --from "$out" "${cases[@]}" --repetitions 3 $flags --output "$file" ${OPBENCH_CONFIRM_ARGS:-}
+            if [ -f "$file" ]; then
+              if [ "$side" = old ]; then olds+=(--confirm-baseline "$file"); else news+=(--confirm "$file"); fi
+            fi
+          done
         done
       done
       # Without the previous build's files (its binary failed), the confirmation is against the history.
@@ -94,4 +113,8 @@ fi
 "$opbench" history add --db "$db" "$out" --label "${OPBENCH_LABEL:-}" >/dev/null || exit 2
 [ "$gate_code" -ge 2 ] && exit "$gate_code"
 [ "$gate_code" -eq 1 ] || [ "$run_code" -eq 1 ] && exit 1
+# A good night: this build is the next night's previous build.
+if [ "${OPBENCH_KEEP_PREVIOUS:-1}" != 0 ]; then
+  cp "$opbench" "$previous.tmp" && mv "$previous.tmp" "$previous" || echo "nightly: could not keep $opbench as $previous" >&2
+fi
 exit 0

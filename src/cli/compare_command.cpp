@@ -47,31 +47,46 @@ int run_gate(const CompareCommandOptions& options) {
     throw UsageError("--confirm-baseline needs --confirm: tonight's build measured in the same A/B rounds");
   }
   if (!options.confirm.empty()) {
-    // Every file's repetition medians of a case, pooled (A/B rounds come as several files).
-    auto pooled = [](const std::vector<std::string>& files) {
-      std::map<std::string, std::vector<double>> values;
+    // The confirmation's values of a case over all its files (A/B rounds come as several files):
+    // every repetition median, and one value per process, tonight's estimator over that
+    // process's repetitions (a file of one process: one value; of `run --isolate`: each
+    // repetition was a process of its own).
+    const std::string estimator = tonight.context.value("estimator", std::string("median"));
+    struct Values {
+      std::vector<double> medians;
+      std::vector<double> processes;
+    };
+    auto pooled = [&estimator](const std::vector<std::string>& files) {
+      std::map<std::string, Values> values;
       for (const auto& file : files) {
-        for (const auto& r : results::load_results(file).cases) {
-          if (r.status != "ok") continue;
+        const results::ResultSet set = results::load_results(file);
+        const bool isolated = set.context.value("isolate", false);
+        for (const auto& r : set.cases) {
+          if (r.status != "ok" || r.timing.repetition_medians.empty()) continue;
           auto& v = values[r.c.case_id];
-          v.insert(v.end(), r.timing.repetition_medians.begin(), r.timing.repetition_medians.end());
+          const auto& m = r.timing.repetition_medians;
+          v.medians.insert(v.medians.end(), m.begin(), m.end());
+          if (isolated) {
+            v.processes.insert(v.processes.end(), m.begin(), m.end());
+          } else {
+            v.processes.push_back(results::estimate_with(estimator, m));
+          }
         }
       }
       return values;
     };
-    // The confirmation's value of a case: tonight's estimator over all its new repetition medians.
-    const std::string estimator = tonight.context.value("estimator", std::string("median"));
     const auto again = pooled(options.confirm);
     const auto previous = pooled(options.confirm_baseline);
     std::vector<std::string> ids;
     std::vector<double> values;
     std::vector<std::vector<double>> before, after;
-    for (const auto& [id, medians] : again) {
+    for (const auto& [id, v] : again) {
       ids.push_back(id);
-      values.push_back(results::estimate_with(estimator, medians));
-      after.push_back(medians);
+      // Against the history: tonight's estimator over all the new repetition medians.
+      values.push_back(results::estimate_with(estimator, v.medians));
+      after.push_back(v.processes);
       const auto it = previous.find(id);
-      before.push_back(it == previous.end() ? std::vector<double>{} : it->second);
+      before.push_back(it == previous.end() ? std::vector<double>{} : it->second.processes);
     }
     if (options.confirm_baseline.empty()) {
       compare::confirm(result, ids, values);

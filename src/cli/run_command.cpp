@@ -1,22 +1,21 @@
 // `opbench run`: plan the selected cases (from configs, or re-run from a stored result), run each
-// (repeated, interleaved, each repetition in a fresh process if asked), write results case by case.
+// (repeated, interleaved, the repetitions split over fresh processes: child_runs.hpp), write
+// results case by case.
 #include <fmt/format.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <spdlog/spdlog.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <set>
 
+#include "child_runs.hpp"
 #include "commands.hpp"
+#include "run_options.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/catalog/binder.hpp"
 #include "opbench/core/dtype.hpp"
@@ -33,46 +32,8 @@
 #include "opbench/report/reporter.hpp"
 #include "opbench/results/store.hpp"
 
-extern char** environ;
-
 namespace opbench::cli {
 namespace {
-
-struct RunOptions {
-  std::vector<std::string> ops;
-  std::vector<std::string> samples;
-  std::vector<std::string> axes;
-  std::vector<std::string> configs;
-  std::vector<std::string> tags;
-  std::vector<std::string> categories;
-  std::vector<std::string> shape_classes;
-  std::vector<std::string> dtypes{"float32"};
-  std::vector<std::string> contexts{"cpu"};
-  std::vector<std::string> memory_formats{"contiguous"};
-  std::vector<std::string> stages{"eager"};
-  std::vector<int> threads;
-  std::vector<std::string> case_ids;
-  std::string from;
-  std::string model;
-  std::vector<std::string> model_inputs;
-  std::string shard;
-  bool backward = false;
-  std::uint64_t seed = 0;
-  exec::ExecOptions exec;
-  bool no_memory = false;
-  int repetitions = 7;
-  bool interleave = true;
-  int placement = 0;  // index of the first repetition's placement (--isolate's children)
-  int retries = 2;             // per repetition measured while the machine was slow
-  double slow_tolerance = 0.10;  // canary slowdown past which a repetition counts as slow
-  bool isolate = false;
-  std::string trace_dir;  // --trace: a profiler trace of each case (first repetition) here
-  std::string output;
-  std::string host_allocator = "tuned";
-  std::string estimator = results::k_default_estimator;
-  std::string peaks;
-  bool dry_run = false;
-};
 
 // The cases of a stored result, bound again to this LibTorch so they run exactly as recorded.
 std::vector<plan::Case> cases_from_results(const std::string& path) {
@@ -220,60 +181,6 @@ std::string trace_file(const std::string& dir, const std::string& case_id) {
   return fmt::format("{}/{}-{:08x}.json", dir, name, plan::stable_hash(case_id) & 0xffffffffu);
 }
 
-// Runs one repetition of `c` in a fresh `opbench run` process and reads its result back.
-results::CaseResult run_isolated(const plan::Case& c, const std::string& plan_file,
-                                 const RunOptions& options, bool memory, bool trace, int repetition,
-                                 const std::string& scratch, int serial) {
-  const std::string output = scratch + "/repetition-" + std::to_string(serial) + ".json";
-  const std::string log = scratch + "/repetition-" + std::to_string(serial) + ".log";
-  const auto& m = options.exec.measure;
-  std::vector<std::string> args = {
-      "opbench", "run", "--from", plan_file, "--case", c.case_id, "--output", output,
-      "--warmup", std::to_string(m.warmup), "--runs", std::to_string(m.min_runs),
-      "--min-time", fmt::format("{}", m.min_time), "--max-time", fmt::format("{}", m.max_time),
-      "--target-noise", fmt::format("{}", m.target_noise), "--block-time", fmt::format("{}", m.block_time),
-      "--host-allocator", options.host_allocator,
-      "--repetitions", "1", "--no-interleave", "--retries", "0", "--placement", std::to_string(repetition)};
-  if (!memory) args.emplace_back("--no-memory");
-  if (trace) args.insert(args.end(), {"--trace", options.trace_dir});
-  args.insert(args.end(), {"--timer", options.exec.timer, "--estimator", options.estimator});
-  if (options.exec.cold) args.emplace_back("--cold");
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  results::CaseResult failed;
-  failed.c = c;
-  failed.status = "error";
-  if (spawned != 0) {
-    failed.message = "cannot start a fresh opbench process for this repetition";
-    return failed;
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (core::path_exists(output)) {
-    auto set = results::load_results(output);
-    if (set.cases.size() == 1) {
-      results::CaseResult result = std::move(set.cases.front());
-      result.c = c;
-      return result;
-    }
-  }
-  std::ifstream in(log);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  failed.message = "the fresh process for this repetition ended without a result (" +
-                   (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
-                                        : "exit " + std::to_string(WEXITSTATUS(status))) +
-                   "): " + core::trim(text);
-  return failed;
-}
-
 // The run's summary, with a warning when many cases were noisy (results::noisy), naming what may
 // explain it (load at start, CPU frequency governor, the threads the cases used).
 Json run_summary(std::size_t cases, std::size_t ok, std::size_t failed, std::size_t skipped,
@@ -320,10 +227,91 @@ std::string describe_time_spent(const Json& spent) {
   return text;
 }
 
+// The slow spells a run met: repetitions measured again (speed canary), and the fastest canary
+// per thread count; with --processes, over all its processes.
+struct SlowSpells {
+  std::size_t measured_again = 0;
+  std::size_t repetitions = 0;
+  std::map<int, double> fastest_canary;
+  double time_retried = 0;  // [s] everything of the repetitions measured again (processes' summaries)
+};
+
+// `run --processes P`: P fresh processes one after another, each measuring its share of every
+// case's repetitions (interleaved in an order of its own). What a process kept is journalled as
+// soon as it ends; then each case's parts are combined into one result (its repetition medians
+// from all processes) and handed to `finish`. A process that died costs the repetitions it had
+// not finished, not the others': a case keeps what the other processes measured, and says so.
+SlowSpells measure_in_processes(const std::vector<plan::Case>& cases, const std::vector<int>& shares,
+                                const RunOptions& options, const GlobalOptions& global, const std::string& plan_file,
+                                const std::string& scratch, results::ResultWriter& writer,
+                                const std::function<void(results::CaseResult)>& finish) {
+  std::map<std::string, std::size_t> index_of;
+  for (std::size_t i = 0; i < cases.size(); ++i) index_of.emplace(cases[i].case_id, i);
+  std::vector<std::vector<std::pair<int, results::CaseResult>>> parts(cases.size());
+  std::vector<std::string> problems;
+  SlowSpells slow;
+  const int of = static_cast<int>(shares.size());
+  int placement = options.placement;
+  for (int k = 0; k < of; ++k) {
+    std::cerr << fmt::format("opbench: process {} of {}: {} repetition(s) of each case\n", k + 1, of, shares[k]);
+    ProcessPart part = run_process(plan_file, options, global.log_level, k, of, shares[k], placement,
+                                   options.exec.memory && k == 0, !options.trace_dir.empty() && k == 0, scratch);
+    placement += shares[k];
+    for (auto& r : part.results.cases) {
+      const auto it = index_of.find(r.c.case_id);
+      if (it == index_of.end()) continue;
+      writer.append_repetition(r, k, options.repetitions);  // kept should this run be killed
+      parts[it->second].emplace_back(k, std::move(r));
+    }
+    const Json& summary = part.results.summary;
+    if (summary.contains("slow_spells")) {
+      const Json& spells = summary["slow_spells"];
+      slow.measured_again += spells.value("repetitions_measured_again", std::size_t{0});
+      slow.repetitions += spells.value("repetitions", std::size_t{0});
+      const Json fastest = spells.value("fastest_canary_by_threads", Json::object());
+      for (const auto& [threads, seconds] : fastest.items()) {
+        const int t = std::stoi(threads);
+        const double v = seconds.get<double>();
+        slow.fastest_canary[t] = slow.fastest_canary.count(t) > 0 ? std::min(slow.fastest_canary[t], v) : v;
+      }
+    }
+    if (summary.contains("time_spent")) slow.time_retried += summary["time_spent"].value("retried", 0.0);
+    if (!part.problem.empty()) {
+      std::cerr << "opbench: " << part.problem << "\n";
+      problems.push_back(part.problem);
+    }
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    auto& mine = parts[i];
+    results::CaseResult result;
+    const auto bad = std::find_if(mine.begin(), mine.end(), [](const auto& p) { return p.second.status != "ok"; });
+    if (mine.empty()) {
+      result.status = "error";
+      result.message = "no process measured it: " + core::join(problems, "; ");
+    } else if (bad != mine.end()) {
+      // A case that failed or was skipped in one process says why, as a run of one process would.
+      result = bad->second;
+      if (result.status == "error") result.message = fmt::format("process {} of {}: {}", bad->first + 1, of, result.message);
+    } else {
+      std::vector<results::CaseResult> measured;
+      for (auto& p : mine) measured.push_back(std::move(p.second));
+      result = results::combine_repetitions(measured, options.estimator);
+      const std::size_t got = result.timing.repetition_medians.size();
+      if (got < static_cast<std::size_t>(options.repetitions)) {
+        result.message = fmt::format("{} of {} repetitions: {}", got, options.repetitions, core::join(problems, "; "));
+      }
+    }
+    result.c = cases[i];
+    finish(std::move(result));
+  }
+  return slow;
+}
+
 int run(RunOptions& options, const GlobalOptions& global) {
   start_command(global);
   const std::string allocator = exec::configure_host_allocator(options.host_allocator);
   if (options.repetitions < 1) throw UsageError("--repetitions must be at least 1");
+  if (options.processes < 1) throw UsageError("--processes must be at least 1");
   const std::vector<plan::Case> cases = plan_cases(options, global);
   if (cases.empty()) throw UsageError("no case matches the filters (opbench list shows what can run)");
 
@@ -348,6 +336,10 @@ int run(RunOptions& options, const GlobalOptions& global) {
   context["estimator"] = options.estimator;
   context["interleave"] = options.interleave;
   context["isolate"] = options.isolate;
+  // The processes the repetitions are split over (--isolate: one per repetition, in the loop).
+  const std::vector<int> shares = options.isolate ? std::vector<int>{options.repetitions}
+                                                  : exec::split_repetitions(options.repetitions, options.processes);
+  context["processes"] = options.isolate ? options.repetitions : static_cast<int>(shares.size());
   if (!options.trace_dir.empty()) {
     core::create_directories(options.trace_dir);
     options.trace_dir = core::absolute_path(options.trace_dir);  // the report links it from anywhere
@@ -359,94 +351,101 @@ int run(RunOptions& options, const GlobalOptions& global) {
 
   std::string scratch;
   std::string plan_file;
-  if (options.isolate) {
+  if (options.isolate || shares.size() > 1) {
     scratch = core::make_temp_directory("opbench-run-");
-    results::ResultSet planned;
-    for (const auto& c : cases) {
-      results::CaseResult r;
-      r.c = c;
-      r.status = "skipped";
-      r.message = "planned";
-      planned.cases.push_back(r);
-    }
     plan_file = scratch + "/plan.json";
-    results::write_atomically(plan_file, results::to_json(planned).dump());
+    write_plan(cases, plan_file);
   }
 
   const auto start = std::chrono::steady_clock::now();
-  std::map<std::size_t, std::vector<results::CaseResult>> pending;
-  std::map<std::size_t, std::int64_t> retried;
   results::TimeSpent spent;       // of the cases' kept repetitions
   double timed = 0;               // their timed blocks
   double spent_on_retried = 0;    // everything of the repetitions measured again
   std::size_t finished = 0, ok = 0, failed = 0, skipped = 0, noisy = 0, not_reached = 0;
-  int serial = 0;
-  exec::Schedule schedule(cases.size(), options.repetitions, options.interleave, options.seed,
-                          options.retries);
-  exec::SpeedGate gate(options.slow_tolerance);
-  exec::Job job;
-  while (schedule.next(job)) {
-    const std::size_t index = job.case_index;
-    const plan::Case& c = cases[index];
-    exec::ExecOptions exec_options = options.exec;
-    exec_options.memory = options.exec.memory && job.repetition == 0;
-    exec_options.describe = job.repetition == 0;
-    exec_options.repetition = options.placement + job.repetition;
-    exec_options.estimator = options.estimator;
-    if (!options.trace_dir.empty() && job.repetition == 0) exec_options.trace_path = trace_file(options.trace_dir, c.case_id);
-    results::CaseResult repetition =
-        options.isolate ? run_isolated(c, plan_file, options, exec_options.memory, !exec_options.trace_path.empty(),
-                                       exec_options.repetition, scratch, serial++)
-                        : exec::run_case(c, exec_options);
-    // Measured while the machine was slow: measured again later, when the budget allows.
-    const double slowdown = gate.slowdown(c.threads, repetition.timing.canary);
-    if (repetition.status == "ok" && gate.disturbed(slowdown) && schedule.retry(job)) {
-      core::log_debug(fmt::format("{}: repetition {} again later: canary {:.1f}% slower than the fastest",
-                                  c.case_id, job.repetition, slowdown * 100));
-      ++retried[index];
-      spent_on_retried += repetition.timing.total_time + repetition.timing.spent.total();
-      continue;
-    }
-    // A repetition that failed or was skipped ends its case: the others would say the same.
-    const bool case_over = repetition.status != "ok";
-    pending[index].push_back(std::move(repetition));
-    if (case_over) schedule.drop_case(index);
-    if (!case_over && static_cast<int>(pending[index].size()) < options.repetitions) {
-      writer.append_repetition(pending[index].back(), job.repetition, options.repetitions);
-      continue;
-    }
-    results::CaseResult result = results::combine_repetitions(pending[index], options.estimator);
+  // A case whose measurement is over: % of peak, into the results, a line on the console.
+  auto finish_case = [&](results::CaseResult result) {
     spent += result.timing.spent;
     timed += result.timing.total_time;
-    result.timing.retried_repetitions = retried[index];
-    pending.erase(index);
-    retried.erase(index);
-    cost::apply_roofline(result.work, result.estimate.time, peaks.find(c.device, c.dtype, c.threads));
+    cost::apply_roofline(result.work, result.estimate.time, peaks.find(result.c.device, result.c.dtype, result.c.threads));
     writer.append(result);
     ++finished;
     (result.status == "ok" ? ok : result.status == "error" ? failed : skipped)++;
     if (result.status == "ok" && !result.timing.noise_reached) ++not_reached;
     if (results::noisy(result)) ++noisy;
-    const double elapsed = exec::seconds_since(start);
-    std::cerr << fmt::format("[{}/{}] {}  [{:.1f} s]\n", finished, cases.size(),
-                             report::console_line(result), elapsed);
+    std::cerr << fmt::format("{}[{}/{}] {}  [{:.1f} s]\n",
+                             options.process_label.empty() ? "" : "[process " + options.process_label + "] ", finished,
+                             cases.size(), report::console_line(result), exec::seconds_since(start));
+  };
+  SlowSpells slow;
+  if (shares.size() > 1) {
+    slow = measure_in_processes(cases, shares, options, global, plan_file, scratch, writer, finish_case);
+    spent_on_retried = slow.time_retried;
+  } else {
+    std::map<std::size_t, std::vector<results::CaseResult>> pending;
+    std::map<std::size_t, std::int64_t> retried;
+    int serial = 0;
+    // A child of --processes orders its jobs by its own seed, so each process meets the cases
+    // in another order (its inputs keep the cases' seeds).
+    const std::uint64_t order_seed = options.seed + static_cast<std::uint64_t>(options.placement) * 0x9E3779B97F4A7C15ull;
+    exec::Schedule schedule(cases.size(), options.repetitions, options.interleave, order_seed, options.retries);
+    exec::SpeedGate gate(options.slow_tolerance);
+    exec::Job job;
+    while (schedule.next(job)) {
+      const std::size_t index = job.case_index;
+      const plan::Case& c = cases[index];
+      exec::ExecOptions exec_options = options.exec;
+      exec_options.memory = options.exec.memory && job.repetition == 0;
+      exec_options.describe = job.repetition == 0;
+      exec_options.repetition = options.placement + job.repetition;
+      exec_options.estimator = options.estimator;
+      if (!options.trace_dir.empty() && job.repetition == 0) exec_options.trace_path = trace_file(options.trace_dir, c.case_id);
+      results::CaseResult repetition =
+          options.isolate ? run_isolated(c, plan_file, options, exec_options.memory, !exec_options.trace_path.empty(),
+                                         exec_options.repetition, scratch, serial++)
+                          : exec::run_case(c, exec_options);
+      // Measured while the machine was slow: measured again later, when the budget allows.
+      const double slowdown = gate.slowdown(c.threads, repetition.timing.canary);
+      if (repetition.status == "ok" && gate.disturbed(slowdown) && schedule.retry(job)) {
+        core::log_debug(fmt::format("{}: repetition {} again later: canary {:.1f}% slower than the fastest",
+                                    c.case_id, job.repetition, slowdown * 100));
+        ++retried[index];
+        spent_on_retried += repetition.timing.total_time + repetition.timing.spent.total();
+        continue;
+      }
+      // A repetition that failed or was skipped ends its case: the others would say the same.
+      const bool case_over = repetition.status != "ok";
+      pending[index].push_back(std::move(repetition));
+      if (case_over) schedule.drop_case(index);
+      if (!case_over && static_cast<int>(pending[index].size()) < options.repetitions) {
+        writer.append_repetition(pending[index].back(), job.repetition, options.repetitions);
+        continue;
+      }
+      results::CaseResult result = results::combine_repetitions(pending[index], options.estimator);
+      result.timing.retried_repetitions = retried[index];
+      pending.erase(index);
+      retried.erase(index);
+      finish_case(std::move(result));
+    }
+    slow.measured_again = schedule.retries();
+    slow.repetitions = schedule.jobs();
+    slow.fastest_canary = gate.fastest();
   }
   std::vector<std::string> order;
   for (const auto& c : cases) order.push_back(c.case_id);
   Json summary = run_summary(cases.size(), ok, failed, skipped, not_reached, noisy, context);
   Json fastest = Json::object();
-  for (const auto& [threads, seconds] : gate.fastest()) fastest[std::to_string(threads)] = seconds;
-  summary["slow_spells"] = {{"repetitions_measured_again", schedule.retries()},
-                            {"repetitions", schedule.jobs()},
-                            {"tolerance", gate.tolerance()},
+  for (const auto& [threads, seconds] : slow.fastest_canary) fastest[std::to_string(threads)] = seconds;
+  summary["slow_spells"] = {{"repetitions_measured_again", slow.measured_again},
+                            {"repetitions", slow.repetitions},
+                            {"tolerance", options.slow_tolerance},
                             {"fastest_canary_by_threads", fastest}};
   const double wall = exec::seconds_since(start);
   summary["time_spent"] = time_spent_summary(wall, timed, spent, spent_on_retried);
   std::cerr << "opbench: " << describe_time_spent(summary["time_spent"]) << "\n";
-  if (schedule.retries() > 0) {
+  if (slow.measured_again > 0) {
     std::cerr << fmt::format("opbench: {} of {} repetitions ran while the machine was over {:.0f}% slow "
                              "(speed canary) and were measured again\n",
-                             schedule.retries(), schedule.jobs(), gate.tolerance() * 100);
+                             slow.measured_again, slow.repetitions, options.slow_tolerance * 100);
   }
   if (summary.contains("warning")) std::cerr << "opbench: warning: " << summary["warning"].get<std::string>() << "\n";
   writer.finish(order, summary);
@@ -537,7 +536,15 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
                   "Placement index of the first repetition (the padding before its inputs); "
                   "--isolate passes each fresh process its own")
       ->check(CLI::NonNegativeNumber)->group("");
-  cmd->add_flag("--isolate", options->isolate, "Run each repetition in a fresh opbench process");
+  cmd->add_option("--processes", options->processes,
+                  "Split each case's repetitions over this many fresh opbench processes, run one after "
+                  "another (each measures every case, interleaved in an order of its own), so the case's "
+                  "time samples what changes between processes too; 1: all in this process")
+      ->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--process-label", options->process_label, "K/P of a --processes child (its progress lines)")
+      ->group("");
+  cmd->add_flag("--isolate", options->isolate,
+                "Run each repetition in a fresh opbench process (then --processes does not apply)");
   cmd->add_option("--trace", options->trace_dir,
                   "Write a Chrome/Perfetto trace (LibTorch's Kineto profiler) of 3 calls of each case, "
                   "outside the timed loop, into this directory; the result and the HTML report link it");

@@ -20,6 +20,13 @@ Schedule::Schedule(std::size_t cases, int repetitions, bool interleave, std::uin
   m_queue.assign(jobs.begin(), jobs.end());
 }
 
+std::vector<int> split_repetitions(int repetitions, int processes) {
+  const int n = std::max(1, std::min(processes, repetitions));
+  std::vector<int> shares;
+  for (int k = 0; k < n; ++k) shares.push_back(repetitions / n + (k < repetitions % n ? 1 : 0));
+  return shares;
+}
+
 bool Schedule::next(Job& job) {
   if (m_queue.empty()) return false;
   job = m_queue.front();

@@ -142,7 +142,13 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const
     out.timing.spent += r.timing.spent;
     out.timing.canary = std::max(out.timing.canary, r.timing.canary);
     out.timing.block_size = std::max(out.timing.block_size, r.timing.block_size);
-    out.timing.repetition_medians.push_back(r.summary.median);
+    // A part measured in another process brings all of its repetitions' medians.
+    if (r.timing.repetition_medians.empty()) {
+      out.timing.repetition_medians.push_back(r.summary.median);
+    } else {
+      out.timing.repetition_medians.insert(out.timing.repetition_medians.end(), r.timing.repetition_medians.begin(),
+                                           r.timing.repetition_medians.end());
+    }
     out.timing.cpu_times.insert(out.timing.cpu_times.end(), r.timing.cpu_times.begin(), r.timing.cpu_times.end());
     out.timing.batch_times.insert(out.timing.batch_times.end(), r.timing.batch_times.begin(),
                                   r.timing.batch_times.end());
@@ -160,8 +166,11 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const
   // (median) repetition's is the case's. The pooled samples' cv would add the differences
   // between repetitions, which no repetition can stop on (they are estimate.spread), and so
   // miss the target in nearly every case.
+  // A part of several repetitions counts once per repetition (its noise is already its typical one).
   std::vector<double> noises;
-  for (const auto& r : repetitions) noises.push_back(r.timing.noise);
+  for (const auto& r : repetitions) {
+    noises.insert(noises.end(), std::max<std::size_t>(1, r.timing.repetition_medians.size()), r.timing.noise);
+  }
   out.timing.noise = stats::median(noises);
   out.timing.noise_reached = out.timing.noise <= out.timing.target_noise;
   return out;

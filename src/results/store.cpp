@@ -171,7 +171,7 @@ ResultSet load_results(const std::string& path) {
       // With the run's estimator, which each repetition records.
       CaseResult partial = combine_repetitions(repetitions[id], repetitions[id].front().estimate.estimator);
       if (partial.status == "ok") {
-        partial.message = std::to_string(repetitions[id].size()) + " of " + std::to_string(planned[id]) +
+        partial.message = std::to_string(partial.timing.repetition_medians.size()) + " of " + std::to_string(planned[id]) +
                           " repetitions: the run ended before the others";
       }
       set.cases.push_back(std::move(partial));

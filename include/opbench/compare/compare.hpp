@@ -3,9 +3,9 @@
 // a bare threshold: a case is `slower` only when its time ratio is past the threshold AND a
 // two-sided Mann-Whitney U test on the replicates says the difference is significant. The
 // replicates are the repetition medians (one per repetition: fresh inputs, another moment of the
-// run; with run --isolate, another process), never the blocks inside one repetition, which are
-// pseudo-replicates: with one repetition a side the verdict is `unknown`. For nightly use, judge
-// against the history instead (compare/gate.hpp).
+// run, another of the run's processes; with run --isolate, a process each), never the blocks
+// inside one repetition, which are pseudo-replicates: with one repetition a side the verdict is
+// `unknown`. For nightly use, judge against the history instead (compare/gate.hpp).
 
 #include <cstddef>
 #include <ostream>

@@ -100,9 +100,9 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
 // others "same", reason "not confirmed". Candidates with no second value stay "unknown".
 void confirm(GateResult& result, const std::vector<std::string>& ids, const std::vector<double>& again);
 
-// Decides the candidates A/B, like Chromeperf's Pinpoint: `baseline[i]` and `again[i]` are the
-// repetition medians (one per fresh process) of the case `ids[i]` measured by the previous
-// build's binary and by tonight's, interleaved in time. A candidate is confirmed when tonight's
+// Decides the candidates A/B, like Chromeperf's Pinpoint: `baseline[i]` and `again[i]` are one
+// value per fresh process (the run's estimator over that process's repetitions) of the case
+// `ids[i]` measured by the previous build's binary and by tonight's, interleaved in time. A candidate is confirmed when tonight's
 // build differs from the previous one in the candidate's direction: the two-sided Mann-Whitney U
 // test of the two sets, Benjamini-Hochberg at `confirm_fdr` over the candidates, and the ratio of
 // their medians past the floor. `confirm_ratio` is that ratio (tonight / previous build). With

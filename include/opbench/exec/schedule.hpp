@@ -56,6 +56,11 @@ class Schedule {
   std::size_t m_retries = 0;
 };
 
+// How `run --processes` splits a case's repetitions over fresh processes run one after another:
+// the share of each (the first ones take one more when it does not divide), at least one
+// repetition each, so never more processes than repetitions.
+std::vector<int> split_repetitions(int repetitions, int processes);
+
 // Whether the machine ran at full speed during a repetition, from its canary times (seconds)
 // against the fastest canary seen for the same thread count.
 class SpeedGate {

@@ -24,8 +24,8 @@ const std::vector<std::string>& reporter_formats();
 // `aggregates_only` leaves gbench's per-sample entries out.
 std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregates_only = false);
 
-// How the case's time was made and how sure it is across repetitions, for people: `min of 7 reps
-// · median 12.31 us [12.10 us, 12.52 us] 98% · ± 1.7%` (the estimator, the repetitions, their
+// How the case's time was made and how sure it is across repetitions, for people: `min of 6 reps
+// · median 12.31 us [12.10 us, 12.52 us] 97% · ± 1.7%` (the estimator, the repetitions, their
 // median with its interval and that interval's coverage, their relative spread);
 // `1 rep` when there is nothing across repetitions to say.
 std::string estimate_text(const results::Estimate& estimate);

@@ -118,11 +118,12 @@ const std::vector<std::string>& estimator_names();
 double estimate_with(const std::string& estimator, const std::vector<double>& repetition_medians);
 
 // The case's time and how sure it is across repetitions (each one fresh inputs at another
-// placement, at another moment, or in another process with --isolate): `time`, the estimator over
+// placement, at another moment, in one of the run's processes (--processes) or in a process of its
+// own (--isolate)): `time`, the estimator over
 // the repetition medians, which compare, the gate, the history, the roofline and every report use
 // as the case's time; the median of the repetition medians with a distribution-free interval of it
-// (stats::median_interval, 95% asked; the default 7 repetitions give [min, max] at 98.4%, 5 at
-// 93.75%), and the relative spread of the repetition medians.
+// (stats::median_interval, 95% asked; the default 6 repetitions give [min, max] at 96.9%, 7 at
+// 98.4%, 5 at 93.75%), and the relative spread of the repetition medians.
 struct Estimate {
   std::string estimator = k_default_estimator;
   double time = 0;      // seconds: `estimator` over the repetition medians; NaN when no repetition
@@ -158,10 +159,12 @@ struct ResultSet {
   Json summary = Json::object();  // counts and warnings of the run, written at its end
 };
 
-// One result from the repetitions of a case (one or more): samples concatenated in order,
-// statistics over all of them, the median of each repetition kept and the estimate made from
-// them, timing summed; memory from the first repetition that has it. Any repetition that failed
-// makes the whole case fail with its message.
+// One result from parts of a case's measurement: single repetitions (a run's loop, --isolate's
+// processes) or results of several repetitions each (--processes: one per process). Samples
+// concatenated in order, statistics over all of them, every part's repetition medians kept and
+// the estimate made from all of them, timing summed, the noise the typical repetition's; memory
+// from the first part that has it. Any part that failed makes the whole case fail with its
+// message.
 CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
                                const std::string& estimator = k_default_estimator);
 

@@ -61,6 +61,14 @@ TEST(Schedule, RetriesComeLaterWithinTheirLimits) {
   EXPECT_FALSE(t.retry(job));
 }
 
+TEST(Schedule, RepetitionsSplitOverProcessesTheFirstTakingTheRest) {
+  EXPECT_EQ(split_repetitions(6, 2), (std::vector<int>{3, 3}));
+  EXPECT_EQ(split_repetitions(7, 2), (std::vector<int>{4, 3}));
+  EXPECT_EQ(split_repetitions(5, 3), (std::vector<int>{2, 2, 1}));
+  EXPECT_EQ(split_repetitions(2, 5), (std::vector<int>{1, 1}));  // never a process with nothing to do
+  EXPECT_EQ(split_repetitions(4, 1), (std::vector<int>{4}));
+}
+
 TEST(Schedule, DroppedCaseLeavesNoJob) {
   Schedule s(3, 3, true, 1);
   s.drop_case(1);

@@ -118,6 +118,38 @@ TEST(ResultWriter, JournalKeepsRepetitionsOfCasesThatNeverFinished) {
   EXPECT_DOUBLE_EQ(b.estimate.median, 3.05);
 }
 
+TEST(ResultSet, PartsMeasuredInSeveralProcessesPoolTheirRepetitionMedians) {
+  // run --processes: each process's result of a case has several repetitions already.
+  CaseResult first = make_result("a", {1.0, 1.2, 1.1});
+  first.timing.repetition_medians = {1.0, 1.2, 1.1};
+  first.timing.noise = 0.01;
+  first.timing.target_noise = 0.02;
+  first.timing.total_time = 3;
+  CaseResult second = make_result("a", {0.9, 1.3});
+  second.timing.repetition_medians = {0.9, 1.3};
+  second.timing.noise = 0.05;
+  second.timing.total_time = 2;
+  second.memory.reset();
+  const CaseResult r = combine_repetitions({first, second});
+  EXPECT_EQ(r.timing.repetition_medians, (std::vector<double>{1.0, 1.2, 1.1, 0.9, 1.3}));
+  EXPECT_EQ(r.estimate.repetitions, 5u);
+  EXPECT_DOUBLE_EQ(r.estimate.time, 0.9);  // min over both processes
+  EXPECT_DOUBLE_EQ(r.estimate.median, 1.1);
+  EXPECT_DOUBLE_EQ(r.timing.total_time, 5.0);
+  EXPECT_EQ(r.samples.size(), 5u);
+  // The typical repetition's noise: three repetitions at 1%, two at 5%.
+  EXPECT_DOUBLE_EQ(r.timing.noise, 0.01);
+  ASSERT_TRUE(r.memory.has_value());
+  // Journalled as a part of a run that was then killed: its repetitions, not one.
+  TempDir dir;
+  ResultWriter writer(dir.file("run.json"), {{"host", "h"}});
+  writer.append_repetition(first, 0, 6);
+  const ResultSet partial = load_results(writer.journal_path());
+  ASSERT_EQ(partial.cases.size(), 1u);
+  EXPECT_EQ(partial.cases[0].message, "3 of 6 repetitions: the run ended before the others");
+  EXPECT_EQ(partial.cases[0].timing.repetition_medians, first.timing.repetition_medians);
+}
+
 TEST(ResultSet, NoiseIsTheTypicalRepetitionsNotThePooledSamples) {
   // Three quiet repetitions (cv 1% each, target 2%) whose medians differ by 20%: the pooled
   // samples' cv is about 8%, but each repetition reached its target, so the case did.
