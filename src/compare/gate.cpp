@@ -1,5 +1,7 @@
 #include "opbench/compare/gate.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -202,17 +204,29 @@ void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
                 const std::vector<std::vector<double>>& baseline, const std::vector<std::vector<double>>& again) {
   result.confirmed = true;
   result.ab = true;
-  constexpr std::size_t k_min_values = 3;
+  // The smallest two-sided p a rank test of n against m values can give, 2 / C(n + m, n): with
+  // 3 processes a side that is 0.1, so no A/B of that size could ever confirm at 5%.
+  auto smallest_p = [](std::size_t n, std::size_t m) {
+    double arrangements = 1;
+    for (std::size_t k = 1; k <= n; ++k) arrangements = arrangements * static_cast<double>(m + k) / static_cast<double>(k);
+    return 2.0 / arrangements;
+  };
   std::vector<GateCase*> candidates;
   std::vector<double> p_values;
   for (auto& c : result.cases) {
     if (!c.candidate) continue;
     const auto it = std::find(ids.begin(), ids.end(), c.case_id);
     const std::size_t i = static_cast<std::size_t>(it - ids.begin());
-    if (it == ids.end() || baseline[i].size() < k_min_values || again[i].size() < k_min_values) {
+    if (it == ids.end()) {
       c.verdict = "unknown";
-      c.reason = it == ids.end() ? "candidate, not measured again"
-                                 : "candidate, A/B has fewer than 3 processes on a side";
+      c.reason = "candidate, not measured again";
+      continue;
+    }
+    if (baseline[i].empty() || again[i].empty() ||
+        smallest_p(baseline[i].size(), again[i].size()) > result.options.confirm_fdr) {
+      c.verdict = "unknown";
+      c.reason = fmt::format("candidate, A/B has too few processes to decide: {} against {}, whose rank test "
+                             "cannot reach p < {}", again[i].size(), baseline[i].size(), result.options.confirm_fdr);
       continue;
     }
     c.confirm_ratio = stats::median(again[i]) / stats::median(baseline[i]);

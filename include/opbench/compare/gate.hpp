@@ -102,11 +102,12 @@ void confirm(GateResult& result, const std::vector<std::string>& ids, const std:
 
 // Decides the candidates A/B, like Chromeperf's Pinpoint: `baseline[i]` and `again[i]` are one
 // value per fresh process (the run's estimator over that process's repetitions) of the case
-// `ids[i]` measured by the previous build's binary and by tonight's, interleaved in time. A candidate is confirmed when tonight's
-// build differs from the previous one in the candidate's direction: the two-sided Mann-Whitney U
-// test of the two sets, Benjamini-Hochberg at `confirm_fdr` over the candidates, and the ratio of
+// `ids[i]` measured by the previous build's binary and by tonight's, interleaved in time. A
+// candidate is confirmed when tonight's build differs from the previous one in the candidate's
+// direction: the two-sided Mann-Whitney U test of the two sets, Benjamini-Hochberg at `confirm_fdr` over the candidates, and the ratio of
 // their medians past the floor. `confirm_ratio` is that ratio (tonight / previous build). With
-// fewer than 3 values on a side, or no values, the candidate stays "unknown".
+// too few values to ever pass the test (2 / C(n + m, n) > confirm_fdr: 3 a side cannot reach
+// 0.05, 4 can), or none, the candidate stays "unknown".
 void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
                 const std::vector<std::vector<double>>& baseline, const std::vector<std::vector<double>>& again);
 

@@ -67,6 +67,8 @@ TEST(Gate, AbConfirmationAgainstThePreviousBuild) {
   EXPECT_EQ(r.cases[1].verdict, "same");
   EXPECT_EQ(r.cases[1].reason, "not confirmed A/B against the previous build");
   EXPECT_EQ(r.cases[2].verdict, "unknown");
+  EXPECT_EQ(r.cases[2].reason,
+            "candidate, A/B has too few processes to decide: 2 against 2, whose rank test cannot reach p < 0.05");
   EXPECT_EQ(r.cases[3].verdict, "same");  // no candidate: nothing to confirm
   EXPECT_TRUE(r.cases[3].reason.empty());
   // A/B that moves the other way than the candidate confirms nothing.
@@ -76,6 +78,14 @@ TEST(Gate, AbConfirmationAgainstThePreviousBuild) {
   confirm_ab(opposite, {"slow"}, {previous}, {faster});
   EXPECT_EQ(opposite.cases[0].verdict, "same");
   EXPECT_EQ(opposite.cases[1].verdict, "unknown");  // not measured again
+  // 3 processes a side all apart give p = 2/20 at best: never under 0.05, so unknown, not
+  // "not confirmed"; 4 a side give 2/70 and can confirm.
+  for (std::size_t n : {3u, 4u}) {
+    GateResult few = first;
+    confirm_ab(few, {"slow"}, {std::vector<double>(previous.begin(), previous.begin() + n)},
+               {std::vector<double>(slower.begin(), slower.begin() + n)});
+    EXPECT_EQ(few.cases[0].verdict, n == 3 ? "unknown" : "slower") << n << " " << few.cases[0].reason;
+  }
 }
 
 TEST(Gate, SmallMovesShortHistoriesAndAbsentCases) {
