@@ -270,9 +270,8 @@ SlowSpells measure_in_processes(const std::vector<plan::Case>& cases, const std:
       slow.repetitions += spells.value("repetitions", std::size_t{0});
       const Json fastest = spells.value("fastest_canary_by_threads", Json::object());
       for (const auto& [threads, seconds] : fastest.items()) {
-        const int t = std::stoi(threads);
-        const double v = seconds.get<double>();
-        slow.fastest_canary[t] = slow.fastest_canary.count(t) > 0 ? std::min(slow.fastest_canary[t], v) : v;
+        const auto [it, first] = slow.fastest_canary.emplace(std::stoi(threads), seconds.get<double>());
+        if (!first) it->second = std::min(it->second, seconds.get<double>());
       }
     }
     if (summary.contains("time_spent")) slow.time_retried += summary["time_spent"].value("retried", 0.0);

@@ -3,51 +3,24 @@
 #include <algorithm>
 #include <random>
 
+#include "opbench/exec/schedule.hpp"
 #include "opbench/results/result_set.hpp"
 
 namespace opbench::compare {
 namespace {
 
-// One night: `options.repetitions` repetition medians (0: a recorded run's count) split over
-// `options.processes` processes, each drawing its share from one recorded run.
-double night(const std::vector<std::vector<double>>& runs, const ReplayOptions& options, std::mt19937_64& random) {
-  const std::size_t repetitions = options.repetitions > 0 ? options.repetitions : runs.front().size();
-  const std::size_t processes = std::max<std::size_t>(1, std::min(options.processes, repetitions));
+// What `run --processes P --repetitions R` measures of a case: R repetition medians split over
+// P processes as run splits them, each process drawing its share from one recorded run (the
+// differences between processes), with replacement (the noise inside one); the estimator over
+// all of them.
+double measure(const std::vector<std::vector<double>>& runs, std::size_t processes, std::size_t repetitions,
+               const std::string& estimator, std::mt19937_64& random) {
   std::vector<double> draw;
-  for (std::size_t p = 0; p < processes; ++p) {
+  for (int share : exec::split_repetitions(static_cast<int>(repetitions), static_cast<int>(processes))) {
     const auto& run = runs[random() % runs.size()];
-    const std::size_t share = repetitions / processes + (p < repetitions % processes ? 1 : 0);
-    for (std::size_t i = 0; i < share; ++i) draw.push_back(run[random() % run.size()]);
+    for (int i = 0; i < share; ++i) draw.push_back(run[random() % run.size()]);
   }
-  return results::estimate_with(options.estimator, draw);
-}
-
-// The confirmation as scripts/nightly.sh takes it (run --isolate): every repetition in a fresh
-// process, so each of its repetition medians comes from a recorded run of its own.
-double isolated_night(const std::vector<std::vector<double>>& runs, const ReplayOptions& options,
-                      std::mt19937_64& random) {
-  const std::size_t repetitions = options.repetitions > 0 ? options.repetitions : runs.front().size();
-  std::vector<double> draw;
-  for (std::size_t i = 0; i < repetitions; ++i) {
-    const auto& run = runs[random() % runs.size()];
-    draw.push_back(run[random() % run.size()]);
-  }
-  return results::estimate_with(options.estimator, draw);
-}
-
-// One side of an A/B confirmation as scripts/nightly.sh takes it with OPBENCH_BASELINE_BIN:
-// `rounds` rounds of 3 fresh processes (`run --processes 1 --repetitions 3`), each from a
-// recorded run of its own, its value the estimator over its repetitions; every value times `step`.
-std::vector<double> ab_side(const std::vector<std::vector<double>>& runs, const ReplayOptions& options, double step,
-                            std::mt19937_64& random) {
-  std::vector<double> values;
-  for (std::size_t i = 0; i < 3 * options.ab_rounds; ++i) {
-    const auto& run = runs[random() % runs.size()];
-    std::vector<double> draw;
-    for (std::size_t k = 0; k < 3; ++k) draw.push_back(run[random() % run.size()]);
-    values.push_back(step * results::estimate_with(options.estimator, draw));
-  }
-  return values;
+  return results::estimate_with(estimator, draw);
 }
 
 }  // namespace
@@ -73,16 +46,32 @@ ReplayResult replay(const RecordedRuns& recorded, const ReplayOptions& options) 
     // A/B: the previous build's processes and tonight's (identical code: the same noise).
     std::vector<std::vector<double>> ab_before, ab_after;
     for (const auto& [id, runs] : usable) {
+      const std::size_t repetitions = options.repetitions > 0 ? options.repetitions : runs->front().size();
       GateInput in;
       in.case_id = id;
-      for (std::size_t n = 0; n < options.nights; ++n) in.history.push_back(night(*runs, options, random));
-      in.tonight = night(*runs, options, random);
+      for (std::size_t n = 0; n <= options.nights; ++n) {
+        const double value = measure(*runs, options.processes, repetitions, options.estimator, random);
+        if (n < options.nights) {
+          in.history.push_back(value);
+        } else {
+          in.tonight = value;
+        }
+      }
       inputs.push_back(std::move(in));
       ids.push_back(id);
-      again.push_back(isolated_night(*runs, options, random));
-      if (options.ab_rounds > 0) {
-        ab_before.push_back(ab_side(*runs, options, 1.0, random));
-        ab_after.push_back(ab_side(*runs, options, 1.0, random));
+      if (options.ab_rounds == 0) {
+        // The candidates measured again as nightly.sh does without a previous build: `run
+        // --isolate`, every repetition a process of its own.
+        again.push_back(measure(*runs, repetitions, repetitions, options.estimator, random));
+        continue;
+      }
+      // A/B: rounds of 3 processes of 3 repetitions a side (`run --processes 1 --repetitions 3`).
+      for (auto* side : {&ab_before, &ab_after}) {
+        std::vector<double> values;
+        for (std::size_t i = 0; i < 3 * options.ab_rounds; ++i) {
+          values.push_back(measure(*runs, 1, 3, options.estimator, random));
+        }
+        side->push_back(std::move(values));
       }
     }
     auto decide = [&](GateResult& r, const std::vector<double>& step_again,
