@@ -394,7 +394,9 @@ int run(RunOptions& options, const GlobalOptions& global) {
       const plan::Case& c = cases[index];
       exec::ExecOptions exec_options = options.exec;
       exec_options.memory = options.exec.memory && job.repetition == 0;
-      exec_options.describe = job.repetition == 0;
+      // The ATen calls and their work are the same in every process: the first records them
+      // (a child of --processes or --isolate after the first starts past placement 0).
+      exec_options.describe = job.repetition == 0 && options.placement == 0;
       exec_options.repetition = options.placement + job.repetition;
       exec_options.estimator = options.estimator;
       if (!options.trace_dir.empty() && job.repetition == 0) exec_options.trace_path = trace_file(options.trace_dir, c.case_id);

@@ -64,10 +64,7 @@ Reference reference_of(const std::vector<double>& history, const GateOptions& op
   r.log_baseline = stats::median(logs);
   r.log_low = *std::min_element(logs.begin(), logs.end());
   r.log_high = *std::max_element(logs.begin(), logs.end());
-  std::vector<double> deviations;
-  for (double x : logs) deviations.push_back(std::abs(x - r.log_baseline));
-  const double range = (stats::percentile(logs, 0.9) - stats::percentile(logs, 0.1)) / 2.563;
-  r.sd = std::max({options.noise_floor, 1.4826 * stats::median(deviations), range});
+  r.sd = std::max(options.noise_floor, robust_log_sd(window));
   return r;
 }
 
@@ -81,6 +78,19 @@ std::pair<double, double> test(double value, const Reference& r) {
 bool past_floor(double ratio, double floor) { return std::abs(ratio - 1.0) >= floor; }
 
 }  // namespace
+
+double robust_log_sd(const std::vector<double>& values) {
+  std::vector<double> logs;
+  for (double v : values) {
+    if (v > 0 && std::isfinite(v)) logs.push_back(std::log(v));
+  }
+  if (logs.empty()) return k_nan;
+  const double center = stats::median(logs);
+  std::vector<double> deviations;
+  for (double x : logs) deviations.push_back(std::abs(x - center));
+  const double range = (stats::percentile(logs, 0.9) - stats::percentile(logs, 0.1)) / 2.563;
+  return std::max(1.4826 * stats::median(deviations), range);
+}
 
 std::size_t GateResult::candidates() const {
   return static_cast<std::size_t>(std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.candidate; }));

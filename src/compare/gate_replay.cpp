@@ -10,22 +10,48 @@ namespace opbench::compare {
 namespace {
 
 // What `run --processes P --repetitions R` measures of a case: R repetition medians split over
-// P processes as run splits them, each process drawing its share from one recorded run (the
-// differences between processes), with replacement (the noise inside one); the estimator over
-// all of them.
-double measure(const std::vector<std::vector<double>>& runs, std::size_t processes, std::size_t repetitions,
+// P processes as run splits them, each process drawing its share from a recorded process of its
+// own (the differences between processes; the same recorded process twice in one night only when
+// fewer were recorded than the night has), with replacement (the noise inside one); the estimator
+// over all of them.
+double measure(const std::vector<std::vector<double>>& recorded, std::size_t processes, std::size_t repetitions,
                const std::string& estimator, std::mt19937_64& random) {
+  const std::vector<int> shares = exec::split_repetitions(static_cast<int>(repetitions), static_cast<int>(processes));
+  // A partial shuffle of the recorded processes: the night's k-th process takes slot k (modulo
+  // their number, when a night has more processes than were recorded).
+  std::vector<std::size_t> order(recorded.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::vector<double> draw;
-  for (int share : exec::split_repetitions(static_cast<int>(repetitions), static_cast<int>(processes))) {
-    const auto& run = runs[random() % runs.size()];
-    for (int i = 0; i < share; ++i) draw.push_back(run[random() % run.size()]);
+  for (std::size_t k = 0; k < shares.size(); ++k) {
+    const std::size_t slot = k % order.size();
+    std::swap(order[slot], order[slot + random() % (order.size() - slot)]);
+    const auto& process = recorded[order[slot]];
+    for (int i = 0; i < shares[k]; ++i) draw.push_back(process[random() % process.size()]);
   }
   return results::estimate_with(estimator, draw);
 }
 
 }  // namespace
 
-ReplayResult replay(const RecordedRuns& recorded, const ReplayOptions& options) {
+std::vector<std::vector<double>> recorded_processes(const Json& context, const std::vector<double>& medians) {
+  std::vector<std::vector<double>> out;
+  if (medians.empty()) return out;
+  if (context.value("isolate", false)) {
+    for (double m : medians) out.push_back({m});
+    return out;
+  }
+  const int processes = context.value("processes", 1);
+  const int planned = context.value("repetitions", 0);
+  if (processes <= 1 || planned != static_cast<int>(medians.size())) return {medians};
+  auto next = medians.begin();
+  for (int share : exec::split_repetitions(planned, processes)) {
+    out.emplace_back(next, next + share);
+    next += share;
+  }
+  return out;
+}
+
+ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& options) {
   std::size_t most = 0;
   for (const auto& [id, runs] : recorded) most = std::max(most, runs.size());
   std::vector<std::pair<std::string, const std::vector<std::vector<double>>*>> usable;
@@ -36,6 +62,11 @@ ReplayResult replay(const RecordedRuns& recorded, const ReplayOptions& options) 
   }
   ReplayResult out;
   out.cases = usable.size();
+  for (const auto& [id, processes] : usable) {
+    std::vector<double> values;
+    for (const auto& process : *processes) values.push_back(results::estimate_with(options.estimator, process));
+    out.process_spread.push_back(robust_log_sd(values));
+  }
   out.trials = options.trials;
   for (double step : options.steps) out.power.push_back({step});
   std::mt19937_64 random(options.seed);
@@ -114,6 +145,10 @@ ReplayResult replay(const RecordedRuns& recorded, const ReplayOptions& options) 
         if (noise <= 0.01) {
           ++p.tried_1;
           p.caught_1 += caught ? 1 : 0;
+        }
+        if (out.process_spread[i] <= 0.02) {
+          ++p.tried_spread_2;
+          p.caught_spread_2 += caught ? 1 : 0;
         }
       }
     }

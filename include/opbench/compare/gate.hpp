@@ -91,6 +91,11 @@ struct GateResult {
   bool ab = false;         // confirm_ab() ran: the confirmation was against the previous build
 };
 
+// The gate's noise of a set of values (night values, or one value per process): the larger of
+// 1.4826 MAD and (q90 - q10) / 2.563 of their logs, two estimates of the sd that agree on normal
+// data (the second also sees a minority mode); non-positive values are left out, NaN when none is left.
+double robust_log_sd(const std::vector<double>& values);
+
 // Judges every input against its own history: candidates, with verdict "same" and reason
 // "candidate: slower|faster, to confirm" until confirm() decides them.
 GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& options);

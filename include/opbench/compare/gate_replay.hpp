@@ -1,13 +1,13 @@
 #pragma once
 // The nightly gate replayed on recorded noise (issue #12's method, after the Hunter paper:
-// real noise, injected steps). Per case, the recorded runs of one suite on one machine (each run:
-// the case's repetition medians). A simulated night of a case takes one recorded run at random
-// (the differences between processes) and draws that run's repetition medians with replacement
-// (the noise inside a run); its value is `estimator` over them, as `run` computes it. With
-// `processes` P > 1 a night is P such processes, its repetitions split between them (run
-// --processes), and its value the estimator over all of them. A trial is `nights`
-// nights of history, tonight, and a confirmation as scripts/nightly.sh takes it (`run --isolate`:
-// each repetition in a fresh process, so each repetition median from a recorded run drawn anew),
+// real noise, injected steps). Per case, the processes that measured it in recorded runs of one
+// suite on one machine (each process: its repetition medians; recorded_processes splits a run).
+// A simulated process draws its repetition medians with replacement from one recorded process
+// (the noise inside a process); a night is `processes` of them, each from another recorded
+// process (the differences between processes), its repetitions split between them as `run
+// --processes` splits them, and its value `estimator` over all of them, as `run` computes it.
+// A trial is `nights` nights of history, tonight, and a confirmation as scripts/nightly.sh takes
+// it (`run --isolate`: each repetition in a fresh process, so each from another recorded process),
 // judged with the gate; or, with `ab_rounds`, an A/B confirmation against the previous build.
 
 #include <cstddef>
@@ -17,12 +17,20 @@
 #include <vector>
 
 #include "opbench/compare/gate.hpp"
+#include "opbench/core/json.hpp"
 #include "opbench/results/result_set.hpp"
 
 namespace opbench::compare {
 
-// Per case id: per recorded run, its repetition medians [s].
-using RecordedRuns = std::map<std::string, std::vector<std::vector<double>>>;
+// Per case id: per recorded process, its repetition medians [s].
+using RecordedProcesses = std::map<std::string, std::vector<std::vector<double>>>;
+
+// A recorded case's repetition medians split into the processes that measured them, from its
+// run's context: `run --processes P` (P > 1) measured `repetitions` of them in P processes, in
+// order, as exec::split_repetitions shares them; `--isolate` each in a process of its own; else
+// all in one. A case with fewer repetitions than the run planned (a child that died) cannot be
+// split and counts as one process.
+std::vector<std::vector<double>> recorded_processes(const Json& context, const std::vector<double>& repetition_medians);
 
 struct ReplayOptions {
   std::size_t nights = 20;
@@ -31,7 +39,7 @@ struct ReplayOptions {
   std::vector<double> steps = {1.05, 1.10};  // slow-downs injected into tonight and its confirmation
   std::string estimator = results::k_default_estimator;  // a night's value from its repetition medians (run --estimator)
   // A night as `run --processes P --repetitions R` makes it: R repetition medians (0: as many as
-  // a recorded run has), split over P processes, each process's from a recorded run of its own.
+  // the first recorded process has), split over P processes, each from a recorded process of its own.
   std::size_t processes = 1;
   std::size_t repetitions = 0;
   // 0: the candidates are confirmed against the history (`run --isolate`: each of the night's
@@ -46,6 +54,11 @@ struct StepPower {
   double step = 1;
   std::size_t tried_2 = 0, caught_2 = 0;  // case-nights whose gate noise is <= 2%
   std::size_t tried_1 = 0, caught_1 = 0;  // ... <= 1%
+  // Case-nights whose between-process spread is <= 2% (issue #12's population): the spread of
+  // the case's recorded processes, each one value (`estimator` over its repetition medians),
+  // measured as the gate measures noise (robust_log_sd). A night of P processes is steadier
+  // than one process, so these cases' gate noise is mostly under 2%.
+  std::size_t tried_spread_2 = 0, caught_spread_2 = 0;
 };
 
 struct ReplayResult {
@@ -56,10 +69,11 @@ struct ReplayResult {
   std::size_t alert_nights = 0;      // trials with a confirmed change (identical code)
   std::map<std::string, std::size_t> false_alerts;  // "slower CASE" / "faster CASE": trials it was confirmed in (identical code)
   std::vector<double> noise;         // the gate's noise per case (first trial)
+  std::vector<double> process_spread;  // per case: the between-process spread of its recordings (StepPower)
   std::vector<StepPower> power;
 };
 
 // Cases recorded in fewer runs than the most complete one are left out.
-ReplayResult replay(const RecordedRuns& runs, const ReplayOptions& options);
+ReplayResult replay(const RecordedProcesses& runs, const ReplayOptions& options);
 
 }  // namespace opbench::compare

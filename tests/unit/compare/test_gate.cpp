@@ -102,6 +102,21 @@ TEST(Gate, SmallMovesShortHistoriesAndAbsentCases) {
   EXPECT_EQ(r.cases[2].reason, "no value tonight");
 }
 
+// The gate's noise of a set of values: 1.4826 MAD of the logs on symmetric data, the quantile
+// range where a minority mode leaves the MAD at 0; non-positive values do not count.
+TEST(Gate, RobustLogSdSeesAMinorityMode) {
+  const std::vector<double> even = {std::exp(-0.02), std::exp(-0.01), 1.0, std::exp(0.01), std::exp(0.02)};
+  EXPECT_NEAR(robust_log_sd(even), 1.4826 * 0.01, 1e-9);  // range: 0.032 / 2.563 = 0.0125, smaller
+  std::vector<double> one_slow(9, 1.0);
+  one_slow.push_back(2.0);
+  EXPECT_NEAR(robust_log_sd(one_slow), 0.1 * std::log(2.0) / 2.563, 1e-9);  // q90 interpolates a tenth of the way
+  one_slow.push_back(0.0);
+  one_slow.push_back(-1.0);
+  EXPECT_NEAR(robust_log_sd(one_slow), 0.1 * std::log(2.0) / 2.563, 1e-9);
+  EXPECT_TRUE(std::isnan(robust_log_sd({})));
+  EXPECT_TRUE(std::isnan(robust_log_sd({0.0})));
+}
+
 TEST(Gate, NoiseMdeAndBlindness) {
   // History of ten nights at 1 and one at e^0.1 (x100 us): median 1, MAD of logs 0, and the
   // 10%-90% range of logs 0 too (rank 9 of 0..10 is still 1): noise at the floor.

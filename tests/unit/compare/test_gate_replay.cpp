@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 
 #include "opbench/compare/gate_replay.hpp"
@@ -10,10 +11,10 @@ namespace {
 
 // tests/data/gate/recorded-aa.json: real repetition medians of 62 cases from two runs of the
 // default suite on the development machine (its "about" says how they were taken).
-RecordedRuns recorded() {
+RecordedProcesses recorded() {
   std::ifstream in(std::string(OPBENCH_TEST_DATA) + "/gate/recorded-aa.json");
   const Json json = Json::parse(in);
-  RecordedRuns runs;
+  RecordedProcesses runs;
   for (const auto& [id, per_run] : json["cases"].items()) runs[id] = per_run.get<std::vector<std::vector<double>>>();
   return runs;
 }
@@ -62,11 +63,50 @@ TEST(GateReplay, TheMinimumEstimatorMeetsTheGoalsOnTheSameNoise) {
   EXPECT_GE(static_cast<double>(five.caught_2) / static_cast<double>(five.tried_2), 0.80);
 }
 
+// A recorded run is split into the processes that measured it, as its context says: run's
+// children in order (the first taking the rest), --isolate's one a repetition, one process
+// otherwise, and one when a child died and the shares can no longer be told apart.
+TEST(GateReplay, ARecordedRunIsSplitIntoTheProcessesThatMeasuredIt) {
+  const std::vector<double> seven = {1, 2, 3, 4, 5, 6, 7};
+  using Processes = std::vector<std::vector<double>>;
+  EXPECT_EQ(recorded_processes(Json{{"processes", 2}, {"repetitions", 7}}, seven),
+            (Processes{{1, 2, 3, 4}, {5, 6, 7}}));
+  EXPECT_EQ(recorded_processes(Json{{"processes", 3}, {"repetitions", 7}}, seven),
+            (Processes{{1, 2, 3}, {4, 5}, {6, 7}}));
+  EXPECT_EQ(recorded_processes(Json{{"processes", 1}, {"repetitions", 7}}, seven), (Processes{seven}));
+  EXPECT_EQ(recorded_processes(Json{{"repetitions", 7}}, seven), (Processes{seven}));  // before --processes
+  EXPECT_EQ(recorded_processes(Json{{"isolate", true}, {"repetitions", 3}}, {1, 2, 3}), (Processes{{1}, {2}, {3}}));
+  EXPECT_EQ(recorded_processes(Json{{"processes", 2}, {"repetitions", 8}}, seven), (Processes{seven}));
+  EXPECT_TRUE(recorded_processes(Json{{"processes", 2}, {"repetitions", 6}}, {}).empty());
+}
+
+// A night's processes come from distinct recorded processes: with one fast and one slow recorded
+// process, every night of two processes holds the fast one, so with the minimum every night is
+// the same and the gate's noise is its floor. (Drawn with replacement, a quarter of the nights
+// would be the slow process twice.)
+TEST(GateReplay, ANightsProcessesAreDistinctRecordedProcesses) {
+  RecordedProcesses runs;
+  runs["two modes"] = {{1.0, 1.0}, {2.0, 2.0}};
+  ReplayOptions options;
+  options.trials = 20;
+  options.seed = 5;
+  options.steps = {};
+  options.processes = 2;
+  options.repetitions = 4;
+  const ReplayResult r = replay(runs, options);
+  ASSERT_EQ(r.noise.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.noise[0], options.gate.noise_floor);
+  EXPECT_EQ(r.candidates, 0u);
+  // Its between-process spread sees both modes: 1.4826 MAD of log 1 and log 2.
+  ASSERT_EQ(r.process_spread.size(), 1u);
+  EXPECT_NEAR(r.process_spread[0], 1.4826 * 0.5 * std::log(2.0), 1e-9);
+}
+
 // A night of several processes (run --processes) samples what differs between processes: a case
 // that runs 2x slower in one recorded process out of four is a bimodal night when a night is one
 // process, and nearly always the fast mode when the fastest of three processes' repetitions counts.
 TEST(GateReplay, ANightOfSeveralProcessesAveragesAProcessesSlowMode) {
-  RecordedRuns runs;
+  RecordedProcesses runs;
   runs["bimodal"] = {{1.00, 1.01, 1.02}, {1.01, 1.00, 1.02}, {1.02, 1.01, 1.00}, {2.00, 2.02, 2.01}};
   runs["steady"] = {{1.00, 1.01, 1.02}, {1.01, 1.00, 1.02}, {1.02, 1.01, 1.00}, {1.00, 1.02, 1.01}};
   ReplayOptions one;
