@@ -34,7 +34,7 @@ struct RunOptions {
   exec::ExecOptions exec;
   bool no_memory = false;
   int repetitions = 6;
-  int processes = 3;  // fresh processes the repetitions are split over, one after another
+  int processes = 2;  // fresh processes the repetitions are split over, one after another
   bool interleave = true;
   int placement = 0;  // index of the first repetition's placement (the children of --isolate and --processes)
   std::string process_label;  // "K/P" in a child of --processes: its progress lines say so

@@ -482,7 +482,7 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
     EXPECT_GT(c["work"]["flops"].get<double>(), 0.0) << c["case_id"];
   }
   EXPECT_EQ(read_json(second)["context"]["estimator"], "min");
-  EXPECT_EQ(read_json(second)["context"]["processes"], 3);  // the default: 2 repetitions in each of 3 processes
+  EXPECT_EQ(read_json(second)["context"]["processes"], 2);  // the default: 3 repetitions in each of 2 processes
   const auto r = opbench("compare " + first + " " + second + " --format json");
   ASSERT_NE(r.code, 2) << r.err;
   const Json agreement = Json::parse(r.out)["agreement"];
