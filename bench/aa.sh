@@ -92,12 +92,13 @@ for pair, x in worst_rows:
     print(f"- {pair}: ×{x['ratio']:.3f} `{x['case_id']}`")
 # Where each run's time went (summary.time_spent; builds before it have none).
 print("\nWhere the time went (s; `summary.time_spent`):\n")
-keys = ["wall", "timed", "warmup", "inputs", "retaken", "recording", "canary", "probes", "retried", "other"]
+keys = ["wall", "timed", "warmup", "inputs", "retaken", "recording", "canary", "probes", "retried",
+        "process_warmup", "other"]
 print("| run | " + " | ".join(keys) + " |")
 print("|---|" + "---:|" * len(keys))
 for prefix, label in builds:
     for k in range(1, runs + 1):
         spent = json.load(open(f"{folder}/{prefix}run-{k}.json"))["summary"].get("time_spent")
-        cells = [f"{spent[x]:.1f}" for x in keys] if spent else ["-"] * len(keys)
+        cells = [f"{spent[x]:.1f}" if x in spent else "-" for x in keys] if spent else ["-"] * len(keys)
         print(f"| {label}{k} | " + " | ".join(cells) + " |")
 EOF

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The smallest case in fresh processes: `add` of two 1-element tensors on one thread, pinned to
 # one CPU, measured by `opbench run` (its defaults) and by a plain loop (bench_overhead
-# plain-add), alternating, N processes each. Prints each process's time (opbench: its estimate.time), the spread of each
+# plain-add, after 0.3 s of the same calls, dropped, as opbench's --process-warmup), alternating,
+# N processes each. Prints each process's time (opbench: its estimate.time), the spread of each
 # column (max/min - 1) and the ratio of opbench's median over processes to the plain loop's.
 #
 #   bench/fresh_add.sh [N=10] [CPU=1]

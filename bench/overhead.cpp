@@ -14,7 +14,8 @@
 // validity (issue #7): 12 operators at small, medium and large sizes. Goal: within +-3% for
 //   cases over 10 us, <= 1.05 below.
 // plain-add: only the plain loop of 1-element add on 1 thread (inputs made as opbench makes
-//   them), blocks of 137 calls for `seconds`; prints its median. bench/fresh_add.sh runs it in
+//   them), blocks of 137 calls for `seconds` after 0.3 s of the same calls (dropped, as opbench
+//   drops a fresh process's first 0.3 s); prints its median. bench/fresh_add.sh runs it in
 //   fresh processes beside `opbench run` (issue #11: the same number in every process).
 // canary: single readings of opbench's speed canary (exec/canary.hpp, 1 thread) back to back for
 //   `seconds`: the fastest, quantiles, the share of the time it ran over 10% slow, the longest such
@@ -196,6 +197,12 @@ int main(int argc, char** argv) {
     const opbench::exec::PreparedCall prepared = opbench::exec::prepare_call(c, false);
     at::set_num_threads(1);
     constexpr std::int64_t k_block = 137;
+    // The first 0.3 s of calls are dropped, as opbench drops its process's first 0.3 s
+    // (run_command.cpp, k_process_warmup_seconds): a fresh process runs slow for a while.
+    const auto warm_start = std::chrono::steady_clock::now();
+    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - warm_start).count() < 0.3) {
+      plain_median(b, prepared.args, k_block, 10);
+    }
     const double per_block = plain_median(b, prepared.args, k_block, 200) * k_block;
     const auto samples = static_cast<std::size_t>(std::max(10.0, budget / per_block));
     std::printf("plain add 1-element t1: median %.4f us\n",

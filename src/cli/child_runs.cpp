@@ -26,7 +26,8 @@ std::vector<std::string> measuring_args(const RunOptions& options) {
       "--warmup", std::to_string(m.warmup), "--runs", std::to_string(m.min_runs),
       "--min-time", fmt::format("{}", m.min_time), "--max-time", fmt::format("{}", m.max_time),
       "--target-noise", fmt::format("{}", m.target_noise), "--block-time", fmt::format("{}", m.block_time),
-      "--host-allocator", options.host_allocator, "--timer", options.exec.timer, "--estimator", options.estimator};
+      "--host-allocator", options.host_allocator, "--timer", options.exec.timer, "--estimator", options.estimator,
+      "--process-warmup", fmt::format("{}", options.process_warmup)};
   if (options.exec.cold) args.emplace_back("--cold");
   return args;
 }

@@ -207,12 +207,15 @@ Json run_summary(std::size_t cases, std::size_t ok, std::size_t failed, std::siz
 
 // Where the run's wall clock went (summary.time_spent, seconds): the cases' timed blocks, the
 // rest of their kept repetitions phase by phase (results::TimeSpent), the repetitions measured
-// again, and what is left (planning, the journal, process start-up with --isolate).
-Json time_spent_summary(double wall, double timed, const results::TimeSpent& spent, double retried) {
+// again, the measuring processes' first, dropped repetitions (--process-warmup), and what is left
+// (planning, the journal, process start-up with --processes and --isolate).
+Json time_spent_summary(double wall, double timed, const results::TimeSpent& spent, double retried,
+                        double process_warmup) {
   Json out = {{"wall", wall}, {"timed", timed}};
   out.update(results::to_json(spent));
   out["retried"] = retried;
-  out["other"] = std::max(0.0, wall - timed - spent.total() - retried);
+  out["process_warmup"] = process_warmup;
+  out["other"] = std::max(0.0, wall - timed - spent.total() - retried - process_warmup);
   return out;
 }
 
@@ -222,7 +225,7 @@ std::string describe_time_spent(const Json& spent) {
       {"warmup", "warmup and calibration"}, {"inputs", "inputs"},
       {"retaken", "interrupted blocks taken again"}, {"recording", "recording ATen calls"},
       {"canary", "speed canary"}, {"probes", "memory probe and traces"},
-      {"retried", "repetitions measured again"}, {"other", "other"}};
+      {"retried", "repetitions measured again"}, {"process_warmup", "process warmup"}, {"other", "other"}};
   for (const auto& [key, words] : phases) text += fmt::format(", {:.1f} s {}", spent[key].get<double>(), words);
   return text;
 }
@@ -234,6 +237,7 @@ struct SlowSpells {
   std::size_t repetitions = 0;
   std::map<int, double> fastest_canary;
   double time_retried = 0;  // [s] everything of the repetitions measured again (processes' summaries)
+  double time_process_warmup = 0;  // [s] the processes' first, dropped repetitions (--process-warmup)
 };
 
 // `run --processes P`: P fresh processes one after another, each measuring its share of every
@@ -274,7 +278,10 @@ SlowSpells measure_in_processes(const std::vector<plan::Case>& cases, const std:
         if (!first) it->second = std::min(it->second, seconds.get<double>());
       }
     }
-    if (summary.contains("time_spent")) slow.time_retried += summary["time_spent"].value("retried", 0.0);
+    if (summary.contains("time_spent")) {
+      slow.time_retried += summary["time_spent"].value("retried", 0.0);
+      slow.time_process_warmup += summary["time_spent"].value("process_warmup", 0.0);
+    }
     if (!part.problem.empty()) {
       std::cerr << "opbench: " << part.problem << "\n";
       problems.push_back(part.problem);
@@ -360,6 +367,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
   results::TimeSpent spent;       // of the cases' kept repetitions
   double timed = 0;               // their timed blocks
   double spent_on_retried = 0;    // everything of the repetitions measured again
+  double process_warmup_time = 0; // the measuring processes' first, dropped repetitions
   std::size_t finished = 0, ok = 0, failed = 0, skipped = 0, noisy = 0, not_reached = 0;
   // A case whose measurement is over: % of peak, into the results, a line on the console.
   auto finish_case = [&](results::CaseResult result) {
@@ -379,6 +387,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
   if (shares.size() > 1) {
     slow = measure_in_processes(cases, shares, options, global, plan_file, scratch, writer, finish_case);
     spent_on_retried = slow.time_retried;
+    process_warmup_time = slow.time_process_warmup;
   } else {
     std::map<std::size_t, std::vector<results::CaseResult>> pending;
     std::map<std::size_t, std::int64_t> retried;
@@ -388,6 +397,14 @@ int run(RunOptions& options, const GlobalOptions& global) {
     const std::uint64_t order_seed = options.seed + static_cast<std::uint64_t>(options.placement) * 0x9E3779B97F4A7C15ull;
     exec::Schedule schedule(cases.size(), options.repetitions, options.interleave, order_seed, options.retries);
     exec::SpeedGate gate(options.slow_tolerance);
+    // A fresh process's first repetition runs 15-20% slow on small cases, whatever case, inputs or
+    // placement it meets (bench/fresh_add.sh: `add` of 1-element tensors, 0.58-0.60 us against
+    // 0.49-0.50 us in the repetitions after it; an untimed spin of a second before it does not
+    // help, the same calls for half a second do). So the process first measures its first job
+    // for --process-warmup seconds (one repetition at least; several when one is shorter: the
+    // slow spell outlasts a repetition of a small case) and drops it, as pyperf drops each
+    // worker's first value. An --isolate parent measures nothing itself; its processes each do.
+    bool process_warm = options.isolate || options.process_warmup <= 0;
     exec::Job job;
     while (schedule.next(job)) {
       const std::size_t index = job.case_index;
@@ -400,6 +417,22 @@ int run(RunOptions& options, const GlobalOptions& global) {
       exec_options.repetition = options.placement + job.repetition;
       exec_options.estimator = options.estimator;
       if (!options.trace_dir.empty() && job.repetition == 0) exec_options.trace_path = trace_file(options.trace_dir, c.case_id);
+      if (!process_warm) {
+        process_warm = true;
+        exec::ExecOptions dropped = exec_options;
+        dropped.memory = false;
+        dropped.describe = false;
+        dropped.trace_path.clear();
+        const auto warmup_start = std::chrono::steady_clock::now();
+        int dropped_repetitions = 0;
+        do {
+          ++dropped_repetitions;
+          if (exec::run_case(c, dropped).status != "ok") break;
+        } while (exec::seconds_since(warmup_start) < options.process_warmup);
+        process_warmup_time = exec::seconds_since(warmup_start);
+        core::log_debug(fmt::format("{}: {} repetition(s) dropped as the process's warmup ({:.2f} s)", c.case_id,
+                                    dropped_repetitions, process_warmup_time));
+      }
       results::CaseResult repetition =
           options.isolate ? run_isolated(c, plan_file, options, exec_options.memory, !exec_options.trace_path.empty(),
                                          exec_options.repetition, scratch, serial++)
@@ -441,7 +474,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
                             {"tolerance", options.slow_tolerance},
                             {"fastest_canary_by_threads", fastest}};
   const double wall = exec::seconds_since(start);
-  summary["time_spent"] = time_spent_summary(wall, timed, spent, spent_on_retried);
+  summary["time_spent"] = time_spent_summary(wall, timed, spent, spent_on_retried, process_warmup_time);
   std::cerr << "opbench: " << describe_time_spent(summary["time_spent"]) << "\n";
   if (slow.measured_again > 0) {
     std::cerr << fmt::format("opbench: {} of {} repetitions ran while the machine was over {:.0f}% slow "
@@ -544,6 +577,10 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--process-label", options->process_label, "K/P of a --processes child (its progress lines)")
       ->group("");
+  cmd->add_option("--process-warmup", options->process_warmup,
+                  "Seconds each measuring process first measures its first case and drops it (one repetition "
+                  "at least): a fresh process runs small cases 15-20% slow for a while; 0: none")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_flag("--isolate", options->isolate,
                 "Run each repetition in a fresh opbench process (then --processes does not apply)");
   cmd->add_option("--trace", options->trace_dir,

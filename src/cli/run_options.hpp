@@ -35,6 +35,9 @@ struct RunOptions {
   bool no_memory = false;
   int repetitions = 6;
   int processes = 2;  // fresh processes the repetitions are split over, one after another
+  // [s] a measuring process first measures its first job this long (one repetition at least)
+  // and drops it: a fresh process runs small cases slow for a while (run_command.cpp)
+  double process_warmup = 0.3;
   bool interleave = true;
   int placement = 0;  // index of the first repetition's placement (the children of --isolate and --processes)
   std::string process_label;  // "K/P" in a child of --processes: its progress lines say so

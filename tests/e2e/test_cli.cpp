@@ -51,7 +51,8 @@ TEST_F(Cli, RunWritesResultsWithContextStatisticsAndSamples) {
   // clock; the console says it in one line.
   const Json& spent = json["summary"]["time_spent"];
   double parts = 0;
-  for (const char* key : {"timed", "inputs", "recording", "warmup", "retaken", "canary", "probes", "retried", "other"}) {
+  for (const char* key : {"timed", "inputs", "recording", "warmup", "retaken", "canary", "probes", "retried",
+                          "process_warmup", "other"}) {
     ASSERT_TRUE(spent.contains(key)) << key;
     EXPECT_GE(spent[key].get<double>(), 0.0) << key;
     parts += spent[key].get<double>();
@@ -61,6 +62,29 @@ TEST_F(Cli, RunWritesResultsWithContextStatisticsAndSamples) {
   EXPECT_NEAR(parts, spent["wall"].get<double>(), 1e-6 + 1e-9 * parts);  // `other` is the rest
   EXPECT_GT(first["timing"]["spent"]["warmup"].get<double>(), 0.0);
   EXPECT_NE(r.err.find(" s timed, "), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, EachProcessDropsItsFirstRepetitionsForProcessWarmupSeconds) {
+  // The first job of each measuring process is measured for --process-warmup seconds and
+  // dropped: every case keeps its 6 repetitions, and the run says where the time went.
+  const std::string quick = " --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001";
+  const std::string warm = m_dir.file("warm.json"), cold = m_dir.file("cold.json");
+  const auto r = opbench("run --config " + k_data + "/tiny.csv --ops add" + quick +
+                         " --processes 2 --process-warmup 0.2 --output " + warm);
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv --ops add" + quick + " --processes 1 --process-warmup 0 --output " + cold).code, 0);
+  const Json warm_run = read_json(warm), cold_run = read_json(cold);
+  ASSERT_FALSE(warm_run["cases"].empty());
+  for (const auto& c : warm_run["cases"]) {
+    EXPECT_EQ(c["status"], "ok") << c["case_id"];
+    EXPECT_EQ(c["timing"]["repetition_medians"].size(), 6u) << c["case_id"];
+  }
+  // Two processes, 0.2 s each at least; well under the run's wall clock.
+  const Json& spent = warm_run["summary"]["time_spent"];
+  EXPECT_GE(spent["process_warmup"].get<double>(), 0.4);
+  EXPECT_LT(spent["process_warmup"].get<double>(), spent["wall"].get<double>());
+  EXPECT_NE(r.err.find(" s process warmup, "), std::string::npos) << r.err;
+  EXPECT_EQ(cold_run["summary"]["time_spent"]["process_warmup"].get<double>(), 0.0);
 }
 
 TEST_F(Cli, ExportToEveryFormatFromTheLatestRun) {

@@ -24,7 +24,7 @@ struct Outcome {
 
 const std::string k_data = OPBENCH_TEST_DATA;
 // Quick stopping settings: these tests check behaviour, not timings.
-const std::string k_quick = " --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001";
+const std::string k_quick = " --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001 --process-warmup 0";
 
 class Cli : public ::testing::Test {
  protected:
