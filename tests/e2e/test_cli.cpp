@@ -224,9 +224,11 @@ TEST_F(Cli, RepetitionsSplitOverFreshProcessesArePooledIntoOneResult) {
     EXPECT_GT(c["memory"]["peak_bytes"].get<double>(), 0.0) << c["case_id"];
     EXPECT_EQ(c["work"]["aten_calls"], 1) << c["case_id"];
   }
-  // Both processes' time is accounted for, and their repetitions count in the slow-spell figures.
-  EXPECT_EQ(json["summary"]["slow_spells"]["repetitions"].get<int>() -
-                json["summary"]["slow_spells"]["repetitions_measured_again"].get<int>(), 15);
+  // Both processes' time is accounted for, and their repetitions count in the slow-spell figures:
+  // all 15 planned ones (3 cases x 5), and those measured again (a slow spell on this shared
+  // machine) within the retry budget of each process (40% of its planned repetitions, rounded down).
+  EXPECT_EQ(json["summary"]["slow_spells"]["repetitions"].get<int>(), 15);
+  EXPECT_LE(json["summary"]["slow_spells"]["repetitions_measured_again"].get<int>(), 3 + 2);
   EXPECT_GT(json["summary"]["time_spent"]["timed"].get<double>(), 0.0);
   // A case that fails fails in every process, and says which process told it first.
   const std::string failed = m_dir.file("failed.json");
@@ -506,7 +508,7 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
     EXPECT_GT(c["work"]["flops"].get<double>(), 0.0) << c["case_id"];
   }
   EXPECT_EQ(read_json(second)["context"]["estimator"], "min");
-  EXPECT_EQ(read_json(second)["context"]["processes"], 2);  // the default: 3 repetitions in each of 2 processes
+  EXPECT_EQ(read_json(second)["context"]["processes"], 3);  // the default: 2 repetitions in each of 3 processes
   const auto r = opbench("compare " + first + " " + second + " --format json");
   ASSERT_NE(r.code, 2) << r.err;
   const Json agreement = Json::parse(r.out)["agreement"];
