@@ -34,7 +34,7 @@ struct RunOptions {
   exec::ExecOptions exec;
   bool no_memory = false;
   int repetitions = 6;
-  int processes = 2;  // fresh processes the repetitions are split over, one after another
+  int processes = 3;  // fresh processes the repetitions are split over, one after another
   // [s] a measuring process first measures its first job this long (one repetition at least)
   // and drops it: a fresh process runs small cases slow for a while (run_command.cpp)
   double process_warmup = 0.3;
