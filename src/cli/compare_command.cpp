@@ -140,6 +140,7 @@ int run_compare(const CompareCommandOptions& options, const GlobalOptions& globa
     std::cout << text.str();
   } else {
     results::write_atomically(options.output, text.str());
+    for (const auto& note : comparison.notes) std::cerr << "opbench compare: note: " << note << "\n";
   }
   std::cerr << "opbench compare: " << comparison.count("slower") << " slower, "
             << comparison.count("faster") << " faster, " << comparison.count("same") << " same, "

@@ -58,6 +58,28 @@ TEST(Compare, BothSidesTimedWithOneEstimator) {
   EXPECT_NE(to_json(mixed).dump().find("\"estimator\":\"median\""), std::string::npos);
 }
 
+TEST(Compare, SaysWhenTheTwoRunsSetupsDiffer) {
+  const auto base = results::load_results(k_dir + "base.json");
+  auto other = base;
+  other.context["host_allocator"] = "glibc malloc, M_MMAP_MAX=0";
+  other.context["processes"] = 3;
+  other.context["libtorch_build"] = "PyTorch built with:\n  - GCC 14";
+  other.context["date"] = "2030-01-01T00:00:00Z";  // differs on every night: not a setup
+  const Comparison c = compare_results(base, other, {});
+  ASSERT_EQ(c.notes.size(), 1u);
+  const std::string& note = c.notes.front();
+  EXPECT_NE(note.find("host allocator: " + base.context["host_allocator"].get<std::string>() +
+                      " in BASE, glibc malloc, M_MMAP_MAX=0 in NEW"),
+            std::string::npos) << note;
+  EXPECT_NE(note.find("LibTorch build;"), std::string::npos) << note;
+  EXPECT_EQ(note.find("date"), std::string::npos) << note;
+  // processes is absent from base.json (older than --processes): nothing to compare it with.
+  EXPECT_EQ(note.find("processes a run"), std::string::npos) << note;
+  std::ostringstream md;
+  write_markdown(c, md);
+  EXPECT_NE(md.str().find("- **note**: the two runs' setups differ"), std::string::npos);
+}
+
 TEST(Compare, SyntheticTwentyPercentSlowdownIsExactlyThatRegression) {
   const auto base = results::load_results(k_dir + "base.json");
   const auto slow = results::load_results(k_dir + "slow_mul.json");
