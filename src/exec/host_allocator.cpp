@@ -30,6 +30,12 @@ std::string huge_pages_text() {
          " (THP_MEM_ALLOC_ENABLE=" + setting + ", kernel THP " + (kernel.empty() ? "unknown" : kernel) + ")";
 }
 
+// Whether the environment sets glibc's mmap_max tunable (GLIBC_TUNABLES=...:glibc.malloc.mmap_max=N).
+bool user_sets_mmap_max() {
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  return tunables != nullptr && std::string(tunables).find("glibc.malloc.mmap_max=") != std::string::npos;
+}
+
 }  // namespace
 
 std::string configure_host_allocator(const std::string& mode) {
@@ -39,15 +45,22 @@ std::string configure_host_allocator(const std::string& mode) {
   // the kernel to back them with transparent huge pages when THP_MEM_ALLOC_ENABLE=1. It reads the
   // variable once, at its first allocation, which comes after this. A user's own setting stays.
   setenv("THP_MEM_ALLOC_ENABLE", "1", /*overwrite=*/0);
-  // 32 MiB is glibc's largest mmap threshold on 64-bit (HEAP_MAX_SIZE / 2); blocks above it still
-  // come from mmap and are faulted in page by page on every call: with 4 KiB pages that doubled
-  // binary_cross_entropy_with_logits on 120000x80 (38 MB a tensor; 74 ms against 32 ms), with huge
-  // pages it is 512 times fewer faults.
+  // Freed blocks stay in the heap (no trimming) and every block comes from it: glibc serves a block
+  // over M_MMAP_THRESHOLD with its own mmap, faulted in page by page on every call and unmapped on
+  // free, and 32 MiB is the largest threshold it takes on 64-bit, so M_MMAP_MAX=0 turns that path
+  // off instead. A 38 MB output (binary_cross_entropy_with_logits on 120000x80) cost 21-28 ms a
+  // call that way against 13-14 ms from the heap, and how fast the kernel found huge pages for
+  // the mapping changed from process to process (x1.30 between four runs, x1.10 from the heap).
+  // Where the heap cannot grow, glibc still falls back to mmap. A user's own
+  // GLIBC_TUNABLES=glibc.malloc.mmap_max=N stays (bench/host_allocator.sh compares the two).
   constexpr int k_mmap_threshold = 32 * 1024 * 1024;
+  const bool users_mmap_max = user_sets_mmap_max();
   const bool ok = mallopt(M_MMAP_THRESHOLD, k_mmap_threshold) == 1 &&
-                  mallopt(M_TRIM_THRESHOLD, 1 << 30) == 1 && mallopt(M_TOP_PAD, 64 << 20) == 1;
+                  (users_mmap_max || mallopt(M_MMAP_MAX, 0) == 1) && mallopt(M_TRIM_THRESHOLD, 1 << 30) == 1 &&
+                  mallopt(M_TOP_PAD, 64 << 20) == 1;
   if (!ok) return "glibc malloc, tuning refused by mallopt (default thresholds)" + huge_pages_text();
-  return "glibc malloc, M_MMAP_THRESHOLD=33554432 M_TRIM_THRESHOLD=1073741824 M_TOP_PAD=67108864" + huge_pages_text();
+  return "glibc malloc, " + std::string(users_mmap_max ? "M_MMAP_MAX from GLIBC_TUNABLES" : "M_MMAP_MAX=0") +
+         " M_MMAP_THRESHOLD=33554432 M_TRIM_THRESHOLD=1073741824 M_TOP_PAD=67108864" + huge_pages_text();
 }
 
 }  // namespace opbench::exec
