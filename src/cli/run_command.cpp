@@ -610,7 +610,9 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--output,-o", options->output,
                   "Result file (default: RESULTS_DIR/run-YYYYMMDD-HHMMSS.json)");
   cmd->add_option("--host-allocator", options->host_allocator,
-                  "Host malloc mode: tuned (no heap trimming) or system")
+                  "Host malloc mode: tuned (every block from the heap, kept there after free; "
+                  "LibTorch's blocks of 2 MiB or more on huge pages) or system (glibc's defaults, "
+                  "as in a plain PyTorch process)")
       ->check(CLI::IsMember({"tuned", "system"}))->capture_default_str();
   cmd->add_option("--peaks", options->peaks,
                   "Peaks from `opbench calibrate` for % of peak (default: $OPBENCH_PEAKS, else "
