@@ -3,15 +3,17 @@
 //
 //   build/bench/bench_gate_replay [--nights N] [--trials T] [--seed S] [--estimator min|median]
 //                                 [--processes P] [--repetitions R] [--ab-rounds K]
-//                                 [--candidate-alpha A] [--effect-floor F] RESULT.json ...
+//                                 [--candidate-alpha A] [--effect-floor F] [--look-alpha L]
+//                                 [--no-second-look] RESULT.json ...
 //
 // The result files are real runs of one suite on one machine (e.g. bench/aa.sh's run-K.json and
 // baseline-run-K.json); each is split into the processes that measured it (a run of
 // `--processes 2` holds two), and the replay draws processes from all of them.
 // A night is made as `run --processes P --repetitions R` makes it (default: one process, the
 // first recorded process's repetitions); --ab-rounds K confirms A/B against the previous build as
-// scripts/nightly.sh does with OPBENCH_BASELINE_BIN, instead of against the history. --candidate-alpha and
-// --effect-floor set the gate's (compare --history --candidate-alpha, --effect-floor).
+// scripts/nightly.sh does with OPBENCH_BASELINE_BIN, instead of against the history. --candidate-alpha,
+// --effect-floor and --look-alpha set the gate's (compare --history --candidate-alpha, ...). Tonight's
+// cases under --look-alpha get a second look, as in scripts/nightly.sh; --no-second-look: none.
 // A/A: candidates per night (share of cases), nights with a final alert (per 20 nights), and
 // the cases those alerts named. Power: tonight and its confirmation multiplied by 1.05 and 1.10,
 // over the cases whose gate noise is at most 2% (and 1%), and over those whose between-process
@@ -39,12 +41,14 @@ int main(int argc, char** argv) {
     else if (a == "--ab-rounds" && i + 1 < argc) options.ab_rounds = std::strtoul(argv[++i], nullptr, 10);
     else if (a == "--candidate-alpha" && i + 1 < argc) options.gate.alpha = std::strtod(argv[++i], nullptr);
     else if (a == "--effect-floor" && i + 1 < argc) options.gate.effect_floor = std::strtod(argv[++i], nullptr);
+    else if (a == "--look-alpha" && i + 1 < argc) options.gate.look_alpha = std::strtod(argv[++i], nullptr);
+    else if (a == "--no-second-look") options.second_look = false;
     else files.push_back(a);
   }
   if (files.size() < 2) {
     std::fprintf(stderr,
                  "usage: bench_gate_replay [--nights N] [--trials T] [--seed S] [--estimator min|median] "
-                 "[--processes P] [--repetitions R] [--ab-rounds K] [--candidate-alpha A] [--effect-floor F] RESULT.json ...\n");
+                 "[--processes P] [--repetitions R] [--ab-rounds K] [--candidate-alpha A] [--effect-floor F] [--look-alpha L] [--no-second-look] RESULT.json ...\n");
     return 2;
   }
   opbench::compare::RecordedProcesses recorded;
@@ -68,9 +72,14 @@ int main(int argc, char** argv) {
               "confirmation\n", r.cases, files.size(), processes, r.trials, options.nights);
   std::printf("gate noise (robust sd of log night values): median %.2f%%, p90 %.2f%%; %ld of %zu cases <= 2%%\n",
               at(0.5) * 100, at(0.9) * 100, static_cast<long>(quiet), noise.size());
+  std::printf("A/A: second looks per night %.2f on average (%.2f%% of cases)%s\n",
+              static_cast<double>(r.second_looks) / r.trials, 100.0 * r.second_looks / r.trials / r.cases,
+              options.second_look ? "" : ", not taken (--no-second-look)");
   std::printf("A/A: candidates per night %.2f on average (%.2f%% of cases), at most %zu (%.2f%%)\n",
               static_cast<double>(r.candidates) / r.trials, 100.0 * r.candidates / r.trials / r.cases,
               r.max_candidates, 100.0 * r.max_candidates / r.cases);
+  std::printf("A/A: nights with candidates on more than 1%% of the cases: %zu of %zu = %.2f per 20 nights\n",
+              r.nights_over_1pct, r.trials, 20.0 * r.nights_over_1pct / r.trials);
   std::printf("A/A: nights with a final alert: %zu of %zu = %.2f per 20 nights\n", r.alert_nights, r.trials,
               20.0 * r.alert_nights / r.trials);
   std::vector<std::pair<std::size_t, std::string>> alerted;

@@ -2,7 +2,10 @@
 # Nightly regression gate (README, "Nightly CI"). One night:
 #   1. `opbench run` (extra arguments go to it) into NIGHTLY_DIR/nightly-<UTC date>.json;
 #   2. `opbench compare --history`: every case against its own last nights in the history
-#      (SQLite); cases that moved significantly become candidates (NAME.gate.candidates);
+#      (SQLite); cases whose move has p < 5% get a second look: measured again at once with the
+#      night's own settings (`run --from NAME.json --case ... RUN ARGUMENTS`, NAME.second-look.json),
+#      and a case becomes a candidate only when both values together moved significantly
+#      (NAME.gate.candidates); OPBENCH_SECOND_LOOK=0 skips the second look;
 #   3. the candidates are measured again, each repetition in a fresh process (`run --from
 #      NAME.json --case ... --isolate`, NAME.confirm.json); with OPBENCH_BASELINE_BIN (the previous
 #      build's opbench; by default the binary of the last night that passed, which this script
@@ -23,7 +26,8 @@
 # night in the history, e.g. the commit), OPBENCH_GATE_ARGS (extra arguments of both compares,
 # e.g. "--effect-floor 0.05"), OPBENCH_CONFIRM_ARGS (extra arguments of the confirmation runs),
 # OPBENCH_BASELINE_BIN (the previous build's binary: confirm A/B against it; default
-# NIGHTLY_DIR/opbench.previous), OPBENCH_KEEP_PREVIOUS (0: neither keep nor use it), OPBENCH_AB_ROUNDS.
+# NIGHTLY_DIR/opbench.previous), OPBENCH_KEEP_PREVIOUS (0: neither keep nor use it), OPBENCH_AB_ROUNDS,
+# OPBENCH_SECOND_LOOK (0: no second look).
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 opbench="${OPBENCH:-$here/build/src/opbench}"
@@ -55,8 +59,21 @@ fi
 gate_code=0
 if [ -f "$db" ]; then
   # shellcheck disable=SC2086
-  "$opbench" compare --history "$db" "$out" --candidates-out "$base.gate.candidates" --format json \
-    --output "$base.gate.first.json" ${OPBENCH_GATE_ARGS:-} || { echo "nightly: the gate could not judge $out" >&2; exit 2; }
+  "$opbench" compare --history "$db" "$out" --looks-out "$base.gate.looks" --candidates-out "$base.gate.candidates" \
+    --format json --output "$base.gate.first.json" ${OPBENCH_GATE_ARGS:-} || { echo "nightly: the gate could not judge $out" >&2; exit 2; }
+  look=()
+  if [ -s "$base.gate.looks" ] && [ "${OPBENCH_SECOND_LOOK:-1}" != 0 ]; then
+    cases=()
+    while IFS= read -r id; do cases+=(--case "$id"); done <"$base.gate.looks"
+    echo "nightly: $(wc -l <"$base.gate.looks") case(s) for a second look; measuring them again with tonight's settings" >&2
+    "$opbench" run --from "$out" "${cases[@]}" "$@" --output "$base.second-look.json"
+    if [ -f "$base.second-look.json" ]; then
+      look=(--second-look "$base.second-look.json")
+      # shellcheck disable=SC2086
+      "$opbench" compare --history "$db" "$out" "${look[@]}" --candidates-out "$base.gate.candidates" --format json \
+        --output "$base.gate.looked.json" ${OPBENCH_GATE_ARGS:-} || { echo "nightly: the gate could not judge $out" >&2; exit 2; }
+    fi
+  fi
   confirm=()
   if [ -s "$base.gate.candidates" ]; then
     cases=()
@@ -100,9 +117,9 @@ if [ -f "$db" ]; then
     fi
   fi
   # shellcheck disable=SC2086
-  "$opbench" compare --history "$db" "$out" "${confirm[@]}" --format json --output "$base.gate.json" ${OPBENCH_GATE_ARGS:-}
+  "$opbench" compare --history "$db" "$out" "${look[@]}" "${confirm[@]}" --format json --output "$base.gate.json" ${OPBENCH_GATE_ARGS:-}
   # shellcheck disable=SC2086
-  "$opbench" compare --history "$db" "$out" "${confirm[@]}" --format md --output "$base.gate.md" ${OPBENCH_GATE_ARGS:-}
+  "$opbench" compare --history "$db" "$out" "${look[@]}" "${confirm[@]}" --format md --output "$base.gate.md" ${OPBENCH_GATE_ARGS:-}
   gate_code=$?
   echo "nightly: judged $out against $db (exit $gate_code); report: $base.gate.md" >&2
 else

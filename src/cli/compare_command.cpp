@@ -1,4 +1,6 @@
 // `opbench compare BASE NEW`: is NEW slower than BASE? Exit 1 when some case regressed.
+#include <fmt/format.h>
+
 #include <fstream>
 #include <map>
 #include <iostream>
@@ -24,6 +26,8 @@ struct CompareCommandOptions {
   std::vector<std::string> confirm;    // --confirm FILE...: the candidates measured again
   std::vector<std::string> confirm_baseline;  // --confirm-baseline FILE...: and by the previous build
   std::string candidates_out;          // --candidates-out FILE: candidate case ids, one a line
+  std::string looks_out;               // --looks-out FILE: the case ids that ask for a second look
+  std::string second_look;             // --second-look FILE: those cases measured again tonight
   compare::GateOptions gate;
 };
 
@@ -43,6 +47,34 @@ int run_gate(const CompareCommandOptions& options) {
     inputs.push_back(std::move(in));
   }
   compare::GateResult result = compare::judge(inputs, options.gate);
+  if (!options.second_look.empty()) {
+    // The same measurement again: its value is only comparable when it was made the same way.
+    const results::ResultSet again = results::load_results(options.second_look);
+    for (const char* key : {"estimator", "repetitions", "processes", "isolate"}) {
+      const Json a = tonight.context.value(key, Json());
+      const Json b = again.context.value(key, Json());
+      if (a != b) {
+        throw UsageError(fmt::format("--second-look {}: its {} is {}, tonight's ({}) is {}; the second look must "
+                                     "be measured with tonight's settings",
+                                     options.second_look, key, b.dump(), tonight_path, a.dump()));
+      }
+    }
+    std::vector<std::string> ids;
+    std::vector<double> values;
+    for (const auto& r : again.cases) {
+      if (r.status != "ok") continue;
+      ids.push_back(r.c.case_id);
+      values.push_back(r.estimate.time);
+    }
+    compare::second_look(result, ids, values);
+  }
+  if (!options.looks_out.empty()) {
+    std::string lines;
+    for (const auto& c : result.cases) {
+      if (c.second_look) lines += c.case_id + "\n";
+    }
+    results::write_atomically(options.looks_out, lines);
+  }
   if (!options.confirm_baseline.empty() && options.confirm.empty()) {
     throw UsageError("--confirm-baseline needs --confirm: tonight's build measured in the same A/B rounds");
   }
@@ -114,7 +146,9 @@ int run_gate(const CompareCommandOptions& options) {
   } else {
     results::write_atomically(options.output, text.str());
   }
-  std::cerr << "opbench compare --history: " << result.candidates() << " candidate(s)"
+  std::cerr << "opbench compare --history: " << result.second_looks() << " second look(s)"
+            << (result.looked || result.second_looks() == 0 ? "" : " (not taken: measure them again and pass --second-look)")
+            << ", " << result.candidates() << " candidate(s)"
             << (result.confirmed ? "" : " (not confirmed: measure them again and pass --confirm)") << "; "
             << result.count("slower") << " slower, " << result.count("faster") << " faster, "
             << result.count("same") << " same, " << result.count("unknown") << " unknown; " << result.blind()
@@ -126,8 +160,8 @@ int run_compare(const CompareCommandOptions& options, const GlobalOptions& globa
   start_command(global);
   if (!options.history.empty()) return run_gate(options);
   if (options.candidate.empty()) throw UsageError("compare needs BASE and NEW (or --history DB and NEW)");
-  if (!options.confirm.empty() || !options.confirm_baseline.empty()) {
-    throw UsageError("--confirm and --confirm-baseline go with --history");
+  if (!options.confirm.empty() || !options.confirm_baseline.empty() || !options.second_look.empty()) {
+    throw UsageError("--confirm, --confirm-baseline and --second-look go with --history");
   }
   const results::ResultSet base = results::load_results(options.base);
   const results::ResultSet candidate = results::load_results(options.candidate);
@@ -169,6 +203,13 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
                   "With --confirm: the same candidates measured by the previous build's binary in the same "
                   "interleaved rounds; the confirmation is then A/B between the two builds (repeatable)")
       ->check(CLI::ExistingFile);
+  cmd->add_option("--looks-out", options->looks_out,
+                  "With --history: write the case ids that ask for a second look here, one a line (p under "
+                  "--look-alpha tonight: measure them again with tonight's settings for --second-look)");
+  cmd->add_option("--second-look", options->second_look,
+                  "With --history: those cases measured again tonight (`run --from NEW --case ...`, the same "
+                  "settings); a candidate is then judged on both values together")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--candidates-out", options->candidates_out,
                   "With --history: write the candidate case ids here, one a line (for the confirmation run)");
   auto& g = options->gate;
@@ -176,6 +217,9 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--min-history", g.min_history, "With --history: fewer nights give verdict unknown")
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--candidate-alpha", g.alpha, "With --history: per-case level of a candidate")
+      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  cmd->add_option("--look-alpha", g.look_alpha,
+                  "With --history: tonight's p under this asks for a second look (--looks-out, --second-look)")
       ->check(CLI::Range(0.0, 1.0))->capture_default_str();
   cmd->add_option("--effect-floor", g.effect_floor, "With --history: relative change that counts at least")
       ->check(CLI::NonNegativeNumber)->capture_default_str();

@@ -68,11 +68,60 @@ Reference reference_of(const std::vector<double>& history, const GateOptions& op
   return r;
 }
 
-// t statistic and two-sided p of `value` against a reference.
-std::pair<double, double> test(double value, const Reference& r) {
-  const double scale = r.sd * std::sqrt(1.0 + 1.0 / static_cast<double>(r.n));
-  const double t = (std::log(value) - r.log_baseline) / scale;
+// t statistic and two-sided p of a log value against a reference: one night's, or the mean of
+// `values` independent nights' logs (its variance 1/values of a night's).
+std::pair<double, double> test(double log_value, const Reference& r, double values = 1) {
+  const double scale = r.sd * std::sqrt(1.0 / values + 1.0 / static_cast<double>(r.n));
+  const double t = (log_value - r.log_baseline) / scale;
   return {t, stats::two_sided_t_p(t, static_cast<double>(r.n - 1))};
+}
+
+// The reference a case was judged against, rebuilt from its baseline, noise, nights and range.
+Reference reference_of(const GateCase& c) {
+  Reference r;
+  r.log_baseline = std::log(c.baseline);
+  r.sd = c.noise;
+  r.n = c.nights;
+  r.log_low = std::log(c.low);
+  r.log_high = std::log(c.high);
+  return r;
+}
+
+// The MDE of the two-look rule in units of the noise s, for n nights: the move d/s caught with
+// probability `power` when tonight's value must pass the look level (t(1 - look_alpha/2), scale
+// s sqrt(1 + 1/n)) and the mean of both values the candidate level (t(1 - alpha/2), scale
+// s sqrt(1/2 + 1/n)). Normal values with the t test's thresholds; both conditions on the slower
+// side. P(d) = integral over z1 > A of phi(z1) Q(B - z1), A = a sqrt(1 + 1/n) - d/s,
+// B = 2 b sqrt(1/2 + 1/n) - 2 d/s; solved for d/s by bisection. It depends on n alone.
+double two_look_mde_factor(std::size_t n, const GateOptions& o) {
+  const double df = static_cast<double>(n - 1);
+  const double inv_n = 1.0 / static_cast<double>(n);
+  const double a = stats::student_t_quantile(1.0 - std::max(o.look_alpha, o.alpha) / 2.0, df) * std::sqrt(1.0 + inv_n);
+  const double b = stats::student_t_quantile(1.0 - o.alpha / 2.0, df) * 2.0 * std::sqrt(0.5 + inv_n);
+  auto upper = [](double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); };  // Q(z) = P(Z > z)
+  auto power = [&](double k) {
+    const double from = std::max(a - k, -9.0), to = 9.0;
+    if (from >= to) return 0.0;
+    const int steps = 600;  // Simpson's rule
+    const double h = (to - from) / steps;
+    double sum = 0;
+    for (int i = 0; i <= steps; ++i) {
+      const double z = from + h * i;
+      const double f = std::exp(-0.5 * z * z) / std::sqrt(2.0 * M_PI) * upper(b - 2.0 * k - z);
+      sum += f * (i == 0 || i == steps ? 1 : i % 2 == 1 ? 4 : 2);
+    }
+    return sum * h / 3.0;
+  };
+  double low = 0, high = 50;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = 0.5 * (low + high);
+    (power(mid) < o.power ? low : high) = mid;
+  }
+  return high;
+}
+
+std::string candidate_reason(double ratio) {
+  return std::string("candidate: ") + (ratio > 1 ? "slower" : "faster") + ", to confirm";
 }
 
 bool past_floor(double ratio, double floor) { return std::abs(ratio - 1.0) >= floor; }
@@ -101,6 +150,11 @@ std::size_t GateResult::count(const std::string& verdict) const {
       std::count_if(cases.begin(), cases.end(), [&](const auto& c) { return c.verdict == verdict; }));
 }
 
+std::size_t GateResult::second_looks() const {
+  return static_cast<std::size_t>(
+      std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.second_look; }));
+}
+
 std::size_t GateResult::blind() const {
   return static_cast<std::size_t>(std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.blind; }));
 }
@@ -125,7 +179,7 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
     GateCase c;
     c.case_id = in.case_id;
     c.baseline = c.noise = c.tonight = c.ratio = c.t = c.p_value = c.mde = c.low = c.high = c.change_ratio = k_nan;
-    c.confirm_ratio = c.confirm_p = k_nan;
+    c.confirm_ratio = c.confirm_p = c.second = c.look_ratio = c.look_p = k_nan;
     const Reference r = reference_of(in.history, options);
     c.nights = r.n;
     c.change_nights = r.change_nights;
@@ -152,20 +206,50 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
       c.ratio = r.n > 0 ? c.tonight / c.baseline : k_nan;
     } else {
       c.ratio = c.tonight / c.baseline;
-      std::tie(c.t, c.p_value) = test(c.tonight, r);
+      std::tie(c.t, c.p_value) = test(std::log(c.tonight), r);
       // The t test assumes normal nights; real ones have heavy tails (a repetition or two in a
       // slow spell moves a night's median now and then), so a candidate must also lie beyond
       // every night of the window: for a night like the others that has chance 2/(n + 1),
       // whatever the tail.
       c.candidate = c.p_value < options.alpha && past_floor(c.ratio, options.effect_floor) &&
                     outside(std::log(c.tonight), r);
+      c.second_look = c.p_value < std::max(options.alpha, options.look_alpha);
       c.verdict = "same";
-      c.reason = c.candidate ? std::string("candidate: ") + (c.ratio > 1 ? "slower" : "faster") + ", to confirm"
-                             : "";
+      c.reason = c.candidate ? candidate_reason(c.ratio) : "";
     }
     out.cases.push_back(std::move(c));
   }
   return out;
+}
+
+void second_look(GateResult& result, const std::vector<std::string>& ids, const std::vector<double>& values) {
+  result.looked = true;
+  const GateOptions& o = result.options;
+  std::map<std::size_t, double> factors;  // two_look_mde_factor per number of nights
+  for (auto& c : result.cases) {
+    // Tonight's rule has two looks: the MDE of every case is that rule's.
+    if (c.nights >= 2 && std::isfinite(c.noise)) {
+      auto it = factors.find(c.nights);
+      if (it == factors.end()) it = factors.emplace(c.nights, two_look_mde_factor(c.nights, o)).first;
+      c.mde = std::max(o.effect_floor, std::exp(it->second * c.noise) - 1.0);
+      c.blind = c.mde > o.blind_above;
+    }
+    if (!c.second_look) continue;
+    const auto it = std::find(ids.begin(), ids.end(), c.case_id);
+    const double value = it == ids.end() ? k_nan : values[static_cast<std::size_t>(it - ids.begin())];
+    if (!(value > 0) || !std::isfinite(value)) {
+      c.reason = c.candidate ? candidate_reason(c.ratio) + " (no second look: judged on tonight's value alone)"
+                             : "no second look";
+      continue;
+    }
+    const Reference r = reference_of(c);
+    const double log_mean = (std::log(c.tonight) + std::log(value)) / 2;
+    c.second = value;
+    c.look_ratio = std::exp(log_mean - r.log_baseline);
+    c.look_p = test(log_mean, r, 2).second;
+    c.candidate = c.look_p < o.alpha && past_floor(c.look_ratio, o.effect_floor) && outside(log_mean, r);
+    c.reason = c.candidate ? candidate_reason(c.look_ratio) : "not a candidate after a second look";
+  }
 }
 
 void confirm(GateResult& result, const std::vector<std::string>& ids, const std::vector<double>& again) {
@@ -181,16 +265,10 @@ void confirm(GateResult& result, const std::vector<std::string>& ids, const std:
       c.reason = "candidate, not measured again";
       continue;
     }
-    // The same reference as the first judgement, rebuilt from the case's baseline, noise and range.
-    Reference r;
-    r.log_baseline = std::log(c.baseline);
-    r.sd = c.noise;
-    r.n = c.nights;
-    r.log_low = std::log(c.low);
-    r.log_high = std::log(c.high);
+    const Reference r = reference_of(c);
     const double value = again[static_cast<std::size_t>(it - ids.begin())];
     c.confirm_ratio = value / c.baseline;
-    c.confirm_p = test(value, r).second;
+    c.confirm_p = test(std::log(value), r).second;
     candidates.push_back(&c);
     p_values.push_back(c.confirm_p);
     beyond_window.push_back(outside(std::log(value), r));
@@ -198,10 +276,10 @@ void confirm(GateResult& result, const std::vector<std::string>& ids, const std:
   const std::vector<bool> significant = stats::benjamini_hochberg(p_values, result.options.confirm_fdr);
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     GateCase& c = *candidates[i];
-    const bool same_direction = (c.confirm_ratio > 1) == (c.ratio > 1);
+    const bool same_direction = (c.confirm_ratio > 1) == (c.judged_ratio() > 1);
     if (significant[i] && same_direction && past_floor(c.confirm_ratio, result.options.effect_floor) &&
         beyond_window[i]) {
-      c.verdict = c.ratio > 1 ? "slower" : "faster";
+      c.verdict = c.judged_ratio() > 1 ? "slower" : "faster";
       c.reason = "confirmed";
     } else {
       c.verdict = "same";
@@ -247,9 +325,9 @@ void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
   const std::vector<bool> significant = stats::benjamini_hochberg(p_values, result.options.confirm_fdr);
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     GateCase& c = *candidates[i];
-    const bool same_direction = (c.confirm_ratio > 1) == (c.ratio > 1);
+    const bool same_direction = (c.confirm_ratio > 1) == (c.judged_ratio() > 1);
     if (significant[i] && same_direction && past_floor(c.confirm_ratio, result.options.effect_floor)) {
-      c.verdict = c.ratio > 1 ? "slower" : "faster";
+      c.verdict = c.judged_ratio() > 1 ? "slower" : "faster";
       c.reason = "confirmed A/B against the previous build";
     } else {
       c.verdict = "same";

@@ -74,6 +74,7 @@ ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& opti
     std::vector<GateInput> inputs;
     std::vector<std::string> ids;
     std::vector<double> again;
+    std::vector<double> looks;  // the second look: the same measurement as tonight's, once more
     // A/B: the previous build's processes and tonight's (identical code: the same noise).
     std::vector<std::vector<double>> ab_before, ab_after;
     for (const auto& [id, runs] : usable) {
@@ -90,6 +91,7 @@ ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& opti
       }
       inputs.push_back(std::move(in));
       ids.push_back(id);
+      looks.push_back(measure(*runs, options.processes, repetitions, options.estimator, random));
       if (options.ab_rounds == 0) {
         // The candidates measured again as nightly.sh does without a previous build: `run
         // --isolate`, every repetition a process of its own.
@@ -105,18 +107,24 @@ ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& opti
         side->push_back(std::move(values));
       }
     }
-    auto decide = [&](GateResult& r, const std::vector<double>& step_again,
-                      const std::vector<std::vector<double>>& step_after) {
+    // Judged as scripts/nightly.sh judges: the gate, the second look, the confirmation (which
+    // leaves the candidates as they are).
+    auto decide = [&](const std::vector<GateInput>& step_inputs, const std::vector<double>& step_looks,
+                      const std::vector<double>& step_again, const std::vector<std::vector<double>>& step_after) {
+      GateResult r = judge(step_inputs, options.gate);
+      if (options.second_look) second_look(r, ids, step_looks);
       if (options.ab_rounds > 0) {
         confirm_ab(r, ids, ab_before, step_after);
       } else {
         confirm(r, ids, step_again);
       }
+      return r;
     };
-    GateResult same = judge(inputs, options.gate);
+    const GateResult same = decide(inputs, looks, again, ab_after);
     out.candidates += same.candidates();
     out.max_candidates = std::max(out.max_candidates, same.candidates());
-    decide(same, again, ab_after);
+    if (same.candidates() * 100 > usable.size()) ++out.nights_over_1pct;
+    out.second_looks += same.second_looks();
     if (same.count("slower") + same.count("faster") > 0) ++out.alert_nights;
     for (const auto& c : same.cases) {
       if (c.verdict == "slower" || c.verdict == "faster") ++out.false_alerts[c.verdict + " " + c.case_id];
@@ -126,15 +134,16 @@ ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& opti
     }
     for (auto& p : out.power) {
       std::vector<GateInput> stepped = inputs;
+      std::vector<double> stepped_looks = looks;
       std::vector<double> stepped_again = again;
       std::vector<std::vector<double>> stepped_after = ab_after;
       for (auto& in : stepped) *in.tonight *= p.step;
+      for (auto& v : stepped_looks) v *= p.step;
       for (auto& v : stepped_again) v *= p.step;
       for (auto& side : stepped_after) {
         for (auto& v : side) v *= p.step;
       }
-      GateResult r = judge(stepped, options.gate);
-      decide(r, stepped_again, stepped_after);
+      const GateResult r = decide(stepped, stepped_looks, stepped_again, stepped_after);
       for (std::size_t i = 0; i < r.cases.size(); ++i) {
         const double noise = same.cases[i].noise;
         const bool caught = r.cases[i].verdict == "slower";

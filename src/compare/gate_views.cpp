@@ -1,6 +1,7 @@
 // JSON, Markdown and CSV views of the nightly gate's result.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "opbench/compare/gate.hpp"
@@ -22,13 +23,16 @@ Json to_json(const GateResult& result) {
   const auto& o = result.options;
   Json out = Json::object();
   out["rule"] = {{"window", o.window},         {"min_history", o.min_history}, {"alpha", o.alpha},
+                 {"look_alpha", o.look_alpha},
                  {"confirm_fdr", o.confirm_fdr}, {"effect_floor", o.effect_floor}, {"noise_floor", o.noise_floor},
                  {"power", o.power},           {"blind_above", o.blind_above},
                  {"change_segment", o.change_segment}, {"change_alpha", o.change_alpha}};
+  out["second_look"] = result.looked;
   out["confirmed"] = result.confirmed;
   out["confirmation"] = !result.confirmed ? "none" : result.ab ? "a/b against the previous build" : "against the history";
   out["regressed"] = result.regressed();
-  out["counts"] = {{"candidates", result.candidates()}, {"slower", result.count("slower")},
+  out["counts"] = {{"second_looks", result.second_looks()}, {"candidates", result.candidates()},
+                   {"slower", result.count("slower")},
                    {"faster", result.count("faster")},   {"same", result.count("same")},
                    {"unknown", result.count("unknown")}, {"blind", result.blind()}};
   Json cases = Json::array();
@@ -48,6 +52,10 @@ Json to_json(const GateResult& result) {
                      {"ratio", number(c.ratio)},
                      {"t", number(c.t)},
                      {"p_value", number(c.p_value)},
+                     {"second_look", c.second_look},
+                     {"second", number(c.second)},
+                     {"look_ratio", number(c.look_ratio)},
+                     {"look_p", number(c.look_p)},
                      {"mde", number(c.mde)},
                      {"blind", c.blind},
                      {"confirm_ratio", number(c.confirm_ratio)},
@@ -67,15 +75,20 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
       "*slower* / *faster* only when a second measurement confirms it (Benjamini-Hochberg at {} over the "
       "candidates, same direction, past the floor)\n",
       o.window, o.min_history, o.noise_floor * 100, o.alpha, o.effect_floor * 100, o.confirm_fdr);
+  out << fmt::format("- **second look**: a case with p < {} tonight is measured again the same night (fresh "
+                     "processes, same settings) and is a candidate only if the geometric mean of both values "
+                     "passes the rule above with half a night's variance{}\n",
+                     std::max(o.look_alpha, o.alpha), result.looked ? "" : " (not taken for this report)");
   out << fmt::format("- **change points**: a level that changed inside the window (rank test at {} over the "
                      "splits, at least {} nights on each side, {:.0f}% or more) and held for {} nights or more "
                      "replaces the window: such a case is judged against the nights since (`nights` says so)\n",
                      o.change_alpha, o.change_segment, o.effect_floor * 100, o.min_history);
   out << fmt::format("- **minimum detectable effect** (MDE): the change caught with probability {:.0f}% from one "
-                     "night; *blind* when over {:.0f}%\n",
-                     o.power * 100, o.blind_above * 100);
-  out << fmt::format("- **result**: {} candidate(s){}; {} slower, {} faster, {} same, {} unknown; {} blind\n\n",
-                     result.candidates(), !result.confirmed ? ", not confirmed yet"
+                     "night{}; *blind* when over {:.0f}%\n",
+                     o.power * 100, result.looked ? " and its second look" : "", o.blind_above * 100);
+  out << fmt::format("- **result**: {} second look(s), {} candidate(s){}; {} slower, {} faster, {} same, {} unknown; "
+                     "{} blind\n\n",
+                     result.second_looks(), result.candidates(), !result.confirmed ? ", not confirmed yet"
                      : result.ab       ? ", confirmed A/B against the previous build's binary"
                                        : ", confirmation run",
                      result.count("slower"), result.count("faster"), result.count("same"),
@@ -84,6 +97,7 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
     out << "| `" << c.case_id << "` | " << report::format_duration(c.baseline) << " | "
         << report::format_duration(c.tonight) << " | " << percent(c.ratio) << " | "
         << (std::isfinite(c.p_value) ? fmt::format("{:.2g}", c.p_value) : "-") << " | "
+        << (std::isfinite(c.look_ratio) ? fmt::format("{} (p {:.2g})", percent(c.look_ratio), c.look_p) : "-") << " | "
         << (std::isfinite(c.confirm_ratio) ? percent(c.confirm_ratio) : "-") << " | "
         << (std::isfinite(c.noise) ? fmt::format("{:.1f}%", c.noise * 100) : "-") << " | "
         << (std::isfinite(c.mde) ? fmt::format("{:.1f}%{}", c.mde * 100, c.blind ? " (blind)" : "") : "-")
@@ -93,8 +107,8 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
         << (c.reason.empty() ? "" : " (" + c.reason + ")") << " |\n";
   };
   const char* header =
-      "| case | baseline | tonight | change | p | confirmation | noise | MDE | nights | verdict |\n"
-      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+      "| case | baseline | tonight | change | p | both looks | confirmation | noise | MDE | nights | verdict |\n"
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
   bool any = false;
   for (const auto& c : result.cases) {
     if (!c.candidate) continue;
@@ -109,7 +123,7 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
 
 void write_gate_csv(const GateResult& result, std::ostream& out) {
   out << "case_id,verdict,reason,candidate,nights,baseline_us,tonight_us,ratio,p_value,noise,mde,blind,"
-         "confirm_ratio,confirm_p,change_nights,change_ratio\n";
+         "confirm_ratio,confirm_p,change_nights,change_ratio,second_look,second_us,look_ratio,look_p\n";
   auto num = [](double v, const char* spec) {
     return std::isfinite(v) ? fmt::format(fmt::runtime(spec), v) : std::string();
   };
@@ -119,7 +133,8 @@ void write_gate_csv(const GateResult& result, std::ostream& out) {
         << num(c.tonight * 1e6, "{:.4f}") << "," << num(c.ratio, "{:.6f}") << "," << num(c.p_value, "{:.6g}")
         << "," << num(c.noise, "{:.6f}") << "," << num(c.mde, "{:.6f}") << "," << (c.blind ? "true" : "false")
         << "," << num(c.confirm_ratio, "{:.6f}") << "," << num(c.confirm_p, "{:.6g}") << "," << c.change_nights << ","
-        << num(c.change_ratio, "{:.6f}") << "\n";
+        << num(c.change_ratio, "{:.6f}") << "," << (c.second_look ? "true" : "false") << ","
+        << num(c.second * 1e6, "{:.4f}") << "," << num(c.look_ratio, "{:.6f}") << "," << num(c.look_p, "{:.6g}") << "\n";
   }
 }
 

@@ -649,20 +649,25 @@ TEST_F(Cli, NightlyScriptConfirmsCandidatesAbAgainstTheBaselineBinary) {
                                   m_dir.file("ab.out") + "' 2>'" + err + "'").c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_LE(WEXITSTATUS(status), 1) << testing::read_text(err);
-  int news = 0, olds = 0;
+  int news = 0, olds = 0, looks = 0;
   std::string gate_json, gate_md;
   for (const std::string& path : core::list_directory(m_dir.file("ab"))) {
     const std::string name = core::filename(path);
+    if (name.size() > 17 && name.compare(name.size() - 17, 17, ".second-look.json") == 0) ++looks;
     if (name.find(".confirm-new-") != std::string::npos) ++news;
     if (name.find(".confirm-old-") != std::string::npos) ++olds;
     if (name.size() > 10 && name.compare(name.size() - 10, 10, ".gate.json") == 0) gate_json = path;
     if (name.size() > 8 && name.compare(name.size() - 8, 8, ".gate.md") == 0) gate_md = path;
   }
-  EXPECT_EQ(news, 6);  // 2 rounds of 3 processes a side
+  EXPECT_EQ(looks, 1);  // 4x slower tonight: a second look with the night's own settings, then a candidate
+  EXPECT_EQ(news, 6);   // 2 rounds of 3 processes a side
   EXPECT_EQ(olds, 6);
   ASSERT_FALSE(gate_json.empty()) << testing::read_text(err);
   const Json gate = read_json(gate_json);
+  EXPECT_TRUE(gate["second_look"].get<bool>()) << gate.dump();
+  EXPECT_EQ(gate["counts"]["second_looks"], 1) << gate.dump();
   EXPECT_EQ(gate["counts"]["candidates"], 1) << gate.dump();
+  EXPECT_GT(gate["cases"][0]["look_ratio"].get<double>(), 2.0) << gate.dump();
   EXPECT_EQ(gate["confirmation"], "a/b against the previous build");
   const std::string reason = gate["cases"][0]["reason"];
   EXPECT_NE(reason.find("A/B against the previous build"), std::string::npos) << reason;
@@ -747,6 +752,45 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
   const auto lone = opbench("compare --history " + db + " " + tonight + " --confirm-baseline " + old1);
   EXPECT_EQ(lone.code, 2);
   EXPECT_NE(lone.err.find("--confirm-baseline needs --confirm"), std::string::npos) << lone.err;
+
+  // The second look: mul 4% slower tonight (p about 0.01 against these five nights: a second
+  // look, no candidate) and 8% in the second look (together a candidate); add 30% slower tonight
+  // (a candidate alone) and back in the second look (together under the floor).
+  const std::string looked = scaled("looked.json", 1.3, 1.04);
+  const std::string looks = m_dir.file("looks.txt");
+  const auto asked = opbench("compare --history " + db + " " + looked + " --format json --looks-out " + looks +
+                             " --candidates-out " + candidates);
+  ASSERT_EQ(asked.code, 0) << asked.err;
+  const std::string to_look = testing::read_text(looks);
+  EXPECT_EQ(std::count(to_look.begin(), to_look.end(), '\n'), 2) << to_look;
+  EXPECT_EQ(Json::parse(asked.out)["counts"]["second_looks"], 2);
+  EXPECT_EQ(Json::parse(asked.out)["counts"]["candidates"], 1);
+  EXPECT_NE(asked.err.find("2 second look(s) (not taken"), std::string::npos) << asked.err;
+  const std::string look2 = scaled("second.json", 1 / 1.3, 1.08);
+  const auto both = opbench("compare --history " + db + " " + looked + " --second-look " + look2 +
+                            " --format json --candidates-out " + candidates);
+  ASSERT_EQ(both.code, 0) << both.err;
+  const Json judged = Json::parse(both.out);
+  EXPECT_TRUE(judged["second_look"].get<bool>());
+  EXPECT_EQ(judged["counts"]["candidates"], 1) << judged.dump();
+  EXPECT_EQ(testing::read_text(candidates).rfind("mul/", 0), 0u) << testing::read_text(candidates);
+  for (const auto& c : judged["cases"]) {
+    const std::string id = c["case_id"];
+    if (id.rfind("mul/", 0) == 0) {
+      EXPECT_TRUE(c["candidate"].get<bool>()) << c.dump();
+      EXPECT_NEAR(c["look_ratio"].get<double>(), std::sqrt(1.04 * 1.08), 0.002) << c.dump();
+    }
+    if (id.rfind("add/", 0) == 0) EXPECT_EQ(c["reason"], "not a candidate after a second look") << c.dump();
+  }
+  EXPECT_NE(opbench("compare --history " + db + " " + looked + " --second-look " + look2).out.find("both looks"),
+            std::string::npos);
+  // A second look measured otherwise than tonight cannot be averaged with it.
+  Json other = read_json(look2);
+  other["context"]["repetitions"] = 99;
+  const auto mismatch = opbench("compare --history " + db + " " + looked + " --second-look " +
+                                m_dir.write("other-look.json", other.dump()));
+  EXPECT_EQ(mismatch.code, 2);
+  EXPECT_NE(mismatch.err.find("its repetitions is 99"), std::string::npos) << mismatch.err;
 }
 
 TEST_F(Cli, CalibrateThenRunReportsPercentOfPeak) {

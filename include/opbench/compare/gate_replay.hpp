@@ -6,8 +6,8 @@
 // (the noise inside a process); a night is `processes` of them, each from another recorded
 // process (the differences between processes), its repetitions split between them as `run
 // --processes` splits them, and its value `estimator` over all of them, as `run` computes it.
-// A trial is `nights` nights of history, tonight, and a confirmation as scripts/nightly.sh takes
-// it (`run --isolate`: each repetition in a fresh process, so each from another recorded process),
+// A trial is `nights` nights of history, tonight, its second look (another night's draw) and a
+// confirmation as scripts/nightly.sh takes it (`run --isolate`: each repetition in a fresh process, so each from another recorded process),
 // judged with the gate; or, with `ab_rounds`, an A/B confirmation against the previous build.
 
 #include <cstddef>
@@ -47,6 +47,9 @@ struct ReplayOptions {
   // with OPBENCH_BASELINE_BIN: K rounds of 3 fresh processes of 3 repetitions a side (identical
   // code here, so both sides draw the same recorded noise; a step moves tonight's side only).
   std::size_t ab_rounds = 0;
+  // The second look of scripts/nightly.sh: a case whose p is under gate.look_alpha tonight is
+  // measured again as a night is (processes of its own) and judged on both values (second_look).
+  bool second_look = true;
   GateOptions gate;
 };
 
@@ -66,6 +69,8 @@ struct ReplayResult {
   std::size_t trials = 0;
   std::size_t candidates = 0;        // summed over trials (identical code)
   std::size_t max_candidates = 0;    // the most in one trial
+  std::size_t nights_over_1pct = 0;  // trials with candidates on more than 1% of the cases (issue #12: none)
+  std::size_t second_looks = 0;      // summed over trials (identical code): cases measured a second time
   std::size_t alert_nights = 0;      // trials with a confirmed change (identical code)
   std::map<std::string, std::size_t> false_alerts;  // "slower CASE" / "faster CASE": trials it was confirmed in (identical code)
   std::vector<double> noise;         // the gate's noise per case (first trial)

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "opbench/compare/gate.hpp"
+#include "opbench/stats/distributions.hpp"
 
 namespace opbench::compare {
 namespace {
@@ -88,6 +89,61 @@ TEST(Gate, AbConfirmationAgainstThePreviousBuild) {
   }
 }
 
+// A second look: the candidate test on the geometric mean of two values of the night, with half
+// a night's variance. A move seen twice becomes a candidate though neither value alone was one; a
+// candidate whose second value is back at the baseline is none; no second value: tonight decides.
+TEST(Gate, ASecondLookJudgesBothValuesOfTheNight) {
+  std::mt19937_64 random(2);
+  const auto history = nights(20, 0.01, random);
+  // The nights: baseline 99.48 us, noise 0.84%.
+  GateResult r = judge({{"twice", history, 102e-6}, {"fluke", history, 104.5e-6}, {"calm", history, 100e-6},
+                        {"unseen", history, 104.5e-6}, {"faster", history, 96.5e-6}},
+                       {});
+  const auto& o = r.options;
+  const GateCase& twice = r.cases[0];
+  // 2.5% alone (p 0.01): no candidate, but under the look level.
+  ASSERT_GT(twice.p_value, o.alpha);
+  ASSERT_LT(twice.p_value, o.look_alpha);
+  EXPECT_FALSE(twice.candidate);
+  EXPECT_TRUE(twice.second_look);
+  EXPECT_TRUE(r.cases[1].candidate);  // 4.5% alone
+  EXPECT_FALSE(r.cases[2].second_look);
+  EXPECT_EQ(r.second_looks(), 4u);
+  EXPECT_FALSE(r.looked);
+  const double first_faster_p = r.cases[4].p_value;
+  second_look(r, {"twice", "fluke", "calm", "faster"}, {104.5e-6, 99.5e-6, 130e-6, 96e-6});
+  EXPECT_TRUE(r.looked);
+  const double base = r.cases[0].baseline;
+  // twice: both values together, sqrt(102 x 104.5) us over the baseline; p of the mean of two logs
+  // against the nights: t = log(ratio) / (s sqrt(1/2 + 1/n)).
+  EXPECT_TRUE(r.cases[0].candidate);
+  EXPECT_EQ(r.cases[0].reason, "candidate: slower, to confirm");
+  EXPECT_NEAR(r.cases[0].look_ratio, std::sqrt(102e-6 * 104.5e-6) / base, 1e-12);
+  EXPECT_DOUBLE_EQ(r.cases[0].second, 104.5e-6);
+  const double t = std::log(r.cases[0].look_ratio) / (r.cases[0].noise * std::sqrt(0.5 + 1.0 / 20));
+  EXPECT_NEAR(r.cases[0].look_p, stats::two_sided_t_p(t, 19), 1e-12);
+  EXPECT_LT(r.cases[0].look_p, o.alpha);
+  EXPECT_NEAR(r.cases[0].judged_ratio(), r.cases[0].look_ratio, 1e-15);
+  // fluke: 4.5% tonight, back to the baseline in the second look: under the floor together.
+  EXPECT_FALSE(r.cases[1].candidate);
+  EXPECT_EQ(r.cases[1].reason, "not a candidate after a second look");
+  // calm did not ask for one: its second value is not used.
+  EXPECT_FALSE(r.cases[2].candidate);
+  EXPECT_TRUE(std::isnan(r.cases[2].look_ratio));
+  // unseen asked, had no second value: tonight's value alone decides, and the reason says so.
+  EXPECT_TRUE(r.cases[3].candidate);
+  EXPECT_EQ(r.cases[3].reason, "candidate: slower, to confirm (no second look: judged on tonight's value alone)");
+  // faster: -3.0% alone (p 0.0023, just over the level), -3.3% together: a faster candidate.
+  ASSERT_GT(first_faster_p, o.alpha);
+  EXPECT_TRUE(r.cases[4].candidate);
+  EXPECT_EQ(r.cases[4].reason, "candidate: faster, to confirm");
+  EXPECT_EQ(r.candidates(), 3u);
+  // The confirmation goes by the move the candidate was judged on.
+  confirm(r, {"twice", "faster"}, {104e-6, 96.2e-6});
+  EXPECT_EQ(r.cases[0].verdict, "slower");
+  EXPECT_EQ(r.cases[4].verdict, "faster");
+}
+
 TEST(Gate, SmallMovesShortHistoriesAndAbsentCases) {
   std::mt19937_64 random(2);
   const auto history = nights(20, 0.01, random);
@@ -143,6 +199,18 @@ TEST(Gate, NoiseMdeAndBlindness) {
   o.noise_floor = 0.01;
   GateResult floor = judge({{"f", std::vector<double>(20, 100e-6), 100e-6}}, o);
   EXPECT_NEAR(floor.cases[0].mde, std::exp((3.5794 + 0.8610) * 0.01 * std::sqrt(1.05)) - 1, 2e-4);
+  // After a second look the rule has two looks: 80% of moves of 3.3707 s are caught (tonight past
+  // t(0.975, 19) = 2.0930 at scale s sqrt(1.05), both values' mean past 3.5794 at s sqrt(0.55);
+  // the integral computed independently of the code under test, in Python).
+  second_look(floor, {}, {});
+  EXPECT_NEAR(floor.cases[0].mde, std::exp(3.3707 * 0.01) - 1, 2e-4);
+  // A noise of 2.5%: blind with one look (MDE 12.0%), not with two (8.8%).
+  o.noise_floor = 0.025;
+  GateResult wide = judge({{"w", std::vector<double>(20, 100e-6), 100e-6}}, o);
+  EXPECT_TRUE(wide.cases[0].blind);
+  second_look(wide, {}, {});
+  EXPECT_NEAR(wide.cases[0].mde, std::exp(3.3707 * 0.025) - 1, 5e-4);
+  EXPECT_FALSE(wide.cases[0].blind);
 }
 
 // After a real step, the gate judges against the new level, not a window of two levels.
@@ -180,47 +248,61 @@ TEST(Gate, AStepInTheHistoryMakesTheNightsSinceItTheReference) {
 
 // Power and false alarms on synthetic log-normal nights with a fixed seed (the same method as
 // bench_gate_replay on recorded runs).
+// Log-normal nights of 1% noise, judged with tonight alone and with a second look (the same
+// nights, the same seed): steps into tonight, its second look and the confirmation.
 TEST(Gate, FalseAlarmsAndPowerOnSyntheticNoise) {
   std::mt19937_64 random(4);
   const double sigma = 0.01;
-  std::size_t alerts = 0, candidates = 0, caught10 = 0, caught5 = 0;
+  struct Counts {
+    std::size_t alerts = 0, candidates = 0, caught10 = 0, caught5 = 0;
+  };
+  Counts alone, looked;
   const std::size_t trials = 300, cases = 50;
   for (std::size_t t = 0; t < trials; ++t) {
-    std::vector<GateInput> same, step5, step10;
+    std::vector<GateInput> same;
     std::vector<std::string> ids;
-    std::vector<double> again, again5, again10;
+    std::vector<double> again, looks;
     for (std::size_t i = 0; i < cases; ++i) {
-      const auto history = nights(21, sigma, random);
+      const auto history = nights(22, sigma, random);
       const std::string id = "c" + std::to_string(i);
-      const double tonight = history.back();
-      const double second = nights(1, sigma, random)[0];
-      const std::vector<double> past(history.begin(), history.end() - 1);
-      same.push_back({id, past, tonight});
-      step5.push_back({id, past, tonight * 1.05});
-      step10.push_back({id, past, tonight * 1.10});
+      const std::vector<double> past(history.begin(), history.end() - 2);
+      same.push_back({id, past, history[20]});
+      looks.push_back(history[21]);
       ids.push_back(id);
-      again.push_back(second);
-      again5.push_back(second * 1.05);
-      again10.push_back(second * 1.10);
+      again.push_back(nights(1, sigma, random)[0]);
     }
-    GateResult aa = judge(same, {});
-    candidates += aa.candidates();
-    confirm(aa, ids, again);
-    alerts += aa.count("slower") + aa.count("faster") > 0 ? 1 : 0;
-    GateResult r5 = judge(step5, {});
-    confirm(r5, ids, again5);
-    caught5 += r5.count("slower");
-    GateResult r10 = judge(step10, {});
-    confirm(r10, ids, again10);
-    caught10 += r10.count("slower");
+    for (bool second : {false, true}) {
+      Counts& counts = second ? looked : alone;
+      for (double step : {1.0, 1.05, 1.10}) {
+        std::vector<GateInput> stepped = same;
+        std::vector<double> stepped_looks = looks, stepped_again = again;
+        for (auto& in : stepped) *in.tonight *= step;
+        for (auto& v : stepped_looks) v *= step;
+        for (auto& v : stepped_again) v *= step;
+        GateResult r = judge(stepped, {});
+        if (second) second_look(r, ids, stepped_looks);
+        if (step == 1.0) counts.candidates += r.candidates();
+        confirm(r, ids, stepped_again);
+        if (step == 1.0) counts.alerts += r.count("slower") + r.count("faster") > 0 ? 1 : 0;
+        if (step == 1.05) counts.caught5 += r.count("slower");
+        if (step == 1.10) counts.caught10 += r.count("slower");
+      }
+    }
   }
   const double n = static_cast<double>(trials * cases);
-  EXPECT_LT(static_cast<double>(candidates) / n, 0.01);   // under 1% of cases are candidates
-  EXPECT_LE(alerts * 20, trials);                         // at most 1 alert per 20 nights
-  EXPECT_GE(static_cast<double>(caught10) / n, 0.95);     // 10% with noise 1%: caught
-  // 5% with noise 1%: measured 78% (issue #12's goal is 80%: the beyond-the-window rule that
-  // keeps heavy-tailed cases quiet costs a little power here).
-  EXPECT_GE(static_cast<double>(caught5) / n, 0.75);
+  for (const Counts* c : {&alone, &looked}) {
+    EXPECT_LT(static_cast<double>(c->candidates) / n, 0.01);  // under 1% of cases are candidates
+    EXPECT_LE(c->alerts * 20, trials);                        // at most 1 alert per 20 nights
+    EXPECT_GE(static_cast<double>(c->caught10) / n, 0.95);    // 10% with noise 1%: caught
+  }
+  // 5% with noise 1% from tonight alone: measured 78.0% (issue #12's goal is 80%: the
+  // beyond-the-window rule that keeps heavy-tailed cases quiet costs a little power here).
+  EXPECT_GE(static_cast<double>(alone.caught5) / n, 0.75);
+  // With a second look: a 5% step is 6.6 sd of the mean of two values, and a chance candidate
+  // must pass twice. Measured: 94.5% of 5% steps caught, 2 candidates in 15000 case-nights
+  // against 11.
+  EXPECT_GE(static_cast<double>(looked.caught5) / n, 0.92);
+  EXPECT_LT(looked.candidates * 2, alone.candidates);
 }
 
 }  // namespace
