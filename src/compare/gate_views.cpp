@@ -27,7 +27,7 @@ Json to_json(const GateResult& result) {
                  {"confirm_fdr", o.confirm_fdr}, {"effect_floor", o.effect_floor}, {"noise_floor", o.noise_floor},
                  {"power", o.power},           {"blind_above", o.blind_above},
                  {"change_segment", o.change_segment}, {"change_alpha", o.change_alpha}};
-  out["second_look"] = result.looked;
+  out["second_look_taken"] = result.looked;  // per case, "second_look" says whether it asked for one
   out["confirmed"] = result.confirmed;
   out["confirmation"] = !result.confirmed ? "none" : result.ab ? "a/b against the previous build" : "against the history";
   out["regressed"] = result.regressed();

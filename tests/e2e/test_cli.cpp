@@ -664,7 +664,7 @@ TEST_F(Cli, NightlyScriptConfirmsCandidatesAbAgainstTheBaselineBinary) {
   EXPECT_EQ(olds, 6);
   ASSERT_FALSE(gate_json.empty()) << testing::read_text(err);
   const Json gate = read_json(gate_json);
-  EXPECT_TRUE(gate["second_look"].get<bool>()) << gate.dump();
+  EXPECT_TRUE(gate["second_look_taken"].get<bool>()) << gate.dump();
   EXPECT_EQ(gate["counts"]["second_looks"], 1) << gate.dump();
   EXPECT_EQ(gate["counts"]["candidates"], 1) << gate.dump();
   EXPECT_GT(gate["cases"][0]["look_ratio"].get<double>(), 2.0) << gate.dump();
@@ -771,7 +771,7 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
                             " --format json --candidates-out " + candidates);
   ASSERT_EQ(both.code, 0) << both.err;
   const Json judged = Json::parse(both.out);
-  EXPECT_TRUE(judged["second_look"].get<bool>());
+  EXPECT_TRUE(judged["second_look_taken"].get<bool>());
   EXPECT_EQ(judged["counts"]["candidates"], 1) << judged.dump();
   EXPECT_EQ(testing::read_text(candidates).rfind("mul/", 0), 0u) << testing::read_text(candidates);
   for (const auto& c : judged["cases"]) {
