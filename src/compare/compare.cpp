@@ -7,6 +7,7 @@
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
+#include "opbench/exec/schedule.hpp"
 #include "opbench/stats/mann_whitney.hpp"
 #include "opbench/stats/statistics.hpp"
 
@@ -23,11 +24,14 @@ double time_with(const results::CaseResult& r, const std::string& estimator) {
 }
 
 CaseComparison compare_case(const results::CaseResult& base, const results::CaseResult& candidate,
-                            const CompareOptions& options, const std::string& estimator) {
+                            const Json& base_context, const Json& new_context, const CompareOptions& options,
+                            const std::string& estimator) {
   CaseComparison c;
   c.case_id = base.c.case_id;
   c.base_replicates = base.timing.repetition_medians.size();
   c.new_replicates = candidate.timing.repetition_medians.size();
+  c.base_processes = recorded_processes(base_context, base.timing.repetition_medians).size();
+  c.new_processes = recorded_processes(new_context, candidate.timing.repetition_medians).size();
   c.base_time = base.status == "ok" ? time_with(base, estimator) : k_nan;
   c.new_time = candidate.status == "ok" ? time_with(candidate, estimator) : k_nan;
   c.ratio = c.new_time / c.base_time;
@@ -47,6 +51,15 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
     c.verdict = "unknown";
     c.reason = "too few repetitions (" + std::to_string(c.base_replicates) + " and " +
                std::to_string(c.new_replicates) + ", need " + std::to_string(options.min_replicates) + ")";
+    return c;
+  }
+  if (c.base_processes < 2 || c.new_processes < 2) {
+    // Repetitions of one process share what is fixed for it: they cannot tell a change of the
+    // code from that process's state.
+    c.verdict = "unknown";
+    c.reason = std::string("one process on the ") + (c.base_processes < 2 ? "base" : "new") +
+               " side: its repetitions share that process's layout, so they cannot tell a change from it "
+               "(run with --processes 2 or more, the default 3, or --isolate)";
     return c;
   }
   c.p_value = stats::mann_whitney_u(base.timing.repetition_medians, candidate.timing.repetition_medians).p_value;
@@ -89,6 +102,24 @@ void note_setup_differences(const Json& base, const Json& candidate, std::vector
 
 }  // namespace
 
+std::vector<std::vector<double>> recorded_processes(const Json& context, const std::vector<double>& medians) {
+  std::vector<std::vector<double>> out;
+  if (medians.empty()) return out;
+  if (context.value("isolate", false)) {
+    for (double m : medians) out.push_back({m});
+    return out;
+  }
+  const int processes = context.value("processes", 1);
+  const int planned = context.value("repetitions", 0);
+  if (processes <= 1 || planned != static_cast<int>(medians.size())) return {medians};
+  auto next = medians.begin();
+  for (int share : exec::split_repetitions(planned, processes)) {
+    out.emplace_back(next, next + share);
+    next += share;
+  }
+  return out;
+}
+
 std::size_t Comparison::count(const std::string& verdict) const {
   return static_cast<std::size_t>(std::count_if(
       cases.begin(), cases.end(), [&](const auto& c) { return c.verdict == verdict; }));
@@ -127,7 +158,7 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
       out.only_in_base.push_back(r.c.case_id);
       continue;
     }
-    out.cases.push_back(compare_case(r, *it->second, options, out.estimator));
+    out.cases.push_back(compare_case(r, *it->second, base.context, candidate.context, options, out.estimator));
     const double ratio = out.cases.back().ratio;
     if (std::isfinite(ratio) && ratio > 0) {
       log_sum += std::log(ratio);
@@ -219,6 +250,8 @@ Json to_json(const Comparison& comparison) {
                      {"ratio", number(c.ratio)},
                      {"p_value", number(c.p_value)},
                      {"base_replicates", c.base_replicates},
+                     {"base_processes", c.base_processes},
+                     {"new_processes", c.new_processes},
                      {"new_replicates", c.new_replicates}});
   }
   out["cases"] = cases;

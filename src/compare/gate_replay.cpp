@@ -33,24 +33,6 @@ double measure(const std::vector<std::vector<double>>& recorded, std::size_t pro
 
 }  // namespace
 
-std::vector<std::vector<double>> recorded_processes(const Json& context, const std::vector<double>& medians) {
-  std::vector<std::vector<double>> out;
-  if (medians.empty()) return out;
-  if (context.value("isolate", false)) {
-    for (double m : medians) out.push_back({m});
-    return out;
-  }
-  const int processes = context.value("processes", 1);
-  const int planned = context.value("repetitions", 0);
-  if (processes <= 1 || planned != static_cast<int>(medians.size())) return {medians};
-  auto next = medians.begin();
-  for (int share : exec::split_repetitions(planned, processes)) {
-    out.emplace_back(next, next + share);
-    next += share;
-  }
-  return out;
-}
-
 ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& options) {
   std::size_t most = 0;
   for (const auto& [id, runs] : recorded) most = std::max(most, runs.size());

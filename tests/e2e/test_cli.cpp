@@ -691,9 +691,13 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
     const std::string file = m_dir.write("night" + std::to_string(n) + ".json", night.dump());
     ASSERT_EQ(opbench("history add --db " + db + " " + file).code, 0);
   }
+  // Tonight and its re-measurements: each file one process (as nightly.sh's confirmation runs,
+  // `--processes 1`), so a file is one value per case in an A/B.
   auto scaled = [&](const std::string& name, double add, double mul) {
     Json night = base;
     night["context"]["date"] = "2026-11-09T00:00:00Z";
+    night["context"]["isolate"] = false;
+    night["context"]["processes"] = 1;
     for (auto& c : night["cases"]) {
       const std::string id = c["case_id"];
       const double f = id.rfind("add/", 0) == 0 ? add : id.rfind("mul/", 0) == 0 ? mul : 1.0;

@@ -5,7 +5,9 @@
 // replicates are the repetition medians (one per repetition: fresh inputs, another moment of the
 // run, another of the run's processes; with run --isolate, a process each), never the blocks
 // inside one repetition, which are pseudo-replicates: with one repetition a side the verdict is
-// `unknown`. For nightly use, judge against the history instead (compare/gate.hpp).
+// `unknown`, and so it is when a side's repetitions all come from one process (they share what
+// is fixed for a process: its layout, where its heap and thread pools landed), as a run of
+// `--processes 1` makes them. For nightly use, judge against the history instead (compare/gate.hpp).
 
 #include <cstddef>
 #include <ostream>
@@ -37,7 +39,16 @@ struct CaseComparison {
   double p_value = 0;   // NaN when not tested
   std::size_t base_replicates = 0;  // repetition medians
   std::size_t new_replicates = 0;
+  std::size_t base_processes = 0;   // the processes those came from (recorded_processes)
+  std::size_t new_processes = 0;
 };
+
+// A case's repetition medians split into the processes that measured them, from its run's
+// context: `run --processes P` (P > 1) measured `repetitions` of them in P processes, in order,
+// as exec::split_repetitions shares them; `--isolate` each in a process of its own; else all in
+// one. A case with fewer repetitions than the run planned (a child that died) cannot be split
+// and counts as one process.
+std::vector<std::vector<double>> recorded_processes(const Json& context, const std::vector<double>& repetition_medians);
 
 // How closely the two files agree, over the cases that have a ratio on both sides: the
 // distribution of |ratio - 1| (numpy-linear percentiles) and the cases farthest from 1. On two

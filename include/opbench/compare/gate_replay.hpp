@@ -1,7 +1,7 @@
 #pragma once
 // The nightly gate replayed on recorded noise (issue #12's method, after the Hunter paper:
 // real noise, injected steps). Per case, the processes that measured it in recorded runs of one
-// suite on one machine (each process: its repetition medians; recorded_processes splits a run).
+// suite on one machine (each process: its repetition medians; compare::recorded_processes splits a run).
 // A simulated process draws its repetition medians with replacement from one recorded process
 // (the noise inside a process); a night is `processes` of them, each from another recorded
 // process (the differences between processes), its repetitions split between them as `run
@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "opbench/compare/compare.hpp"  // recorded_processes
 #include "opbench/compare/gate.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/results/result_set.hpp"
@@ -24,13 +25,6 @@ namespace opbench::compare {
 
 // Per case id: per recorded process, its repetition medians [s].
 using RecordedProcesses = std::map<std::string, std::vector<std::vector<double>>>;
-
-// A recorded case's repetition medians split into the processes that measured them, from its
-// run's context: `run --processes P` (P > 1) measured `repetitions` of them in P processes, in
-// order, as exec::split_repetitions shares them; `--isolate` each in a process of its own; else
-// all in one. A case with fewer repetitions than the run planned (a child that died) cannot be
-// split and counts as one process.
-std::vector<std::vector<double>> recorded_processes(const Json& context, const std::vector<double>& repetition_medians);
 
 struct ReplayOptions {
   std::size_t nights = 20;

@@ -14,6 +14,8 @@ namespace {
 // base.json: a real run of tests/data/tiny.{csv,json}, 20 samples a case, and 5 repetition
 // medians a case (the medians of samples 1-4, 5-8, ..., added when compare moved to replicates).
 // slow_mul.json: the same file with every sample and repetition median of mul multiplied by 1.2.
+// Both contexts say each repetition ran in a process of its own (`--isolate`: added when compare
+// came to refuse repetitions of one process as replicates).
 const std::string k_dir = std::string(OPBENCH_TEST_DATA) + "/compare/";
 const std::string k_mul = "mul/self=4x4,other=4/float32/cpu/t1/forward";
 
@@ -73,8 +75,11 @@ TEST(Compare, SaysWhenTheTwoRunsSetupsDiffer) {
             std::string::npos) << note;
   EXPECT_NE(note.find("LibTorch build;"), std::string::npos) << note;
   EXPECT_EQ(note.find("date"), std::string::npos) << note;
-  // processes is absent from base.json (older than --processes): nothing to compare it with.
-  EXPECT_EQ(note.find("processes a run"), std::string::npos) << note;
+  EXPECT_NE(note.find("processes a run: 5 in BASE, 3 in NEW"), std::string::npos) << note;
+  // A key absent from one side (a file older than it) is nothing to compare with.
+  auto older = other;
+  older.context.erase("processes");
+  EXPECT_EQ(compare_results(base, older, {}).notes.front().find("processes a run"), std::string::npos);
   std::ostringstream md;
   write_markdown(c, md);
   EXPECT_NE(md.str().find("- **note**: the two runs' setups differ"), std::string::npos);
@@ -121,6 +126,37 @@ TEST(Compare, CasesInOneFileOnlyAndUnknowns) {
   EXPECT_EQ(find(c, k_mul).verdict, "unknown");
   EXPECT_EQ(find(c, k_mul).reason, "too few repetitions (5 and 1, need 5)");
   EXPECT_EQ(c.count("unknown"), 2u);
+}
+
+// Repetitions that all come from one process share its state (layout, where its heap landed):
+// they are no replicates of the code. With one process on either side the verdict is unknown,
+// with two or more (run --processes, --isolate) the U test on the repetition medians decides.
+TEST(Compare, OneProcessASideIsUnknown) {
+  const auto base = results::load_results(k_dir + "base.json");
+  const auto slow = results::load_results(k_dir + "slow_mul.json");
+  auto with = [](results::ResultSet set, int processes) {
+    set.context["isolate"] = false;
+    set.context["processes"] = processes;
+    return set;
+  };
+  const Comparison one = compare_results(with(base, 1), slow, {});
+  const CaseComparison& mul = find(one, k_mul);
+  EXPECT_EQ(mul.verdict, "unknown");
+  EXPECT_EQ(mul.base_processes, 1u);
+  EXPECT_EQ(mul.new_processes, 5u);  // --isolate: one a repetition
+  EXPECT_EQ(mul.reason.rfind("one process on the base side", 0), 0u) << mul.reason;
+  EXPECT_TRUE(std::isnan(mul.p_value));
+  EXPECT_FALSE(one.regressed());
+  // Files from before --processes (no such key) were measured in one process, too.
+  results::ResultSet old = slow;
+  old.context.erase("processes");
+  old.context.erase("isolate");
+  EXPECT_EQ(find(compare_results(base, old, {}), k_mul).reason.rfind("one process on the new side", 0), 0u);
+  // Two processes a side (5 repetitions split 3 + 2): decided.
+  const Comparison two = compare_results(with(base, 2), with(slow, 2), {});
+  EXPECT_EQ(find(two, k_mul).verdict, "slower");
+  EXPECT_EQ(find(two, k_mul).base_processes, 2u);
+  EXPECT_TRUE(two.regressed());
 }
 
 TEST(Compare, NothingInCommonIsIncompatible) {
