@@ -96,7 +96,7 @@ Reference reference_of(const GateCase& c) {
 double two_look_mde_factor(std::size_t n, const GateOptions& o) {
   const double df = static_cast<double>(n - 1);
   const double inv_n = 1.0 / static_cast<double>(n);
-  const double a = stats::student_t_quantile(1.0 - std::max(o.look_alpha, o.alpha) / 2.0, df) * std::sqrt(1.0 + inv_n);
+  const double a = stats::student_t_quantile(1.0 - o.look_level() / 2.0, df) * std::sqrt(1.0 + inv_n);
   const double b = stats::student_t_quantile(1.0 - o.alpha / 2.0, df) * 2.0 * std::sqrt(0.5 + inv_n);
   auto upper = [](double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); };  // Q(z) = P(Z > z)
   auto power = [&](double k) {
@@ -213,7 +213,7 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
       // whatever the tail.
       c.candidate = c.p_value < options.alpha && past_floor(c.ratio, options.effect_floor) &&
                     outside(std::log(c.tonight), r);
-      c.second_look = c.p_value < std::max(options.alpha, options.look_alpha);
+      c.second_look = c.p_value < options.look_level();
       c.verdict = "same";
       c.reason = c.candidate ? candidate_reason(c.ratio) : "";
     }

@@ -1,7 +1,6 @@
 // JSON, Markdown and CSV views of the nightly gate's result.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cmath>
 
 #include "opbench/compare/gate.hpp"
@@ -78,7 +77,7 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
   out << fmt::format("- **second look**: a case with p < {} tonight is measured again the same night (fresh "
                      "processes, same settings) and is a candidate only if the geometric mean of both values "
                      "passes the rule above with half a night's variance{}\n",
-                     std::max(o.look_alpha, o.alpha), result.looked ? "" : " (not taken for this report)");
+                     o.look_level(), result.looked ? "" : " (not taken for this report)");
   out << fmt::format("- **change points**: a level that changed inside the window (rank test at {} over the "
                      "splits, at least {} nights on each side, {:.0f}% or more) and held for {} nights or more "
                      "replaces the window: such a case is judged against the nights since (`nights` says so)\n",

@@ -58,6 +58,8 @@ struct GateOptions {
   double blind_above = 0.10;     // MDE past this: blind
   std::size_t change_segment = stats::ChangePointOptions{}.min_segment;  // nights a side of a change, at least
   double change_alpha = stats::ChangePointOptions{}.alpha;  // level of a change point (Bonferroni over the splits)
+  // The p under which a case asks for a second look: look_alpha, and never under the candidate level.
+  double look_level() const { return look_alpha > alpha ? look_alpha : alpha; }
 };
 
 // One case: its history (night values, oldest first) and tonight's value [s].
