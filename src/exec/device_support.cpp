@@ -78,23 +78,33 @@ std::int64_t flush_bytes(const std::string& device) {
   if (core::starts_with(device, "cuda")) {
     throw DeviceError(device + ": this opbench is built without CUDA");
   }
+  return last_level_cache_bytes();
+}
+
+std::int64_t last_level_cache_bytes() {
+  // The kernel's list first: one instance of the highest level (e.g. "32768K" for one CCD's L3).
+  // glibc's sysconf reads CPUID, which a guest on AMD may see as the whole host's L3 (here 320 MiB
+  // on a 2-core guest whose kernel lists 32 MiB).
   long bytes = -1;
-#ifdef _SC_LEVEL3_CACHE_SIZE
-  bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  if (bytes <= 0) bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-  if (bytes <= 0) {
-    // The largest cache the kernel lists (e.g. "32768K").
-    for (int i = 0; i < 8; ++i) {
-      std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/size");
-      std::string text;
-      if (!(in >> text) || text.empty()) continue;
-      long value = std::atol(text.c_str());
-      if (text.back() == 'K') value *= 1024;
-      if (text.back() == 'M') value *= 1024 * 1024;
-      bytes = std::max(bytes, value);
+  int best_level = -1;
+  for (int i = 0; i < 8; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i);
+    std::ifstream level_in(dir + "/level"), size_in(dir + "/size");
+    int level = 0;
+    std::string text;
+    if (!(level_in >> level) || !(size_in >> text) || text.empty()) continue;
+    long value = std::atol(text.c_str());
+    if (text.back() == 'K') value *= 1024;
+    if (text.back() == 'M') value *= 1024 * 1024;
+    if (level > best_level || (level == best_level && value > bytes)) {
+      best_level = level;
+      bytes = value;
     }
   }
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  if (bytes <= 0) bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (bytes <= 0) bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
   return bytes > 0 ? bytes : 32LL * 1024 * 1024;
 }
 

@@ -24,7 +24,11 @@ int cuda_device_count();
 Json cuda_device_context(int index);
 
 // Bytes a cold run overwrites before each timed call: the device's L2 for "cuda:N", the
-// last-level cache for "cpu" (32 MiB when the system does not say).
+// last-level cache for "cpu".
 std::int64_t flush_bytes(const std::string& device);
+
+// One instance of the CPU's last-level cache, as the kernel lists it for cpu0 (sysfs), else as
+// glibc says, else 32 MiB.
+std::int64_t last_level_cache_bytes();
 
 }  // namespace opbench::exec
