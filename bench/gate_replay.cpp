@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     const auto set = opbench::results::load_results(f);
     for (const auto& r : set.cases) {
       if (r.status != "ok") continue;
-      for (auto& process : opbench::compare::recorded_processes(set.context, r.timing.repetition_medians)) {
+      for (auto& process : opbench::compare::recorded_processes(set.context, r.timing)) {
         recorded[r.c.case_id].push_back(std::move(process));
       }
     }

@@ -8,6 +8,7 @@
 //   build/bench/bench_overhead [overhead|validity] [rounds] [seconds per measurement]
 //   build/bench/bench_overhead plain-add [seconds]
 //   build/bench/bench_overhead canary [seconds]
+//   build/bench/bench_overhead memory-canary [seconds]
 //
 // overhead (issue #2): 1-element add on 1 thread, mm 256x256, conv2d 1x64x56x56 with 64 3x3
 //   filters, softmax over 1024x1024. Goal: <= 1.03 on the tiny op, within +-3% on the others.
@@ -21,6 +22,11 @@
 //   `seconds`: the fastest, quantiles, the share of the time it ran over 10% slow, the longest such
 //   spell (how often and how long this machine is slow: the case for re-measuring repetitions),
 //   and how often one reading and the canary (the fastest of three) call the machine slow.
+// memory-canary: the memory canary (exec/canary.hpp) on 2 threads and on 1, beside relu of
+//   8x64x112x112 floats (out=, so no allocation) on 2 threads, in turns for `seconds`: per 1.5 s
+//   window the medians of each, then over all turns how closely the 2-thread canary follows relu
+//   (correlation of the two times) and relu's spread within the canary's usual band and outside
+//   it (exec's set-aside rule, --bandwidth-tolerance 0.2): does the canary see what moves a case?
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -28,6 +34,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -123,14 +130,89 @@ double plain_median(const BenchCase& b, const Args& args, std::int64_t k, std::s
 
 }  // namespace
 
+// bench_overhead memory-canary (see the top of this file).
+int memory_canary(double budget) {
+  std::printf("host allocator: %s\n", opbench::exec::configure_host_allocator("tuned").c_str());
+  const at::Tensor x = at::randn({8 * 64 * 112 * 112});
+  at::Tensor y = at::empty_like(x);
+  auto relu_seconds = [&] {
+    std::vector<double> v;
+    for (int i = 0; i < 5; ++i) {
+      const auto t0 = std::chrono::steady_clock::now();
+      at::clamp_min_out(y, x, 0.0);
+      v.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return opbench::stats::median(v);
+  };
+  struct Turn {
+    double at, canary2, canary1, relu2;
+  };
+  std::vector<Turn> turns;
+  const auto start = std::chrono::steady_clock::now();
+  double now = 0;
+  while (now < budget) {
+    at::set_num_threads(2);
+    const double canary2 = opbench::exec::memory_canary_bandwidth();
+    const double relu2 = relu_seconds();
+    at::set_num_threads(1);
+    const double canary1 = opbench::exec::memory_canary_bandwidth();
+    now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    turns.push_back({now, canary2, canary1, relu2});
+  }
+  std::printf("memory canary: %.0f MiB; window medians (GB/s, GB/s, us):\n   t (s)  2 threads  1 thread  relu 2t\n",
+              static_cast<double>(opbench::exec::memory_canary_bytes()) / (1 << 20));
+  for (double w = 0; w < now; w += 1.5) {
+    std::vector<double> c2, c1, r2;
+    for (const auto& t : turns) {
+      if (t.at < w || t.at >= w + 1.5) continue;
+      c2.push_back(t.canary2 / 1e9);
+      c1.push_back(t.canary1 / 1e9);
+      r2.push_back(t.relu2 * 1e6);
+    }
+    if (r2.empty()) continue;
+    std::printf("  %6.1f  %9.1f  %8.1f  %7.0f\n", w, opbench::stats::median(c2), opbench::stats::median(c1),
+                opbench::stats::median(r2));
+  }
+  // Correlation of the canary's time (1 / bandwidth) with relu's time.
+  std::vector<double> a, b, canaries;
+  for (const auto& t : turns) {
+    a.push_back(1.0 / t.canary2);
+    b.push_back(t.relu2);
+    canaries.push_back(t.canary2);
+  }
+  const double ma = opbench::stats::mean(a), mb = opbench::stats::mean(b);
+  double sab = 0, saa = 0, sbb = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    sab += (a[i] - ma) * (b[i] - mb);
+    saa += (a[i] - ma) * (a[i] - ma);
+    sbb += (b[i] - mb) * (b[i] - mb);
+  }
+  const double usual = opbench::stats::usual_level(canaries, 0.2);
+  std::vector<double> in, out;
+  for (const auto& t : turns) (opbench::stats::is_usual(t.canary2, usual, 0.2) ? in : out).push_back(t.relu2 * 1e6);
+  std::printf("%zu turns: correlation of the 2-thread canary's time with relu's %.2f; usual %.1f GB/s\n", turns.size(),
+              sab / std::sqrt(saa * sbb), usual / 1e9);
+  auto describe = [](const char* what, std::vector<double> v) {
+    if (v.empty()) return std::printf("  relu %s: none\n", what);
+    return std::printf("  relu %s: %zu turns, min %.0f us, median %.0f, max %.0f\n", what, v.size(),
+                       *std::min_element(v.begin(), v.end()), opbench::stats::median(v),
+                       *std::max_element(v.begin(), v.end()));
+  };
+  describe("at the usual bandwidth", in);
+  describe("at another bandwidth (set aside)", out);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   const std::string suite = argc > 1 ? argv[1] : "overhead";
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 5;
   const double seconds = argc > 3 ? std::atof(argv[3]) : 0.3;
-  if (suite != "overhead" && suite != "validity" && suite != "plain-add" && suite != "canary") {
+  if (suite != "overhead" && suite != "validity" && suite != "plain-add" && suite != "canary" &&
+      suite != "memory-canary") {
     std::fprintf(stderr, "usage: bench_overhead [overhead|validity] [rounds] [seconds]\n"
                          "       bench_overhead plain-add [seconds]\n"
-                         "       bench_overhead canary [seconds]\n");
+                         "       bench_overhead canary [seconds]\n"
+                         "       bench_overhead memory-canary [seconds]\n");
     return 2;
   }
   if (suite == "canary") {
@@ -188,6 +270,7 @@ int main(int argc, char** argv) {
                 100.0 * single / values.size(), 100.0 * triple_slow / std::max<std::size_t>(1, triples));
     return 0;
   }
+  if (suite == "memory-canary") return memory_canary(argc > 2 ? std::atof(argv[2]) : 45.0);
   std::printf("host allocator: %s\n", opbench::exec::configure_host_allocator("tuned").c_str());
   if (suite == "plain-add") {
     const double budget = argc > 2 ? std::atof(argv[2]) : 0.5;

@@ -123,7 +123,8 @@ ProcessPart run_process(const std::string& plan_file, const RunOptions& options,
                                    "--processes", "1", "--placement", std::to_string(first_placement),
                                    "--process-label", fmt::format("{}/{}", index + 1, of),
                                    "--seed", std::to_string(options.seed), "--retries", std::to_string(options.retries),
-                                   "--slow-tolerance", fmt::format("{}", options.slow_tolerance)};
+                                   "--slow-tolerance", fmt::format("{}", options.slow_tolerance),
+                                   "--bandwidth-tolerance", fmt::format("{}", options.bandwidth_tolerance)};
   const auto measuring = measuring_args(options);
   args.insert(args.end(), measuring.begin(), measuring.end());
   if (!options.interleave) args.emplace_back("--no-interleave");

@@ -25,6 +25,8 @@
 #include "opbench/cost/roofline.hpp"
 #include "opbench/exec/context.hpp"
 #include "opbench/extract/extract.hpp"
+#include "opbench/exec/canary.hpp"
+#include "opbench/exec/device_support.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/host_allocator.hpp"
 #include "opbench/exec/schedule.hpp"
@@ -230,6 +232,74 @@ std::string describe_time_spent(const Json& spent) {
   return text;
 }
 
+
+// The memory canary's readings of a run (exec/canary.hpp), per thread count, and the run's usual
+// bandwidth among them: the memory-bound cases' estimates use only the repetitions measured at it.
+// A shared host gives a guest more memory bandwidth now and then (here: 1.7x for 10-20 s at a
+// time); a case that streams from memory runs faster then, and the minimum over repetitions took
+// such a repetition in one run and not in the next (relu 8x64x112x112: 0.5 or 1.0 ms).
+struct BandwidthReadings {
+  std::map<int, std::vector<double>> by_threads;
+  std::size_t set_aside = 0;        // repetitions set aside
+  std::size_t cases_set_aside = 0;  // cases with one or more
+  std::size_t cases_unusual = 0;    // cases measured at an unusual bandwidth only
+
+  std::size_t measured_again = 0;   // repetitions measured again for it (off_usual)
+  // Readings at a thread count before a repetition can be judged off the usual level so far: a
+  // process's first few memory-bound repetitions set the level, none is measured again for it.
+  static constexpr std::size_t k_min_readings = 20;
+
+  void add(const results::CaseResult& r) {
+    for (const auto& pair : r.timing.repetition_bandwidth) {
+      by_threads[r.c.threads].insert(by_threads[r.c.threads].end(), pair.begin(), pair.end());
+    }
+  }
+  double usual(int threads, double tolerance) const {
+    const auto it = by_threads.find(threads);
+    return it == by_threads.end() ? 0.0 : stats::usual_level(it->second, tolerance);
+  }
+  // Whether repetition `r` ran at a memory bandwidth off the usual level of the readings so far
+  // (either reading), once there are enough of them; false with tolerance 0 or no readings.
+  bool off_usual(const results::CaseResult& r, double tolerance) const {
+    if (!(tolerance > 0) || r.timing.repetition_bandwidth.empty()) return false;
+    const auto it = by_threads.find(r.c.threads);
+    if (it == by_threads.end() || it->second.size() < k_min_readings) return false;
+    const double level = stats::usual_level(it->second, tolerance);
+    for (const auto& pair : r.timing.repetition_bandwidth) {
+      for (double reading : pair) {
+        if (!stats::is_usual(reading, level, tolerance)) return true;
+      }
+    }
+    return false;
+  }
+  // Sets aside `result`'s repetitions measured at an unusual bandwidth (none with tolerance 0).
+  void apply(results::CaseResult& result, double tolerance) {
+    if (!(tolerance > 0) || result.timing.repetition_bandwidth.empty()) return;
+    const std::size_t before = result.timing.set_aside.size();
+    results::set_aside_unusual_bandwidth(result, usual(result.c.threads, tolerance), tolerance);
+    const std::size_t now = result.timing.set_aside.size();
+    set_aside += now - before;
+    if (now > before) ++cases_set_aside;
+    if (result.message.find("unusual memory bandwidth") != std::string::npos) ++cases_unusual;
+  }
+  Json summary(double tolerance) const {
+    Json levels = Json::object();
+    for (const auto& [threads, readings] : by_threads) {
+      const auto [low, high] = std::minmax_element(readings.begin(), readings.end());
+      levels[std::to_string(threads)] = {{"usual", stats::usual_level(readings, tolerance)},
+                                         {"readings", readings.size()},
+                                         {"lowest", *low},
+                                         {"highest", *high}};
+    }
+    return {{"tolerance", tolerance},
+            {"by_threads", levels},
+            {"repetitions_measured_again", measured_again},
+            {"repetitions_set_aside", set_aside},
+            {"cases_set_aside", cases_set_aside},
+            {"cases_at_unusual_bandwidth_only", cases_unusual}};
+  }
+};
+
 // The slow spells a run met: repetitions measured again (speed canary), and the fastest canary
 // per thread count; with --processes, over all its processes.
 struct SlowSpells {
@@ -238,6 +308,7 @@ struct SlowSpells {
   std::map<int, double> fastest_canary;
   double time_retried = 0;  // [s] everything of the repetitions measured again (processes' summaries)
   double time_process_warmup = 0;  // [s] the processes' first, dropped repetitions (--process-warmup)
+  BandwidthReadings bandwidth;
 };
 
 // `run --processes P`: P fresh processes one after another, each measuring its share of every
@@ -254,6 +325,7 @@ SlowSpells measure_in_processes(const std::vector<plan::Case>& cases, const std:
   std::vector<std::vector<std::pair<int, results::CaseResult>>> parts(cases.size());
   std::vector<std::string> problems;
   SlowSpells slow;
+  BandwidthReadings& bandwidth = slow.bandwidth;
   const int of = static_cast<int>(shares.size());
   int placement = options.placement;
   for (int k = 0; k < of; ++k) {
@@ -265,6 +337,7 @@ SlowSpells measure_in_processes(const std::vector<plan::Case>& cases, const std:
       const auto it = index_of.find(r.c.case_id);
       if (it == index_of.end()) continue;
       writer.append_repetition(r, k, options.repetitions);  // kept should this run be killed
+      bandwidth.add(r);
       parts[it->second].emplace_back(k, std::move(r));
     }
     const Json& summary = part.results.summary;
@@ -277,6 +350,9 @@ SlowSpells measure_in_processes(const std::vector<plan::Case>& cases, const std:
         const auto [it, first] = slow.fastest_canary.emplace(std::stoi(threads), seconds.get<double>());
         if (!first) it->second = std::min(it->second, seconds.get<double>());
       }
+    }
+    if (summary.contains("memory_bandwidth") && summary["memory_bandwidth"].is_object()) {
+      bandwidth.measured_again += summary["memory_bandwidth"].value("repetitions_measured_again", std::size_t{0});
     }
     if (summary.contains("time_spent")) {
       slow.time_retried += summary["time_spent"].value("retried", 0.0);
@@ -302,7 +378,9 @@ SlowSpells measure_in_processes(const std::vector<plan::Case>& cases, const std:
       std::vector<results::CaseResult> measured;
       for (auto& p : mine) measured.push_back(std::move(p.second));
       result = results::combine_repetitions(measured, options.estimator);
-      const std::size_t got = result.timing.repetition_medians.size();
+      result.c = cases[i];
+      bandwidth.apply(result, options.bandwidth_tolerance);
+      const std::size_t got = result.timing.repetition_medians.size() + result.timing.set_aside.size();
       if (got < static_cast<std::size_t>(options.repetitions)) {
         result.message = fmt::format("{} of {} repetitions: {}", got, options.repetitions, core::join(problems, "; "));
       }
@@ -342,6 +420,11 @@ int run(RunOptions& options, const GlobalOptions& global) {
   context["estimator"] = options.estimator;
   context["interleave"] = options.interleave;
   context["isolate"] = options.isolate;
+  // Which cases the memory canary brackets, and how far from the usual bandwidth a repetition may be.
+  context["memory_canary"] = {{"bytes", exec::memory_canary_bytes()},
+                              {"memory_bound_bytes", exec::memory_bound_bytes()},
+                              {"last_level_cache_bytes", exec::last_level_cache_bytes()},
+                              {"bandwidth_tolerance", options.bandwidth_tolerance}};
   // The processes the repetitions are split over (--isolate: one per repetition, in the loop).
   const std::vector<int> shares = options.isolate ? std::vector<int>{options.repetitions}
                                                   : exec::split_repetitions(options.repetitions, options.processes);
@@ -437,11 +520,18 @@ int run(RunOptions& options, const GlobalOptions& global) {
           options.isolate ? run_isolated(c, plan_file, options, exec_options.memory, !exec_options.trace_path.empty(),
                                          exec_options.repetition, scratch, serial++)
                           : exec::run_case(c, exec_options);
-      // Measured while the machine was slow: measured again later, when the budget allows.
+      // Measured while the machine was slow, or (memory-bound cases) at a memory bandwidth off the
+      // usual one so far: measured again later, when the budget allows.
+      repetition.c = c;
+      slow.bandwidth.add(repetition);
       const double slowdown = gate.slowdown(c.threads, repetition.timing.canary);
-      if (repetition.status == "ok" && gate.disturbed(slowdown) && schedule.retry(job)) {
-        core::log_debug(fmt::format("{}: repetition {} again later: canary {:.1f}% slower than the fastest",
-                                    c.case_id, job.repetition, slowdown * 100));
+      const bool off_bandwidth = slow.bandwidth.off_usual(repetition, options.bandwidth_tolerance);
+      if (repetition.status == "ok" && (gate.disturbed(slowdown) || off_bandwidth) && schedule.retry(job)) {
+        core::log_debug(fmt::format("{}: repetition {} again later: {}", c.case_id, job.repetition,
+                                    gate.disturbed(slowdown)
+                                        ? fmt::format("canary {:.1f}% slower than the fastest", slowdown * 100)
+                                        : "memory bandwidth off the usual one so far"));
+        if (!gate.disturbed(slowdown)) ++slow.bandwidth.measured_again;
         ++retried[index];
         spent_on_retried += repetition.timing.total_time + repetition.timing.spent.total();
         continue;
@@ -456,6 +546,8 @@ int run(RunOptions& options, const GlobalOptions& global) {
       }
       results::CaseResult result = results::combine_repetitions(pending[index], options.estimator);
       result.timing.retried_repetitions = retried[index];
+      // A child of --processes leaves it to its parent, which has the whole run's readings.
+      if (options.process_label.empty()) slow.bandwidth.apply(result, options.bandwidth_tolerance);
       pending.erase(index);
       retried.erase(index);
       finish_case(std::move(result));
@@ -473,13 +565,32 @@ int run(RunOptions& options, const GlobalOptions& global) {
                             {"repetitions", slow.repetitions},
                             {"tolerance", options.slow_tolerance},
                             {"fastest_canary_by_threads", fastest}};
+  if (!slow.bandwidth.by_threads.empty()) {
+    summary["memory_bandwidth"] = slow.bandwidth.summary(options.bandwidth_tolerance);
+    for (const auto& [threads, level] : summary["memory_bandwidth"]["by_threads"].items()) {
+      std::cerr << fmt::format("opbench: memory canary at {} thread(s): usual {:.1f} GB/s (readings {:.1f}-{:.1f})\n",
+                               threads, level["usual"].get<double>() / 1e9, level["lowest"].get<double>() / 1e9,
+                               level["highest"].get<double>() / 1e9);
+    }
+    if (slow.bandwidth.set_aside > 0) {
+      std::cerr << fmt::format("opbench: {} repetition(s) of {} memory-bound case(s) ran at an unusual memory bandwidth "
+                               "(over {:.0f}% from the usual) and were set aside\n",
+                               slow.bandwidth.set_aside, slow.bandwidth.cases_set_aside,
+                               options.bandwidth_tolerance * 100);
+    }
+  }
   const double wall = exec::seconds_since(start);
   summary["time_spent"] = time_spent_summary(wall, timed, spent, spent_on_retried, process_warmup_time);
   std::cerr << "opbench: " << describe_time_spent(summary["time_spent"]) << "\n";
   if (slow.measured_again > 0) {
-    std::cerr << fmt::format("opbench: {} of {} repetitions ran while the machine was over {:.0f}% slow "
-                             "(speed canary) and were measured again\n",
-                             slow.measured_again, slow.repetitions, options.slow_tolerance * 100);
+    const std::size_t for_bandwidth = slow.bandwidth.measured_again;
+    std::cerr << fmt::format("opbench: {} of {} repetitions were measured again: {} ran while the machine was over "
+                             "{:.0f}% slow (speed canary){}\n",
+                             slow.measured_again, slow.repetitions, slow.measured_again - for_bandwidth,
+                             options.slow_tolerance * 100,
+                             for_bandwidth == 0 ? ""
+                                                : fmt::format(", {} at a memory bandwidth off the usual one (memory canary)",
+                                                              for_bandwidth));
   }
   if (summary.contains("warning")) std::cerr << "opbench: warning: " << summary["warning"].get<std::string>() << "\n";
   writer.finish(order, summary);
@@ -594,6 +705,11 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--slow-tolerance", options->slow_tolerance,
                   "Relative slowdown of the speed canary that marks a repetition as measured in a slow spell")
       ->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--bandwidth-tolerance", options->bandwidth_tolerance,
+                  "Memory-bound CPU cases: set aside a repetition whose memory canary was over this far "
+                  "from the run's usual memory bandwidth (kept in timing.set_aside, out of the estimate); "
+                  "0: keep every repetition")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_option("--timer", options->exec.timer,
                   "CUDA cases: event (GPU time from CUDA-graph replays timed with CUDA events, with "
                   "the CPU time and the batch time of eager calls beside it) or host (host clock with "

@@ -5,6 +5,8 @@
 #include <limits>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/schedule.hpp"
@@ -30,8 +32,8 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
   c.case_id = base.c.case_id;
   c.base_replicates = base.timing.repetition_medians.size();
   c.new_replicates = candidate.timing.repetition_medians.size();
-  c.base_processes = recorded_processes(base_context, base.timing.repetition_medians).size();
-  c.new_processes = recorded_processes(new_context, candidate.timing.repetition_medians).size();
+  c.base_processes = recorded_processes(base_context, base.timing).size();
+  c.new_processes = recorded_processes(new_context, candidate.timing).size();
   c.base_time = base.status == "ok" ? time_with(base, estimator) : k_nan;
   c.new_time = candidate.status == "ok" ? time_with(candidate, estimator) : k_nan;
   c.ratio = c.new_time / c.base_time;
@@ -100,6 +102,35 @@ void note_setup_differences(const Json& base, const Json& candidate, std::vector
                   "): a ratio is the setup's change as much as the code's");
 }
 
+// A note when the host gave the two runs a different usual memory bandwidth (run's summary
+// memory_bandwidth, from the memory canary): the memory-bound cases' ratios then follow the host.
+void note_bandwidth_difference(const Json& base, const Json& candidate, std::vector<std::string>& notes) {
+  auto levels = [](const Json& summary) {
+    std::map<std::string, std::pair<double, double>> out;  // threads -> (usual, tolerance)
+    if (!summary.is_object() || !summary.contains("memory_bandwidth")) return out;
+    const Json& m = summary["memory_bandwidth"];
+    const double tolerance = m.value("tolerance", 0.2);
+    const Json by_threads = m.value("by_threads", Json::object());
+    for (const auto& [threads, level] : by_threads.items()) {
+      if (level.contains("usual") && level["usual"].is_number()) out[threads] = {level["usual"].get<double>(), tolerance};
+    }
+    return out;
+  };
+  const auto a = levels(base), b = levels(candidate);
+  std::vector<std::string> differing;
+  for (const auto& [threads, level] : a) {
+    const auto it = b.find(threads);
+    if (it == b.end() || !(level.first > 0) || !(it->second.first > 0)) continue;
+    const double tolerance = std::max(level.second, it->second.second);
+    if (stats::is_usual(it->second.first, level.first, tolerance)) continue;
+    differing.push_back(fmt::format("{} thread(s): {:.1f} GB/s in BASE, {:.1f} GB/s in NEW", threads,
+                                    level.first / 1e9, it->second.first / 1e9));
+  }
+  if (differing.empty()) return;
+  notes.push_back("the host gave the two runs a different usual memory bandwidth (" + core::join(differing, "; ") +
+                  ", memory canary): the ratios of memory-bound cases follow it as much as the code");
+}
+
 }  // namespace
 
 std::vector<std::vector<double>> recorded_processes(const Json& context, const std::vector<double>& medians) {
@@ -116,6 +147,33 @@ std::vector<std::vector<double>> recorded_processes(const Json& context, const s
   for (int share : exec::split_repetitions(planned, processes)) {
     out.emplace_back(next, next + share);
     next += share;
+  }
+  return out;
+}
+
+std::vector<std::vector<double>> recorded_processes(const Json& context, const results::TimingInfo& timing) {
+  if (timing.set_aside.empty()) return recorded_processes(context, timing.repetition_medians);
+  // Every repetition at its place (a set-aside one marked), split as the run split them.
+  const std::size_t all = timing.repetition_medians.size() + timing.set_aside.size();
+  std::vector<bool> aside(all, false);
+  for (const auto& r : timing.set_aside) {
+    if (r.repetition >= all || aside[r.repetition]) return {timing.repetition_medians};  // places that do not fit
+    aside[r.repetition] = true;
+  }
+  std::vector<double> placed(all, 0.0);
+  auto kept = timing.repetition_medians.begin();
+  for (std::size_t i = 0; i < all; ++i) {
+    if (!aside[i]) placed[i] = *kept++;
+  }
+  std::vector<std::vector<double>> out;
+  std::size_t first = 0;
+  for (const auto& process : recorded_processes(context, placed)) {
+    std::vector<double> mine;
+    for (std::size_t i = first; i < first + process.size(); ++i) {
+      if (!aside[i]) mine.push_back(placed[i]);
+    }
+    first += process.size();
+    if (!mine.empty()) out.push_back(std::move(mine));
   }
   return out;
 }
@@ -146,6 +204,7 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
                         base_estimator + " and " + new_estimator + ")");
   }
   note_setup_differences(base.context, candidate.context, out.notes);
+  note_bandwidth_difference(base.summary, candidate.summary, out.notes);
   std::map<std::string, const results::CaseResult*> new_by_id;
   for (const auto& r : candidate.cases) new_by_id[r.c.case_id] = &r;
   std::map<std::string, bool> in_base;

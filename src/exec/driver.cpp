@@ -61,8 +61,10 @@ Measurement measure_with(Call& call, Flush& flush, bool cold, const MeasureOptio
 // (MeasureOptions::interruptions), and the speed canary before and after says whether the
 // machine ran at full speed meanwhile. With `sync` (a CUDA stream synchronize, --timer host) it
 // waits for the device at both ends of every block.
+// A memory-bound CPU case (inputs of canary.hpp's memory_bound_bytes or more) also has the memory
+// canary before and after: the bandwidth the host gave while it ran (TimingInfo::repetition_bandwidth).
 Measurement time_on_host(const plan::Case& c, const ExecOptions& options, std::function<void()>& call,
-                         results::TimingInfo& timing, std::function<void()> sync) {
+                         std::int64_t input_bytes, results::TimingInfo& timing, std::function<void()> sync) {
   const bool cpu = device_of(c.device).is_cpu();
   Flush flush = make_flush(c, options.cold);
   MeasureOptions measure_options = options.measure;
@@ -71,15 +73,19 @@ Measurement time_on_host(const plan::Case& c, const ExecOptions& options, std::f
   SteadyTimer timer(std::move(sync));
   timing.timer = timer.name();
   timing.measures = cpu ? "host" : "host_sync";
+  const bool memory_bound = cpu && input_bytes >= memory_bound_bytes();
   auto start = std::chrono::steady_clock::now();
   const double before = cpu ? canary_seconds(threads) : 0.0;
+  const double bandwidth_before = memory_bound ? memory_canary_bandwidth() : 0.0;
   timing.spent.canary += seconds_since(start);
   Measurement m = measure_with(call, flush, options.cold, measure_options, timer);
   start = std::chrono::steady_clock::now();
+  const double bandwidth_after = memory_bound ? memory_canary_bandwidth() : 0.0;
   const double after = cpu ? canary_seconds(threads) : 0.0;
   timing.spent.canary += seconds_since(start);
   timing.discarded_blocks = m.discarded;
   timing.canary = std::max(before, after);
+  if (memory_bound) timing.repetition_bandwidth = {{bandwidth_before, bandwidth_after}};
   return m;
 }
 
@@ -243,13 +249,13 @@ void drive(const plan::Case& c, const ExecOptions& options, Workload& w, results
   if (device.is_cuda()) {
     if (options.timer == "host") {
       const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(device.index());
-      m = time_on_host(c, options, w.call, result.timing, [stream] { stream.synchronize(); });
+      m = time_on_host(c, options, w.call, w.input_bytes, result.timing, [stream] { stream.synchronize(); });
     } else {
       m = time_on_cuda(c, options, w, host_sync, result.timing);
     }
   }
 #endif
-  if (device.is_cpu()) m = time_on_host(c, options, w.call, result.timing, {});
+  if (device.is_cpu()) m = time_on_host(c, options, w.call, w.input_bytes, result.timing, {});
   finish(result, m, options.measure, options.estimator);
   const auto probes_start = std::chrono::steady_clock::now();
   if (options.memory) {

@@ -252,6 +252,7 @@ Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors* e
   }
   check_outputs(c, eager, outputs, "its outputs differ from eager's", info);
   Workload w;
+  w.input_bytes = tensor_bytes(s->f.inputs);
   w.call = [s] {
     s->stack.assign(s->f.inputs.begin(), s->f.inputs.end());
     s->function->run(s->stack);
@@ -289,6 +290,7 @@ Workload graph_workload(const plan::Case& c, TensorFunction f, const Tensors* ea
   info.note = s->f.note;
   check_outputs(c, eager, s->outputs, "the replayed outputs differ from eager's", info);
   Workload w;
+  w.input_bytes = tensor_bytes(s->f.inputs);
   w.call = [s] { s->graph->replay(); };
   w.work_call = [s] { (void)s->f.body(s->f.inputs); };
   w.call_path = "graph";

@@ -5,11 +5,13 @@
 // memory the same way for all of them.
 // Internal to exec/: the rest of opbench runs cases through executor.hpp's run_case.
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/inputs.hpp"
@@ -35,11 +37,18 @@ struct Workload {
   // and host syncs (the same computation; a fused kernel is no ATen call the cost rules know),
   // while `call`'s own calls give the ATen-call count. Empty: `call` gives both.
   std::function<void()> work_call;
+  // Bytes of the call's tensor inputs (every tensor argument, tensor lists included): over
+  // canary.hpp's memory_bound_bytes, its CPU repetitions are bracketed by the memory canary.
+  std::int64_t input_bytes = 0;
   // What a stage other than eager reports (results::StageInfo).
   std::optional<results::StageInfo> stage_info;
   // What the callables above share (inputs, outputs, the module): kept alive with them.
   std::shared_ptr<void> state;
 };
+
+// Bytes of the tensors in `values` (tensors, tensor lists, optional tensors, tuples).
+std::int64_t tensor_bytes(const std::vector<c10::IValue>& values);
+std::int64_t tensor_bytes(const std::vector<at::Tensor>& tensors);
 
 // Thrown by a maker when the case cannot run for a reason that is no failure: status "skipped".
 struct SkipCase : std::runtime_error {

@@ -56,6 +56,7 @@ Workload gradient_workload(std::vector<at::Tensor> outputs, std::vector<at::Tens
   s->inputs = std::move(inputs);
   s->keep = std::move(keep);
   Workload w;
+  w.input_bytes = tensor_bytes(s->inputs) + tensor_bytes(s->outputs);
   w.call = [s] {
     s->grads = torch::autograd::grad(s->outputs, s->inputs, s->grad_outputs, /*retain_graph=*/true,
                                      /*create_graph=*/false, /*allow_unused=*/true);
@@ -188,6 +189,7 @@ Workload sample_workload(const plan::Case& c) {
   };
   auto s = std::make_shared<State>(State{std::move(made.body), std::move(inputs), {}});
   Workload w;
+  w.input_bytes = tensor_bytes(s->inputs);
   w.call = [s] { s->outputs = s->body(s->inputs); };
   w.release = [s] { s->outputs.clear(); };
   w.call_path = "sample";
@@ -207,6 +209,7 @@ Workload model_workload(const plan::Case& c) {
   s->module.eval();
   s->inputs = make_tensors(c, c.given.at("inputs"));
   Workload w;
+  w.input_bytes = tensor_bytes(s->inputs);
   w.call = [s] { s->output = s->module.forward(s->inputs); };
   w.release = [s] { s->output = c10::IValue(); };
   w.call_path = "model";
@@ -214,7 +217,33 @@ Workload model_workload(const plan::Case& c) {
   return w;
 }
 
+std::int64_t value_bytes(const c10::IValue& value) {
+  if (value.isTensor()) {
+    const at::Tensor& t = value.toTensor();
+    return t.defined() ? static_cast<std::int64_t>(t.nbytes()) : 0;
+  }
+  std::int64_t bytes = 0;
+  if (value.isList()) {
+    for (const c10::IValue& item : value.toListRef()) bytes += value_bytes(item);
+  } else if (value.isTuple()) {
+    for (const c10::IValue& item : value.toTupleRef().elements()) bytes += value_bytes(item);
+  }
+  return bytes;
+}
+
 }  // namespace
+
+std::int64_t tensor_bytes(const std::vector<c10::IValue>& values) {
+  std::int64_t bytes = 0;
+  for (const c10::IValue& v : values) bytes += value_bytes(v);
+  return bytes;
+}
+
+std::int64_t tensor_bytes(const std::vector<at::Tensor>& tensors) {
+  std::int64_t bytes = 0;
+  for (const at::Tensor& t : tensors) bytes += t.defined() ? static_cast<std::int64_t>(t.nbytes()) : 0;
+  return bytes;
+}
 
 Workload operator_workload(PreparedCall& call) {
   // Two stacks, so the previous call's outputs stay alive while the next one runs, as in a plain
@@ -228,6 +257,7 @@ Workload operator_workload(PreparedCall& call) {
   s->previous.reserve(call.args.size() + 4);
   Workload w;
   w.state = s;
+  w.input_bytes = tensor_bytes(call.args);
   if (std::function<void()> typed = typed_call(call, s->typed_out)) {
     w.call = std::move(typed);
     w.release = [s] { s->typed_out.reset(); };

@@ -56,8 +56,13 @@ std::string device_times_text(const results::CaseResult& r) {
 std::string console_line(const results::CaseResult& r) {
   if (r.status != "ok") return fmt::format("{}  {}: {}", r.c.case_id, r.status, core::first_line(r.message));
   const std::string device = device_times_text(r);
-  return fmt::format("{}  {} ({}){}  p90 {}  cv {:.1f}%{}  peak {}{}", r.c.case_id,
-                     format_duration(r.estimate.time), estimate_text(r.estimate),
+  // Repetitions set aside for an unusual memory bandwidth (results::set_aside_unusual_bandwidth).
+  const std::string aside = r.timing.set_aside.empty()
+                                ? ""
+                                : fmt::format(" · {} set aside: memory bandwidth off its usual {:.1f} GB/s",
+                                              r.timing.set_aside.size(), r.timing.usual_bandwidth / 1e9);
+  return fmt::format("{}  {} ({}{}){}  p90 {}  cv {:.1f}%{}  peak {}{}", r.c.case_id,
+                     format_duration(r.estimate.time), estimate_text(r.estimate), aside,
                      device.empty() ? "" : "  (" + device + ")",
                      format_duration(r.summary.p90),
                      r.timing.noise * 100, results::noisy(r) ? " (noisy)" : "",

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
 
@@ -126,7 +128,11 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const
   out.timing.repetition_medians.clear();
   out.timing.cpu_times.clear();
   out.timing.batch_times.clear();
+  out.timing.repetition_bandwidth.clear();
+  out.timing.set_aside.clear();
   out.memory.reset();
+  // The bandwidth readings stay paired with the medians only if every part has them.
+  bool bandwidth_everywhere = true;
   for (const auto& r : repetitions) {
     if (r.status != "ok") {
       CaseResult failed = r;
@@ -149,6 +155,14 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const
       out.timing.repetition_medians.insert(out.timing.repetition_medians.end(), r.timing.repetition_medians.begin(),
                                            r.timing.repetition_medians.end());
     }
+    const std::size_t medians_of_part = std::max<std::size_t>(1, r.timing.repetition_medians.size());
+    if (r.timing.repetition_bandwidth.size() == medians_of_part) {
+      out.timing.repetition_bandwidth.insert(out.timing.repetition_bandwidth.end(), r.timing.repetition_bandwidth.begin(),
+                                             r.timing.repetition_bandwidth.end());
+    } else {
+      bandwidth_everywhere = false;
+    }
+    out.timing.set_aside.insert(out.timing.set_aside.end(), r.timing.set_aside.begin(), r.timing.set_aside.end());
     out.timing.cpu_times.insert(out.timing.cpu_times.end(), r.timing.cpu_times.begin(), r.timing.cpu_times.end());
     out.timing.batch_times.insert(out.timing.batch_times.end(), r.timing.batch_times.begin(),
                                   r.timing.batch_times.end());
@@ -160,6 +174,7 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const
     // measured again may come back after later ones).
     if (!out.work.aten_calls && r.work.aten_calls) out.work = r.work;
   }
+  if (!bandwidth_everywhere) out.timing.repetition_bandwidth.clear();
   out.summary = stats::summarize(out.samples);
   out.estimate = estimate_of(out.timing.repetition_medians, estimator);
   // The noise each repetition's stopping rule aimed at is its own blocks' cv: the typical
@@ -174,6 +189,41 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const
   out.timing.noise = stats::median(noises);
   out.timing.noise_reached = out.timing.noise <= out.timing.target_noise;
   return out;
+}
+
+void set_aside_unusual_bandwidth(CaseResult& result, double usual, double tolerance) {
+  TimingInfo& t = result.timing;
+  if (result.status != "ok" || !(usual > 0) || t.repetition_bandwidth.empty() ||
+      t.repetition_bandwidth.size() != t.repetition_medians.size()) {
+    return;
+  }
+  t.usual_bandwidth = usual;
+  auto usual_pair = [&](const std::array<double, 2>& b) {
+    return stats::is_usual(b[0], usual, tolerance) && stats::is_usual(b[1], usual, tolerance);
+  };
+  if (std::none_of(t.repetition_bandwidth.begin(), t.repetition_bandwidth.end(), usual_pair)) {
+    std::vector<double> readings;
+    for (const auto& b : t.repetition_bandwidth) readings.insert(readings.end(), b.begin(), b.end());
+    const auto [low, high] = std::minmax_element(readings.begin(), readings.end());
+    const std::string note = fmt::format(
+        "every repetition ran at an unusual memory bandwidth ({:.0f}-{:.0f} GB/s against the run's usual {:.0f} GB/s)",
+        *low / 1e9, *high / 1e9, usual / 1e9);
+    result.message = result.message.empty() ? note : result.message + "; " + note;
+    return;
+  }
+  std::vector<double> kept;
+  std::vector<std::array<double, 2>> kept_bandwidth;
+  for (std::size_t i = 0; i < t.repetition_medians.size(); ++i) {
+    if (usual_pair(t.repetition_bandwidth[i])) {
+      kept.push_back(t.repetition_medians[i]);
+      kept_bandwidth.push_back(t.repetition_bandwidth[i]);
+    } else {
+      t.set_aside.push_back({t.repetition_medians[i], t.repetition_bandwidth[i], i});
+    }
+  }
+  t.repetition_medians = std::move(kept);
+  t.repetition_bandwidth = std::move(kept_bandwidth);
+  result.estimate = estimate_of(t.repetition_medians, result.estimate.estimator);
 }
 
 bool noisy(const CaseResult& result) {
@@ -222,6 +272,19 @@ Json to_json(const CaseResult& result) {
   timing["placement_padding"] = result.timing.placement_padding;
   timing["canary"] = number(result.timing.canary);
   timing["retried_repetitions"] = result.timing.retried_repetitions;
+  if (!result.timing.repetition_bandwidth.empty() || !result.timing.set_aside.empty()) {
+    Json bandwidth = Json::array();
+    for (const auto& pair : result.timing.repetition_bandwidth) bandwidth.push_back({number(pair[0]), number(pair[1])});
+    timing["repetition_bandwidth"] = bandwidth;
+    Json aside = Json::array();
+    for (const auto& r : result.timing.set_aside) {
+      aside.push_back({{"median", number(r.median)},
+                       {"bandwidth", {number(r.bandwidth[0]), number(r.bandwidth[1])}},
+                       {"repetition", r.repetition}});
+    }
+    timing["set_aside"] = aside;
+    timing["usual_bandwidth"] = number(result.timing.usual_bandwidth);
+  }
   timing["spent"] = to_json(result.timing.spent);
   out["timing"] = timing;
   if (result.memory) {
@@ -319,6 +382,37 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       result.timing.placement_padding = integer_field(t, "placement_padding", 0, where);
       result.timing.canary = t.contains("canary") && t["canary"].is_number() ? t["canary"].get<double>() : 0.0;
       result.timing.retried_repetitions = integer_field(t, "retried_repetitions", 0, where);
+      // Absent from files before the memory canary, and for cases it does not bracket.
+      auto read_pair = [&where](const Json& v, const char* what) {
+        if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number()) {
+          throw ResultsError(where + ": timing." + what + ": expected [before, after] in bytes/s, got " + v.dump());
+        }
+        return std::array<double, 2>{v[0].get<double>(), v[1].get<double>()};
+      };
+      if (t.contains("repetition_bandwidth") && t["repetition_bandwidth"].is_array()) {
+        for (const auto& v : t["repetition_bandwidth"]) {
+          result.timing.repetition_bandwidth.push_back(read_pair(v, "repetition_bandwidth"));
+        }
+        if (result.timing.repetition_bandwidth.size() != result.timing.repetition_medians.size()) {
+          throw ResultsError(where + ": timing.repetition_bandwidth has " +
+                             std::to_string(result.timing.repetition_bandwidth.size()) +
+                             " entries, expected one per repetition median (" +
+                             std::to_string(result.timing.repetition_medians.size()) + ")");
+        }
+      }
+      if (t.contains("set_aside") && t["set_aside"].is_array()) {
+        for (const auto& v : t["set_aside"]) {
+          if (!v.is_object() || !v.contains("median") || !v["median"].is_number() || !v.contains("bandwidth")) {
+            throw ResultsError(where + ": timing.set_aside: expected {median, bandwidth}, got " + v.dump());
+          }
+          const std::int64_t repetition = integer_field(v, "repetition", 0, where);
+          if (repetition < 0) throw ResultsError(where + ": timing.set_aside.repetition must be 0 or more");
+          result.timing.set_aside.push_back({v["median"].get<double>(), read_pair(v["bandwidth"], "set_aside.bandwidth"),
+                                             static_cast<std::size_t>(repetition)});
+        }
+      }
+      const double usual = read_number(t, "usual_bandwidth");
+      result.timing.usual_bandwidth = std::isfinite(usual) ? usual : 0.0;
       if (t.contains("spent") && t["spent"].is_object()) {  // absent from files before it
         each_phase(result.timing.spent, [&t](const char* name, double& value) {
           value = t["spent"].contains(name) && t["spent"][name].is_number() ? t["spent"][name].get<double>() : 0.0;

@@ -112,4 +112,30 @@ double relative_spread(const std::vector<double>& values) {
   return (*high - *low) / m;
 }
 
+double usual_level(const std::vector<double>& readings, double tolerance) {
+  std::vector<double> sorted;
+  for (double r : readings) {
+    if (r > 0 && std::isfinite(r)) sorted.push_back(r);
+  }
+  if (sorted.empty()) return k_nan;
+  std::sort(sorted.begin(), sorted.end());
+  const double width = (1.0 + tolerance) * (1.0 + tolerance);
+  std::size_t best_begin = 0, best_end = 1, end = 0;
+  for (std::size_t begin = 0; begin < sorted.size(); ++begin) {
+    end = std::max(end, begin + 1);
+    while (end < sorted.size() && sorted[end] <= sorted[begin] * width) ++end;
+    if (end - begin > best_end - best_begin) {
+      best_begin = begin;
+      best_end = end;
+    }
+  }
+  return median(std::vector<double>(sorted.begin() + static_cast<std::ptrdiff_t>(best_begin),
+                                    sorted.begin() + static_cast<std::ptrdiff_t>(best_end)));
+}
+
+bool is_usual(double reading, double level, double tolerance) {
+  if (!(reading > 0) || !(level > 0)) return false;
+  return std::abs(std::log(reading / level)) <= std::log1p(tolerance) + 1e-12;
+}
+
 }  // namespace opbench::stats

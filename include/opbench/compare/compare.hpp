@@ -49,6 +49,10 @@ struct CaseComparison {
 // one. A case with fewer repetitions than the run planned (a child that died) cannot be split
 // and counts as one process.
 std::vector<std::vector<double>> recorded_processes(const Json& context, const std::vector<double>& repetition_medians);
+// The same for a case's timing, whose repetitions set aside for an unusual memory bandwidth
+// (TimingInfo::set_aside) keep their places: each process keeps the medians it measured that were
+// not set aside, and a process left with none is not counted.
+std::vector<std::vector<double>> recorded_processes(const Json& context, const results::TimingInfo& timing);
 
 // How closely the two files agree, over the cases that have a ratio on both sides: the
 // distribution of |ratio - 1| (numpy-linear percentiles) and the cases farthest from 1. On two

@@ -1,17 +1,42 @@
 #pragma once
 // A canary of the machine's speed: a fixed chain of integer multiply-adds (no memory traffic,
-// no LibTorch call), about 0.1 ms on a 2.5 GHz core, run once on each of `threads` intra-op
-// threads at once. It takes the same time whenever the cores run at full speed, so a slower
-// canary means a slow spell (a busy neighbour, a throttled or shared core); see schedule.hpp.
+// no LibTorch call), about 0.1 ms on a 2.5 GHz core. It takes the same time whenever the core runs
+// at full speed, so a slower canary means a slow spell (a busy neighbour, a throttled or shared
+// core); see schedule.hpp. It runs on the calling thread only: it is split with ATen's
+// parallel_for, which is a serial loop in code built without OpenMP, as opbench is (until
+// 2026-11-25 this said it ran on each of the case's threads; it never did).
+//
+// A memory canary beside it, for the cases that stream from memory: LibTorch's sum over a buffer
+// twice the last-level cache, on the intra-op threads the case runs on, timed by the wall clock.
+// On a shared host it moves with things the speed canary cannot see: here (2-core KVM guest,
+// 2026-11-25) two threads summed 64 MiB in 1.8 ms most of the time, as long as one thread alone
+// (the two do not run at the same time, or share a core), and in 0.9 ms for a few seconds at a
+// time; relu 8x64x112x112 on two threads then ran at 0.55 ms instead of 1.1 ms, and such cases
+// were the A/A's worst (the minimum over repetitions took a fast one in one run, not in the next).
+// One thread summed in 2.0 ms throughout.
+
+#include <cstdint>
 
 namespace opbench::exec {
 
-// One reading: seconds of the slowest thread's loop.
+// One reading: seconds of the loop, `threads` times over (see above: on the calling thread).
 double canary_reading(int threads);
 
 // The canary: the fastest of three readings back to back (~0.3 ms). A timer tick or a short
 // interrupt lands in one reading; a slow spell (a busy neighbour, a throttled core) lasts longer
 // and slows all three (bench_overhead canary measures how often each would call a repetition slow).
 double canary_seconds(int threads);
+
+// The memory canary's buffer: twice the last-level cache (device_support's last_level_cache_bytes), so each
+// reading streams from memory. Mapped on its own, outside the heap the cases allocate from.
+std::int64_t memory_canary_bytes();
+
+// Cases whose inputs fill at least this much (a quarter of the last-level cache) stream from
+// memory: the driver brackets their CPU repetitions with the memory canary.
+std::int64_t memory_bound_bytes();
+
+// The memory canary: the faster of two sums of the whole buffer on LibTorch's intra-op threads
+// (at::get_num_threads()), in bytes per second of wall time (~1-2 ms each here).
+double memory_canary_bandwidth();
 
 }  // namespace opbench::exec

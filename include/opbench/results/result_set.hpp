@@ -2,6 +2,7 @@
 // What a run produces: its context and one result per case, raw samples kept.
 // Times are seconds; memory is bytes. The JSON carries k_schema_version.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -69,6 +70,20 @@ struct TimingInfo {
   double canary = 0;  // [s] the speed canary around the timing (exec/canary.hpp), slower of the
                       // one before and the one after; the slowest over kept repetitions; 0: none
   std::int64_t retried_repetitions = 0;    // repetitions measured again: the machine was slow
+  // Memory-bound CPU cases (exec/canary.hpp: inputs of a quarter of the last-level cache or
+  // more): the memory canary's bandwidth [bytes/s] before and after each repetition, in the order
+  // of repetition_medians; empty for other cases.
+  std::vector<std::array<double, 2>> repetition_bandwidth;
+  // Repetitions measured while the host gave an unusual memory bandwidth for the run (both
+  // readings not within --bandwidth-tolerance of usual_bandwidth): kept here, out of
+  // repetition_medians and so out of the estimate (set_aside_unusual_bandwidth).
+  struct SetAside {
+    double median = 0;
+    std::array<double, 2> bandwidth{};
+    std::size_t repetition = 0;  // its place among all the case's repetitions (0-based), set aside or not
+  };
+  std::vector<SetAside> set_aside;
+  double usual_bandwidth = 0;  // [bytes/s] the run's usual memory canary at the case's threads; 0: none
   TimeSpent spent;
 };
 
@@ -167,6 +182,13 @@ struct ResultSet {
 // message.
 CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
                                const std::string& estimator = k_default_estimator);
+
+// Moves the repetitions of a memory-bound case (timing.repetition_bandwidth) measured at an
+// unusual memory bandwidth (either reading not stats::is_usual against `usual`) to
+// timing.set_aside, and makes the estimate again from the others with its estimator. When none
+// was measured at the usual bandwidth, all stay and the message says so. Records `usual` as
+// timing.usual_bandwidth. Nothing happens without readings or a positive `usual`.
+void set_aside_unusual_bandwidth(CaseResult& result, double usual, double tolerance);
 
 // Past this cv of its (typical repetition's) blocks a case is noisy: its blocks disagree so much
 // that its number may be off (pyperf calls a benchmark unstable past a 10% standard deviation).

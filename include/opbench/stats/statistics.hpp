@@ -61,4 +61,11 @@ MedianInterval median_interval(const std::vector<double>& values, double confide
 // value, NaN when empty or when the median is 0.
 double relative_spread(const std::vector<double>& values);
 
+// The usual level of positive readings that sit at a few levels (a shared host's memory
+// bandwidth): of the bands [x, x * (1 + tolerance)^2], the one that holds the most readings
+// (the lowest such band on a tie), and the median of the readings in it. A reading r is usual
+// when |log(r / level)| <= log(1 + tolerance). NaN when there is no positive reading.
+double usual_level(const std::vector<double>& readings, double tolerance);
+bool is_usual(double reading, double level, double tolerance);
+
 }  // namespace opbench::stats

@@ -85,6 +85,26 @@ TEST(Compare, SaysWhenTheTwoRunsSetupsDiffer) {
   EXPECT_NE(md.str().find("- **note**: the two runs' setups differ"), std::string::npos);
 }
 
+TEST(Compare, SaysWhenTheHostGaveTheRunsADifferentMemoryBandwidth) {
+  auto base = results::load_results(k_dir + "base.json");
+  auto other = base;
+  auto bandwidth = [](double usual) {
+    return Json{{"tolerance", 0.2}, {"by_threads", {{"2", {{"usual", usual}, {"readings", 40}}}}}};
+  };
+  base.summary["memory_bandwidth"] = bandwidth(33e9);
+  other.summary["memory_bandwidth"] = bandwidth(38e9);  // within 20%: nothing to say
+  EXPECT_TRUE(compare_results(base, other, {}).notes.empty());
+  other.summary["memory_bandwidth"] = bandwidth(55e9);
+  const Comparison c = compare_results(base, other, {});
+  ASSERT_EQ(c.notes.size(), 1u);
+  EXPECT_NE(c.notes.front().find("different usual memory bandwidth (2 thread(s): 33.0 GB/s in BASE, 55.0 GB/s in NEW"),
+            std::string::npos)
+      << c.notes.front();
+  // Files from before the memory canary say nothing about it.
+  other.summary.erase("memory_bandwidth");
+  EXPECT_TRUE(compare_results(base, other, {}).notes.empty());
+}
+
 TEST(Compare, SyntheticTwentyPercentSlowdownIsExactlyThatRegression) {
   const auto base = results::load_results(k_dir + "base.json");
   const auto slow = results::load_results(k_dir + "slow_mul.json");

@@ -77,7 +77,27 @@ TEST(GateReplay, ARecordedRunIsSplitIntoTheProcessesThatMeasuredIt) {
   EXPECT_EQ(recorded_processes(Json{{"repetitions", 7}}, seven), (Processes{seven}));  // before --processes
   EXPECT_EQ(recorded_processes(Json{{"isolate", true}, {"repetitions", 3}}, {1, 2, 3}), (Processes{{1}, {2}, {3}}));
   EXPECT_EQ(recorded_processes(Json{{"processes", 2}, {"repetitions", 8}}, seven), (Processes{seven}));
-  EXPECT_TRUE(recorded_processes(Json{{"processes", 2}, {"repetitions", 6}}, {}).empty());
+  EXPECT_TRUE(recorded_processes(Json{{"processes", 2}, {"repetitions", 6}}, std::vector<double>{}).empty());
+}
+
+// Repetitions set aside for an unusual memory bandwidth keep their places: the others stay in the
+// processes that measured them, and a process left with none is not counted.
+TEST(GateReplay, RepetitionsSetAsideLeaveTheOthersInTheirProcesses) {
+  using Processes = std::vector<std::vector<double>>;
+  const Json context{{"processes", 3}, {"repetitions", 6}};
+  results::TimingInfo timing;
+  timing.repetition_medians = {1, 3, 4, 6};
+  timing.set_aside = {{2.0, {50e9, 50e9}, 1}, {5.0, {50e9, 50e9}, 4}};
+  EXPECT_EQ(recorded_processes(context, timing), (Processes{{1}, {3, 4}, {6}}));
+  timing.repetition_medians = {1, 2, 5, 6};
+  timing.set_aside = {{3.0, {50e9, 50e9}, 2}, {4.0, {50e9, 50e9}, 3}};
+  EXPECT_EQ(recorded_processes(context, timing), (Processes{{1, 2}, {5, 6}}));
+  // Without any set aside, as before; places that do not fit: one process.
+  timing.set_aside.clear();
+  EXPECT_EQ(recorded_processes(context, timing).size(), 1u);  // 4 of 6 and none set aside: a child died
+  timing.repetition_medians = {1, 2, 3, 4, 5};
+  timing.set_aside = {{6.0, {50e9, 50e9}, 9}};
+  EXPECT_EQ(recorded_processes(context, timing), (Processes{{1, 2, 3, 4, 5}}));
 }
 
 // A night's processes come from distinct recorded processes: with one fast and one slow recorded

@@ -5,6 +5,8 @@
 #include "input_memo.hpp"
 #include "opbench/catalog/binder.hpp"
 #include "opbench/core/error.hpp"
+#include "opbench/exec/canary.hpp"
+#include "opbench/exec/device_support.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/inputs.hpp"
 #include "opbench/exec/memory_probe.hpp"
@@ -58,6 +60,23 @@ TEST(Executor, EachRepetitionHasItsOwnPlacementAndACanary) {
   EXPECT_EQ(a.work.aten_calls, 1);
   EXPECT_FALSE(b.work.aten_calls.has_value());
   EXPECT_FALSE(b.memory.has_value());
+}
+
+TEST(Executor, AMemoryBoundCaseHasTheMemoryCanaryAroundEachRepetition) {
+  // Inputs of memory_bound_bytes (a quarter of the last-level cache), rounded up to a float.
+  const std::int64_t floats = (memory_bound_bytes() + 3) / 4;
+  const auto big = run_case(make_case("neg", {{"self", std::to_string(floats)}}), quick());
+  ASSERT_EQ(big.status, "ok") << big.message;
+  ASSERT_EQ(big.timing.repetition_bandwidth.size(), 1u);
+  for (double reading : big.timing.repetition_bandwidth[0]) {
+    EXPECT_GT(reading, 1e8) << "100 MB/s: slower than any machine's memory";
+    EXPECT_LT(reading, 1e13) << "10 TB/s: faster than any machine's memory";
+  }
+  EXPECT_EQ(memory_canary_bytes(), 2 * last_level_cache_bytes());
+  // A float fewer is under it: no memory canary.
+  const auto small = run_case(make_case("neg", {{"self", std::to_string(floats - 1)}}), quick());
+  ASSERT_EQ(small.status, "ok") << small.message;
+  EXPECT_TRUE(small.timing.repetition_bandwidth.empty());
 }
 
 TEST(MemoryProbe, CountsAllocationsOfACall) {

@@ -185,6 +185,15 @@ TEST(DeviceTimes, ConsoleMarkdownCsvAndJsonSayWhichTime) {
   EXPECT_EQ(combined.timing.cpu_times.size(), 6u);
 }
 
+TEST(ConsoleLine, NamesRepetitionsSetAsideForTheMemoryBandwidth) {
+  results::CaseResult r = sample_set().cases.front();
+  EXPECT_EQ(console_line(r).find("set aside"), std::string::npos);
+  r.timing.set_aside = {{0.5e-6, {55e9, 54e9}, 2}};
+  r.timing.usual_bandwidth = 36.9e9;
+  EXPECT_NE(console_line(r).find(" · 1 set aside: memory bandwidth off its usual 36.9 GB/s)"), std::string::npos)
+      << console_line(r);
+}
+
 }  // namespace
 }  // namespace opbench::report
 

@@ -118,6 +118,95 @@ TEST(ResultWriter, JournalKeepsRepetitionsOfCasesThatNeverFinished) {
   EXPECT_DOUBLE_EQ(b.estimate.median, 3.05);
 }
 
+// A memory-bound case of six repetitions, two of them measured while the host gave 55 GB/s
+// instead of its usual 33 GB/s (faster, as such cases then are).
+CaseResult memory_bound_case() {
+  CaseResult r = make_result("a", {1.0, 1.1, 0.6, 1.05, 0.55, 1.2});
+  r.timing.repetition_medians = {1.0, 1.1, 0.6, 1.05, 0.55, 1.2};
+  r.timing.repetition_bandwidth = {{33e9, 34e9}, {32e9, 33e9}, {55e9, 54e9}, {33e9, 31e9}, {34e9, 56e9}, {35e9, 33e9}};
+  r.estimate = estimate_of(r.timing.repetition_medians, "min");
+  return r;
+}
+
+TEST(ResultSet, RepetitionsAtAnUnusualMemoryBandwidthAreSetAsideNotLost) {
+  CaseResult r = memory_bound_case();
+  EXPECT_DOUBLE_EQ(r.estimate.time, 0.55);
+  set_aside_unusual_bandwidth(r, 33e9, 0.2);
+  // The third (both readings fast) and the fifth (fast after it) are set aside.
+  EXPECT_EQ(r.timing.repetition_medians, (std::vector<double>{1.0, 1.1, 1.05, 1.2}));
+  ASSERT_EQ(r.timing.repetition_bandwidth.size(), 4u);
+  ASSERT_EQ(r.timing.set_aside.size(), 2u);
+  EXPECT_DOUBLE_EQ(r.timing.set_aside[0].median, 0.6);
+  EXPECT_DOUBLE_EQ(r.timing.set_aside[1].median, 0.55);
+  EXPECT_DOUBLE_EQ(r.timing.set_aside[1].bandwidth[1], 56e9);
+  EXPECT_DOUBLE_EQ(r.timing.usual_bandwidth, 33e9);
+  EXPECT_EQ(r.estimate.estimator, "min");
+  EXPECT_DOUBLE_EQ(r.estimate.time, 1.0);
+  EXPECT_EQ(r.estimate.repetitions, 4u);
+  EXPECT_TRUE(r.message.empty());
+  // Written and read back: the set-aside repetitions stay in the file, out of the estimate.
+  ResultSet set;
+  set.cases.push_back(r);
+  const ResultSet back = result_set_from_json(to_json(set), "mem");
+  const CaseResult& b = back.cases[0];
+  EXPECT_EQ(b.timing.repetition_medians, r.timing.repetition_medians);
+  EXPECT_EQ(b.timing.repetition_bandwidth, r.timing.repetition_bandwidth);
+  ASSERT_EQ(b.timing.set_aside.size(), 2u);
+  EXPECT_DOUBLE_EQ(b.timing.set_aside[0].bandwidth[0], 55e9);
+  EXPECT_DOUBLE_EQ(b.timing.usual_bandwidth, 33e9);
+  EXPECT_DOUBLE_EQ(b.estimate.time, 1.0);
+}
+
+TEST(ResultSet, AMemoryBoundCaseMeasuredOnlyAtAnUnusualBandwidthKeepsEverythingAndSaysSo) {
+  CaseResult r = memory_bound_case();
+  set_aside_unusual_bandwidth(r, 80e9, 0.2);
+  EXPECT_EQ(r.timing.repetition_medians.size(), 6u);
+  EXPECT_TRUE(r.timing.set_aside.empty());
+  EXPECT_DOUBLE_EQ(r.estimate.time, 0.55);
+  EXPECT_EQ(r.message, "every repetition ran at an unusual memory bandwidth (31-56 GB/s against the run's usual 80 GB/s)");
+  // No usual level, or no readings: nothing changes.
+  CaseResult none = memory_bound_case();
+  set_aside_unusual_bandwidth(none, 0.0, 0.2);
+  EXPECT_EQ(none.timing.repetition_medians.size(), 6u);
+  EXPECT_DOUBLE_EQ(none.timing.usual_bandwidth, 0.0);
+  CaseResult plain = make_result("b", {1.0, 2.0});
+  plain.timing.repetition_medians = {1.0, 2.0};
+  set_aside_unusual_bandwidth(plain, 33e9, 0.2);
+  EXPECT_EQ(plain.timing.repetition_medians.size(), 2u);
+  EXPECT_DOUBLE_EQ(plain.timing.usual_bandwidth, 0.0);
+}
+
+TEST(ResultSet, BandwidthReadingsStayPairedWithTheirMedians) {
+  CaseResult first = make_result("a", {1.0, 1.2});
+  first.timing.repetition_medians = {1.0, 1.2};
+  first.timing.repetition_bandwidth = {{30e9, 31e9}, {32e9, 33e9}};
+  CaseResult second = make_result("a", {0.9});
+  second.timing.repetition_medians = {0.9};
+  second.timing.repetition_bandwidth = {{50e9, 51e9}};
+  const CaseResult both = combine_repetitions({first, second});
+  ASSERT_EQ(both.timing.repetition_bandwidth.size(), 3u);
+  EXPECT_DOUBLE_EQ(both.timing.repetition_bandwidth[2][0], 50e9);
+  // A part without readings: none is kept rather than pairs that no longer match.
+  CaseResult third = make_result("a", {1.1});
+  third.timing.repetition_medians = {1.1};
+  const CaseResult mixed = combine_repetitions({first, third});
+  EXPECT_TRUE(mixed.timing.repetition_bandwidth.empty());
+  // A file whose readings do not match its medians is refused, naming the field.
+  ResultSet set;
+  set.cases.push_back(first);
+  Json json = to_json(set);
+  json["cases"][0]["timing"]["repetition_bandwidth"].push_back({1e9, 1e9});
+  try {
+    (void)result_set_from_json(json, "bad.json");
+    FAIL() << "expected a ResultsError";
+  } catch (const ResultsError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("timing.repetition_bandwidth has 3 entries"), std::string::npos) << e.what();
+  }
+  json["cases"][0]["timing"]["repetition_bandwidth"] = Json::array({Json::array({1e9}), Json::array({1e9, 2e9})});
+  EXPECT_THROW((void)result_set_from_json(json, "bad.json"), ResultsError);
+}
+
 TEST(ResultSet, PartsMeasuredInSeveralProcessesPoolTheirRepetitionMedians) {
   // run --processes: each process's result of a case has several repetitions already.
   CaseResult first = make_result("a", {1.0, 1.2, 1.1});

@@ -110,5 +110,26 @@ TEST(RelativeSpread, RangeOverMedian) {
   EXPECT_TRUE(std::isnan(relative_spread({})));
 }
 
+TEST(UsualLevel, TheBandThatHoldsMostReadings) {
+  // A host that gave ~33 GB/s most of the time and ~55 GB/s now and then (readings in GB/s).
+  const std::vector<double> readings = {33, 32, 55, 34, 31, 56, 33, 35, 54, 32};
+  EXPECT_DOUBLE_EQ(usual_level(readings, 0.2), 33.0);  // the band [31, 35] holds 7: median 33
+  EXPECT_TRUE(is_usual(39.0, 33.0, 0.2));
+  EXPECT_FALSE(is_usual(55.0, 33.0, 0.2));
+  EXPECT_FALSE(is_usual(27.0, 33.0, 0.2));   // slower than usual counts too
+  EXPECT_TRUE(is_usual(33.0 * 1.2, 33.0, 0.2));  // the edge is in
+  EXPECT_TRUE(is_usual(33.0 / 1.2, 33.0, 0.2));
+  // When the faster level holds more readings, it is the usual one.
+  EXPECT_DOUBLE_EQ(usual_level({33, 55, 56, 54, 32}, 0.2), 55.0);
+  // A tie: the lower band.
+  EXPECT_DOUBLE_EQ(usual_level({10, 11, 30, 31}, 0.1), 10.5);
+  // Zeros (no reading) and NaN are not readings.
+  EXPECT_DOUBLE_EQ(usual_level({0, 40, std::nan("")}, 0.2), 40.0);
+  EXPECT_TRUE(std::isnan(usual_level({}, 0.2)));
+  EXPECT_TRUE(std::isnan(usual_level({0.0}, 0.2)));
+  EXPECT_FALSE(is_usual(0.0, 33.0, 0.2));
+  EXPECT_FALSE(is_usual(33.0, 0.0, 0.2));
+}
+
 }  // namespace opbench::stats
 
