@@ -282,11 +282,13 @@ struct BandwidthReadings {
     if (now > before) ++cases_set_aside;
     if (result.message.find("unusual memory bandwidth") != std::string::npos) ++cases_unusual;
   }
+  // With tolerance 0 (nothing set aside) the usual level is still told, in the default band.
   Json summary(double tolerance) const {
+    const double band = tolerance > 0 ? tolerance : RunOptions{}.bandwidth_tolerance;
     Json levels = Json::object();
     for (const auto& [threads, readings] : by_threads) {
       const auto [low, high] = std::minmax_element(readings.begin(), readings.end());
-      levels[std::to_string(threads)] = {{"usual", stats::usual_level(readings, tolerance)},
+      levels[std::to_string(threads)] = {{"usual", stats::usual_level(readings, band)},
                                          {"readings", readings.size()},
                                          {"lowest", *low},
                                          {"highest", *high}};
@@ -706,7 +708,7 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
                   "Relative slowdown of the speed canary that marks a repetition as measured in a slow spell")
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--bandwidth-tolerance", options->bandwidth_tolerance,
-                  "Memory-bound CPU cases: set aside a repetition whose memory canary was over this far "
+                  "Memory-bound CPU cases: measure again, then set aside, a repetition whose memory canary was over this far "
                   "from the run's usual memory bandwidth (kept in timing.set_aside, out of the estimate); "
                   "0: keep every repetition")
       ->check(CLI::NonNegativeNumber)->capture_default_str();

@@ -73,19 +73,19 @@ Measurement time_on_host(const plan::Case& c, const ExecOptions& options, std::f
   SteadyTimer timer(std::move(sync));
   timing.timer = timer.name();
   timing.measures = cpu ? "host" : "host_sync";
-  const bool memory_bound = cpu && input_bytes >= memory_bound_bytes();
+  const bool bracketed = cpu && input_bytes >= memory_bound_bytes();
   auto start = std::chrono::steady_clock::now();
   const double before = cpu ? canary_seconds(threads) : 0.0;
-  const double bandwidth_before = memory_bound ? memory_canary_bandwidth() : 0.0;
+  const double bandwidth_before = bracketed ? memory_canary_bandwidth() : 0.0;
   timing.spent.canary += seconds_since(start);
   Measurement m = measure_with(call, flush, options.cold, measure_options, timer);
   start = std::chrono::steady_clock::now();
-  const double bandwidth_after = memory_bound ? memory_canary_bandwidth() : 0.0;
+  const double bandwidth_after = bracketed ? memory_canary_bandwidth() : 0.0;
   const double after = cpu ? canary_seconds(threads) : 0.0;
   timing.spent.canary += seconds_since(start);
   timing.discarded_blocks = m.discarded;
   timing.canary = std::max(before, after);
-  if (memory_bound) timing.repetition_bandwidth = {{bandwidth_before, bandwidth_after}};
+  if (bracketed) timing.repetition_bandwidth = {{bandwidth_before, bandwidth_after}};
   return m;
 }
 

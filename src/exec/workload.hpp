@@ -37,8 +37,8 @@ struct Workload {
   // and host syncs (the same computation; a fused kernel is no ATen call the cost rules know),
   // while `call`'s own calls give the ATen-call count. Empty: `call` gives both.
   std::function<void()> work_call;
-  // Bytes of the call's tensor inputs (every tensor argument, tensor lists included): over
-  // canary.hpp's memory_bound_bytes, its CPU repetitions are bracketed by the memory canary.
+  // Bytes of the call's tensor inputs (every tensor argument, tensor lists included): from
+  // canary.hpp's memory_bound_bytes on, the memory canary brackets its CPU repetitions.
   std::int64_t input_bytes = 0;
   // What a stage other than eager reports (results::StageInfo).
   std::optional<results::StageInfo> stage_info;

@@ -32,7 +32,8 @@ double canary_seconds(int threads);
 std::int64_t memory_canary_bytes();
 
 // Cases whose inputs fill at least this much (a quarter of the last-level cache) stream from
-// memory: the driver brackets their CPU repetitions with the memory canary.
+// memory: the driver brackets their CPU repetitions with the memory canary. (Bracketing every
+// multi-threaded case too was measured on 2026-11-25 and not kept: README, "Numbers that repeat".)
 std::int64_t memory_bound_bytes();
 
 // The memory canary: the faster of two sums of the whole buffer on LibTorch's intra-op threads

@@ -70,12 +70,12 @@ struct TimingInfo {
   double canary = 0;  // [s] the speed canary around the timing (exec/canary.hpp), slower of the
                       // one before and the one after; the slowest over kept repetitions; 0: none
   std::int64_t retried_repetitions = 0;    // repetitions measured again: the machine was slow
-  // Memory-bound CPU cases (exec/canary.hpp: inputs of a quarter of the last-level cache or
-  // more): the memory canary's bandwidth [bytes/s] before and after each repetition, in the order
-  // of repetition_medians; empty for other cases.
+  // Memory-bound CPU cases (exec/canary.hpp's memory_bound_bytes): the
+  // memory canary's bandwidth [bytes/s] before and after each repetition, in the order of
+  // repetition_medians; empty for other cases.
   std::vector<std::array<double, 2>> repetition_bandwidth;
-  // Repetitions measured while the host gave an unusual memory bandwidth for the run (both
-  // readings not within --bandwidth-tolerance of usual_bandwidth): kept here, out of
+  // Repetitions measured while the host gave an unusual memory bandwidth for the run (either
+  // reading not within --bandwidth-tolerance of usual_bandwidth): kept here, out of
   // repetition_medians and so out of the estimate (set_aside_unusual_bandwidth).
   struct SetAside {
     double median = 0;
