@@ -9,11 +9,11 @@
 // A memory canary beside it, for the cases that stream from memory: LibTorch's sum over a buffer
 // twice the last-level cache, on the intra-op threads the case runs on, timed by the wall clock.
 // On a shared host it moves with things the speed canary cannot see: here (2-core KVM guest,
-// 2026-11-25) two threads summed 64 MiB in 1.8 ms most of the time, as long as one thread alone
-// (the two do not run at the same time, or share a core), and in 0.9 ms for a few seconds at a
-// time; relu 8x64x112x112 on two threads then ran at 0.55 ms instead of 1.1 ms, and such cases
-// were the A/A's worst (the minimum over repetitions took a fast one in one run, not in the next).
-// One thread summed in 2.0 ms throughout.
+// 2026-11-25, bench_overhead memory-canary) two threads summed 64 MiB at 35-40 GB/s most of the
+// time and at 53-56 GB/s for a few seconds at a time, one thread at 25-27 GB/s throughout (the
+// host runs the two vCPUs at the same time only now and then); relu 8x64x112x112 on two threads
+// ran at 0.53-0.64 ms then instead of 1.0-1.2 ms, and such cases were the A/A's worst (the minimum
+// over repetitions took a fast one in one run, not in the next).
 
 #include <cstdint>
 
