@@ -8,7 +8,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "opbench/exec/device_support.hpp"

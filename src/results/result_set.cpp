@@ -191,11 +191,12 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const
   return out;
 }
 
-void set_aside_unusual_bandwidth(CaseResult& result, double usual, double tolerance) {
+SetAsideOutcome set_aside_unusual_bandwidth(CaseResult& result, double usual, double tolerance) {
   TimingInfo& t = result.timing;
+  SetAsideOutcome outcome;
   if (result.status != "ok" || !(usual > 0) || t.repetition_bandwidth.empty() ||
       t.repetition_bandwidth.size() != t.repetition_medians.size()) {
-    return;
+    return outcome;
   }
   t.usual_bandwidth = usual;
   auto usual_pair = [&](const std::array<double, 2>& b) {
@@ -209,7 +210,8 @@ void set_aside_unusual_bandwidth(CaseResult& result, double usual, double tolera
         "every repetition ran at an unusual memory bandwidth ({:.0f}-{:.0f} GB/s against the run's usual {:.0f} GB/s)",
         *low / 1e9, *high / 1e9, usual / 1e9);
     result.message = result.message.empty() ? note : result.message + "; " + note;
-    return;
+    outcome.all_unusual = true;
+    return outcome;
   }
   std::vector<double> kept;
   std::vector<std::array<double, 2>> kept_bandwidth;
@@ -219,11 +221,13 @@ void set_aside_unusual_bandwidth(CaseResult& result, double usual, double tolera
       kept_bandwidth.push_back(t.repetition_bandwidth[i]);
     } else {
       t.set_aside.push_back({t.repetition_medians[i], t.repetition_bandwidth[i], i});
+      ++outcome.set_aside;
     }
   }
   t.repetition_medians = std::move(kept);
   t.repetition_bandwidth = std::move(kept_bandwidth);
   result.estimate = estimate_of(t.repetition_medians, result.estimate.estimator);
+  return outcome;
 }
 
 bool noisy(const CaseResult& result) {

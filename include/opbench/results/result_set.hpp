@@ -187,8 +187,13 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
 // unusual memory bandwidth (either reading not stats::is_usual against `usual`) to
 // timing.set_aside, and makes the estimate again from the others with its estimator. When none
 // was measured at the usual bandwidth, all stay and the message says so. Records `usual` as
-// timing.usual_bandwidth. Nothing happens without readings or a positive `usual`.
-void set_aside_unusual_bandwidth(CaseResult& result, double usual, double tolerance);
+// timing.usual_bandwidth. Nothing happens without readings or a positive `usual`. Returns what it
+// did.
+struct SetAsideOutcome {
+  std::size_t set_aside = 0;    // repetitions moved to timing.set_aside
+  bool all_unusual = false;     // every repetition was off the usual level: all kept, message says so
+};
+SetAsideOutcome set_aside_unusual_bandwidth(CaseResult& result, double usual, double tolerance);
 
 // Past this cv of its (typical repetition's) blocks a case is noisy: its blocks disagree so much
 // that its number may be off (pyperf calls a benchmark unstable past a 10% standard deviation).

@@ -131,7 +131,9 @@ CaseResult memory_bound_case() {
 TEST(ResultSet, RepetitionsAtAnUnusualMemoryBandwidthAreSetAsideNotLost) {
   CaseResult r = memory_bound_case();
   EXPECT_DOUBLE_EQ(r.estimate.time, 0.55);
-  set_aside_unusual_bandwidth(r, 33e9, 0.2);
+  const SetAsideOutcome did = set_aside_unusual_bandwidth(r, 33e9, 0.2);
+  EXPECT_EQ(did.set_aside, 2u);
+  EXPECT_FALSE(did.all_unusual);
   // The third (both readings fast) and the fifth (fast after it) are set aside.
   EXPECT_EQ(r.timing.repetition_medians, (std::vector<double>{1.0, 1.1, 1.05, 1.2}));
   ASSERT_EQ(r.timing.repetition_bandwidth.size(), 4u);
@@ -159,14 +161,16 @@ TEST(ResultSet, RepetitionsAtAnUnusualMemoryBandwidthAreSetAsideNotLost) {
 
 TEST(ResultSet, AMemoryBoundCaseMeasuredOnlyAtAnUnusualBandwidthKeepsEverythingAndSaysSo) {
   CaseResult r = memory_bound_case();
-  set_aside_unusual_bandwidth(r, 80e9, 0.2);
+  const SetAsideOutcome did = set_aside_unusual_bandwidth(r, 80e9, 0.2);
+  EXPECT_EQ(did.set_aside, 0u);
+  EXPECT_TRUE(did.all_unusual);
   EXPECT_EQ(r.timing.repetition_medians.size(), 6u);
   EXPECT_TRUE(r.timing.set_aside.empty());
   EXPECT_DOUBLE_EQ(r.estimate.time, 0.55);
   EXPECT_EQ(r.message, "every repetition ran at an unusual memory bandwidth (31-56 GB/s against the run's usual 80 GB/s)");
   // No usual level, or no readings: nothing changes.
   CaseResult none = memory_bound_case();
-  set_aside_unusual_bandwidth(none, 0.0, 0.2);
+  EXPECT_FALSE(set_aside_unusual_bandwidth(none, 0.0, 0.2).all_unusual);
   EXPECT_EQ(none.timing.repetition_medians.size(), 6u);
   EXPECT_DOUBLE_EQ(none.timing.usual_bandwidth, 0.0);
   CaseResult plain = make_result("b", {1.0, 2.0});
