@@ -47,8 +47,7 @@ int calibrate(const CalibrateOptions& options, const GlobalOptions& global) {
   const std::string allocator = exec::configure_host_allocator("tuned");
   const std::string path = options.peaks.empty() ? cost::default_peaks_path() : options.peaks;
   cost::PeakStore store = cost::PeakStore::load(path);
-  const std::vector<int> threads =
-      options.threads.empty() ? std::vector<int>{exec::default_threads()} : options.threads;
+  const std::vector<int> threads = threads_axis(options.threads);
   std::vector<std::string> devices;
   for (const auto& ctx : core::split_list(options.contexts)) {
     devices.push_back(core::parse_device(ctx).str());
@@ -105,7 +104,7 @@ void add_calibrate_command(CLI::App& app, GlobalOptions& global) {
       "calibrate", "Measure this machine's memory bandwidth and GEMM throughput through LibTorch");
   cmd->add_option("--ctx", options->contexts, "Devices, comma-separated")->capture_default_str();
   cmd->add_option("--dtype", options->dtypes, "Dtypes, comma-separated")->capture_default_str();
-  cmd->add_option("--threads", options->threads, "Intra-op threads, comma-separated (default: LibTorch's)")
+  cmd->add_option("--threads", options->threads, "Intra-op threads, comma-separated (default: 1, as run's; 0: LibTorch's default)")
       ->delimiter(',');
   cmd->add_option("--peaks", options->peaks,
                   "Peaks file to update (default: $OPBENCH_PEAKS, else ~/.cache/opbench/peaks.json)");

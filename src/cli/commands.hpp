@@ -29,6 +29,11 @@ std::string results_dir(const GlobalOptions& global);
 catalog::Catalog load_catalog_for(const std::vector<std::string>& files, const GlobalOptions& global,
                                   bool samples = false);
 
+// The `--threads` axis of run and calibrate: `given`, 0 standing for LibTorch's default (its
+// thread count as it starts), or exec::default_threads() when nothing is given. Throws UsageError
+// for a negative count.
+std::vector<int> threads_axis(const std::vector<int>& given);
+
 void add_run_command(CLI::App& app, GlobalOptions& global);
 void add_list_command(CLI::App& app, GlobalOptions& global);
 void add_list_tags_command(CLI::App& app, GlobalOptions& global);

@@ -1,7 +1,11 @@
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "commands.hpp"
 #include "opbench/config/loader.hpp"
+#include "opbench/core/error.hpp"
+#include "opbench/exec/executor.hpp"
 
 namespace opbench::cli {
 
@@ -17,6 +21,17 @@ catalog::Catalog load_catalog_for(const std::vector<std::string>& files, const G
   // The built-in samples come with the shipped configs; with --config files, only on request.
   if (files.empty() || samples) catalog::add_samples(catalog);
   return catalog;
+}
+
+std::vector<int> threads_axis(const std::vector<int>& given) {
+  if (given.empty()) return {exec::default_threads()};
+  std::vector<int> axis;
+  for (int t : given) {
+    if (t < 0) throw UsageError("--threads takes thread counts of 1 or more, or 0 for LibTorch's default");
+    const int threads = t == 0 ? exec::libtorch_threads() : t;
+    if (std::find(axis.begin(), axis.end(), threads) == axis.end()) axis.push_back(threads);
+  }
+  return axis;
 }
 
 }  // namespace opbench::cli

@@ -81,11 +81,7 @@ std::vector<plan::Case> plan_cases(const RunOptions& options, const GlobalOption
   for (const auto& ctx : core::split_list(options.contexts)) {
     plan_options.devices.push_back(core::parse_device(ctx).str());
   }
-  plan_options.threads =
-      options.threads.empty() ? std::vector<int>{exec::default_threads()} : options.threads;
-  for (int t : plan_options.threads) {
-    if (t < 1) throw UsageError("--threads must be at least 1");
-  }
+  plan_options.threads = threads_axis(options.threads);
   plan_options.memory_formats = core::split_list(options.memory_formats);
   for (const auto& format : plan_options.memory_formats) {
     if (format != "contiguous" && format != "channels_last") {
@@ -200,7 +196,7 @@ Json run_summary(std::size_t cases, std::size_t ok, std::size_t failed, std::siz
     if (context.contains("cpu_governor") && context["cpu_governor"].is_string()) {
       why += "; CPU frequency governor " + context["cpu_governor"].get<std::string>();
     }
-    why += ". For quieter numbers: an idle machine, --threads 1 with taskset -c, a longer --min-time, "
+    why += ". For quieter numbers: an idle machine, taskset -c with one core per --threads, a longer --min-time, "
            "--repetitions with --interleave (README, \"Quieter numbers\")";
     summary["warning"] = why;
   }
@@ -654,7 +650,7 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
                   "cases without such inputs run contiguous only)")
       ->capture_default_str();
   cmd->add_option("--threads", options->threads,
-                  "Intra-op threads, comma-separated: an axis (default: LibTorch's default)")
+                  "Intra-op threads, comma-separated: an axis (default: 1; 0: LibTorch's default, its physical cores)")
       ->delimiter(',');
   cmd->add_flag("--backward", options->backward, "Also time the backward pass of each case");
   cmd->add_option("--stage", options->stages,

@@ -25,7 +25,9 @@ void run_forward_prepared(const plan::Case& c, PreparedCall& call, const ExecOpt
   drive(c, options, w, result);
 }
 
-int default_threads() { return at::get_num_threads(); }
+int libtorch_threads() { return at::get_num_threads(); }
+
+int default_threads() { return 1; }
 
 void check_device(const std::string& device) {
   const at::Device d = device_of(device);

@@ -891,13 +891,32 @@ TEST_F(Cli, CatalogueFiltersAndTheDefaultSuite) {
   ASSERT_EQ(suite.code, 0) << suite.err;
   EXPECT_EQ(suite.out.find("/float16/"), std::string::npos);
   EXPECT_EQ(suite.out.find("/backward"), std::string::npos);
+  // One intra-op thread unless asked (exec::default_threads); 0 stands for LibTorch's default, and
+  // a count given twice is one value of the axis.
+  EXPECT_NE(suite.out.find("/cpu/t1/forward\n"), std::string::npos);
+  for (const char* other : {"/t0/", "/t2/", "/t4/"}) EXPECT_EQ(suite.out.find(other), std::string::npos) << other;
+  const auto axis = opbench(dir + " run --dry-run --ops relu --shape-class small --threads 0,1,1,3");
+  ASSERT_EQ(axis.code, 0) << axis.err;
+  EXPECT_EQ(axis.out.find("/t0/"), std::string::npos);
+  std::set<std::string> per_threads;
+  std::istringstream axis_lines(axis.out);
+  for (std::string line; std::getline(axis_lines, line);) per_threads.insert(line);
+  EXPECT_EQ(std::count(axis.out.begin(), axis.out.end(), '\n'), static_cast<long>(per_threads.size()));
+  EXPECT_NE(axis.out.find("/cpu/t1/forward\n"), std::string::npos);
+  EXPECT_NE(axis.out.find("/cpu/t3/forward\n"), std::string::npos);
+  const auto negative = opbench(dir + " run --dry-run --ops relu --threads -1");
+  EXPECT_EQ(negative.code, 2) << negative.err;
+  EXPECT_NE(negative.err.find("--threads takes thread counts of 1 or more, or 0 for LibTorch's default"),
+            std::string::npos)
+      << negative.err;
   const auto with_small = opbench(dir + " run --dry-run --shape-class small,common");
   EXPECT_GT(with_small.out.size(), suite.out.size());
   // The layout axis applies to cases with 4-d or 5-d inputs only.
   const auto layouts = opbench(dir + " run --dry-run --ops conv2d,relu --memory-format contiguous,channels_last");
   EXPECT_NE(layouts.out.find("conv2d/input=1x3x8x8,weight=4x3x3x3/float32/cpu/"), std::string::npos);
   EXPECT_NE(layouts.out.find("/forward/channels_last\n"), std::string::npos);
-  EXPECT_EQ(layouts.out.find("relu/self=64/float32/cpu/t2/forward/channels_last"), std::string::npos);
+  EXPECT_EQ(layouts.out.find("relu/self=64/float32/cpu/t1/forward/channels_last"), std::string::npos);
+  EXPECT_NE(layouts.out.find("relu/self=64/float32/cpu/t1/forward\n"), std::string::npos);
 }
 
 TEST_F(Cli, LongTailSamplesRunThroughTheSameExecutor) {

@@ -40,6 +40,11 @@ std::int64_t placement_padding(std::uint64_t seed, int repetition);
 results::CaseResult run_case(const plan::Case& c, const ExecOptions& options);
 
 // LibTorch's intra-op thread count as it starts (the number of physical cores).
+int libtorch_threads();
+
+// The intra-op threads a case runs on when none are asked for: one, as torch.utils.benchmark's
+// Timer does. One thread's time is the operator's own; on a shared host how fast two threads run
+// depends on where the host puts the guest's vCPUs (README, "Numbers that repeat").
 int default_threads();
 
 // Throws DeviceError when `device` ("cpu", "cuda:N") cannot run here, saying why.
