@@ -231,10 +231,11 @@ std::string describe_time_spent(const Json& spent) {
 
 // The memory canary's readings of a run (exec/canary.hpp), per thread count, and the run's usual
 // bandwidth among them: the memory-bound cases' estimates use only the repetitions measured at it.
-// Here the host runs the guest's two vCPUs at the same time only now and then (canary.hpp); a
-// two-thread case that streams from memory then runs up to twice as fast, and the minimum over
-// repetitions took such a repetition in one run and not in the next (relu 8x64x112x112: 0.5 or
-// 1.0 ms).
+// How fast the host lets a case stream from memory moves: on two threads here by up to 2x, as
+// the host runs the guest's two vCPUs at the same time only now and then (canary.hpp), and the
+// minimum over repetitions took a fast repetition in one run and none in the next (relu
+// 8x64x112x112: 0.5 or 1.0 ms); on one thread by less (a run's usual level 21.7-29.8 GB/s on
+// 2026-11-25).
 struct BandwidthReadings {
   std::map<int, std::vector<double>> by_threads;
   std::size_t set_aside = 0;        // repetitions set aside

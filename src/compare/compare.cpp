@@ -83,7 +83,7 @@ void note_setup_differences(const Json& base, const Json& candidate, std::vector
   static const std::vector<std::pair<std::string, std::string>> k_keys = {
       {"libtorch_version", "LibTorch"},  {"libtorch_build", "LibTorch build"},
       {"cpu_model", "CPU"},              {"logical_cores", "logical cores"},
-      {"threads_default", "default threads"}, {"host_allocator", "host allocator"},
+      {"threads_default", "LibTorch's default threads"}, {"host_allocator", "host allocator"},
       {"processes", "processes a run"},  {"repetitions", "repetitions"},
       {"isolate", "isolate"}};
   if (!base.is_object() || !candidate.is_object()) return;

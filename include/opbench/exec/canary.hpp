@@ -28,8 +28,11 @@ double canary_reading(int threads);
 double canary_seconds(int threads);
 
 // The memory canary's buffer: twice the last-level cache (device_support's last_level_cache_bytes), so each
-// reading streams from memory. Mapped on its own, outside the heap the cases allocate from.
+// reading streams from memory. Mapped on its own, outside the heap the cases allocate from, on
+// transparent huge pages where the kernel allows (as LibTorch puts the cases' large tensors; the
+// kernel's mode is in context.host_allocator).
 std::int64_t memory_canary_bytes();
+
 
 // Cases whose inputs fill at least this much (a quarter of the last-level cache) stream from
 // memory: the driver brackets their CPU repetitions with the memory canary. (Bracketing every
