@@ -43,9 +43,8 @@ struct RunOptions {
   std::string process_label;  // "K/P" in a child of --processes: its progress lines say so
   int retries = 2;             // per repetition measured while the machine was slow
   double slow_tolerance = 0.10;  // canary slowdown past which a repetition counts as slow
-  // Memory-bound cases: a repetition whose memory canary was further than this
-  // from the usual bandwidth is measured again, then set aside (results::set_aside_unusual_bandwidth);
-  // 0: neither
+  // Memory-bound cases: a repetition whose memory canary was further than this from the usual
+  // bandwidth is measured again, then set aside (results::set_aside_unusual_bandwidth); 0: neither
   double bandwidth_tolerance = 0.20;
   bool isolate = false;
   std::string trace_dir;  // --trace: a profiler trace of each case (first repetition) here

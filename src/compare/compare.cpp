@@ -49,6 +49,17 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
     c.reason = "different times: base " + base.timing.measures + ", new " + candidate.timing.measures;
     return c;
   }
+  if (base.timing.restored != candidate.timing.restored) {
+    // An in-place case timed on its configured inputs against one timed on what earlier calls
+    // left (infinities, for exp_): the same call on different data.
+    auto said = [](const std::vector<std::string>& names) {
+      return names.empty() ? std::string("none") : core::join(names, ",");
+    };
+    c.verdict = "unknown";
+    c.reason = "different inputs: base restores " + said(base.timing.restored) + ", new restores " +
+               said(candidate.timing.restored) + " before every block";
+    return c;
+  }
   if (c.base_replicates < options.min_replicates || c.new_replicates < options.min_replicates) {
     c.verdict = "unknown";
     c.reason = "too few repetitions (" + std::to_string(c.base_replicates) + " and " +

@@ -13,6 +13,7 @@
 
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/device_support.hpp"
+#include "opbench/exec/executor.hpp"
 #include "opbench/core/version.hpp"
 
 namespace opbench::exec {
@@ -78,7 +79,7 @@ Json collect_context(const std::string& command_line, std::uint64_t seed,
   ctx["host"] = host_name();
   ctx["cpu_model"] = cpu_model();
   ctx["logical_cores"] = std::thread::hardware_concurrency();
-  ctx["threads_default"] = at::get_num_threads();  // LibTorch's, not opbench's default (1)
+  ctx["threads_default"] = libtorch_threads();  // LibTorch's, not opbench's default (1)
   ctx["host_allocator"] = host_allocator;
   ctx["date"] = utc_now();
   add_load(ctx);

@@ -52,9 +52,13 @@ Flush make_flush(const plan::Case& c, bool cold) {
   return flush;
 }
 
+// `restore` (Workload::restore) runs untimed before every block; cold, before the flush, which
+// then evicts what the restore brought into the cache.
 template <typename Call, typename Timer>
-Measurement measure_with(Call& call, Flush& flush, bool cold, const MeasureOptions& options, Timer& timer) {
-  return cold ? measure_cold(call, flush, options, timer) : measure(call, options, timer);
+Measurement measure_with(Call& call, const Restore& restore, Flush& flush, bool cold, const MeasureOptions& options,
+                         Timer& timer) {
+  if (!cold) return measure(call, restore, options, timer);
+  return measure_cold(call, [&] { restore(); flush(); }, options, timer);
 }
 
 // The host clock, on the CPU: blocks during which the process was descheduled are taken again
@@ -63,8 +67,8 @@ Measurement measure_with(Call& call, Flush& flush, bool cold, const MeasureOptio
 // waits for the device at both ends of every block.
 // A memory-bound CPU case (inputs of canary.hpp's memory_bound_bytes or more) also has the memory
 // canary before and after: the bandwidth the host gave while it ran (TimingInfo::repetition_bandwidth).
-Measurement time_on_host(const plan::Case& c, const ExecOptions& options, std::function<void()>& call,
-                         std::int64_t input_bytes, results::TimingInfo& timing, std::function<void()> sync) {
+Measurement time_on_host(const plan::Case& c, const ExecOptions& options, Workload& w, results::TimingInfo& timing,
+                         std::function<void()> sync) {
   const bool cpu = device_of(c.device).is_cpu();
   Flush flush = make_flush(c, options.cold);
   MeasureOptions measure_options = options.measure;
@@ -73,12 +77,12 @@ Measurement time_on_host(const plan::Case& c, const ExecOptions& options, std::f
   SteadyTimer timer(std::move(sync));
   timing.timer = timer.name();
   timing.measures = cpu ? "host" : "host_sync";
-  const bool bracketed = cpu && input_bytes >= memory_bound_bytes();
+  const bool bracketed = cpu && w.input_bytes >= memory_bound_bytes();
   auto start = std::chrono::steady_clock::now();
   const double before = cpu ? canary_seconds(threads) : 0.0;
   const double bandwidth_before = bracketed ? memory_canary_bandwidth() : 0.0;
   timing.spent.canary += seconds_since(start);
-  Measurement m = measure_with(call, flush, options.cold, measure_options, timer);
+  Measurement m = measure_with(w.call, w.restore, flush, options.cold, measure_options, timer);
   start = std::chrono::steady_clock::now();
   const double bandwidth_after = bracketed ? memory_canary_bandwidth() : 0.0;
   const double after = cpu ? canary_seconds(threads) : 0.0;
@@ -111,7 +115,7 @@ Measurement time_on_cuda(const plan::Case& c, const ExecOptions& options, Worklo
   side.max_time = side.min_time;
 
   CudaEventTimer events(stream);
-  Measurement batch = measure_with(w.call, flush, options.cold, side, events);
+  Measurement batch = measure_with(w.call, w.restore, flush, options.cold, side, events);
   const double batch_median = stats::median(batch.samples);
   timing.batch_times.push_back(batch_median);
 
@@ -126,7 +130,7 @@ Measurement time_on_cuda(const plan::Case& c, const ExecOptions& options, Worklo
       std::clamp(std::ceil(options.measure.block_time / std::max(batch_median, 1e-9)), 1.0, 256.0));
   const auto drain = [stream] { stream.synchronize(); };
   SteadyTimer launches(drain, /*sync_at_stop=*/false);
-  const Measurement cpu = measure_with(w.call, flush, options.cold, launch_options, launches);
+  const Measurement cpu = measure_with(w.call, w.restore, flush, options.cold, launch_options, launches);
   timing.cpu_times.push_back(stats::median(cpu.samples));
 
   timing.timer = events.name();
@@ -148,13 +152,13 @@ Measurement time_on_cuda(const plan::Case& c, const ExecOptions& options, Worklo
     return batch;
   }
   auto replay = [&graph] { graph->replay(); };
-  Measurement m = measure_with(replay, flush, options.cold, options.measure, events);
+  Measurement m = measure_with(replay, w.restore, flush, options.cold, options.measure, events);
   for (double& s : m.samples) s /= calls;  // a replay runs `calls` calls
   if (stats::median(m.samples) < 1e-7) {
     // No kernel runs in under 100 ns: the call launches no device work (a view, metadata), so
     // its cost is the host's, measured as the CPU time is, with the full stopping rule.
     SteadyTimer host(drain, /*sync_at_stop=*/false);
-    Measurement h = measure_with(w.call, flush, options.cold, options.measure, host);
+    Measurement h = measure_with(w.call, w.restore, flush, options.cold, options.measure, host);
     timing.timer = host.name();
     timing.cuda_graph = "on: no device work";
     timing.measures = "cpu";
@@ -212,6 +216,7 @@ void drive(const plan::Case& c, const ExecOptions& options, Workload& w, results
   at::AutoGradMode grad_mode(w.grad_mode);
   result.timing.call_path = w.call_path;
   result.timing.mode = options.cold ? "cold" : "hot";
+  result.timing.restored = w.restore.arguments;
   // One untimed call under the recorder first: its ATen calls and the work they do, and whether
   // it makes the host wait for the device (then no CUDA graph can hold it). They are the same in
   // every repetition: on the CPU only the first (`describe`) records them; on CUDA every one
@@ -249,13 +254,13 @@ void drive(const plan::Case& c, const ExecOptions& options, Workload& w, results
   if (device.is_cuda()) {
     if (options.timer == "host") {
       const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(device.index());
-      m = time_on_host(c, options, w.call, w.input_bytes, result.timing, [stream] { stream.synchronize(); });
+      m = time_on_host(c, options, w, result.timing, [stream] { stream.synchronize(); });
     } else {
       m = time_on_cuda(c, options, w, host_sync, result.timing);
     }
   }
 #endif
-  if (device.is_cpu()) m = time_on_host(c, options, w.call, w.input_bytes, result.timing, {});
+  if (device.is_cpu()) m = time_on_host(c, options, w, result.timing, {});
   finish(result, m, options.measure, options.estimator);
   const auto probes_start = std::chrono::steady_clock::now();
   if (options.memory) {

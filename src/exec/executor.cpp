@@ -25,7 +25,11 @@ void run_forward_prepared(const plan::Case& c, PreparedCall& call, const ExecOpt
   drive(c, options, w, result);
 }
 
-int libtorch_threads() { return at::get_num_threads(); }
+int libtorch_threads() {
+  // The first answer is kept: a case sets the count (run_case), and later calls would see its.
+  static const int k_threads = at::get_num_threads();
+  return k_threads;
+}
 
 int default_threads() { return 1; }
 

@@ -39,9 +39,14 @@ Tensors defined_only(Tensors outputs) {
 // One call of the eager computation with the default generators seeded, so that a computation
 // that draws random numbers draws the same ones each time (and a stage that draws them in the
 // same order matches it).
+// Its inputs are restored first, and its outputs are copies: an in-place operator returns the
+// input it wrote, which the next call writes again.
 Tensors seeded_call(const plan::Case& c, const TensorFunction& f) {
+  f.restore();
   at::manual_seed(c.seed);
-  return defined_only(f.body(f.inputs));
+  Tensors outputs = defined_only(f.body(f.inputs));
+  for (at::Tensor& t : outputs) t = t.clone();
+  return outputs;
 }
 
 // Which fuser a graph is optimized with. Set while the executor profiles and optimizes the graph
@@ -213,6 +218,7 @@ Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors* e
     // empty too).
     FuserSettings settings(Fuser::none);
     ScriptState plain{std::make_shared<torch::jit::GraphFunction>("opbench_trace", graph->copy(), nullptr), s->f, {}, {}};
+    s->f.restore();
     at::manual_seed(c.seed);
     const std::string mismatch = outputs_differ(*eager, run_graph(plain), worst);
     if (!mismatch.empty()) throw SkipCase("the TorchScript trace does not reproduce the eager outputs: " + mismatch);
@@ -226,6 +232,7 @@ Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors* e
     const int calls = static_cast<int>(torch::jit::getNumProfiledRuns().load()) + 3;
     try {
       for (int i = 0; i < calls; ++i) {
+        s->f.restore();
         at::manual_seed(c.seed);
         outputs = run_graph(*s);
       }
@@ -263,6 +270,7 @@ Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors* e
     s->previous.clear();
   };
   w.work_call = [s] { (void)s->f.body(s->f.inputs); };
+  w.restore = s->f.restore;
   w.call_path = c.stage;
   w.stage_info = info;
   w.state = s;
@@ -283,6 +291,7 @@ Workload graph_workload(const plan::Case& c, TensorFunction f, const Tensors* ea
   } catch (const std::exception& e) {
     throw SkipCase("the eager calls cannot be captured in a CUDA graph: " + core::first_line(e.what()));
   }
+  s->f.restore();
   s->graph->replay();
   c10::cuda::device_synchronize();
   results::StageInfo info;
@@ -293,6 +302,7 @@ Workload graph_workload(const plan::Case& c, TensorFunction f, const Tensors* ea
   w.input_bytes = tensor_bytes(s->f.inputs);
   w.call = [s] { s->graph->replay(); };
   w.work_call = [s] { (void)s->f.body(s->f.inputs); };
+  w.restore = s->f.restore;
   w.call_path = "graph";
   w.not_capturable = "the graph stage is one CUDA graph replay already (timed back to back)";
   w.stage_info = info;

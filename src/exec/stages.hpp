@@ -30,6 +30,7 @@ struct TensorFunction {
   // Outputs of one call; undefined tensors are dropped before any check.
   std::function<std::vector<at::Tensor>(const std::vector<at::Tensor>&)> body;
   std::shared_ptr<void> keep;  // whatever `body` needs alive
+  Restore restore;             // puts back the inputs `body` writes (an in-place operator's)
   std::string note;            // said in the result (e.g. inputs read on the host are baked in)
 };
 

@@ -18,6 +18,24 @@
 
 namespace opbench::exec {
 
+// Puts the inputs that a call writes and reads again (an in-place operator's `self`) back to the
+// values they were made with. Before every block, so that each block starts from the case's
+// configured inputs instead of from whatever earlier calls left: `exp_` repeated on its own output
+// turns a normal tensor into infinities within five calls, and ATen's exp runs 2.8x slower on
+// them. Calls within one block still follow one another, as in a plain loop.
+struct Restore {
+  std::function<void()> run;        // empty: the call writes no input it reads
+  std::vector<std::string> arguments;  // the schema names of what `run` puts back
+  void operator()() const {
+    if (run) run();
+  }
+};
+
+// The Restore of an operator call: every argument its schema marks written (`Tensor(a!) self`,
+// `Tensor(a!)[] self`, `Tensor(a!)? running_mean`) but the out= ones, which a call overwrites
+// without reading, cloned now and copied back by `run` (on CUDA on the current stream).
+Restore restore_of(const PreparedCall& call);
+
 struct Workload {
   // One call. Its outputs stay alive until the next call, as in a plain `out = f(x)` loop.
   std::function<void()> call;
@@ -40,6 +58,9 @@ struct Workload {
   // Bytes of the call's tensor inputs (every tensor argument, tensor lists included): from
   // canary.hpp's memory_bound_bytes on, the memory canary brackets its CPU repetitions.
   std::int64_t input_bytes = 0;
+  // Puts back the inputs that `call` writes and reads again (see Restore); the driver runs it
+  // untimed before every block, calibration blocks included.
+  Restore restore;
   // What a stage other than eager reports (results::StageInfo).
   std::optional<results::StageInfo> stage_info;
   // What the callables above share (inputs, outputs, the module): kept alive with them.

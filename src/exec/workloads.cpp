@@ -127,6 +127,7 @@ TensorFunction sample_function(const plan::Case& c) {
 TensorFunction operator_function(const plan::Case& c) {
   auto call = std::make_shared<PreparedCall>(prepare_call(c, /*requires_grad=*/false));
   TensorFunction f;
+  f.restore = restore_of(*call);  // the inputs below are the call's own tensors
   std::vector<std::size_t> positions;
   for (std::size_t i = 0; i < call->args.size(); ++i) {
     if (call->args[i].isTensor() && call->args[i].toTensor().defined()) {
@@ -245,6 +246,38 @@ std::int64_t tensor_bytes(const std::vector<at::Tensor>& tensors) {
   return bytes;
 }
 
+Restore restore_of(const PreparedCall& call) {
+  struct Saved {
+    std::vector<at::Tensor> targets, made;
+  };
+  auto saved = std::make_shared<Saved>();
+  Restore restore;
+  const auto& arguments = call.handle.schema().arguments();
+  for (std::size_t i = 0; i < arguments.size() && i < call.args.size(); ++i) {
+    const c10::Argument& argument = arguments[i];
+    if (argument.is_out() || argument.alias_info() == nullptr || !argument.alias_info()->isWrite()) continue;
+    std::vector<at::Tensor> tensors;
+    if (call.args[i].isTensor()) {
+      tensors.push_back(call.args[i].toTensor());
+    } else if (call.args[i].isTensorList()) {
+      tensors = call.args[i].toTensorVector();
+    }
+    const std::size_t before = saved->targets.size();
+    for (const at::Tensor& t : tensors) {
+      if (!t.defined()) continue;
+      saved->targets.push_back(t);
+      saved->made.push_back(t.detach().clone());
+    }
+    if (saved->targets.size() > before) restore.arguments.push_back(argument.name());
+  }
+  if (saved->targets.empty()) return restore;
+  restore.run = [saved] {
+    at::NoGradGuard no_grad;
+    for (std::size_t i = 0; i < saved->targets.size(); ++i) saved->targets[i].copy_(saved->made[i]);
+  };
+  return restore;
+}
+
 Workload operator_workload(PreparedCall& call) {
   // Two stacks, so the previous call's outputs stay alive while the next one runs, as in a plain
   // `out = op(...)` loop.
@@ -258,6 +291,7 @@ Workload operator_workload(PreparedCall& call) {
   Workload w;
   w.state = s;
   w.input_bytes = tensor_bytes(call.args);
+  w.restore = restore_of(call);
   if (std::function<void()> typed = typed_call(call, s->typed_out)) {
     w.call = std::move(typed);
     w.release = [s] { s->typed_out.reset(); };

@@ -254,6 +254,7 @@ Json to_json(const CaseResult& result) {
   timing["call_path"] = result.timing.call_path;
   timing["cuda_graph"] = result.timing.cuda_graph;
   timing["measures"] = result.timing.measures;
+  if (!result.timing.restored.empty()) timing["restored"] = result.timing.restored;
   if (!result.timing.cpu_times.empty()) {
     Json cpu = Json::array(), batch = Json::array();
     for (double t : result.timing.cpu_times) cpu.push_back(number(t));
@@ -369,6 +370,13 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
         if (!t.contains(key) || !t[key].is_array()) return;
         for (const auto& v : t[key]) out.push_back(v.is_number() ? v.get<double>() : std::nan(""));
       };
+      if (t.contains("restored")) {
+        const Json& restored = t["restored"];
+        const bool names = restored.is_array() && std::all_of(restored.begin(), restored.end(),
+                                                              [](const Json& v) { return v.is_string(); });
+        if (!names) throw ResultsError(where + ": timing.restored: expected a list of argument names, got " + restored.dump());
+        result.timing.restored = restored.get<std::vector<std::string>>();
+      }
       read_list("cpu_times", result.timing.cpu_times);
       read_list("batch_times", result.timing.batch_times);
       result.timing.block_size = integer_field(t, "block_size", 0, where);

@@ -9,11 +9,12 @@
 // A memory canary beside it, for the cases that stream from memory: LibTorch's sum over a buffer
 // twice the last-level cache, on the intra-op threads the case runs on, timed by the wall clock.
 // On a shared host it moves with things the speed canary cannot see: here (2-core KVM guest,
-// 2026-11-25, bench_overhead memory-canary) two threads summed 64 MiB at 35-40 GB/s most of the
-// time and at 53-56 GB/s for a few seconds at a time, one thread at 25-27 GB/s throughout (the
-// host runs the two vCPUs at the same time only now and then); relu 8x64x112x112 on two threads
-// ran at 0.53-0.64 ms then instead of 1.0-1.2 ms, and such cases were the A/A's worst (the minimum
-// over repetitions took a fast one in one run, not in the next).
+// 2026-11-25 12:20, bench_overhead memory-canary, its buffer then on 4 KiB pages) two threads
+// summed 64 MiB at 35-40 GB/s most of the time and at 53-56 GB/s for a few seconds at a time, one
+// thread at 25-27 GB/s throughout (the host runs the two vCPUs at the same time only now and
+// then); relu 8x64x112x112 on two threads ran at 0.53-0.64 ms then instead of 1.0-1.2 ms, and
+// such cases were the A/A's worst (the minimum over repetitions took a fast one in one run, not in
+// the next). On huge pages, as now, one thread reads 34.5-37.5 GB/s (memory-canary 15, 16:00).
 
 #include <cstdint>
 
@@ -32,7 +33,6 @@ double canary_seconds(int threads);
 // transparent huge pages where the kernel allows (as LibTorch puts the cases' large tensors; the
 // kernel's mode is in context.host_allocator).
 std::int64_t memory_canary_bytes();
-
 
 // Cases whose inputs fill at least this much (a quarter of the last-level cache) stream from
 // memory: the driver brackets their CPU repetitions with the memory canary. (Bracketing every

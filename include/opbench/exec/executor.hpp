@@ -39,7 +39,9 @@ std::int64_t placement_padding(std::uint64_t seed, int repetition);
 
 results::CaseResult run_case(const plan::Case& c, const ExecOptions& options);
 
-// LibTorch's intra-op thread count as it starts (the number of physical cores).
+// LibTorch's intra-op thread count at this process's first call, kept (the number of physical
+// cores: `run` and `calibrate` ask while they plan and collect the context, before any case
+// sets the count).
 int libtorch_threads();
 
 // The intra-op threads a case runs on when none are asked for: one, as torch.utils.benchmark's

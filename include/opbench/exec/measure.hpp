@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "opbench/stats/statistics.hpp"
@@ -110,9 +111,11 @@ void sample_until_done(Measurement& m, Timer& timer, Call& call, Before& before,
 
 }  // namespace detail
 
-// Hot measurement of `call` (run as `call()`).
-template <typename Timer, typename Call>
-Measurement measure(Call&& call, const MeasureOptions& options, Timer& timer) {
+// Hot measurement of `call` (run as `call()`). `before` runs untimed before every block, the
+// calibration blocks included, so k is chosen on what the timed blocks see (an in-place
+// operator's inputs put back: exec's Workload::restore).
+template <typename Timer, typename Call, typename Before>
+Measurement measure(Call&& call, Before&& before, const MeasureOptions& options, Timer& timer) {
   Measurement m;
   const auto warmup_start = std::chrono::steady_clock::now();
   // Calibration makes at least one call, and its calls are warmup too: a call that lasts a
@@ -123,6 +126,7 @@ Measurement measure(Call&& call, const MeasureOptions& options, Timer& timer) {
   // Calibration: grow k until one block lasts block_time.
   std::int64_t k = 1;
   while (true) {
+    before();
     timer.start();
     for (std::int64_t i = 0; i < k; ++i) call();
     timer.stop();
@@ -135,12 +139,17 @@ Measurement measure(Call&& call, const MeasureOptions& options, Timer& timer) {
   }
   m.block_size = k;
   m.warmup_time = seconds_since(warmup_start);
-  auto nothing = [] {};
-  detail::sample_until_done(m, timer, call, nothing, k, options);
+  detail::sample_until_done(m, timer, call, before, k, options);
   return m;
 }
 
-// Cold measurement: `flush` (untimed) before every timed call.
+template <typename Timer, typename Call>
+Measurement measure(Call&& call, const MeasureOptions& options, Timer& timer) {
+  return measure(std::forward<Call>(call), [] {}, options, timer);
+}
+
+// Cold measurement: `flush` (untimed) before every timed call; a caller with inputs to put back
+// (Workload::restore) does so in `flush`, before the cache is overwritten.
 template <typename Timer, typename Call, typename Flush>
 Measurement measure_cold(Call&& call, Flush&& flush, const MeasureOptions& options, Timer& timer) {
   Measurement m;

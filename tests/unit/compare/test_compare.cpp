@@ -204,6 +204,18 @@ TEST(Compare, Formats) {
   EXPECT_THROW(write_comparison(c, "xml", ignored), UsageError);
 }
 
+TEST(Compare, AnInPlaceCaseOnItsMadeInputsAndOneOnWhatEarlierCallsLeftAreNeverCompared) {
+  const auto base = results::load_results(k_dir + "base.json");
+  auto restored = base;
+  for (auto& c : restored.cases) c.timing.restored = {"self"};
+  const Comparison c = compare_results(base, restored, {});
+  EXPECT_EQ(c.count("unknown"), c.cases.size());
+  EXPECT_NE(c.cases.front().reason.find("different inputs: base restores none, new restores self before every block"),
+            std::string::npos)
+      << c.cases.front().reason;
+  EXPECT_EQ(compare_results(restored, restored, {}).count("unknown"), 0u);
+}
+
 }  // namespace
 }  // namespace opbench::compare
 

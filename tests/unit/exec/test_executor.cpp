@@ -2,6 +2,10 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "input_memo.hpp"
 #include "opbench/catalog/binder.hpp"
 #include "opbench/core/error.hpp"
@@ -13,6 +17,7 @@
 #include "opbench/exec/typed_call.hpp"
 #include "opbench/plan/planner.hpp"
 #include "quick_exec.hpp"
+#include "workload.hpp"
 
 namespace opbench::exec {
 namespace {
@@ -134,6 +139,78 @@ TEST(Executor, ChannelsLastInputs) {
   const PreparedCall call = prepare_call(c, false);
   EXPECT_TRUE(call.args[0].toTensor().is_contiguous(at::MemoryFormat::ChannelsLast));
   EXPECT_EQ(run_case(c, quick()).status, "ok");
+}
+
+TEST(Restore, AnInPlaceOperatorsInputIsPutBackAsItWasMade) {
+  PreparedCall call = prepare_call(make_case("exp_", {{"self", "64"}}), false);
+  const at::Tensor self = call.args[0].toTensor();
+  const at::Tensor made = self.clone();
+  Workload w = operator_workload(call);
+  ASSERT_EQ(w.restore.arguments, std::vector<std::string>{"self"});
+  // exp_ on its own output: every element infinite within a few calls (normal values: after
+  // exp, exp, exp at most 15.2, 3.8e6, then inf).
+  for (int i = 0; i < 8; ++i) w.call();
+  EXPECT_TRUE(at::isinf(self).all().item<bool>());
+  w.restore();
+  EXPECT_TRUE(at::equal(self, made));
+  // The very tensor the call writes, not a copy: the next call starts from the made values.
+  w.call();
+  EXPECT_TRUE(at::allclose(self, at::exp(made)));
+}
+
+TEST(Restore, NothingIsPutBackForOutOfPlaceAndOutOperatorsAndListsAreWhole) {
+  PreparedCall plain = prepare_call(make_case("exp", {{"self", "64"}}), false);
+  const Workload exp = operator_workload(plain);
+  EXPECT_FALSE(exp.restore.run);
+  EXPECT_TRUE(exp.restore.arguments.empty());
+  // exp.out writes `out` without reading it: nothing to put back.
+  PreparedCall out{c10::Dispatcher::singleton().findSchemaOrThrow("aten::exp", "out"),
+                   {at::randn({64}), at::empty({64})},
+                   {}};
+  EXPECT_TRUE(operator_workload(out).restore.arguments.empty());
+  // A written tensor list: every tensor of it.
+  const std::vector<at::Tensor> tensors{at::ones({3}), at::ones({5})};
+  PreparedCall list{c10::Dispatcher::singleton().findSchemaOrThrow("aten::_foreach_mul_", "Scalar"),
+                    {c10::IValue(tensors), c10::IValue(at::Scalar(2.0))},
+                    {}};
+  Workload mul = operator_workload(list);
+  ASSERT_EQ(mul.restore.arguments, std::vector<std::string>{"self"});
+  mul.call();
+  mul.call();
+  EXPECT_DOUBLE_EQ(tensors[1].sum().item<double>(), 20.0);
+  mul.restore();
+  EXPECT_DOUBLE_EQ(tensors[0].sum().item<double>(), 3.0);
+  EXPECT_DOUBLE_EQ(tensors[1].sum().item<double>(), 5.0);
+}
+
+TEST(Restore, TheDriverPutsInputsBackBeforeEveryBlockAndTheResultSaysWhich) {
+  // A workload that counts the calls since its last restore: no block, calibration included,
+  // may run on more calls' worth of state than it holds itself; cold, no call on another's.
+  for (const bool cold : {false, true}) {
+    std::int64_t depth = 0, deepest = 0, restores = 0;
+    Workload w;
+    w.call = [&] { deepest = std::max(deepest, ++depth); };
+    w.restore.run = [&] {
+      depth = 0;
+      ++restores;
+    };
+    w.restore.arguments = {"self"};
+    w.recordable = false;
+    ExecOptions options = quick();
+    options.memory = false;
+    options.cold = cold;
+    results::CaseResult result;
+    drive(make_case("exp_", {{"self", "4"}}), options, w, result);
+    ASSERT_FALSE(result.samples.empty());
+    EXPECT_EQ(deepest, cold ? 1 : result.timing.block_size);
+    EXPECT_GT(restores, static_cast<std::int64_t>(result.samples.size())) << "one per timed block, and calibration's";
+    EXPECT_EQ(result.timing.restored, std::vector<std::string>{"self"});
+  }
+  // A real in-place case says so in its result; an out-of-place one does not.
+  const auto in_place = run_case(make_case("exp_", {{"self", "64"}}), quick());
+  ASSERT_EQ(in_place.status, "ok") << in_place.message;
+  EXPECT_EQ(in_place.timing.restored, std::vector<std::string>{"self"});
+  EXPECT_TRUE(run_case(make_case("exp", {{"self", "64"}}), quick()).timing.restored.empty());
 }
 
 TEST(Executor, BackwardWithoutFloatInputsIsSkipped) {

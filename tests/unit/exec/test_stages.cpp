@@ -5,6 +5,8 @@
 #include <ATen/ATen.h>
 
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "opbench/catalog/binder.hpp"
 #include "opbench/exec/executor.hpp"
@@ -91,6 +93,17 @@ TEST(Stages, AnOperatorRunsAsScriptAndNothingToFuseIsSkippedSayingSo) {
   const auto alone = run_case(op_case("cumsum", {{"self", "64"}, {"dim", 0}}, "fused"), quick());
   EXPECT_EQ(alone.status, "skipped");
   EXPECT_NE(alone.message.find("found nothing to fuse"), std::string::npos) << alone.message;
+}
+
+TEST(Stages, AnInPlaceOperatorIsCheckedAndTimedFromItsMadeInputs) {
+  // Each eager call and each graph run starts from the made input (Workload::restore): two
+  // eager calls of exp_ agree, so the stage is checked against eager (before, the second call
+  // ran on the first's output and the case was skipped).
+  const auto script = run_case(op_case("exp_", {{"self", "64"}}, "script"), quick());
+  ASSERT_EQ(script.status, "ok") << script.message;
+  ASSERT_TRUE(script.stage_info.has_value());
+  EXPECT_LE(script.stage_info->check, 1.0);
+  EXPECT_EQ(script.timing.restored, std::vector<std::string>{"self"});
 }
 
 TEST(Stages, GraphStageIsForCudaOnlyAndBackwardIsNotStaged) {

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include <fcntl.h>
@@ -63,6 +64,28 @@ TEST(ResultSet, JsonRoundTripKeepsEverything) {
   EXPECT_EQ(back.cases[1].message, "shapes do not broadcast");
   EXPECT_FALSE(back.cases[1].memory.has_value());
   EXPECT_TRUE(std::isnan(back.cases[1].summary.median));  // NaN written as null, read back
+}
+
+TEST(ResultSet, TheInputsPutBackBeforeEveryBlockRoundTripAndAreChecked) {
+  ResultSet set;
+  CaseResult in_place = make_result("exp_", {1e-6, 2e-6, 3e-6});
+  in_place.timing.restored = {"self"};
+  set.cases.push_back(in_place);
+  set.cases.push_back(make_result("exp", {1e-6, 2e-6, 3e-6}));
+  Json json = to_json(set);
+  EXPECT_EQ(json["cases"][0]["timing"]["restored"], Json::array({"self"}));
+  EXPECT_FALSE(json["cases"][1]["timing"].contains("restored"));  // older files look the same
+  const ResultSet back = result_set_from_json(json, "mem");
+  EXPECT_EQ(back.cases[0].timing.restored, std::vector<std::string>{"self"});
+  EXPECT_TRUE(back.cases[1].timing.restored.empty());
+  json["cases"][0]["timing"]["restored"] = "self";
+  try {
+    (void)result_set_from_json(json, "r.json");
+    FAIL() << "a restored that is not a list of names was read";
+  } catch (const ResultsError& e) {
+    EXPECT_NE(std::string(e.what()).find("timing.restored: expected a list of argument names"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(ResultSet, RejectsNewerSchemaAndNonResults) {
