@@ -19,10 +19,10 @@
 namespace opbench::exec {
 
 // Puts the inputs that a call writes and reads again (an in-place operator's `self`) back to the
-// values they were made with. Before every block, so that each block starts from the case's
+// values they were made with. Before every timed call, so that each starts from the case's
 // configured inputs instead of from whatever earlier calls left: `exp_` repeated on its own output
 // turns a normal tensor into infinities within five calls, and ATen's exp runs 2.8x slower on
-// them. Calls within one block still follow one another, as in a plain loop.
+// them.
 struct Restore {
   std::function<void()> run;        // empty: the call writes no input it reads
   std::vector<std::string> arguments;  // the schema names of what `run` puts back
@@ -58,8 +58,9 @@ struct Workload {
   // Bytes of the call's tensor inputs (every tensor argument, tensor lists included): from
   // canary.hpp's memory_bound_bytes on, the memory canary brackets its CPU repetitions.
   std::int64_t input_bytes = 0;
-  // Puts back the inputs that `call` writes and reads again (see Restore); the driver runs it
-  // untimed before every block, calibration blocks included.
+  // Puts back the inputs that `call` writes and reads again (see Restore). With one, the driver
+  // times one call at a time, each after its restore (untimed), as cold mode times each after
+  // its flush.
   Restore restore;
   // What a stage other than eager reports (results::StageInfo).
   std::optional<results::StageInfo> stage_info;

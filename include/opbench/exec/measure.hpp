@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
-#include <utility>
 #include <vector>
 
 #include "opbench/stats/statistics.hpp"
@@ -111,11 +110,9 @@ void sample_until_done(Measurement& m, Timer& timer, Call& call, Before& before,
 
 }  // namespace detail
 
-// Hot measurement of `call` (run as `call()`). `before` runs untimed before every block, the
-// calibration blocks included, so k is chosen on what the timed blocks see (an in-place
-// operator's inputs put back: exec's Workload::restore).
-template <typename Timer, typename Call, typename Before>
-Measurement measure(Call&& call, Before&& before, const MeasureOptions& options, Timer& timer) {
+// Hot measurement of `call` (run as `call()`).
+template <typename Timer, typename Call>
+Measurement measure(Call&& call, const MeasureOptions& options, Timer& timer) {
   Measurement m;
   const auto warmup_start = std::chrono::steady_clock::now();
   // Calibration makes at least one call, and its calls are warmup too: a call that lasts a
@@ -126,7 +123,6 @@ Measurement measure(Call&& call, Before&& before, const MeasureOptions& options,
   // Calibration: grow k until one block lasts block_time.
   std::int64_t k = 1;
   while (true) {
-    before();
     timer.start();
     for (std::int64_t i = 0; i < k; ++i) call();
     timer.stop();
@@ -139,17 +135,14 @@ Measurement measure(Call&& call, Before&& before, const MeasureOptions& options,
   }
   m.block_size = k;
   m.warmup_time = seconds_since(warmup_start);
-  detail::sample_until_done(m, timer, call, before, k, options);
+  auto nothing = [] {};
+  detail::sample_until_done(m, timer, call, nothing, k, options);
   return m;
 }
 
-template <typename Timer, typename Call>
-Measurement measure(Call&& call, const MeasureOptions& options, Timer& timer) {
-  return measure(std::forward<Call>(call), [] {}, options, timer);
-}
-
-// Cold measurement: `flush` (untimed) before every timed call; a caller with inputs to put back
-// (Workload::restore) does so in `flush`, before the cache is overwritten.
+// Cold measurement: `flush` (untimed) before every timed call. Also how a call that writes its
+// own inputs is timed: `flush` puts them back first (exec's Workload::restore), so every timed
+// call starts from the made inputs.
 template <typename Timer, typename Call, typename Flush>
 Measurement measure_cold(Call&& call, Flush&& flush, const MeasureOptions& options, Timer& timer) {
   Measurement m;

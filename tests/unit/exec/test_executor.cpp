@@ -183,9 +183,9 @@ TEST(Restore, NothingIsPutBackForOutOfPlaceAndOutOperatorsAndListsAreWhole) {
   EXPECT_DOUBLE_EQ(tensors[1].sum().item<double>(), 5.0);
 }
 
-TEST(Restore, TheDriverPutsInputsBackBeforeEveryBlockAndTheResultSaysWhich) {
-  // A workload that counts the calls since its last restore: no block, calibration included,
-  // may run on more calls' worth of state than it holds itself; cold, no call on another's.
+TEST(Restore, TheDriverPutsInputsBackBeforeEveryTimedCallAndTheResultSaysWhich) {
+  // A workload that counts the calls since its last restore: no timed call, hot or cold, runs on
+  // what another call left; so each is timed alone (block size 1).
   for (const bool cold : {false, true}) {
     std::int64_t depth = 0, deepest = 0, restores = 0;
     Workload w;
@@ -202,15 +202,22 @@ TEST(Restore, TheDriverPutsInputsBackBeforeEveryBlockAndTheResultSaysWhich) {
     results::CaseResult result;
     drive(make_case("exp_", {{"self", "4"}}), options, w, result);
     ASSERT_FALSE(result.samples.empty());
-    EXPECT_EQ(deepest, cold ? 1 : result.timing.block_size);
-    EXPECT_GT(restores, static_cast<std::int64_t>(result.samples.size())) << "one per timed block, and calibration's";
+    EXPECT_EQ(deepest, 1);
+    EXPECT_EQ(result.timing.block_size, 1);
+    // One before every call: warmup, kept and taken again (an interrupted batch).
+    EXPECT_EQ(restores, result.timing.warmup_calls + static_cast<std::int64_t>(result.samples.size()) +
+                            result.timing.discarded_blocks);
     EXPECT_EQ(result.timing.restored, std::vector<std::string>{"self"});
   }
   // A real in-place case says so in its result; an out-of-place one does not.
   const auto in_place = run_case(make_case("exp_", {{"self", "64"}}), quick());
   ASSERT_EQ(in_place.status, "ok") << in_place.message;
   EXPECT_EQ(in_place.timing.restored, std::vector<std::string>{"self"});
-  EXPECT_TRUE(run_case(make_case("exp", {{"self", "64"}}), quick()).timing.restored.empty());
+  EXPECT_EQ(in_place.timing.block_size, 1);
+  EXPECT_EQ(in_place.timing.mode, "hot");  // nothing flushed: the restore leaves its copy in cache
+  const auto out_of_place = run_case(make_case("exp", {{"self", "64"}}), quick());
+  EXPECT_TRUE(out_of_place.timing.restored.empty());
+  EXPECT_GT(out_of_place.timing.block_size, 1);
 }
 
 TEST(Executor, BackwardWithoutFloatInputsIsSkipped) {

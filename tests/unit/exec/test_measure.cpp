@@ -1,6 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <utility>
 
 #include "opbench/exec/measure.hpp"
@@ -66,39 +65,6 @@ TEST(Measure, CalibrationCallsCountAsWarmup) {
   const Measurement bare = measure([&] { g_now += 2e-3; ++calls; }, options, timer);
   EXPECT_EQ(bare.warmup_calls, 1);
   EXPECT_EQ(calls, 1 + 3);
-}
-
-TEST(Measure, BeforeRunsUntimedAheadOfEveryCalibrationAndTimedBlock) {
-  // `before` puts the state back (an in-place operator's input): no block ever runs on more
-  // calls' worth of state than its own, calibration included, and its 1 s is never timed.
-  g_now = 0;
-  FakeTimer timer;
-  std::int64_t depth = 0, deepest = 0, befores = 0, calls = 0;
-  MeasureOptions options;
-  options.warmup = 3;
-  options.min_runs = 5;
-  options.min_time = 0.0;
-  options.block_time = 1e-3;
-  const Measurement m = measure(
-      [&] {
-        g_now += 1e-6;
-        ++calls;
-        deepest = std::max(deepest, ++depth);
-      },
-      [&] {
-        g_now += 1.0;
-        ++befores;
-        depth = 0;
-      },
-      options, timer);
-  ASSERT_EQ(m.samples.size(), 6u);
-  for (double s : m.samples) EXPECT_NEAR(s, 1e-6, 1e-12);
-  EXPECT_EQ(deepest, m.block_size);
-  // Calibration blocks of 1, 100, 1200 calls, then 6 timed blocks: one `before` each.
-  EXPECT_EQ(m.block_size, 1200);
-  EXPECT_EQ(befores, 3 + 6);
-  EXPECT_EQ(calls, 2 + 1 + 100 + 1200 + 6 * 1200);
-  EXPECT_EQ(m.warmup_calls, 2 + 1 + 100 + 1200);
 }
 
 TEST(Measure, NoisyCaseRunsUntilMaxTime) {
