@@ -41,9 +41,10 @@ bool user_sets_mmap_max() {
 std::string configure_host_allocator(const std::string& mode) {
   if (mode == "system") return "glibc malloc, default thresholds (dynamic mmap threshold)" + huge_pages_text();
   if (mode != "tuned") throw UsageError("unknown host allocator mode '" + mode + "' (valid: tuned, system)");
-  // LibTorch's CPU allocator (c10 alloc_cpu) aligns blocks of 2 MiB or more to 2 MiB and advises
-  // the kernel to back them with transparent huge pages when THP_MEM_ALLOC_ENABLE=1. It reads the
-  // variable once, at its first allocation, which comes after this. A user's own setting stays.
+  // LibTorch's CPU allocator (c10 alloc_cpu) advises the kernel to back blocks of 2 MiB or more
+  // with transparent huge pages when THP_MEM_ALLOC_ENABLE=1 (it aligns them to the page size, not
+  // to 2 MiB: only the whole 2 MiB stretches inside a block can be huge). It reads the variable
+  // once, at its first allocation, which comes after this. A user's own setting stays.
   setenv("THP_MEM_ALLOC_ENABLE", "1", /*overwrite=*/0);
   // Freed blocks stay in the heap (no trimming) and every block comes from it: glibc serves a block
   // over M_MMAP_THRESHOLD with its own mmap, faulted in page by page on every call and unmapped on
