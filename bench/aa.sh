@@ -75,8 +75,14 @@ folder, runs, pin, args, baseline = sys.argv[1], int(sys.argv[2]), sys.argv[3], 
 print(f"A/A: {runs} runs of `opbench run {args}`" + (f" under `{pin}`" if pin else "") + f" ({folder})"
       + (f", alternating with the baseline build `{baseline}`" if baseline else "") + "\n")
 builds = [("baseline-", "baseline "), ("", "this build ")] if baseline else [("", "")]
-print("| pair | cases | median \\|Δ\\| | p90 \\|Δ\\| | worst | slower | faster | same | unknown |")
-print("|---|---:|---:|---:|---|---:|---:|---:|---:|")
+# The machine's speed in each run: its fastest speed canary (one per thread count; the lowest
+# thread count's), as `compare` notes it. A pair whose speeds differ moved every case by about as much.
+def fastest_canary(path):
+    spells = json.load(open(path))["summary"].get("slow_spells", {})
+    by_threads = spells.get("fastest_canary_by_threads") or {}
+    return by_threads[min(by_threads, key=int)] if by_threads else None
+print("| pair | cases | median \\|Δ\\| | p90 \\|Δ\\| | worst | slower | faster | same | unknown | machine speed (canary) |")
+print("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|")
 worst_rows = []
 for prefix, label in builds:
     for k in range(2, runs + 1):
@@ -84,8 +90,10 @@ for prefix, label in builds:
         a, n = c["agreement"], c["counts"]
         w = a["worst"][0] if a["worst"] else None
         worst = f"×{w['ratio']:.3f} `{w['case_id']}`" if w else "-"
+        c1, ck = fastest_canary(f"{folder}/{prefix}run-1.json"), fastest_canary(f"{folder}/{prefix}run-{k}.json")
+        speed = f"×{ck / c1:.3f}" if c1 and ck else "-"
         print(f"| {label}1 vs {k} | {a['cases']} | {a['median_abs_change']*100:.1f}% | {a['p90_abs_change']*100:.1f}% "
-              f"| {worst} | {n['slower']} | {n['faster']} | {n['same']} | {n['unknown']} |")
+              f"| {worst} | {n['slower']} | {n['faster']} | {n['same']} | {n['unknown']} | {speed} |")
         worst_rows += [(f"{label}1 vs {k}", x) for x in a["worst"][:5]]
 print("\nFarthest from 1 (five per pair):\n")
 for pair, x in worst_rows:

@@ -234,6 +234,9 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
                   "Make both sides' times with this estimator from their repetition medians "
                   "(default: the one BASE was run with)")
       ->check(CLI::IsMember(results::estimator_names()));
+  cmd->add_option("--speed-tolerance", options->compare.speed_tolerance,
+                  "Note when the two runs' machine speeds (their fastest speed canaries) differ by more than this")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_option("--min-replicates", options->compare.min_replicates,
                   "Fewer repetition medians than this on either side: verdict unknown")
       ->check(CLI::PositiveNumber)->capture_default_str();

@@ -142,6 +142,39 @@ void note_bandwidth_difference(const Json& base, const Json& candidate, std::vec
                   ", memory canary): the ratios of memory-bound cases follow it as much as the code");
 }
 
+// A note when the machine ran the two runs at different speeds (each run's fastest speed canary,
+// summary.slow_spells.fastest_canary_by_threads): a host that gives the guest less of its cores for
+// a whole run slows every case by about as much, which no check inside a run can see. Seen here
+// (2026-11-25 18:22-18:41, bench/aa.sh -n 3, the same build): fastest canaries 72.4, 78.5 and
+// 73.4 us; the runs' cases moved by a median x1.075 where the canary moved x1.085, x0.938 for
+// x0.934, x1.009 for x1.013, memory-bound and other cases alike.
+void note_speed_difference(const Json& base, const Json& candidate, double tolerance, std::vector<std::string>& notes) {
+  auto fastest = [](const Json& summary) {
+    std::map<std::string, double> out;  // threads -> seconds
+    if (!summary.is_object() || !summary.contains("slow_spells") || !summary["slow_spells"].is_object()) return out;
+    const Json by_threads = summary["slow_spells"].value("fastest_canary_by_threads", Json::object());
+    if (!by_threads.is_object()) return out;
+    for (const auto& [threads, seconds] : by_threads.items()) {
+      if (seconds.is_number() && seconds.get<double>() > 0) out[threads] = seconds.get<double>();
+    }
+    return out;
+  };
+  const auto a = fastest(base), b = fastest(candidate);
+  std::vector<std::string> differing;
+  for (const auto& [threads, seconds] : a) {
+    const auto it = b.find(threads);
+    if (it == b.end()) continue;
+    const double ratio = it->second / seconds;
+    if (std::abs(ratio - 1.0) <= tolerance) continue;
+    differing.push_back(fmt::format("{} thread(s): {:.1f} us in BASE, {:.1f} us in NEW, x{:.3f}", threads, seconds * 1e6,
+                                    it->second * 1e6, ratio));
+  }
+  if (differing.empty()) return;
+  notes.push_back("the machine ran the two runs at different speeds (fastest speed canary, " +
+                  core::join(differing, "; ") +
+                  "): every ratio carries about that much of the host's change as well as the code's");
+}
+
 }  // namespace
 
 std::vector<std::vector<double>> recorded_processes(const Json& context, const std::vector<double>& medians) {
@@ -216,6 +249,7 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
   }
   note_setup_differences(base.context, candidate.context, out.notes);
   note_bandwidth_difference(base.summary, candidate.summary, out.notes);
+  note_speed_difference(base.summary, candidate.summary, options.speed_tolerance, out.notes);
   std::map<std::string, const results::CaseResult*> new_by_id;
   for (const auto& r : candidate.cases) new_by_id[r.c.case_id] = &r;
   std::map<std::string, bool> in_base;

@@ -27,6 +27,10 @@ struct CompareOptions {
   // repetition medians; empty: the one BASE was run with (NEW is estimated again with it when it
   // was run with another).
   std::string estimator;
+  // The two runs' machine speeds (each run's fastest speed canary per thread count:
+  // summary.slow_spells) further apart than this get a note: every ratio then carries the host's
+  // change too. 0.03: the fastest canaries of runs in one steady hour lie 1-2% apart here.
+  double speed_tolerance = 0.03;
 };
 
 struct CaseComparison {

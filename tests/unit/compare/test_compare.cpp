@@ -105,6 +105,30 @@ TEST(Compare, SaysWhenTheHostGaveTheRunsADifferentMemoryBandwidth) {
   EXPECT_TRUE(compare_results(base, other, {}).notes.empty());
 }
 
+TEST(Compare, SaysWhenTheMachineRanTheTwoRunsAtDifferentSpeeds) {
+  auto base = results::load_results(k_dir + "base.json");
+  auto other = base;
+  auto fastest = [](double seconds) { return Json{{"fastest_canary_by_threads", {{"1", seconds}}}}; };
+  base.summary["slow_spells"] = fastest(72.408e-6);
+  other.summary["slow_spells"] = fastest(73.350e-6);  // x1.013: within 3%, nothing to say
+  EXPECT_TRUE(compare_results(base, other, {}).notes.empty());
+  other.summary["slow_spells"] = fastest(78.527e-6);  // x1.085 (bench/aa.sh, 2026-11-25 18:31)
+  const Comparison c = compare_results(base, other, {});
+  ASSERT_EQ(c.notes.size(), 1u);
+  EXPECT_NE(c.notes.front().find("different speeds (fastest speed canary, 1 thread(s): 72.4 us in BASE, 78.5 us in NEW, "
+                                 "x1.085)"),
+            std::string::npos)
+      << c.notes.front();
+  CompareOptions loose;
+  loose.speed_tolerance = 0.10;
+  EXPECT_TRUE(compare_results(base, other, loose).notes.empty());
+  // Files from before the canary, or another thread count only: nothing to compare.
+  other.summary["slow_spells"] = Json{{"fastest_canary_by_threads", {{"2", 78.527e-6}}}};
+  EXPECT_TRUE(compare_results(base, other, {}).notes.empty());
+  other.summary.erase("slow_spells");
+  EXPECT_TRUE(compare_results(base, other, {}).notes.empty());
+}
+
 TEST(Compare, SyntheticTwentyPercentSlowdownIsExactlyThatRegression) {
   const auto base = results::load_results(k_dir + "base.json");
   const auto slow = results::load_results(k_dir + "slow_mul.json");
