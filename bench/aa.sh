@@ -81,8 +81,8 @@ def fastest_canary(path):
     spells = json.load(open(path))["summary"].get("slow_spells", {})
     by_threads = spells.get("fastest_canary_by_threads") or {}
     return by_threads[min(by_threads, key=int)] if by_threads else None
-print("| pair | cases | median \\|Δ\\| | p90 \\|Δ\\| | worst | slower | faster | same | unknown | machine speed (canary) |")
-print("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|")
+print("| pair | cases | median \\|Δ\\| | p90 \\|Δ\\| | past ×1.25 | worst | slower | faster | same | unknown | machine speed (canary) |")
+print("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
 worst_rows = []
 for prefix, label in builds:
     for k in range(2, runs + 1):
@@ -93,7 +93,7 @@ for prefix, label in builds:
         c1, ck = fastest_canary(f"{folder}/{prefix}run-1.json"), fastest_canary(f"{folder}/{prefix}run-{k}.json")
         speed = f"×{ck / c1:.3f}" if c1 and ck else "-"
         print(f"| {label}1 vs {k} | {a['cases']} | {a['median_abs_change']*100:.1f}% | {a['p90_abs_change']*100:.1f}% "
-              f"| {worst} | {n['slower']} | {n['faster']} | {n['same']} | {n['unknown']} | {speed} |")
+              f"| {a.get('past_far_ratio', '-')} | {worst} | {n['slower']} | {n['faster']} | {n['same']} | {n['unknown']} | {speed} |")
         worst_rows += [(f"{label}1 vs {k}", x) for x in a["worst"][:5]]
 print("\nFarthest from 1 (five per pair):\n")
 for pair, x in worst_rows:

@@ -289,6 +289,7 @@ Agreement agreement_of(const std::vector<CaseComparison>& cases) {
     if (!std::isfinite(ratio) || ratio <= 0) continue;
     changes.push_back(std::abs(ratio - 1.0));
     order.push_back(i);
+    if (std::abs(std::log(ratio)) > std::log(Agreement::k_far_ratio)) ++a.past_far_ratio;
   }
   a.cases = changes.size();
   a.median_abs_change = stats::percentile(changes, 0.5);
@@ -343,6 +344,8 @@ Json to_json(const Comparison& comparison) {
   out["agreement"] = {{"cases", a.cases},
                       {"median_abs_change", number(a.median_abs_change)},
                       {"p90_abs_change", number(a.p90_abs_change)},
+                      {"past_far_ratio", a.past_far_ratio},
+                      {"far_ratio", Agreement::k_far_ratio},
                       {"worst", worst}};
   Json cases = Json::array();
   for (const auto& c : comparison.cases) {

@@ -42,9 +42,9 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
   if (a.cases > 0) {
     const CaseComparison& worst = comparison.cases[a.worst.front()];
     out << fmt::format("\n## Agreement\n\nOver {} cases, |new/base - 1|: median {:.1f}%, p90 {:.1f}%, "
-                       "worst ×{:.3f} (`{}`).\n\n",
+                       "worst ×{:.3f} (`{}`); {} past ×{:.2f} either way.\n\n",
                        a.cases, a.median_abs_change * 100, a.p90_abs_change * 100, worst.ratio,
-                       worst.case_id);
+                       worst.case_id, a.past_far_ratio, Agreement::k_far_ratio);
     out << "| farthest from 1 | base | new | ratio |\n|---|---:|---:|---:|\n";
     for (std::size_t i : a.worst) {
       const CaseComparison& c = comparison.cases[i];

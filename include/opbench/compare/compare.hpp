@@ -65,6 +65,10 @@ struct Agreement {
   std::size_t cases = 0;               // cases with a finite ratio
   double median_abs_change = 0;        // median of |ratio - 1|; NaN when no case
   double p90_abs_change = 0;           // 90th percentile of |ratio - 1|; NaN when no case
+  // Cases whose ratio is past k_far_ratio either way (over 1.25 or under 1/1.25): the tail that an
+  // A/A of identical code should not have (issue #11's goal).
+  std::size_t past_far_ratio = 0;
+  static constexpr double k_far_ratio = 1.25;
   std::vector<std::size_t> worst;      // indices into Comparison::cases, farthest from 1 first
                                        // (by |log ratio|), at most k_worst_cases
   static constexpr std::size_t k_worst_cases = 10;

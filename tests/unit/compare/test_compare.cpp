@@ -129,6 +129,17 @@ TEST(Compare, SaysWhenTheMachineRanTheTwoRunsAtDifferentSpeeds) {
   EXPECT_TRUE(compare_results(base, other, {}).notes.empty());
 }
 
+TEST(Compare, AgreementCountsTheCasesPastX125EitherWay) {
+  std::vector<CaseComparison> cases(7);
+  const double ratios[] = {1.0, 1.3, 0.79, 0.81, 1.25, 1.0 / 1.25, std::nan("")};
+  for (std::size_t i = 0; i < cases.size(); ++i) cases[i].ratio = ratios[i];
+  const Agreement a = agreement_of(cases);
+  EXPECT_EQ(a.cases, 6u);            // the NaN ratio is no case
+  EXPECT_EQ(a.past_far_ratio, 2u);   // 1.3 and 0.79; 1.25 and 1/1.25 themselves are not past
+  ASSERT_FALSE(a.worst.empty());
+  EXPECT_EQ(a.worst.front(), 1u);    // x1.3 is farthest from 1 (|log| 0.262 against 0.236)
+}
+
 TEST(Compare, SyntheticTwentyPercentSlowdownIsExactlyThatRegression) {
   const auto base = results::load_results(k_dir + "base.json");
   const auto slow = results::load_results(k_dir + "slow_mul.json");
