@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "opbench/exec/output_check.hpp"
 #include "opbench/plan/planner.hpp"
 #include "quick_exec.hpp"
+#include "stages.hpp"
 
 namespace opbench::exec {
 namespace {
@@ -95,10 +97,37 @@ TEST(Stages, AnOperatorRunsAsScriptAndNothingToFuseIsSkippedSayingSo) {
   EXPECT_NE(alone.message.find("found nothing to fuse"), std::string::npos) << alone.message;
 }
 
-TEST(Stages, AnInPlaceOperatorIsCheckedAndTimedFromItsMadeInputs) {
-  // Each eager call and each graph run starts from the made input (Workload::restore): two
-  // eager calls of exp_ agree, so the stage is checked against eager (before, the second call
-  // ran on the first's output and the case was skipped).
+TEST(Stages, AComputationThatWritesItsInputIsCheckedOnCopiesFromItsMadeInputs) {
+  // An in-place body returns the input it wrote. Before 2026-11-25 eager's reference was that very
+  // tensor, which every later run overwrote: the checks compared a tensor with itself and passed
+  // whatever was computed. Now each eager call and graph run starts from the made input
+  // (TensorFunction::restore) and eager's outputs are copies.
+  const plan::Case c = op_case("exp_", {{"self", "64"}}, "script");
+  const at::Tensor made = at::rand({64});
+  const at::Tensor x = made.clone();
+  TensorFunction f;
+  f.inputs = {x};
+  f.restore.run = [x, made] { x.copy_(made); };
+  f.restore.arguments = {"self"};
+  // Two eager calls that differ (one more factor each call, a host value): caught.
+  auto factor = std::make_shared<double>(2.0);
+  f.body = [factor](const std::vector<at::Tensor>& in) { return std::vector<at::Tensor>{in[0].mul_((*factor)++)}; };
+  try {
+    (void)staged_workload(c, f);
+    FAIL() << "two different eager outputs were taken as one";
+  } catch (const SkipCase& e) {
+    EXPECT_NE(std::string(e.what()).find("two eager calls with the same seed give different outputs"), std::string::npos)
+        << e.what();
+  }
+  // The same factor every call: checked, and every run started from the made input, so the input
+  // holds one call's result however many runs the checks and the profiling made.
+  f.body = [](const std::vector<at::Tensor>& in) { return std::vector<at::Tensor>{in[0].mul_(2.0)}; };
+  const Workload w = staged_workload(c, f);
+  EXPECT_TRUE(at::equal(x, made * 2.0));
+  EXPECT_EQ(w.restore.arguments, std::vector<std::string>{"self"});
+}
+
+TEST(Stages, AnInPlaceOperatorRunsAsScriptFromItsMadeInputs) {
   const auto script = run_case(op_case("exp_", {{"self", "64"}}, "script"), quick());
   ASSERT_EQ(script.status, "ok") << script.message;
   ASSERT_TRUE(script.stage_info.has_value());
