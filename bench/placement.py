@@ -13,22 +13,14 @@ than the machine's noise cannot repeat from run to run unless a run samples many
 opbench's repetitions each take one (README, "Numbers that repeat").
 """
 import sys
-import time
 
 import torch
+
+from pytiming import fastest
 
 torch.set_num_threads(1)
 placements = int(sys.argv[1]) if len(sys.argv) > 1 else 24
 calls = int(sys.argv[2]) if len(sys.argv) > 2 else 15
-
-
-def fastest(f):
-    best, out = float("inf"), None
-    for _ in range(calls):
-        start = time.perf_counter()
-        out = f()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 weight = torch.randn(96, 1, 3, 3)
@@ -48,7 +40,7 @@ for name, (shape, op) in cases.items():
     for p in range(placements):
         keep.append(torch.empty(1024 * (p % 7 + 1)))  # move the output's allocation too
         x = pool[16 * p: 16 * p + numel]
-        t, out = fastest(lambda: op(x))
+        t, out = fastest(lambda: op(x), calls)
         rows.append((t, x.data_ptr() % 4096, out.data_ptr() % 4096))
     times = sorted(r[0] for r in rows)
     print(f"{name}: fastest {times[0] * 1e6:.0f} us, median {times[len(times) // 2] * 1e6:.0f} us, "

@@ -57,7 +57,7 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
     };
     c.verdict = "unknown";
     c.reason = "different inputs: base restores " + said(base.timing.restored) + ", new restores " +
-               said(candidate.timing.restored) + " before every block";
+               said(candidate.timing.restored) + " before every timed call";
     return c;
   }
   if (c.base_replicates < options.min_replicates || c.new_replicates < options.min_replicates) {

@@ -21,7 +21,7 @@ namespace opbench::exec {
 // Puts the inputs that a call writes and reads again (an in-place operator's `self`) back to the
 // values they were made with. Before every timed call, so that each starts from the case's
 // configured inputs instead of from whatever earlier calls left: `exp_` repeated on its own output
-// turns a normal tensor into infinities within five calls, and ATen's exp runs 2.8x slower on
+// turns a normal tensor into infinities within five calls, and ATen's exp runs 2.7x slower on
 // them.
 struct Restore {
   std::function<void()> run;        // empty: the call writes no input it reads

@@ -53,7 +53,7 @@ struct TimingInfo {
   // slower than the device runs it shows its launch time here); "cpu", the host's time per call,
   // for calls that launch no device work (views, metadata); "host_sync" with --timer host.
   std::string measures = "host";
-  // The arguments put back to their made values before every block (an in-place operator's
+  // The arguments put back to their made values before every timed call (an in-place operator's
   // written inputs: exec's Workload::restore); empty when the call writes none it reads, and in
   // files from before 2026-11-25, whose in-place cases ran on what earlier calls left.
   std::vector<std::string> restored;

@@ -245,7 +245,8 @@ TEST(Compare, AnInPlaceCaseOnItsMadeInputsAndOneOnWhatEarlierCallsLeftAreNeverCo
   for (auto& c : restored.cases) c.timing.restored = {"self"};
   const Comparison c = compare_results(base, restored, {});
   EXPECT_EQ(c.count("unknown"), c.cases.size());
-  EXPECT_NE(c.cases.front().reason.find("different inputs: base restores none, new restores self before every block"),
+  EXPECT_NE(c.cases.front().reason.find(
+                "different inputs: base restores none, new restores self before every timed call"),
             std::string::npos)
       << c.cases.front().reason;
   EXPECT_EQ(compare_results(restored, restored, {}).count("unknown"), 0u);
