@@ -10,9 +10,12 @@
 # RUN ARGS go to every `opbench run` (default: none, i.e. the default suite). --taskset pins each
 # run with `taskset -c CPUS`. --baseline BIN measures another opbench build beside this one, its
 # runs alternating with this build's (baseline 1, this 1, baseline 2, ...) so that both meet the
-# same hours of a shared machine: its A/A rows and run times are printed too. Results stay in DIR
-# (default results/aa-<UTC date>): run-K.json (baseline-run-K.json), compare-1-K.json/.md
-# (baseline-compare-1-K.*), times.txt, table.md. Environment: OPBENCH (default build/src/opbench).
+# same hours of a shared machine: its A/A rows and run times are printed too. Each pair is also
+# compared with `--adjust-speed` (NEW's CPU times divided by the pair's machine speed ratio where the
+# speed canaries differ past 3%): the "speed-adjusted" column. Results stay in DIR (default
+# results/aa-<UTC date>): run-K.json (baseline-run-K.json), compare-1-K.json/.md,
+# compare-adjusted-1-K.json (baseline-compare-*), times.txt, table.md. Environment: OPBENCH
+# (default build/src/opbench).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 opbench="${OPBENCH:-$here/build/src/opbench}"
@@ -27,7 +30,7 @@ while [ $# -gt 0 ]; do
     --taskset) pin="$2"; shift 2 ;;
     --baseline) baseline="$2"; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "aa.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -66,6 +69,8 @@ for prefix in "${prefixes[@]}"; do
       "$opbench" compare "$dir/${prefix}run-1.json" "$dir/${prefix}run-$k.json" --format "$format" \
         --output "$dir/${prefix}compare-1-$k.$format" || true
     done
+    "$opbench" compare "$dir/${prefix}run-1.json" "$dir/${prefix}run-$k.json" --adjust-speed --format json \
+      --output "$dir/${prefix}compare-adjusted-1-$k.json" 2>/dev/null || true
   done
 done
 
@@ -81,8 +86,9 @@ def fastest_canary(path):
     spells = json.load(open(path))["summary"].get("slow_spells", {})
     by_threads = spells.get("fastest_canary_by_threads") or {}
     return by_threads[min(by_threads, key=int)] if by_threads else None
-print("| pair | cases | median \\|Δ\\| | p90 \\|Δ\\| | past ×1.25 | worst | slower | faster | same | unknown | machine speed (canary) |")
-print("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
+print("| pair | cases | median \\|Δ\\| | p90 \\|Δ\\| | past ×1.25 | worst | slower | faster | same | unknown | machine speed (canary) "
+      "| speed-adjusted: median / p90 / past ×1.25 (slower, faster) |")
+print("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|")
 worst_rows = []
 for prefix, label in builds:
     for k in range(2, runs + 1):
@@ -92,8 +98,16 @@ for prefix, label in builds:
         worst = f"×{w['ratio']:.3f} `{w['case_id']}`" if w else "-"
         c1, ck = fastest_canary(f"{folder}/{prefix}run-1.json"), fastest_canary(f"{folder}/{prefix}run-{k}.json")
         speed = f"×{ck / c1:.3f}" if c1 and ck else "-"
+        try:
+            adj = json.load(open(f"{folder}/{prefix}compare-adjusted-1-{k}.json"))
+            aa, an = adj["agreement"], adj["counts"]
+            adjusted = (f"{aa['median_abs_change']*100:.1f}% / {aa['p90_abs_change']*100:.1f}% / {aa['past_far_ratio']} "
+                        f"({an['slower']}, {an['faster']})" if adj.get("speed_factors") else "(speeds agree: as measured)")
+        except (OSError, ValueError, KeyError):
+            adjusted = "-"
         print(f"| {label}1 vs {k} | {a['cases']} | {a['median_abs_change']*100:.1f}% | {a['p90_abs_change']*100:.1f}% "
-              f"| {a.get('past_far_ratio', '-')} | {worst} | {n['slower']} | {n['faster']} | {n['same']} | {n['unknown']} | {speed} |")
+              f"| {a.get('past_far_ratio', '-')} | {worst} | {n['slower']} | {n['faster']} | {n['same']} | {n['unknown']} | {speed} "
+              f"| {adjusted} |")
         worst_rows += [(f"{label}1 vs {k}", x) for x in a["worst"][:5]]
 print("\nFarthest from 1 (five per pair):\n")
 for pair, x in worst_rows:

@@ -158,7 +158,13 @@ int run_gate(const CompareCommandOptions& options) {
 
 int run_compare(const CompareCommandOptions& options, const GlobalOptions& global) {
   start_command(global);
-  if (!options.history.empty()) return run_gate(options);
+  if (!options.history.empty()) {
+    if (options.compare.adjust_speed) {
+      throw UsageError("--adjust-speed goes with two files (BASE NEW); the gate confirms candidates by an A/B "
+                       "of the two builds in the same hour instead (--confirm-baseline)");
+    }
+    return run_gate(options);
+  }
   if (options.candidate.empty()) throw UsageError("compare needs BASE and NEW (or --history DB and NEW)");
   if (!options.confirm.empty() || !options.confirm_baseline.empty() || !options.second_look.empty()) {
     throw UsageError("--confirm, --confirm-baseline and --second-look go with --history");
@@ -237,6 +243,10 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--speed-tolerance", options->compare.speed_tolerance,
                   "Note when the two runs' machine speeds (their fastest speed canaries) differ by more than this")
       ->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_flag("--adjust-speed", options->compare.adjust_speed,
+               "Divide NEW's CPU times by the two runs' machine speed ratio (their fastest speed canaries, per "
+               "thread count) where it is past --speed-tolerance: ratios and verdicts then show the code's change "
+               "without the host's (the times shown stay as measured)");
   cmd->add_option("--min-replicates", options->compare.min_replicates,
                   "Fewer repetition medians than this on either side: verdict unknown")
       ->check(CLI::PositiveNumber)->capture_default_str();

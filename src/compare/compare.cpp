@@ -25,10 +25,12 @@ double time_with(const results::CaseResult& r, const std::string& estimator) {
   return results::estimate_with(estimator, r.timing.repetition_medians);
 }
 
+// `speed`: what NEW's times are divided by for the machine's speed (1: nothing).
 CaseComparison compare_case(const results::CaseResult& base, const results::CaseResult& candidate,
                             const Json& base_context, const Json& new_context, const CompareOptions& options,
-                            const std::string& estimator) {
+                            const std::string& estimator, double speed) {
   CaseComparison c;
+  c.speed_factor = speed;
   c.case_id = base.c.case_id;
   c.base_replicates = base.timing.repetition_medians.size();
   c.new_replicates = candidate.timing.repetition_medians.size();
@@ -36,7 +38,7 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
   c.new_processes = recorded_processes(new_context, candidate.timing).size();
   c.base_time = base.status == "ok" ? time_with(base, estimator) : k_nan;
   c.new_time = candidate.status == "ok" ? time_with(candidate, estimator) : k_nan;
-  c.ratio = c.new_time / c.base_time;
+  c.ratio = c.new_time / c.base_time / speed;
   c.p_value = k_nan;
   if (base.status != "ok" || candidate.status != "ok") {
     c.verdict = "unknown";
@@ -75,7 +77,9 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
                "(run with --processes 2 or more, the default 3, or --isolate)";
     return c;
   }
-  c.p_value = stats::mann_whitney_u(base.timing.repetition_medians, candidate.timing.repetition_medians).p_value;
+  std::vector<double> new_medians = candidate.timing.repetition_medians;
+  for (double& m : new_medians) m /= speed;
+  c.p_value = stats::mann_whitney_u(base.timing.repetition_medians, new_medians).p_value;
   const bool significant = c.p_value < options.alpha;
   if (significant && c.ratio > 1.0 + options.threshold) {
     c.verdict = "slower";
@@ -142,37 +146,66 @@ void note_bandwidth_difference(const Json& base, const Json& candidate, std::vec
                   ", memory canary): the ratios of memory-bound cases follow it as much as the code");
 }
 
-// A note when the machine ran the two runs at different speeds (each run's fastest speed canary,
-// summary.slow_spells.fastest_canary_by_threads): a host that gives the guest less of its cores for
-// a whole run slows every case by about as much, which no check inside a run can see. Seen here
-// (2026-11-25 18:22-18:41, bench/aa.sh -n 3, the same build): fastest canaries 72.4, 78.5 and
-// 73.4 us; the runs' cases moved by a median x1.075 where the canary moved x1.085, x0.938 for
-// x0.934, x1.009 for x1.013, memory-bound and other cases alike.
-void note_speed_difference(const Json& base, const Json& candidate, double tolerance, std::vector<std::string>& notes) {
-  auto fastest = [](const Json& summary) {
-    std::map<std::string, double> out;  // threads -> seconds
-    if (!summary.is_object() || !summary.contains("slow_spells") || !summary["slow_spells"].is_object()) return out;
-    const Json by_threads = summary["slow_spells"].value("fastest_canary_by_threads", Json::object());
-    if (!by_threads.is_object()) return out;
-    for (const auto& [threads, seconds] : by_threads.items()) {
-      if (seconds.is_number() && seconds.get<double>() > 0) out[threads] = seconds.get<double>();
-    }
-    return out;
-  };
-  const auto a = fastest(base), b = fastest(candidate);
-  std::vector<std::string> differing;
+// A run's fastest speed canary per thread count (summary.slow_spells.fastest_canary_by_threads,
+// keyed as the case's `threads`), in seconds; empty for files that have none.
+std::map<std::string, double> fastest_canaries(const Json& summary) {
+  std::map<std::string, double> out;
+  if (!summary.is_object() || !summary.contains("slow_spells") || !summary["slow_spells"].is_object()) return out;
+  const Json by_threads = summary["slow_spells"].value("fastest_canary_by_threads", Json::object());
+  if (!by_threads.is_object()) return out;
+  for (const auto& [threads, seconds] : by_threads.items()) {
+    if (seconds.is_number() && seconds.get<double>() > 0) out[threads] = seconds.get<double>();
+  }
+  return out;
+}
+
+// The thread counts whose fastest canaries are more than `tolerance` apart, with NEW's over BASE's.
+// A host that gives the guest less of its cores for a whole run slows every case by about as much,
+// which no check inside a run can see. Seen here (2026-11-25 18:22-18:41, bench/aa.sh -n 3 with a
+// baseline build, six runs): over the 15 pairs of those runs the canary ratio and the median
+// ratio of the pair's cases were 0.8% apart on average, at most 1.8% (x1.085 against x1.076,
+// x0.934 against x0.938, x1.064 against x1.058), memory-bound and other cases alike.
+std::map<std::string, double> speed_ratios(const Json& base, const Json& candidate, double tolerance) {
+  std::map<std::string, double> out;
+  const auto a = fastest_canaries(base), b = fastest_canaries(candidate);
   for (const auto& [threads, seconds] : a) {
     const auto it = b.find(threads);
     if (it == b.end()) continue;
     const double ratio = it->second / seconds;
-    if (std::abs(ratio - 1.0) <= tolerance) continue;
-    differing.push_back(fmt::format("{} thread(s): {:.1f} us in BASE, {:.1f} us in NEW, x{:.3f}", threads, seconds * 1e6,
-                                    it->second * 1e6, ratio));
+    if (std::abs(ratio - 1.0) > tolerance) out[threads] = ratio;
   }
-  if (differing.empty()) return;
-  notes.push_back("the machine ran the two runs at different speeds (fastest speed canary, " +
-                  core::join(differing, "; ") +
-                  "): every ratio carries about that much of the host's change as well as the code's");
+  return out;
+}
+
+// A note when the machine ran the two runs at different speeds, and what was done about it.
+void note_speed_difference(const Json& base, const Json& candidate, const CompareOptions& options,
+                           std::vector<std::string>& notes) {
+  const auto ratios = speed_ratios(base, candidate, options.speed_tolerance);
+  const auto a = fastest_canaries(base), b = fastest_canaries(candidate);
+  std::vector<std::string> differing;
+  for (const auto& [threads, ratio] : ratios) {
+    differing.push_back(fmt::format("{} thread(s): {:.1f} us in BASE, {:.1f} us in NEW, x{:.3f}", threads,
+                                    a.at(threads) * 1e6, b.at(threads) * 1e6, ratio));
+  }
+  if (differing.empty()) {
+    if (options.adjust_speed) {
+      notes.push_back(fmt::format("--adjust-speed: nothing divided: the two runs' fastest speed canaries are within "
+                                  "{:.0f}% of each other at every thread count both have, closer than the canary "
+                                  "can tell apart",
+                                  options.speed_tolerance * 100));
+    }
+    return;
+  }
+  const std::string speeds = "the machine ran the two runs at different speeds (fastest speed canary, " +
+                             core::join(differing, "; ") + ")";
+  if (options.adjust_speed) {
+    notes.push_back(speeds + ": NEW's CPU times at those thread counts are divided by that ratio (--adjust-speed), "
+                             "so their ratios and verdicts show the code's change without the host's; the times "
+                             "shown are as measured");
+  } else {
+    notes.push_back(speeds + ": every ratio carries about that much of the host's change as well as the code's "
+                             "(--adjust-speed divides it out)");
+  }
 }
 
 }  // namespace
@@ -249,7 +282,14 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
   }
   note_setup_differences(base.context, candidate.context, out.notes);
   note_bandwidth_difference(base.summary, candidate.summary, out.notes);
-  note_speed_difference(base.summary, candidate.summary, options.speed_tolerance, out.notes);
+  note_speed_difference(base.summary, candidate.summary, options, out.notes);
+  if (options.adjust_speed) out.speed_factors = speed_ratios(base.summary, candidate.summary, options.speed_tolerance);
+  // The canary times the host's CPU: a CPU case's time follows it, a GPU's execution does not.
+  auto speed_of = [&out](const results::CaseResult& r) {
+    if (r.c.device != "cpu") return 1.0;
+    const auto it = out.speed_factors.find(std::to_string(r.c.threads));
+    return it == out.speed_factors.end() ? 1.0 : it->second;
+  };
   std::map<std::string, const results::CaseResult*> new_by_id;
   for (const auto& r : candidate.cases) new_by_id[r.c.case_id] = &r;
   std::map<std::string, bool> in_base;
@@ -262,7 +302,8 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
       out.only_in_base.push_back(r.c.case_id);
       continue;
     }
-    out.cases.push_back(compare_case(r, *it->second, base.context, candidate.context, options, out.estimator));
+    out.cases.push_back(
+        compare_case(r, *it->second, base.context, candidate.context, options, out.estimator, speed_of(r)));
     const double ratio = out.cases.back().ratio;
     if (std::isfinite(ratio) && ratio > 0) {
       log_sum += std::log(ratio);
@@ -330,6 +371,8 @@ Json to_json(const Comparison& comparison) {
   out["min_replicates"] = comparison.options.min_replicates;
   out["estimator"] = comparison.estimator;
   out["notes"] = comparison.notes;
+  out["adjust_speed"] = comparison.options.adjust_speed;
+  out["speed_factors"] = comparison.speed_factors;
   out["regressed"] = comparison.regressed();
   out["counts"] = {{"slower", comparison.count("slower")},
                    {"faster", comparison.count("faster")},
@@ -355,6 +398,7 @@ Json to_json(const Comparison& comparison) {
                      {"base_time", number(c.base_time)},
                      {"new_time", number(c.new_time)},
                      {"ratio", number(c.ratio)},
+                     {"speed_factor", c.speed_factor},
                      {"p_value", number(c.p_value)},
                      {"base_replicates", c.base_replicates},
                      {"base_processes", c.base_processes},

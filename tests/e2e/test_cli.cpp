@@ -756,6 +756,9 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
   const auto lone = opbench("compare --history " + db + " " + tonight + " --confirm-baseline " + old1);
   EXPECT_EQ(lone.code, 2);
   EXPECT_NE(lone.err.find("--confirm-baseline needs --confirm"), std::string::npos) << lone.err;
+  const auto adjusted = opbench("compare --history " + db + " " + tonight + " --adjust-speed");
+  EXPECT_EQ(adjusted.code, 2);
+  EXPECT_NE(adjusted.err.find("--adjust-speed goes with two files"), std::string::npos) << adjusted.err;
 
   // The second look: mul 4% slower tonight (p about 0.01 against these five nights: a second
   // look, no candidate) and 8% in the second look (together a candidate); add 30% slower tonight

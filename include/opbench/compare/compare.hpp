@@ -10,6 +10,7 @@
 // `--processes 1` makes them. For nightly use, judge against the history instead (compare/gate.hpp).
 
 #include <cstddef>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -31,6 +32,13 @@ struct CompareOptions {
   // summary.slow_spells) further apart than this get a note: every ratio then carries the host's
   // change too. 0.03: the fastest canaries of runs in one steady hour lie 1-2% apart here.
   double speed_tolerance = 0.03;
+  // Divide NEW's CPU times by the two runs' machine speed ratio (NEW's fastest speed canary over
+  // BASE's, at the case's thread count) where that ratio is past speed_tolerance: the comparison
+  // then shows the code's change without the host's. Off by default: a time is a time. Within the
+  // tolerance nothing is divided, since there the canaries cannot tell the speeds apart and the
+  // division would only add the canary's own noise (the A/A figures are in README, "The machine's
+  // speed from run to run").
+  bool adjust_speed = false;
 };
 
 struct CaseComparison {
@@ -39,7 +47,9 @@ struct CaseComparison {
   std::string reason;   // why `unknown`
   double base_time = 0;  // seconds, the case's time (Comparison::estimator); NaN when absent
   double new_time = 0;
-  double ratio = 0;     // new / base; NaN when absent
+  double ratio = 0;     // new / base (divided by speed_factor); NaN when absent
+  // What NEW's time was divided by for the machine's speed (CompareOptions::adjust_speed); 1: nothing.
+  double speed_factor = 1;
   double p_value = 0;   // NaN when not tested
   std::size_t base_replicates = 0;  // repetition medians
   std::size_t new_replicates = 0;
@@ -80,6 +90,9 @@ struct Comparison {
   std::string new_path;
   std::string estimator;              // how each side's time was made from its repetition medians
   std::vector<std::string> notes;     // what the reader should know (a side estimated again)
+  // With CompareOptions::adjust_speed: the speed ratio NEW's CPU times were divided by, per thread
+  // count (as the runs' summaries key their canaries); empty when nothing was divided.
+  std::map<std::string, double> speed_factors;
   std::vector<CaseComparison> cases;  // the cases of both files, in BASE's order
   double geomean_ratio = 0;           // geometric mean of the ratios that exist; NaN when none
   std::vector<std::string> only_in_base;

@@ -129,6 +129,67 @@ TEST(Compare, SaysWhenTheMachineRanTheTwoRunsAtDifferentSpeeds) {
   EXPECT_TRUE(compare_results(base, other, {}).notes.empty());
 }
 
+// --adjust-speed: NEW's CPU times divided by the runs' speed ratio past the tolerance, nothing else.
+TEST(Compare, AdjustSpeedDividesTheHostsChangeOutOfCpuCasesOnly) {
+  auto base = results::load_results(k_dir + "base.json");
+  auto slow = results::load_results(k_dir + "slow_mul.json");  // mul x1.2, the code's change
+  auto fastest = [](double seconds) { return Json{{"fastest_canary_by_threads", {{"1", seconds}}}}; };
+  // The host ran NEW x1.085 slower throughout: every case and the canary moved by as much.
+  const double host = 78.527e-6 / 72.408e-6;
+  base.summary["slow_spells"] = fastest(72.408e-6);
+  slow.summary["slow_spells"] = fastest(78.527e-6);
+  for (auto& r : slow.cases) {
+    r.estimate.time *= host;
+    for (double& m : r.timing.repetition_medians) m *= host;
+  }
+  // A GPU case's execution is not the host CPU's: left as it is (its device, both sides).
+  const std::string gpu = "relu/self=64/float32/cpu/t1/forward";
+  for (auto* set : {&base, &slow}) {
+    for (auto& r : set->cases) {
+      if (r.c.case_id == gpu) r.c.device = "cuda:0";
+    }
+  }
+  const Comparison raw = compare_results(base, slow, {});
+  for (const auto& item : raw.cases) {  // all of it looks like the code's
+    EXPECT_NEAR(item.ratio, item.case_id == k_mul ? 1.2 * host : host, 1e-9) << item.case_id;
+  }
+  EXPECT_NE(raw.notes.back().find("--adjust-speed divides it out"), std::string::npos) << raw.notes.back();
+  CompareOptions adjust;
+  adjust.adjust_speed = true;
+  const Comparison c = compare_results(base, slow, adjust);
+  ASSERT_EQ(c.speed_factors.size(), 1u);
+  EXPECT_NEAR(c.speed_factors.at("1"), host, 1e-12);
+  EXPECT_NE(c.notes.back().find("divided by that ratio (--adjust-speed)"), std::string::npos) << c.notes.back();
+  for (const auto& item : c.cases) {
+    if (item.case_id == k_mul) {
+      EXPECT_EQ(item.verdict, "slower");
+      EXPECT_NEAR(item.ratio, 1.2, 1e-9);
+      EXPECT_NEAR(item.new_time / item.base_time, 1.2 * host, 1e-9);  // the times as measured
+    } else if (item.case_id == gpu) {
+      EXPECT_DOUBLE_EQ(item.speed_factor, 1.0);
+      EXPECT_NEAR(item.ratio, host, 1e-9);
+    } else {
+      EXPECT_EQ(item.verdict, "same") << item.case_id;
+      EXPECT_NEAR(item.ratio, 1.0, 1e-9) << item.case_id;
+      EXPECT_NEAR(item.speed_factor, host, 1e-12);
+    }
+  }
+  EXPECT_NEAR(c.agreement.median_abs_change, 0.0, 1e-9);
+  const Json j = to_json(c);
+  EXPECT_TRUE(j["adjust_speed"].get<bool>());
+  EXPECT_NEAR(j["speed_factors"]["1"].get<double>(), host, 1e-12);
+  std::ostringstream csv;
+  write_csv(c, csv);
+  EXPECT_NE(csv.str().find(",speed_factor\n"), std::string::npos);
+  // Within the tolerance the canary cannot tell the speeds apart: nothing divided, and said so.
+  slow.summary["slow_spells"] = fastest(73.350e-6);
+  const Comparison close = compare_results(base, slow, adjust);
+  EXPECT_TRUE(close.speed_factors.empty());
+  EXPECT_NEAR(find(close, k_mul).ratio, 1.2 * host, 1e-9);
+  ASSERT_EQ(close.notes.size(), 1u);
+  EXPECT_NE(close.notes.front().find("nothing divided"), std::string::npos) << close.notes.front();
+}
+
 TEST(Compare, AgreementCountsTheCasesPastX125EitherWay) {
   std::vector<CaseComparison> cases(7);
   const double ratios[] = {1.0, 1.3, 0.79, 0.81, 1.25, 1.0 / 1.25, std::nan("")};
