@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The smallest case in fresh processes: `add` of two 1-element tensors on one thread, pinned to
 # one CPU, measured by `opbench run` (its defaults) and by a plain loop (bench_overhead
-# plain-add, after 0.3 s of the same calls, dropped, as opbench's --process-warmup), alternating,
-# N processes each. Prints each process's time (opbench: its estimate.time), the spread of each
-# column (max/min - 1) and the ratio of opbench's median over processes to the plain loop's.
+# plain-add, after 0.3 s of the same calls, dropped, as opbench's --process-warmup; six windows, as
+# opbench's six repetitions), alternating, N processes each. Prints each process's times, like with
+# like: opbench's median of its repetition medians (estimate.median) beside the plain loop's median
+# of its window medians, and opbench's time (estimate.time, the fastest repetition: --estimator
+# min) beside the plain loop's fastest window; then the spread of each column (max/min - 1) and
+# the ratio of opbench's median over processes to the plain loop's, for each pair of columns.
 #
 #   bench/fresh_add.sh [N=10] [CPU=1]
 # Environment: OPBENCH (default build/src/opbench), BENCH_OVERHEAD (default build/bench/bench_overhead).
@@ -21,19 +24,26 @@ theirs=()
 for k in $(seq 1 "$n"); do
   taskset -c "$cpu" "$opbench" run --ops add --shape-class small --threads 1 --case "$id" --no-memory \
     --output "$scratch/add-$k.json" >/dev/null 2>&1
-  ours+=("$(python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cases'][0]; print(c['estimate']['time']*1e6)" "$scratch/add-$k.json")")
-  theirs+=("$(taskset -c "$cpu" "$plain" plain-add 0.5 | sed -n 's/.*median \([0-9.]*\) us/\1/p')")
+  ours+=("$(python3 -c "import json,sys; e=json.load(open(sys.argv[1]))['cases'][0]['estimate']; print(e['median']*1e6, e['time']*1e6)" "$scratch/add-$k.json")")
+  theirs+=("$(taskset -c "$cpu" "$plain" plain-add 0.5 | sed -n 's/.*median \([0-9.]*\) us, fastest window \([0-9.]*\) us/\1 \2/p')")
 done
 python3 - "${ours[*]}" "${theirs[*]}" <<'PY'
 import statistics, sys
-ours = [float(x) for x in sys.argv[1].split()]
-plain = [float(x) for x in sys.argv[2].split()]
-print("| process | opbench time (us) | plain loop median (us) |")
-print("|---:|---:|---:|")
-for i, (a, b) in enumerate(zip(ours, plain), 1):
-    print(f"| {i} | {a:.4f} | {b:.4f} |")
-mo, mp = statistics.median(ours), statistics.median(plain)
-print(f"\nopbench: median of its times {mo:.4f} us, processes within {min(ours)/mo-1:+.1%} .. {max(ours)/mo-1:+.1%} of it")
-print(f"plain:   median of medians {mp:.4f} us, processes within {min(plain)/mp-1:+.1%} .. {max(plain)/mp-1:+.1%} of it")
-print(f"opbench / plain: {mo/mp:.4f}")
+def pairs(text):
+    v = [float(x) for x in text.split()]
+    return v[0::2], v[1::2]
+ours_median, ours_min = pairs(sys.argv[1])
+plain_median, plain_min = pairs(sys.argv[2])
+print("| process | opbench median (us) | plain median (us) | opbench min (us) | plain fastest window (us) |")
+print("|---:|---:|---:|---:|---:|")
+for i, row in enumerate(zip(ours_median, plain_median, ours_min, plain_min), 1):
+    print(f"| {i} | " + " | ".join(f"{x:.4f}" for x in row) + " |")
+def spread(name, values):
+    m = statistics.median(values)
+    print(f"{name}: median over processes {m:.4f} us, processes within {min(values)/m-1:+.1%} .. {max(values)/m-1:+.1%} of it")
+    return m
+print()
+a, b = spread("opbench median", ours_median), spread("plain median  ", plain_median)
+c, d = spread("opbench min   ", ours_min), spread("plain fastest ", plain_min)
+print(f"\nopbench / plain: {a/b:.4f} (medians), {c/d:.4f} (fastest: opbench's default estimate)")
 PY
