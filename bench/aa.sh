@@ -11,8 +11,8 @@
 # run with `taskset -c CPUS`. --baseline BIN measures another opbench build beside this one, its
 # runs alternating with this build's (baseline 1, this 1, baseline 2, ...) so that both meet the
 # same hours of a shared machine: its A/A rows and run times are printed too. Each pair is also
-# compared with `--adjust-speed` (NEW's CPU times divided by the pair's machine speed ratio where the
-# speed canaries differ past 3%): the "speed-adjusted" column. Results stay in DIR (default
+# compared with `--adjust-speed` (NEW's CPU times divided by the pair's machine speed ratio, the
+# ratio of the runs' fastest speed canaries): the "speed-adjusted" column. Results stay in DIR (default
 # results/aa-<UTC date>): run-K.json (baseline-run-K.json), compare-1-K.json/.md,
 # compare-adjusted-1-K.json (baseline-compare-*), times.txt, table.md. Environment: OPBENCH
 # (default build/src/opbench).
@@ -102,7 +102,7 @@ for prefix, label in builds:
             adj = json.load(open(f"{folder}/{prefix}compare-adjusted-1-{k}.json"))
             aa, an = adj["agreement"], adj["counts"]
             adjusted = (f"{aa['median_abs_change']*100:.1f}% / {aa['p90_abs_change']*100:.1f}% / {aa['past_far_ratio']} "
-                        f"({an['slower']}, {an['faster']})" if adj.get("speed_factors") else "(speeds agree: as measured)")
+                        f"({an['slower']}, {an['faster']})" if adj.get("speed_factors") else "(no canary: as measured)")
         except (OSError, ValueError, KeyError):
             adjusted = "-"
         print(f"| {label}1 vs {k} | {a['cases']} | {a['median_abs_change']*100:.1f}% | {a['p90_abs_change']*100:.1f}% "

@@ -16,14 +16,9 @@ import math
 import statistics
 import sys
 
+from pystats import quantile
 
-def quantile(values, q):
-    """Linear interpolation between closest ranks (numpy's default), as opbench's stats."""
-    v = sorted(values)
-    k = (len(v) - 1) * q
-    f = math.floor(k)
-    c = min(f + 1, len(v) - 1)
-    return v[f] + (v[c] - v[f]) * (k - f)
+
 
 
 

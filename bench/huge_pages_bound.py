@@ -7,7 +7,7 @@ tensors all on huge pages against all on 4 KiB pages, in alternating rounds.
 Each tensor sits 2 MiB-aligned in an anonymous mapping advised MADV_HUGEPAGE or MADV_NOHUGEPAGE;
 one intra-op thread; per size, the fastest of 200 calls in each round, the best round of each.
 It bounds what the placement of a LibTorch block (aligned to 4 KiB only, so only its whole 2 MiB
-stretches can be huge pages; README, "Host allocator") can cost.
+stretches can be huge pages; docs/measuring.md, "Host allocator") can cost.
 """
 import ctypes
 import mmap

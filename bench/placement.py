@@ -10,7 +10,7 @@ placement's time is its fastest of CALLS calls, one intra-op thread. Prints, per
 fastest and slowest placement and their ratio, and each placement's time with where the
 input and the output landed (address mod 4096). A case whose placements differ by far more
 than the machine's noise cannot repeat from run to run unless a run samples many placements:
-opbench's repetitions each take one (README, "Numbers that repeat").
+opbench's repetitions each take one (docs/reproducibility.md).
 """
 import sys
 

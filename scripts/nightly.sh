@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Nightly regression gate (README, "Nightly CI"). One night:
+# Nightly regression gate (docs/nightly.md). One night:
 #   1. `opbench run` (extra arguments go to it) into NIGHTLY_DIR/nightly-<UTC date>.json;
 #   2. `opbench compare --history`: every case against its own last nights in the history
 #      (SQLite); cases whose move has p < 5% get a second look: measured again at once with the

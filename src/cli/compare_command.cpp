@@ -245,8 +245,8 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_flag("--adjust-speed", options->compare.adjust_speed,
                "Divide NEW's CPU times by the two runs' machine speed ratio (their fastest speed canaries, per "
-               "thread count) where it is past --speed-tolerance: ratios and verdicts then show the code's change "
-               "without the host's (the times shown stay as measured)");
+               "thread count): ratios and verdicts then show the code's change without the host's (the times "
+               "shown stay as measured)");
   cmd->add_option("--min-replicates", options->compare.min_replicates,
                   "Fewer repetition medians than this on either side: verdict unknown")
       ->check(CLI::PositiveNumber)->capture_default_str();

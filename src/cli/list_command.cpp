@@ -23,7 +23,7 @@ struct ListOptions {
 };
 
 // A Markdown table of `shown`: name (linked to its source where the source names a URL), kind,
-// tags, source project, cases. README's sample list is this table (a test holds them equal).
+// tags, source project, cases. docs/samples.md's sample list is this table (a test holds them equal).
 void print_markdown(const std::vector<const catalog::Entry*>& shown) {
   std::cout << "| name | kind | tags | source | cases |\n|---|---|---|---|---:|\n";
   for (const auto* entry : shown) {
@@ -100,7 +100,7 @@ void add_list_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--category", options->category, "Only this category");
   cmd->add_option("--tag", options->tag, "Only entries with this tag");
   cmd->add_flag("--json", options->json, "Print JSON");
-  cmd->add_flag("--md", options->markdown, "Print a Markdown table (README's sample list: list --kind sample --md)");
+  cmd->add_flag("--md", options->markdown, "Print a Markdown table (docs/samples.md's sample list: list --kind sample --md)");
   cmd->add_flag("--all", options->all, "Every operator LibTorch's dispatcher knows, configured or not");
   cmd->callback([options, &global] { global.exit_code = list(*options, global); });
 }

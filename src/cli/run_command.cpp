@@ -197,7 +197,7 @@ Json run_summary(std::size_t cases, std::size_t ok, std::size_t failed, std::siz
       why += "; CPU frequency governor " + context["cpu_governor"].get<std::string>();
     }
     why += ". For quieter numbers: an idle machine, taskset -c with one core per --threads, a longer --min-time, "
-           "--repetitions with --interleave (README, \"Quieter numbers\")";
+           "--repetitions with --interleave (docs/roofline.md, \"Quieter numbers\")";
     summary["warning"] = why;
   }
   return summary;

@@ -348,18 +348,18 @@ TEST_F(Cli, StagesRunCheckedAgainstEagerAndMakeTheStageTable) {
       << bad.err;
 }
 
-TEST_F(Cli, ReadmeSampleListIsTheGeneratedOne) {
-  // README's list of samples is `opbench list --kind sample --md`, pasted between two markers.
+TEST_F(Cli, DocsSampleListIsTheGeneratedOne) {
+  // docs/samples.md's list of samples is `opbench list --kind sample --md`, pasted between two markers.
   const auto r = opbench("list --kind sample --md");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("| [`bbox2delta`](https://github.com/open-mmlab/mmdetection/"), std::string::npos) << r.out;
-  const std::string readme = testing::read_text(std::string(OPBENCH_SOURCE_DIR) + "/README.md");
+  const std::string readme = testing::read_text(std::string(OPBENCH_SOURCE_DIR) + "/docs/samples.md");
   const std::string begin = "<!-- opbench list --kind sample --md -->\n", end = "<!-- end of the generated list -->";
   const auto from = readme.find(begin), to = readme.find(end);
   ASSERT_NE(from, std::string::npos);
   ASSERT_NE(to, std::string::npos);
   EXPECT_EQ(readme.substr(from + begin.size(), to - from - begin.size()), r.out)
-      << "README's sample list is out of date: paste `opbench list --kind sample --md` between its markers";
+      << "docs/samples.md's sample list is out of date: paste `opbench list --kind sample --md` between its markers";
 }
 
 TEST_F(Cli, EverySampleRunsForwardAndEveryDifferentiableOneBackward) {
@@ -430,7 +430,7 @@ TEST_F(Cli, ListListTagsAndShow) {
 }
 
 TEST_F(Cli, ShardsCoverEveryCaseOnceAndMergeJoinsThem) {
-  // The Slurm recipe of the README, with the array variables set by hand.
+  // The Slurm recipe of docs/nightly.md, with the array variables set by hand.
   const std::string configs = " --config " + k_data + "/tiny.csv --config " + k_data + "/tiny.json";
   std::vector<std::string> files;
   for (int i = 0; i < 3; ++i) {
@@ -485,7 +485,7 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
   // These tests share the machine with others (ctest -j), so the bound is loose: it catches a
   // broken estimate (a wrong unit, a repetition's median lost), not a percent of noise. On this
   // shared 2-core VM a busy neighbour can slow a whole second-long run ×2 (seen: every case of
-  // one run ×1.7–2.0, README "Numbers that repeat"), so the bound is ×3 either way.
+  // one run ×1.7–2.0, docs/reproducibility.md), so the bound is ×3 either way.
   const std::string quick = " --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.02";
   const std::string first = m_dir.file("first.json"), second = m_dir.file("second.json");
   ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv" + quick + " --output " + first).code, 0);

@@ -111,7 +111,7 @@ TEST_F(HtmlReport, RendersInABrowserWithEveryCaseAndChartAndNoConsoleMessage) {
   EXPECT_EQ(log.find("CONSOLE"), std::string::npos) << log;
   EXPECT_EQ(log.find("Refused"), std::string::npos) << log;
 
-  // A screenshot, as README shows one (OPBENCH_SCREENSHOT keeps it).
+  // A screenshot, as docs/pictures.md shows one (OPBENCH_SCREENSHOT keeps it).
   const char* keep = std::getenv("OPBENCH_SCREENSHOT");
   const std::string png = keep != nullptr && *keep != '\0' ? std::string(keep) : m_dir.file("report.png");
   browse(browser, page, "--hide-scrollbars --window-size=1280,1400 --screenshot='" + png + "'", log);

@@ -33,11 +33,10 @@ struct CompareOptions {
   // change too. 0.03: the fastest canaries of runs in one steady hour lie 1-2% apart here.
   double speed_tolerance = 0.03;
   // Divide NEW's CPU times by the two runs' machine speed ratio (NEW's fastest speed canary over
-  // BASE's, at the case's thread count) where that ratio is past speed_tolerance: the comparison
-  // then shows the code's change without the host's. Off by default: a time is a time. Within the
-  // tolerance nothing is divided, since there the canaries cannot tell the speeds apart and the
-  // division would only add the canary's own noise (the A/A figures are in README, "The machine's
-  // speed from run to run").
+  // BASE's, at the case's thread count): the comparison then shows the code's change without the
+  // host's. Off by default: a time is a time. Divided however close the canaries are: on this
+  // machine that repeated better than dividing only past speed_tolerance (the A/A figures are in
+  // docs/reproducibility.md, "The machine's speed from run to run").
   bool adjust_speed = false;
 };
 
@@ -91,7 +90,7 @@ struct Comparison {
   std::string estimator;              // how each side's time was made from its repetition medians
   std::vector<std::string> notes;     // what the reader should know (a side estimated again)
   // With CompareOptions::adjust_speed: the speed ratio NEW's CPU times were divided by, per thread
-  // count (as the runs' summaries key their canaries); empty when nothing was divided.
+  // count both runs have a canary for (keyed as the summaries key them); empty when none.
   std::map<std::string, double> speed_factors;
   std::vector<CaseComparison> cases;  // the cases of both files, in BASE's order
   double geomean_ratio = 0;           // geometric mean of the ratios that exist; NaN when none

@@ -36,7 +36,7 @@ std::int64_t memory_canary_bytes();
 
 // Cases whose inputs fill at least this much (a quarter of the last-level cache) stream from
 // memory: the driver brackets their CPU repetitions with the memory canary. (Bracketing every
-// multi-threaded case too was measured on 2026-11-25 and not kept: README, "Numbers that repeat".)
+// multi-threaded case too was measured on 2026-11-25 and not kept: docs/reproducibility.md.)
 std::int64_t memory_bound_bytes();
 
 // The memory canary: the faster of two sums of the whole buffer on LibTorch's intra-op threads

@@ -46,7 +46,7 @@ int libtorch_threads();
 
 // The intra-op threads a case runs on when none are asked for: one, as torch.utils.benchmark's
 // Timer does. One thread's time is the operator's own; on a shared host how fast two threads run
-// depends on where the host puts the guest's vCPUs (README, "Numbers that repeat").
+// depends on where the host puts the guest's vCPUs (docs/reproducibility.md).
 int default_threads();
 
 // Throws DeviceError when `device` ("cpu", "cuda:N") cannot run here, saying why.

@@ -159,7 +159,9 @@ TEST(Compare, AdjustSpeedDividesTheHostsChangeOutOfCpuCasesOnly) {
   const Comparison c = compare_results(base, slow, adjust);
   ASSERT_EQ(c.speed_factors.size(), 1u);
   EXPECT_NEAR(c.speed_factors.at("1"), host, 1e-12);
-  EXPECT_NE(c.notes.back().find("divided by that ratio (--adjust-speed)"), std::string::npos) << c.notes.back();
+  ASSERT_EQ(c.notes.size(), 2u);
+  EXPECT_NE(c.notes.front().find("unless divided out (--adjust-speed, below)"), std::string::npos) << c.notes.front();
+  EXPECT_NE(c.notes.back().find("1 thread(s): x1.085) before the ratios"), std::string::npos) << c.notes.back();
   for (const auto& item : c.cases) {
     if (item.case_id == k_mul) {
       EXPECT_EQ(item.verdict, "slower");
@@ -181,13 +183,23 @@ TEST(Compare, AdjustSpeedDividesTheHostsChangeOutOfCpuCasesOnly) {
   std::ostringstream csv;
   write_csv(c, csv);
   EXPECT_NE(csv.str().find(",speed_factor\n"), std::string::npos);
-  // Within the tolerance the canary cannot tell the speeds apart: nothing divided, and said so.
+  // Close speeds are divided too, and the note on different speeds is left out below the tolerance.
   slow.summary["slow_spells"] = fastest(73.350e-6);
   const Comparison close = compare_results(base, slow, adjust);
-  EXPECT_TRUE(close.speed_factors.empty());
-  EXPECT_NEAR(find(close, k_mul).ratio, 1.2 * host, 1e-9);
+  EXPECT_NEAR(close.speed_factors.at("1"), 73.350 / 72.408, 1e-9);
+  EXPECT_NEAR(find(close, k_mul).ratio, 1.2 * host * 72.408 / 73.350, 1e-9);
   ASSERT_EQ(close.notes.size(), 1u);
-  EXPECT_NE(close.notes.front().find("nothing divided"), std::string::npos) << close.notes.front();
+  EXPECT_NE(close.notes.front().find("--adjust-speed: NEW's CPU times divided by the machine's speed ratio "
+                                     "(fastest speed canary, NEW's over BASE's; 1 thread(s): x1.013)"),
+            std::string::npos)
+      << close.notes.front();
+  // Files with no canary at a common thread count: nothing to divide by, and said so.
+  slow.summary["slow_spells"] = Json{{"fastest_canary_by_threads", {{"2", 78.527e-6}}}};
+  const Comparison none = compare_results(base, slow, adjust);
+  EXPECT_TRUE(none.speed_factors.empty());
+  EXPECT_NEAR(find(none, k_mul).ratio, 1.2 * host, 1e-9);
+  ASSERT_EQ(none.notes.size(), 1u);
+  EXPECT_NE(none.notes.front().find("nothing divided"), std::string::npos) << none.notes.front();
 }
 
 TEST(Compare, AgreementCountsTheCasesPastX125EitherWay) {

@@ -34,7 +34,7 @@ TEST(GateReplay, RecordedNoiseFalseAlarmsAndPower) {
   EXPECT_LT(static_cast<double>(r.candidates) / static_cast<double>(r.trials * r.cases), 0.02);
   // Steps into tonight and its confirmation, on the cases whose gate noise is <= 2%: measured
   // 81% of 10% steps and 60% of 5% steps caught (goals 95% and 80%: not met on this machine's
-  // noise; see README "Nightly CI"). These bounds keep the gate from getting blinder unseen.
+  // noise; see docs/nightly.md). These bounds keep the gate from getting blinder unseen.
   ASSERT_EQ(r.power.size(), 2u);
   const StepPower& five = r.power[0];
   const StepPower& ten = r.power[1];
