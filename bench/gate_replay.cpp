@@ -1,7 +1,7 @@
 // The nightly gate replayed on recorded noise (issue #12): how often identical code raises an
 // alert, and how often a real step is caught (compare/gate_replay.hpp says how nights are made).
 //
-//   build/bench/bench_gate_replay [--nights N] [--trials T] [--seed S] [--estimator min|median]
+//   build/bench/bench_gate_replay [--nights N] [--trials T] [--seed S] [--estimator fastest-third|min|median]
 //                                 [--processes P] [--repetitions R] [--ab-rounds K]
 //                                 [--candidate-alpha A] [--effect-floor F] [--look-alpha L]
 //                                 [--no-second-look] RESULT.json ...
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   }
   if (files.size() < 2) {
     std::fprintf(stderr,
-                 "usage: bench_gate_replay [--nights N] [--trials T] [--seed S] [--estimator min|median] "
+                 "usage: bench_gate_replay [--nights N] [--trials T] [--seed S] [--estimator fastest-third|min|median] "
                  "[--processes P] [--repetitions R] [--ab-rounds K] [--candidate-alpha A] [--effect-floor F] [--look-alpha L] [--no-second-look] RESULT.json ...\n");
     return 2;
   }

@@ -44,8 +44,8 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
     (r.status == "ok" ? ok : r.status == "error" ? errors : skipped)++;
   }
   out << fmt::format("- **cases**: {} ok, {} error, {} skipped\n", ok, errors, skipped);
-  out << "- **time**: the case's time, the estimator (`min`: the fastest repetition's median; "
-         "`median`: the median) over the repetition medians; *across repetitions*: the estimator, the "
+  out << "- **time**: the case's time, the estimator (`fastest-third`: the mean of the fastest third of the "
+         "repetition medians; `min`: the fastest one; `median`: their median) over the repetition medians; *across repetitions*: the estimator, the "
          "repetitions, their median with its distribution-free interval and the interval's coverage, "
          "± half their relative range (each repetition: fresh inputs at another placement, at another "
          "moment); p90, p99, cv and samples: the timed blocks of all repetitions pooled\n"

@@ -84,12 +84,24 @@ Json to_json(const TimeSpent& spent) {
 }
 
 const std::vector<std::string>& estimator_names() {
-  static const std::vector<std::string> names{"min", "median"};
+  static const std::vector<std::string> names{"min", "median", "fastest-third"};
   return names;
 }
 
 double estimate_with(const std::string& estimator, const std::vector<double>& repetition_medians) {
   if (estimator == "median") return stats::median_interval(repetition_medians, 0.95).median;
+  if (estimator == "fastest-third") {
+    std::vector<double> finite;
+    for (double m : repetition_medians) {
+      if (std::isfinite(m)) finite.push_back(m);
+    }
+    if (finite.empty()) return std::nan("");
+    const std::size_t k = std::max<std::size_t>(1, finite.size() / 3);
+    std::partial_sort(finite.begin(), finite.begin() + static_cast<std::ptrdiff_t>(k), finite.end());
+    double sum = 0;
+    for (std::size_t i = 0; i < k; ++i) sum += finite[i];
+    return sum / static_cast<double>(k);
+  }
   if (estimator != "min") {
     throw Error("unknown estimator '" + estimator + "' (expected one of: " + core::join(estimator_names(), ", ") + ")");
   }

@@ -499,15 +499,17 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
     EXPECT_LE(e["low"].get<double>(), e["median"].get<double>());
     EXPECT_LE(e["median"].get<double>(), e["high"].get<double>());
     EXPECT_DOUBLE_EQ(e["coverage"].get<double>(), 1.0 - 2.0 / 64.0);  // [min, max] of 6
-    // The default estimator: the case's time is its fastest repetition's median.
-    EXPECT_EQ(e["estimator"], "min");
-    const auto medians = c["timing"]["repetition_medians"].get<std::vector<double>>();
-    EXPECT_DOUBLE_EQ(e["time"].get<double>(), *std::min_element(medians.begin(), medians.end()));
+    // The default estimator: the case's time is the mean of its two fastest repetition medians
+    // (the fastest third of 6).
+    EXPECT_EQ(e["estimator"], "fastest-third");
+    auto medians = c["timing"]["repetition_medians"].get<std::vector<double>>();
+    std::sort(medians.begin(), medians.end());
+    EXPECT_DOUBLE_EQ(e["time"].get<double>(), (medians[0] + medians[1]) / 2);
     // Only the first repetition records the ATen calls; their count and work reach the case.
     EXPECT_EQ(c["work"]["aten_calls"], 1) << c["case_id"];
     EXPECT_GT(c["work"]["flops"].get<double>(), 0.0) << c["case_id"];
   }
-  EXPECT_EQ(read_json(second)["context"]["estimator"], "min");
+  EXPECT_EQ(read_json(second)["context"]["estimator"], "fastest-third");
   EXPECT_EQ(read_json(second)["context"]["processes"], 3);  // the default: 2 repetitions in each of 3 processes
   const auto r = opbench("compare " + first + " " + second + " --format json");
   ASSERT_NE(r.code, 2) << r.err;
@@ -519,7 +521,7 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
     EXPECT_LT(w["ratio"].get<double>(), 3.0) << w.dump();
   }
   // The console and the Markdown report say how each time was made and how sure it is.
-  EXPECT_NE(opbench("export --input " + second + " --format md").out.find("min of 6 reps · median "), std::string::npos);
+  EXPECT_NE(opbench("export --input " + second + " --format md").out.find("fastest-third of 6 reps · median "), std::string::npos);
   // --estimator median: the time is the median of the repetition medians, and compare follows
   // the base file's estimator unless told.
   const std::string third = m_dir.file("third.json");
@@ -672,6 +674,39 @@ TEST_F(Cli, NightlyScriptConfirmsCandidatesAbAgainstTheBaselineBinary) {
   const std::string reason = gate["cases"][0]["reason"];
   EXPECT_NE(reason.find("A/B against the previous build"), std::string::npos) << reason;
   EXPECT_NE(testing::read_text(gate_md).find("confirmed A/B against the previous build's binary"), std::string::npos);
+}
+
+TEST_F(Cli, GateJudgesEveryNightWithTonightsEstimator) {
+  // Five nights recorded with --estimator min (the default until 2026-11-25), tonight the same
+  // repetition medians with fastest-third: tonight's time is 10% over the nights' stored times by
+  // the estimators' difference alone, and the gate makes every night's value again with
+  // tonight's estimator from its stored repetition medians, so nothing moved.
+  Json base = read_json(k_data + "/compare/base.json");
+  const std::vector<double> shape = {1.0, 1.2, 1.25, 1.3, 1.35, 1.4};  // fastest-third: 1.1
+  auto night = [&](int n, const std::string& estimator, double noise) {
+    Json out = base;
+    out["context"]["date"] = "2026-11-0" + std::to_string(n + 1) + "T00:00:00Z";
+    out["context"]["estimator"] = estimator;
+    out["context"]["repetitions"] = 6;
+    for (auto& c : out["cases"]) {
+      const double t = c["stats"]["median"].get<double>() * noise;  // (base.json predates `estimate`)
+      Json medians = Json::array();
+      for (double f : shape) medians.push_back(t * f);
+      c["timing"]["repetition_medians"] = medians;
+      c["estimate"] = {{"unit", "s"}, {"estimator", estimator}, {"time", estimator == "min" ? t : t * 1.1},
+                       {"repetitions", 6}, {"median", t * 1.275}, {"low", t}, {"high", t * 1.4},
+                       {"coverage", 0.96875}, {"spread", 0.2}};
+    }
+    return m_dir.write("night-" + estimator + std::to_string(n) + ".json", out.dump());
+  };
+  const std::string db = m_dir.file("estimators.sqlite");
+  const double noise[] = {1.0, 1.01, 0.99, 1.005, 0.995};
+  for (int n = 0; n < 5; ++n) ASSERT_EQ(opbench("history add --db " + db + " " + night(n, "min", noise[n])).code, 0);
+  const auto r = opbench("compare --history " + db + " " + night(8, "fastest-third", 1.0) + " --format json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json gate = Json::parse(r.out);
+  EXPECT_EQ(gate["counts"]["candidates"], 0) << r.out;
+  EXPECT_EQ(gate["counts"]["slower"], 0) << r.out;
 }
 
 TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {

@@ -51,7 +51,7 @@ TEST(GateReplay, TheMinimumEstimatorMeetsTheGoalsOnTheSameNoise) {
   ReplayOptions options;
   options.trials = 100;
   options.seed = 11;
-  ASSERT_EQ(options.estimator, "min");
+  options.estimator = "min";
   const ReplayResult r = replay(recorded(), options);
   ASSERT_EQ(r.cases, 62u);
   EXPECT_LE(r.alert_nights * 20, r.trials) << r.alert_nights;
@@ -61,6 +61,30 @@ TEST(GateReplay, TheMinimumEstimatorMeetsTheGoalsOnTheSameNoise) {
   ASSERT_GT(ten.tried_2, 0u);
   EXPECT_GE(static_cast<double>(ten.caught_2) / static_cast<double>(ten.tried_2), 0.95);
   EXPECT_GE(static_cast<double>(five.caught_2) / static_cast<double>(five.tried_2), 0.80);
+}
+
+// The same recordings with run's default estimator, the mean of the fastest third of the
+// repetition medians: measured 1 alert night in 100 trials, 0.31% candidates a night, 95.6% of
+// 10% steps and 86.1% of 5% steps caught on the cases whose gate noise is <= 2% (the minimum: 0,
+// 0.35%, 98%, 84%): the same goals met.
+TEST(GateReplay, TheDefaultEstimatorMeetsTheGoalsOnTheSameNoise) {
+  ReplayOptions options;
+  options.trials = 100;
+  options.seed = 11;
+  ASSERT_EQ(options.estimator, "fastest-third");
+  const ReplayResult r = replay(recorded(), options);
+  ASSERT_EQ(r.cases, 62u);
+  const StepPower& five = r.power[0];
+  const StepPower& ten = r.power[1];
+  ASSERT_GT(ten.tried_2, 0u);
+  const std::string figures = "alert nights " + std::to_string(r.alert_nights) + " of " + std::to_string(r.trials) +
+                              ", candidates " + std::to_string(r.candidates) + ", +10% " +
+                              std::to_string(ten.caught_2) + "/" + std::to_string(ten.tried_2) + ", +5% " +
+                              std::to_string(five.caught_2) + "/" + std::to_string(five.tried_2);
+  EXPECT_LE(r.alert_nights * 20, r.trials) << figures;
+  EXPECT_LE(static_cast<double>(r.candidates) / static_cast<double>(r.trials * r.cases), 0.01) << figures;
+  EXPECT_GE(static_cast<double>(ten.caught_2) / static_cast<double>(ten.tried_2), 0.95) << figures;
+  EXPECT_GE(static_cast<double>(five.caught_2) / static_cast<double>(five.tried_2), 0.80) << figures;
 }
 
 // A recorded run is split into the processes that measured it, as its context says: run's

@@ -172,7 +172,7 @@ TEST(DeviceTimes, ConsoleMarkdownCsvAndJsonSayWhichTime) {
   EXPECT_NE(render("md", set).find("| GPU time · CPU 8.20 us · batch 7.90 us |"), std::string::npos);
   const std::string csv = render("csv", set);
   EXPECT_NE(csv.find(",measures,cpu_time_us,batch_time_us,estimator,time_us\n"), std::string::npos);
-  EXPECT_NE(csv.find(",gpu,8.2000,7.9000,min,20.0000\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",gpu,8.2000,7.9000,fastest-third,20.0000\n"), std::string::npos) << csv;
   // The JSON keeps every repetition's figures, and reads them back.
   const Json json = results::to_json(r);
   EXPECT_EQ(json["timing"]["measures"], "gpu");

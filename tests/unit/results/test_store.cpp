@@ -361,10 +361,12 @@ TEST(ResultSet, RepetitionsAddUpTheirTimeSpentAndKeepTheRecordedWork) {
 TEST(ResultSet, TheEstimatorMakesTheTimeFromTheRepetitionMedians) {
   std::vector<CaseResult> reps;
   for (double m : {1.0, 1.2, 0.9, 1.1, 5.0}) reps.push_back(make_result("a", {m}));
-  // min (the default): the least disturbed repetition; the median and its interval still reported.
+  // fastest-third (the default): the mean of the fastest third, here (5 repetitions) the least
+  // disturbed one; the median and its interval still reported.
   const CaseResult fastest = combine_repetitions(reps);
-  EXPECT_EQ(fastest.estimate.estimator, "min");
+  EXPECT_EQ(fastest.estimate.estimator, "fastest-third");
   EXPECT_DOUBLE_EQ(fastest.estimate.time, 0.9);
+  EXPECT_DOUBLE_EQ(combine_repetitions(reps, "min").estimate.time, 0.9);
   EXPECT_DOUBLE_EQ(fastest.estimate.median, 1.1);
   const CaseResult typical = combine_repetitions(reps, "median");
   EXPECT_DOUBLE_EQ(typical.estimate.time, 1.1);
@@ -376,6 +378,12 @@ TEST(ResultSet, TheEstimatorMakesTheTimeFromTheRepetitionMedians) {
   // NaN repetition medians are no time; none at all is NaN; unknown names are errors.
   EXPECT_DOUBLE_EQ(estimate_with("min", {std::nan(""), 2.0, 3.0}), 2.0);
   EXPECT_TRUE(std::isnan(estimate_with("min", {})));
+  // The fastest third: 2 of 6 (the default run), 4 of 12, never none; NaN is no time.
+  EXPECT_DOUBLE_EQ(estimate_with("fastest-third", {5.0, 1.0, 4.0, 2.0, 6.0, 3.0}), 1.5);
+  EXPECT_DOUBLE_EQ(estimate_with("fastest-third", {9, 1, 8, 2, 7, 3, 6, 4, 5, 10, 11, 12}), 2.5);
+  EXPECT_DOUBLE_EQ(estimate_with("fastest-third", {3.0, 2.0}), 2.0);
+  EXPECT_DOUBLE_EQ(estimate_with("fastest-third", {std::nan(""), 4.0, 1.0, 2.0, 6.0, 3.0, 5.0}), 1.5);
+  EXPECT_TRUE(std::isnan(estimate_with("fastest-third", {std::nan("")})));
   EXPECT_THROW(estimate_with("mean", {1.0}), Error);
   Json bad = json;
   bad["estimate"]["estimator"] = "mean";
