@@ -681,9 +681,10 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
                   "the case's time is --estimator over the repetition medians")
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--estimator", options->estimator,
-                  "The case's time from its repetition medians: min (the least disturbed repetition; "
-                  "repeats best from run to run on a shared machine) or median (the typical repetition). "
-                  "The median and its interval are reported with either")
+                  "The case's time from its repetition medians: fastest-third (the mean of the fastest "
+                  "third of them, the least disturbed; repeats best from run to run on a shared machine), "
+                  "min (the fastest one) or median (the typical repetition). The median and its interval "
+                  "are reported with each")
       ->check(CLI::IsMember(results::estimator_names()))->capture_default_str();
   cmd->add_flag("--interleave,!--no-interleave", options->interleave,
                 "Run (case, repetition) pairs in a seeded random order, so each case's repetitions "
