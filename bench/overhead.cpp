@@ -48,6 +48,7 @@
 #include "opbench/exec/host_allocator.hpp"
 #include "opbench/exec/inputs.hpp"
 #include "opbench/plan/planner.hpp"
+#include "opbench/results/result_set.hpp"
 #include "opbench/stats/statistics.hpp"
 
 namespace {
@@ -295,9 +296,9 @@ int main(int argc, char** argv) {
     const auto samples = static_cast<std::size_t>(std::max(10.0, budget / per_block / k_windows));
     std::vector<double> windows;
     for (int w = 0; w < k_windows; ++w) windows.push_back(plain_median(b, prepared.args, k_block, samples));
-    std::sort(windows.begin(), windows.end());
     std::printf("plain add 1-element t1: median %.4f us, fastest third %.4f us\n",
-                opbench::stats::median(windows) * 1e6, (windows[0] + windows[1]) / 2 * 1e6);
+                opbench::stats::median(windows) * 1e6,
+                opbench::results::estimate_with("fastest-third", windows) * 1e6);
     return 0;
   }
   const int default_threads = at::get_num_threads();

@@ -1,5 +1,6 @@
 """The one statistics helper of the Python scripts under bench/ that read bench/aa.sh recordings
-(estimators.py, speed_adjust.py): they run as `python bench/NAME.py`, so this file is on their path."""
+(estimators.py, speed_adjust.py, repetitions.py): they run as `python bench/NAME.py`, so this file is on their path."""
+import glob
 import math
 
 
@@ -10,3 +11,9 @@ def quantile(values, q):
     f = math.floor(k)
     c = min(f + 1, len(v) - 1)
     return v[f] + (v[c] - v[f]) * (k - f)
+
+
+def aa_runs(folder):
+    """The run files of a bench/aa.sh folder, the baseline's baseline-run-K.json and this build's
+    run-K.json, in name order."""
+    return sorted(glob.glob(f"{folder}/run-*.json") + glob.glob(f"{folder}/baseline-run-*.json"))

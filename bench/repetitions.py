@@ -13,10 +13,11 @@ took. Repetitions of one process share that process's state, which this pooling 
 how the rules rank, not the absolute spread a real A/A would show.
 """
 import argparse
-import glob
 import json
 import random
 import statistics
+
+from pystats import aa_runs
 
 parser = argparse.ArgumentParser()
 parser.add_argument("folders", nargs="+")
@@ -25,7 +26,7 @@ args = parser.parse_args()
 
 runs = []
 for folder in args.folders:
-    for path in sorted(glob.glob(f"{folder}/run-*.json") + glob.glob(f"{folder}/baseline-run-*.json")):
+    for path in aa_runs(folder):
         runs.append({c["case_id"]: c for c in json.load(open(path))["cases"] if c.get("status") == "ok"})
 pool = {}
 for case_id, first in runs[0].items():

@@ -159,34 +159,34 @@ std::map<std::string, double> fastest_canaries(const Json& summary) {
   return out;
 }
 
-// NEW's fastest canary over BASE's, per thread count both runs have, where the two are more than
-// `tolerance` apart. A host that gives the guest less of its cores for a whole run slows every
-// case by about as much, which no check inside a run can see. Seen here (2026-11-25, 24 pairs of
-// the A/As of 18:22-18:41 and 19:08-19:20 and of 20:35-20:45, results/aa-stop35-final,
-// aa-stop35-pinned, aa-stop36): the canary ratio and the median ratio of the pair's cases were
-// 0.8% apart on average, at most 1.9% (x1.085 against x1.076, x0.934 against x0.938, x0.980
-// against x0.965), memory-bound and other cases alike.
-std::map<std::string, double> speed_ratios(const Json& base, const Json& candidate, double tolerance) {
-  std::map<std::string, double> out;
+// Both runs' fastest canaries (BASE's, NEW's) at each thread count both have. NEW's over BASE's is
+// the machine's speed ratio: a host that gives the guest less of its cores for a whole run slows
+// every case by about as much, which no check inside a run can see. Seen here (2026-11-25, 24
+// pairs of the A/As of 18:22-18:41 and 19:08-19:20 and of 20:35-20:45, results/aa-stop35-final,
+// aa-stop35-pinned, aa-stop36; bench/speed_adjust.py): the canary ratio and the median ratio of
+// the pair's cases were 0.8% apart on average, at most 1.9% (x1.085 against x1.076, x0.934
+// against x0.938, x0.980 against x0.965), memory-bound and other cases alike.
+std::map<std::string, std::pair<double, double>> common_canaries(const Json& base, const Json& candidate) {
+  std::map<std::string, std::pair<double, double>> out;
   const auto a = fastest_canaries(base), b = fastest_canaries(candidate);
   for (const auto& [threads, seconds] : a) {
     const auto it = b.find(threads);
-    if (it == b.end()) continue;
-    const double ratio = it->second / seconds;
-    if (std::abs(ratio - 1.0) > tolerance) out[threads] = ratio;
+    if (it != b.end()) out[threads] = {seconds, it->second};
   }
   return out;
 }
 
-// A note when the machine ran the two runs at different speeds, and one on what --adjust-speed
-// divided.
-void note_speed_difference(const Json& base, const Json& candidate, const CompareOptions& options,
-                           const std::map<std::string, double>& divided, std::vector<std::string>& notes) {
-  const auto a = fastest_canaries(base), b = fastest_canaries(candidate);
+// A note when the machine ran the two runs more than the tolerance apart in speed, and one on what
+// --adjust-speed divided (`divided`: Comparison::speed_factors).
+void note_speed_difference(const std::map<std::string, std::pair<double, double>>& canaries,
+                           const CompareOptions& options, const std::map<std::string, double>& divided,
+                           std::vector<std::string>& notes) {
   std::vector<std::string> differing;
-  for (const auto& [threads, ratio] : speed_ratios(base, candidate, options.speed_tolerance)) {
+  for (const auto& [threads, seconds] : canaries) {
+    const double ratio = seconds.second / seconds.first;
+    if (std::abs(ratio - 1.0) <= options.speed_tolerance) continue;
     differing.push_back(fmt::format("{} thread(s): {:.1f} us in BASE, {:.1f} us in NEW, x{:.3f}", threads,
-                                    a.at(threads) * 1e6, b.at(threads) * 1e6, ratio));
+                                    seconds.first * 1e6, seconds.second * 1e6, ratio));
   }
   if (!differing.empty()) {
     notes.push_back("the machine ran the two runs at different speeds (fastest speed canary, " +
@@ -285,8 +285,11 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
   // Divided at every thread count, however close: over the 24 A/A pairs above, dividing always
   // gave a median |ratio - 1| of 1.5% on average (at most 2.1%), dividing only past 3% 1.6% (at
   // most 3.6%), not dividing 3.3% (at most 7.9%).
-  if (options.adjust_speed) out.speed_factors = speed_ratios(base.summary, candidate.summary, 0.0);
-  note_speed_difference(base.summary, candidate.summary, options, out.speed_factors, out.notes);
+  const auto canaries = common_canaries(base.summary, candidate.summary);
+  if (options.adjust_speed) {
+    for (const auto& [threads, seconds] : canaries) out.speed_factors[threads] = seconds.second / seconds.first;
+  }
+  note_speed_difference(canaries, options, out.speed_factors, out.notes);
   // The canary times the host's CPU: a CPU case's time follows it, a GPU's execution does not.
   auto speed_of = [&out](const results::CaseResult& r) {
     if (r.c.device != "cpu") return 1.0;
