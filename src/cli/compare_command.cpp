@@ -45,11 +45,8 @@ int run_gate(const CompareCommandOptions& options) {
     // Every night judged with tonight's estimator, made again from its repetition medians where the
     // history kept them: a history recorded with another estimator (min, the default before
     // 2026-11-25) would otherwise shift against tonight by the estimators' difference.
-    for (const auto& p : db.series(r.c.case_id, options.gate.window, self, date, r.timing.measures)) {
-      in.history.push_back(p.replicates.empty() || r.estimate.estimator.empty()
-                               ? p.median
-                               : results::estimate_with(r.estimate.estimator, p.replicates));
-    }
+    const auto series = db.series(r.c.case_id, options.gate.window, self, date, r.timing.measures);
+    for (const auto& p : history::restated(series, r.estimate.estimator)) in.history.push_back(p.time);
     if (r.status == "ok") in.tonight = r.estimate.time;
     inputs.push_back(std::move(in));
   }

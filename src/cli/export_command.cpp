@@ -45,12 +45,14 @@ std::string html_report(const ExportOptions& options, const results::ResultSet& 
     const history::History db(options.history);
     const bool stored = db.find(set) >= 0;
     for (const auto& r : set.cases) {
-      auto points = db.series(r.c.case_id, 60, -1, "", r.timing.measures);
+      // One estimator over the trend, this run's: a night recorded with another would shift.
+      auto points = history::restated(db.series(r.c.case_id, 60, -1, "", r.timing.measures), r.estimate.estimator);
       if (!stored && r.status == "ok") {
         history::Point now;
         now.date = set.context.value("date", std::string());
         now.label = "this run";
-        now.median = r.estimate.time;
+        now.time = r.estimate.time;
+        now.estimator = r.estimate.estimator;
         points.push_back(now);
       }
       if (!points.empty()) extras.trends.emplace(r.c.case_id, std::move(points));

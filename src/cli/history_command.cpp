@@ -20,8 +20,21 @@ struct HistoryOptions {
   std::string label;
   std::string case_id;
   std::string format = "md";
+  std::string estimator;  // show: one estimator over every series (empty: each series' newest)
   std::size_t keep = 100;
 };
+
+// A case's series with one estimator over all its runs: --estimator, else the estimator of its
+// newest run (a history recorded with `min` before 2026-11-25 and `fastest-third` since would
+// otherwise step at the switch, and the change points would find the step).
+std::vector<history::Point> one_estimator(const history::History& db, const std::string& case_id,
+                                          const HistoryOptions& options) {
+  auto points = db.series(case_id);
+  const std::string estimator = !options.estimator.empty() ? options.estimator
+                                : points.empty()             ? std::string()
+                                                             : points.back().estimator;
+  return history::restated(std::move(points), estimator);
+}
 
 // `RESULTS_DIR/history.sqlite` unless --db says otherwise.
 std::string db_path(const HistoryOptions& options, const GlobalOptions& global) {
@@ -55,11 +68,14 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
     // Each series, and where it changed level (the index of the first point of the new level).
     Json series = Json::object(), changes = Json::object();
     for (const auto& id : ids) {
-      const auto points = db.series(id);
+      const auto recorded = db.series(id);
+      const auto points = one_estimator(db, id, options);
       Json values = Json::array(), found = Json::array();
-      for (const auto& p : points) {
-        values.push_back({{"run", p.run_id}, {"date", p.date}, {"label", p.label}, {"median", p.median},
-                          {"replicates", p.replicates}});
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        const auto& p = points[i];
+        values.push_back({{"run", p.run_id}, {"date", p.date}, {"label", p.label}, {"time", p.time},
+                          {"estimator", p.estimator}, {"replicates", p.replicates},
+                          {"recorded", {{"time", recorded[i].time}, {"estimator", recorded[i].estimator}}}});
       }
       for (const auto& c : history::change_points(points)) {
         found.push_back({{"index", c.index}, {"run", points[c.index].run_id}, {"date", points[c.index].date},
@@ -83,20 +99,28 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
     std::cout << "\n(`opbench history show --case ID` shows one case's trend.)\n";
     return k_exit_ok;
   }
-  const auto points = db.series(options.case_id);
-  if (points.empty()) throw UsageError("no value of case '" + options.case_id + "' in " + db.path());
+  const auto recorded = db.series(options.case_id);
+  if (recorded.empty()) throw UsageError("no value of case '" + options.case_id + "' in " + db.path());
+  const auto points = one_estimator(db, options.case_id, options);
   const auto changes = history::change_points(points);
-  std::cout << "\n`" << options.case_id
-            << "`\n\n| run | date | label | median | vs first | repetitions | change point |\n|---:|---|---|---:|---:|---:|---|\n";
+  std::cout << "\n`" << options.case_id << "`\n\nEach run's time: "
+            << (points.back().estimator.empty() ? std::string("as recorded") : "`" + points.back().estimator + "`")
+            << " over its repetition medians (`--estimator`; where a run was recorded with another, the last column "
+               "has what it recorded).\n\n| run | date | label | time | vs first | repetitions | change point | recorded "
+               "|\n|---:|---|---|---:|---:|---:|---|---|\n";
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& p = points[i];
     std::string change;
     for (const auto& c : changes) {
       if (c.index == i) change = fmt::format("level ×{:.3f} from here (p {:.1g})", c.after / c.before, c.p_value);
     }
-    std::cout << fmt::format("| {} | {} | {} | {} | {:+.1f}% | {} | {} |\n", p.run_id, p.date, p.label,
-                             report::format_duration(p.median), (p.median / points.front().median - 1) * 100,
-                             p.replicates.size(), change);
+    const std::string other = recorded[i].estimator == p.estimator
+                                  ? ""
+                                  : fmt::format("{}: {}", recorded[i].estimator.empty() ? "?" : recorded[i].estimator,
+                                                report::format_duration(recorded[i].time));
+    std::cout << fmt::format("| {} | {} | {} | {} | {:+.1f}% | {} | {} | {} |\n", p.run_id, p.date, p.label,
+                             report::format_duration(p.time), (p.time / points.front().time - 1) * 100,
+                             p.replicates.size(), change, other);
   }
   const stats::ChangePointOptions rule;
   std::cout << fmt::format("\n{} change point(s): a level held for {} runs or more on each side (rank test, "
@@ -131,6 +155,10 @@ void add_history_command(CLI::App& app, GlobalOptions& global) {
   db_option(show);
   show->add_option("--case", options->case_id, "The case whose trend to show");
   show->add_option("--format,-f", options->format, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  show->add_option("--estimator", options->estimator,
+                   "Make every run's time with this estimator from its repetition medians (default: the estimator "
+                   "of the case's newest run)")
+      ->check(CLI::IsMember(results::estimator_names()));
   show->callback([options, &global] { global.exit_code = run_show(*options, global); });
   auto* prune = cmd->add_subcommand("prune", "Delete all but the newest runs");
   db_option(prune);

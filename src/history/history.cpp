@@ -24,7 +24,8 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE TABLE IF NOT EXISTS measurements (
   run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   case_id TEXT NOT NULL,
-  median REAL NOT NULL,
+  time REAL NOT NULL,
+  estimator TEXT NOT NULL DEFAULT '',
   replicates TEXT NOT NULL,
   measures TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (run_id, case_id)
@@ -35,10 +36,18 @@ CREATE INDEX IF NOT EXISTS measurements_by_case ON measurements(case_id, run_id)
 // Version 2 keeps what each value times (results::TimingInfo::measures). A version-1 history gets
 // the column: its CPU values timed the host clock; its CUDA values are from before opbench timed
 // GPU time, so they stay '' and no GPU-time series ever meets them.
-constexpr int k_user_version = 2;
+// Version 3 names the value for what it is, the run's time for the case (`time`, the column was
+// `median` from before --estimator), and keeps the estimator that made it (`estimator`); an older
+// history's values get their run's context.estimator (`median` where the context has none, as
+// results::load_results reads such files).
+constexpr int k_user_version = 3;
 constexpr const char* k_upgrade_from_1 = R"sql(
 ALTER TABLE measurements ADD COLUMN measures TEXT NOT NULL DEFAULT '';
 UPDATE measurements SET measures = 'host' WHERE case_id LIKE '%/cpu/t%';
+)sql";
+constexpr const char* k_upgrade_from_2 = R"sql(
+ALTER TABLE measurements RENAME COLUMN median TO time;
+ALTER TABLE measurements ADD COLUMN estimator TEXT NOT NULL DEFAULT '';
 )sql";
 
 // A prepared statement that finalizes itself.
@@ -111,6 +120,26 @@ std::string run_key(const Json& ctx) {
   return context_text(ctx, "date") + "|" + context_text(ctx, "host") + "|" + context_text(ctx, "command_line");
 }
 
+// Version 2 to 3: the value column renamed, and each value's estimator from its run's context.
+void upgrade_from_2(sqlite3* db, const std::string& where) {
+  exec(db, k_upgrade_from_2, where);
+  std::vector<std::pair<std::int64_t, std::string>> estimators;
+  {
+    Statement runs(db, "SELECT id, context FROM runs", where);
+    while (runs.step()) {
+      const Json context = Json::parse(runs.text(1), nullptr, false);
+      const Json name = context.is_object() ? context.value("estimator", Json()) : Json();
+      estimators.emplace_back(runs.integer(0), name.is_string() ? name.get<std::string>() : "median");
+    }
+  }
+  Statement set(db, "UPDATE measurements SET estimator = ? WHERE run_id = ?", where);
+  for (const auto& [id, name] : estimators) {
+    set.reset();
+    set.bind(1, name).bind(2, id);
+    set.step();
+  }
+}
+
 }  // namespace
 
 History::History(const std::string& path) : m_path(path) {
@@ -139,6 +168,7 @@ History::History(const std::string& path) : m_path(path) {
     exec(m_db, "BEGIN IMMEDIATE", path);
     exec(m_db, k_schema, path);
     if (!fresh && found < 2) exec(m_db, k_upgrade_from_1, path);
+    if (!fresh && found < 3) upgrade_from_2(m_db, path);
     exec(m_db, "PRAGMA user_version = " + std::to_string(k_user_version), path);
     exec(m_db, "COMMIT", path);
   } catch (const ResultsError& e) {
@@ -165,7 +195,7 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
     run.bind(1, key).bind(2, date).bind(3, name).bind(4, host).bind(5, source).bind(6, ctx.dump());
     run.step();
     const std::int64_t id = sqlite3_last_insert_rowid(m_db);
-    Statement value(m_db, "INSERT INTO measurements (run_id, case_id, median, replicates, measures) VALUES (?, ?, ?, ?, ?)",
+    Statement value(m_db, "INSERT INTO measurements (run_id, case_id, time, estimator, replicates, measures) VALUES (?, ?, ?, ?, ?, ?)",
                     m_path);
     for (const auto& r : set.cases) {
       if (r.status != "ok" || !std::isfinite(r.estimate.time)) continue;
@@ -175,8 +205,8 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
       }
       if (replicates.empty()) replicates.push_back(r.estimate.time);
       value.reset();
-      value.bind(1, id).bind(2, r.c.case_id).bind(3, r.estimate.time).bind(4, replicates.dump())
-          .bind(5, r.timing.measures);
+      value.bind(1, id).bind(2, r.c.case_id).bind(3, r.estimate.time).bind(4, r.estimate.estimator)
+          .bind(5, replicates.dump()).bind(6, r.timing.measures);
       value.step();
     }
     exec(m_db, "COMMIT", m_path);
@@ -209,7 +239,7 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
                                    const std::string& before_date, const std::string& measures) const {
   // Newest first with the limit, then reversed: oldest first.
   Statement q(m_db,
-              "SELECT r.id, r.date, r.label, m.median, m.replicates FROM measurements m JOIN runs r ON "
+              "SELECT r.id, r.date, r.label, m.time, m.estimator, m.replicates FROM measurements m JOIN runs r ON "
               "r.id = m.run_id WHERE m.case_id = ? AND r.id != ? AND (? = '' OR r.date < ?) "
               "AND (? = '' OR m.measures = ?) ORDER BY r.date DESC, r.id DESC LIMIT ?",
               m_path);
@@ -218,8 +248,8 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
   q.bind(7, limit == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(limit));
   std::vector<Point> out;
   while (q.step()) {
-    Point p{q.integer(0), q.text(1), q.text(2), q.real(3), {}};
-    const Json replicates = Json::parse(q.text(4), nullptr, false);
+    Point p{q.integer(0), q.text(1), q.text(2), q.real(3), q.text(4), {}};
+    const Json replicates = Json::parse(q.text(5), nullptr, false);
     if (replicates.is_array()) {
       for (const auto& v : replicates) {
         if (v.is_number()) p.replicates.push_back(v.get<double>());
@@ -254,9 +284,19 @@ std::size_t History::prune(std::size_t keep) {
   }
 }
 
+std::vector<Point> restated(std::vector<Point> series, const std::string& estimator) {
+  if (estimator.empty()) return series;
+  for (auto& p : series) {
+    if (p.replicates.empty() || p.estimator == estimator) continue;
+    p.time = results::estimate_with(estimator, p.replicates);
+    p.estimator = estimator;
+  }
+  return series;
+}
+
 std::vector<stats::ChangePoint> change_points(const std::vector<Point>& series) {
   std::vector<double> values;
-  for (const auto& p : series) values.push_back(p.median);
+  for (const auto& p : series) values.push_back(p.time);
   return stats::change_points(values);
 }
 

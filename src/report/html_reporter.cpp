@@ -464,13 +464,13 @@ void write_stages(const StageTable& table, std::ostream& out) {
 std::string trend_plot(const std::vector<history::Point>& points) {
   constexpr double width = 260, height = 40, pad = 4;
   double lo = std::numeric_limits<double>::infinity(), hi = 0;
-  for (const auto& p : points) lo = std::min(lo, p.median), hi = std::max(hi, p.median);
+  for (const auto& p : points) lo = std::min(lo, p.time), hi = std::max(hi, p.time);
   if (!(hi > lo)) lo = lo * 0.95, hi = hi * 1.05;
   const double step = points.size() > 1 ? (width - 2 * pad) / static_cast<double>(points.size() - 1) : 0;
   auto y = [&](double v) { return height - pad - (v - lo) / (hi - lo) * (height - 2 * pad); };
   std::string svg = fmt::format("<svg class=\"trend\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\"><polyline points=\"",
                                 width, height);
-  for (std::size_t i = 0; i < points.size(); ++i) svg += px(pad + step * i) + "," + px(y(points[i].median)) + " ";
+  for (std::size_t i = 0; i < points.size(); ++i) svg += px(pad + step * i) + "," + px(y(points[i].time)) + " ";
   svg += "\"/>";
   // A change point sits halfway between the last run of the old level and the first of the new.
   for (const auto& c : history::change_points(points)) {
@@ -481,17 +481,17 @@ std::string trend_plot(const std::vector<history::Point>& points) {
   }
   for (std::size_t i = 0; i < points.size(); ++i) {
     svg += fmt::format("<circle class=\"night\" cx=\"{}\" cy=\"{}\" r=\"2.5\"><title>{} {}: {}</title></circle>",
-                       px(pad + step * i), px(y(points[i].median)), esc(points[i].date), esc(points[i].label),
-                       format_duration(points[i].median));
+                       px(pad + step * i), px(y(points[i].time)), esc(points[i].date), esc(points[i].label),
+                       format_duration(points[i].time));
   }
   return svg + "</svg>";
 }
 
 void write_history(const results::ResultSet& set, const HtmlExtras& extras, std::ostream& out) {
-  out << "<section id=\"history\"><h2>History</h2>\n<p class=\"note\">Each case's time (its estimator over its "
-         "repetition medians) in every run stored in "
+  out << "<section id=\"history\"><h2>History</h2>\n<p class=\"note\">Each case's time in every run stored in "
       << esc(extras.history_path)
-      << fmt::format(", oldest first; hover a dot for its date and label. A dashed red line is a change point: "
+      << fmt::format(", made with this run's estimator from each run's repetition medians (a run recorded with "
+                     "another estimator does not shift the trend), oldest first; hover a dot for its date and label. A dashed red line is a change point: "
                      "the level moved by {:.0f}% or more and held for {} runs or more on each side (rank test).</p>\n",
                      stats::ChangePointOptions{}.effect_floor * 100, stats::ChangePointOptions{}.min_segment);
   out << "<table id=\"history-table\"><thead><tr><th>case</th><th>runs</th><th>first</th><th>last</th>"
@@ -501,8 +501,8 @@ void write_history(const results::ResultSet& set, const HtmlExtras& extras, std:
     if (it == extras.trends.end() || it->second.empty()) continue;
     const auto& points = it->second;
     out << "<tr class=\"trend-row\"><td><code>" << esc(r.c.case_id) << "</code></td><td>" << points.size() << "</td><td>"
-        << format_duration(points.front().median) << "</td><td>" << format_duration(points.back().median) << "</td><td>"
-        << fmt::format("&times;{:.3f}", points.back().median / points.front().median) << "</td><td>"
+        << format_duration(points.front().time) << "</td><td>" << format_duration(points.back().time) << "</td><td>"
+        << fmt::format("&times;{:.3f}", points.back().time / points.front().time) << "</td><td>"
         << trend_plot(points) << "</td></tr>\n";
   }
   out << "</tbody></table></section>\n";

@@ -707,6 +707,29 @@ TEST_F(Cli, GateJudgesEveryNightWithTonightsEstimator) {
   const Json gate = Json::parse(r.out);
   EXPECT_EQ(gate["counts"]["candidates"], 0) << r.out;
   EXPECT_EQ(gate["counts"]["slower"], 0) << r.out;
+  // The trend of `history show` is made the same way: with the newest night's estimator, every
+  // stored night at tonight's level, and what each recorded beside it.
+  ASSERT_EQ(opbench("history add --db " + db + " " + night(8, "fastest-third", 1.0)).code, 0);
+  const auto shown = opbench("history show --db " + db + " --format json");
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  const Json trends = Json::parse(shown.out);
+  ASSERT_FALSE(trends["series"].empty());
+  for (const auto& [id, points] : trends["series"].items()) {
+    ASSERT_EQ(points.size(), 6u) << id;
+    const double tonight = points.back()["time"].get<double>();
+    for (std::size_t n = 0; n < 5; ++n) {
+      EXPECT_EQ(points[n]["estimator"], "fastest-third") << id;
+      EXPECT_EQ(points[n]["recorded"]["estimator"], "min") << id;
+      EXPECT_NEAR(points[n]["time"].get<double>() / tonight, noise[n], 1e-9) << id;
+      EXPECT_NEAR(points[n]["recorded"]["time"].get<double>() / tonight, noise[n] / 1.1, 1e-9) << id;
+    }
+  }
+  const std::string id = trends["series"].begin().key();
+  const auto as_min = opbench("history show --db " + db + " --case '" + id + "' --estimator min");
+  ASSERT_EQ(as_min.code, 0) << as_min.err;
+  EXPECT_NE(as_min.out.find("Each run's time: `min` over"), std::string::npos) << as_min.out;
+  EXPECT_NE(as_min.out.find("| fastest-third: "), std::string::npos) << as_min.out;  // tonight's, as recorded
+  EXPECT_NE(opbench("history show --db " + db + " --estimator mean").code, 0);
 }
 
 TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {

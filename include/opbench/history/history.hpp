@@ -1,8 +1,9 @@
 #pragma once
 // The results history: every run added to one SQLite file, and per case the series of its
 // values over runs (nights). A run's value for a case is its time (results::Estimate::time, the
-// run's --estimator over its repetition medians; the column keeps its first name, `median`); the
-// repetition medians themselves are kept as the replicates the gate can use. Adding the same result twice changes nothing (a run is known by its date, host and
+// run's --estimator over its repetition medians) with the estimator that made it; the repetition
+// medians themselves are kept as the replicates, so that a series can be restated with one
+// estimator (restated): the gate, the trends of `history show` and the HTML report do. Adding the same result twice changes nothing (a run is known by its date, host and
 // command line).
 
 #include <cstddef>
@@ -33,9 +34,16 @@ struct Point {
   std::int64_t run_id = 0;
   std::string date;
   std::string label;
-  double median = 0;                // [s] the run's time for the case (its estimate)
+  double time = 0;                  // [s] the run's time for the case (its estimate)
+  std::string estimator;            // what made `time` from the replicates ("" where not recorded)
   std::vector<double> replicates;   // [s] the run's repetition medians
 };
+
+// The series with every point's time made with `estimator` from its replicates
+// (results::estimate_with), so that nights recorded with another estimator (min, the default
+// before 2026-11-25) do not shift against the others by the estimators' difference. A point with
+// no replicates keeps its time; an empty `estimator` changes nothing.
+std::vector<Point> restated(std::vector<Point> series, const std::string& estimator);
 
 // Where a case's series changed level (stats::change_points over the points' values, with the
 // gate's defaults): `history show` and the HTML report's trends mark them.

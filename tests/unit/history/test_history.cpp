@@ -8,18 +8,34 @@
 namespace opbench::history {
 namespace {
 
-results::ResultSet night(const std::string& date, double add_median, bool mm_ok = true) {
+results::ResultSet night(const std::string& date, double add_median, bool mm_ok = true,
+                         const std::string& estimator = "median") {
   results::ResultSet set;
-  set.context = {{"date", date}, {"host", "h"}, {"command_line", "opbench run"}, {"libtorch_version", "2.15.0"}};
+  set.context = {{"date", date}, {"host", "h"}, {"command_line", "opbench run"}, {"libtorch_version", "2.15.0"},
+                 {"estimator", estimator}};
   results::CaseResult add;
   add.c.case_id = "add";
   add.timing.repetition_medians = {add_median * 0.99, add_median, add_median * 1.01};
-  add.estimate = results::estimate_of(add.timing.repetition_medians, "median");
+  add.estimate = results::estimate_of(add.timing.repetition_medians, estimator);
   results::CaseResult mm = add;
   mm.c.case_id = "mm";
   if (!mm_ok) mm.status = "error";
   set.cases = {add, mm};
   return set;
+}
+
+// A history file written by an older opbench: its `runs` table (the same in versions 1 to 3),
+// then `sql` (its measurements and user_version).
+std::string old_history(const testing::TempDir& dir, const std::string& name, const std::string& sql) {
+  const std::string path = dir.file(name);
+  sqlite3* old = nullptr;
+  EXPECT_EQ(sqlite3_open(path.c_str(), &old), SQLITE_OK);
+  const std::string runs =
+      "CREATE TABLE runs (id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, date TEXT NOT NULL, label TEXT NOT NULL, "
+      "host TEXT NOT NULL, source TEXT NOT NULL, context TEXT NOT NULL);";
+  EXPECT_EQ(sqlite3_exec(old, (runs + sql).c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(old);
+  return path;
 }
 
 TEST(History, AddIsIdempotentAndSeriesComeOldestFirst) {
@@ -41,14 +57,14 @@ TEST(History, AddIsIdempotentAndSeriesComeOldestFirst) {
 
   const auto add = db.series("add");
   ASSERT_EQ(add.size(), 3u);
-  EXPECT_DOUBLE_EQ(add[0].median, 1e-6);
-  EXPECT_DOUBLE_EQ(add[2].median, 3e-6);
+  EXPECT_DOUBLE_EQ(add[0].time, 1e-6);
+  EXPECT_DOUBLE_EQ(add[2].time, 3e-6);
   EXPECT_EQ(add[1].replicates.size(), 3u);
   EXPECT_EQ(db.series("mm").size(), 2u);
   // The newest 2, oldest first; without a run; before a date.
   const auto last = db.series("add", 2);
   ASSERT_EQ(last.size(), 2u);
-  EXPECT_DOUBLE_EQ(last[0].median, 2e-6);
+  EXPECT_DOUBLE_EQ(last[0].time, 2e-6);
   EXPECT_EQ(db.series("add", 0, first).size(), 2u);
   EXPECT_EQ(db.series("add", 0, -1, "2026-11-03T00:00:00Z").size(), 2u);
   EXPECT_EQ(db.case_ids(), (std::vector<std::string>{"add", "mm"}));
@@ -70,35 +86,93 @@ TEST(History, ASeriesHoldsOnlyValuesThatTimeTheSameThing) {
   EXPECT_EQ(db.series("add").size(), 3u);
   const auto gpu = db.series("add", 0, -1, "", "gpu");
   ASSERT_EQ(gpu.size(), 2u);
-  EXPECT_DOUBLE_EQ(gpu[0].median, 1e-6);
+  EXPECT_DOUBLE_EQ(gpu[0].time, 1e-6);
   EXPECT_EQ(db.series("add", 0, -1, "", "batch").size(), 1u);
   EXPECT_EQ(db.series("add", 0, -1, "", "host").size(), 0u);
 }
 
 TEST(History, AVersionOneHistoryGetsWhatItsValuesTime) {
   testing::TempDir dir;
-  const std::string path = dir.file("old.sqlite");
-  {
-    sqlite3* old = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &old), SQLITE_OK);
-    const char* v1 = R"sql(
-      CREATE TABLE runs (id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, date TEXT NOT NULL,
-        label TEXT NOT NULL, host TEXT NOT NULL, source TEXT NOT NULL, context TEXT NOT NULL);
+  const std::string path = old_history(dir, "old.sqlite", R"sql(
       CREATE TABLE measurements (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
         case_id TEXT NOT NULL, median REAL NOT NULL, replicates TEXT NOT NULL, PRIMARY KEY (run_id, case_id));
       INSERT INTO runs VALUES (1, 'k', '2026-11-01T00:00:00Z', 'old', 'h', 'a.json', '{}');
       INSERT INTO measurements VALUES (1, 'add/self=1/float32/cpu/t2/forward', 1e-6, '[1e-6]');
       INSERT INTO measurements VALUES (1, 'add/self=1/float32/cuda:0/t1/forward', 8e-6, '[8e-6]');
-      PRAGMA user_version = 1;)sql";
-    ASSERT_EQ(sqlite3_exec(old, v1, nullptr, nullptr, nullptr), SQLITE_OK);
-    sqlite3_close(old);
-  }
+      PRAGMA user_version = 1;)sql");
   const History db(path);
   EXPECT_EQ(db.series("add/self=1/float32/cpu/t2/forward", 0, -1, "", "host").size(), 1u);
   // A CUDA value from before GPU time: never part of a GPU-time (or any named) series.
   EXPECT_EQ(db.series("add/self=1/float32/cuda:0/t1/forward", 0, -1, "", "gpu").size(), 0u);
   EXPECT_EQ(db.series("add/self=1/float32/cuda:0/t1/forward").size(), 1u);
   EXPECT_EQ(db.runs().size(), 1u);
+  // And on to version 3: the value is the run's time, made by `median` (a context without one).
+  const auto points = db.series("add/self=1/float32/cpu/t2/forward");
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_DOUBLE_EQ(points[0].time, 1e-6);
+  EXPECT_EQ(points[0].estimator, "median");
+}
+
+TEST(History, AVersionTwoHistoryNamesItsValuesTimesAndKeepsTheirEstimators) {
+  testing::TempDir dir;
+  const std::string path = old_history(dir, "v2.sqlite", R"sql(
+      CREATE TABLE measurements (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        case_id TEXT NOT NULL, median REAL NOT NULL, replicates TEXT NOT NULL,
+        measures TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, case_id));
+      INSERT INTO runs VALUES (1, 'k1', '2026-11-01T00:00:00Z', 'a', 'h', 'a.json', '{"estimator": "min"}');
+      INSERT INTO runs VALUES (2, 'k2', '2026-11-02T00:00:00Z', 'b', 'h', 'b.json', '{"date": "x"}');
+      INSERT INTO runs VALUES (3, 'k3', '2026-11-03T00:00:00Z', 'c', 'h', 'c.json', 'not json');
+      INSERT INTO measurements VALUES (1, 'add', 1e-6, '[1e-6, 2e-6, 3e-6]', 'host');
+      INSERT INTO measurements VALUES (2, 'add', 2e-6, '[2e-6]', 'host');
+      INSERT INTO measurements VALUES (3, 'add', 3e-6, '[3e-6]', 'host');
+      PRAGMA user_version = 2;)sql");
+  {
+    History db(path);
+    const auto add = db.series("add");
+    ASSERT_EQ(add.size(), 3u);
+    EXPECT_DOUBLE_EQ(add[0].time, 1e-6);
+    EXPECT_EQ(add[0].estimator, "min");     // its run's context.estimator
+    EXPECT_EQ(add[1].estimator, "median");  // a context without one: results from before --estimator
+    EXPECT_EQ(add[2].estimator, "median");
+    EXPECT_EQ(add[0].replicates.size(), 3u);
+    // A new night goes into the renamed column.
+    EXPECT_TRUE(db.add(night("2026-11-04T00:00:00Z", 4e-6, true, "fastest-third"), "d.json", "").second);
+    EXPECT_EQ(db.series("add").back().estimator, "fastest-third");
+  }
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  sqlite3_stmt* q = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(raw, "SELECT count(*) FROM measurements WHERE time > 0 AND estimator != ''", -1, &q,
+                               nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(q), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(q, 0), 5);  // 3 + the new night's add and mm
+  sqlite3_finalize(q);
+  sqlite3_close(raw);
+  EXPECT_NO_THROW(History{path});  // opened again: already version 3, nothing to upgrade
+}
+
+TEST(History, RestatedMakesEveryNightWithOneEstimator) {
+  testing::TempDir dir;
+  History db(dir.file("h.sqlite"));
+  db.add(night("2026-11-01T00:00:00Z", 1e-6, true, "min"), "a.json", "");
+  db.add(night("2026-11-02T00:00:00Z", 1e-6, true, "median"), "b.json", "");
+  const auto recorded = db.series("add");
+  ASSERT_EQ(recorded.size(), 2u);
+  EXPECT_DOUBLE_EQ(recorded[0].time, 0.99e-6);  // min of {0.99, 1, 1.01} us
+  EXPECT_DOUBLE_EQ(recorded[1].time, 1e-6);     // their median
+  const auto one = restated(recorded, "median");
+  EXPECT_DOUBLE_EQ(one[0].time, 1e-6);
+  EXPECT_EQ(one[0].estimator, "median");
+  EXPECT_DOUBLE_EQ(one[1].time, 1e-6);
+  EXPECT_DOUBLE_EQ(restated(recorded, "min")[1].time, 0.99e-6);
+  EXPECT_DOUBLE_EQ(restated(recorded, "")[0].time, 0.99e-6);  // no estimator: as recorded
+  Point bare;  // no replicates kept: the time stays
+  bare.time = 5e-6;
+  bare.estimator = "min";
+  const auto kept = restated({bare}, "median");
+  EXPECT_DOUBLE_EQ(kept[0].time, 5e-6);
+  EXPECT_EQ(kept[0].estimator, "min");
 }
 
 TEST(History, NotAHistoryAndNoDate) {

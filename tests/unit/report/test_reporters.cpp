@@ -250,9 +250,9 @@ TEST(HtmlReporter, ComparisonAndHistorySections) {
   extras.comparison = &cmp;
   history::Point a, b;
   a.date = "2026-11-01";
-  a.median = 1e-5;
+  a.time = 1e-5;
   b.date = "2026-11-02";
-  b.median = 2e-5;
+  b.time = 2e-5;
   extras.trends[fresh.cases[0].c.case_id] = {a, b};
   extras.history_path = "h.sqlite";
   std::ostringstream out;
@@ -272,7 +272,7 @@ TEST(HtmlReporter, TrendsMarkTheirChangePoints) {
   for (int i = 0; i < 20; ++i) {
     history::Point p;
     p.date = std::string("2026-11-") + (i < 9 ? "0" : "") + std::to_string(i + 1);
-    p.median = (i < 12 ? 1e-5 : 1.2e-5) * (1 + 0.0001 * ((i * 7) % 11));  // no trend within a level
+    p.time = (i < 12 ? 1e-5 : 1.2e-5) * (1 + 0.0001 * ((i * 7) % 11));  // no trend within a level
     points.push_back(p);
   }
   extras.trends[fresh.cases[0].c.case_id] = points;
