@@ -229,89 +229,6 @@ std::string describe_time_spent(const Json& spent) {
 }
 
 
-// The memory canary's readings of a run (exec/canary.hpp), per thread count, and the run's usual
-// bandwidth among them: the memory-bound cases' estimates use only the repetitions measured at it.
-// How fast the host lets a case stream from memory moves: on two threads here by up to 2x, as
-// the host runs the guest's two vCPUs at the same time only now and then (canary.hpp), and the
-// minimum over repetitions took a fast repetition in one run and none in the next (relu
-// 8x64x112x112: 0.5 or 1.0 ms); on one thread by less (a run's usual level 21.7-29.8 GB/s on
-// 2026-11-25).
-struct BandwidthReadings {
-  std::map<int, std::vector<double>> by_threads;
-  std::size_t set_aside = 0;        // repetitions set aside
-  std::size_t cases_set_aside = 0;  // cases with one or more
-  std::size_t cases_unusual = 0;    // cases measured at an unusual bandwidth only
-  std::size_t measured_again = 0;   // repetitions measured again for it (off_usual)
-  // Readings at a thread count before a repetition can be judged off the usual level so far: a
-  // process's first few memory-bound repetitions set the level, none is measured again for it.
-  static constexpr std::size_t k_min_readings = 20;
-
-  void add(const results::CaseResult& r) {
-    if (r.timing.repetition_bandwidth.empty()) return;
-    auto& readings = by_threads[r.c.threads];
-    for (const auto& pair : r.timing.repetition_bandwidth) readings.insert(readings.end(), pair.begin(), pair.end());
-    known_levels.erase(r.c.threads);
-  }
-  // The usual level of the readings so far, worked out again only after new readings came.
-  double usual(int threads, double tolerance) {
-    const auto it = by_threads.find(threads);
-    if (it == by_threads.end()) return 0.0;
-    const auto [known, first] = known_levels.emplace(threads, Level{tolerance, 0.0});
-    if (first || known->second.tolerance != tolerance) {
-      known->second = {tolerance, stats::usual_level(it->second, tolerance)};
-    }
-    return known->second.level;
-  }
-  // Whether repetition `r` ran at a memory bandwidth off the usual level of the readings so far
-  // (either reading), once there are enough of them; false with tolerance 0 or no readings.
-  bool off_usual(const results::CaseResult& r, double tolerance) {
-    if (!(tolerance > 0) || r.timing.repetition_bandwidth.empty()) return false;
-    const auto it = by_threads.find(r.c.threads);
-    if (it == by_threads.end() || it->second.size() < k_min_readings) return false;
-    const double level = usual(r.c.threads, tolerance);
-    for (const auto& pair : r.timing.repetition_bandwidth) {
-      for (double reading : pair) {
-        if (!stats::is_usual(reading, level, tolerance)) return true;
-      }
-    }
-    return false;
-  }
-  // Sets aside `result`'s repetitions measured at an unusual bandwidth (none with tolerance 0).
-  void apply(results::CaseResult& result, double tolerance) {
-    if (!(tolerance > 0) || result.timing.repetition_bandwidth.empty()) return;
-    const results::SetAsideOutcome did =
-        results::set_aside_unusual_bandwidth(result, usual(result.c.threads, tolerance), tolerance);
-    set_aside += did.set_aside;
-    if (did.set_aside > 0) ++cases_set_aside;
-    if (did.all_unusual) ++cases_unusual;
-  }
-  // With tolerance 0 (nothing set aside) the usual level is still told, in the default band.
-  Json summary(double tolerance) const {
-    const double band = tolerance > 0 ? tolerance : RunOptions{}.bandwidth_tolerance;
-    Json levels = Json::object();
-    for (const auto& [threads, readings] : by_threads) {
-      const auto [low, high] = std::minmax_element(readings.begin(), readings.end());
-      levels[std::to_string(threads)] = {{"usual", stats::usual_level(readings, band)},
-                                         {"readings", readings.size()},
-                                         {"lowest", *low},
-                                         {"highest", *high}};
-    }
-    return {{"tolerance", tolerance},
-            {"by_threads", levels},
-            {"repetitions_measured_again", measured_again},
-            {"repetitions_set_aside", set_aside},
-            {"cases_set_aside", cases_set_aside},
-            {"cases_at_unusual_bandwidth_only", cases_unusual}};
-  }
-
- private:
-  struct Level {
-    double tolerance;
-    double level;
-  };
-  std::map<int, Level> known_levels;  // usual(): per thread count, until new readings come
-};
-
 // The slow spells a run met: repetitions measured again (speed canary), and the fastest canary
 // per thread count; with --processes, over all its processes.
 struct SlowSpells {
@@ -320,7 +237,7 @@ struct SlowSpells {
   std::map<int, double> fastest_canary;
   double time_retried = 0;  // [s] everything of the repetitions measured again (processes' summaries)
   double time_process_warmup = 0;  // [s] the processes' first, dropped repetitions (--process-warmup)
-  BandwidthReadings bandwidth;
+  exec::BandwidthReadings bandwidth;
 };
 
 // `run --processes P`: P fresh processes one after another, each measuring its share of every
@@ -337,7 +254,7 @@ SlowSpells measure_in_processes(const std::vector<plan::Case>& cases, const std:
   std::vector<std::vector<std::pair<int, results::CaseResult>>> parts(cases.size());
   std::vector<std::string> problems;
   SlowSpells slow;
-  BandwidthReadings& bandwidth = slow.bandwidth;
+  exec::BandwidthReadings& bandwidth = slow.bandwidth;
   const int of = static_cast<int>(shares.size());
   int placement = options.placement;
   for (int k = 0; k < of; ++k) {
@@ -577,17 +494,17 @@ int run(RunOptions& options, const GlobalOptions& global) {
                             {"repetitions", slow.repetitions},
                             {"tolerance", options.slow_tolerance},
                             {"fastest_canary_by_threads", fastest}};
-  if (!slow.bandwidth.by_threads.empty()) {
+  if (!slow.bandwidth.empty()) {
     summary["memory_bandwidth"] = slow.bandwidth.summary(options.bandwidth_tolerance);
     for (const auto& [threads, level] : summary["memory_bandwidth"]["by_threads"].items()) {
       std::cerr << fmt::format("opbench: memory canary at {} thread(s): usual {:.1f} GB/s (readings {:.1f}-{:.1f})\n",
                                threads, level["usual"].get<double>() / 1e9, level["lowest"].get<double>() / 1e9,
                                level["highest"].get<double>() / 1e9);
     }
-    if (slow.bandwidth.set_aside > 0) {
+    if (slow.bandwidth.set_aside() > 0) {
       std::cerr << fmt::format("opbench: {} repetition(s) of {} memory-bound case(s) ran at an unusual memory bandwidth "
                                "(over {:.0f}% from the usual) and were set aside\n",
-                               slow.bandwidth.set_aside, slow.bandwidth.cases_set_aside,
+                               slow.bandwidth.set_aside(), slow.bandwidth.cases_set_aside(),
                                options.bandwidth_tolerance * 100);
     }
   }

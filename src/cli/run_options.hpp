@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "opbench/exec/executor.hpp"
+#include "opbench/exec/schedule.hpp"
 #include "opbench/results/result_set.hpp"
 
 namespace opbench::cli {
@@ -45,7 +46,7 @@ struct RunOptions {
   double slow_tolerance = 0.10;  // canary slowdown past which a repetition counts as slow
   // Memory-bound cases: a repetition whose memory canary was further than this from the usual
   // bandwidth is measured again, then set aside (results::set_aside_unusual_bandwidth); 0: neither
-  double bandwidth_tolerance = 0.20;
+  double bandwidth_tolerance = exec::BandwidthReadings::k_default_tolerance;
   bool isolate = false;
   std::string trace_dir;  // --trace: a profiler trace of each case (first repetition) here
   std::string output;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "opbench/stats/statistics.hpp"
+
 namespace opbench::exec {
 
 Schedule::Schedule(std::size_t cases, int repetitions, bool interleave, std::uint64_t seed,
@@ -61,6 +63,63 @@ double SpeedGate::slowdown(int threads, double canary) {
     return 0;
   }
   return canary / it->second - 1.0;
+}
+
+void BandwidthReadings::add(const results::CaseResult& r) {
+  if (r.timing.repetition_bandwidth.empty()) return;
+  auto& readings = m_by_threads[r.c.threads];
+  for (const auto& pair : r.timing.repetition_bandwidth) readings.insert(readings.end(), pair.begin(), pair.end());
+  m_known_levels.erase(r.c.threads);
+}
+
+double BandwidthReadings::usual(int threads, double tolerance) {
+  const auto it = m_by_threads.find(threads);
+  if (it == m_by_threads.end()) return 0.0;
+  const auto [known, first] = m_known_levels.emplace(threads, Level{tolerance, 0.0});
+  if (first || known->second.tolerance != tolerance) {
+    known->second = {tolerance, stats::usual_level(it->second, tolerance)};
+  }
+  return known->second.level;
+}
+
+bool BandwidthReadings::off_usual(const results::CaseResult& r, double tolerance) {
+  if (!(tolerance > 0) || r.timing.repetition_bandwidth.empty()) return false;
+  const auto it = m_by_threads.find(r.c.threads);
+  if (it == m_by_threads.end() || it->second.size() < k_min_readings) return false;
+  const double level = usual(r.c.threads, tolerance);
+  for (const auto& pair : r.timing.repetition_bandwidth) {
+    for (double reading : pair) {
+      if (!stats::is_usual(reading, level, tolerance)) return true;
+    }
+  }
+  return false;
+}
+
+void BandwidthReadings::apply(results::CaseResult& result, double tolerance) {
+  if (!(tolerance > 0) || result.timing.repetition_bandwidth.empty()) return;
+  const results::SetAsideOutcome did =
+      results::set_aside_unusual_bandwidth(result, usual(result.c.threads, tolerance), tolerance);
+  m_set_aside += did.set_aside;
+  if (did.set_aside > 0) ++m_cases_set_aside;
+  if (did.all_unusual) ++m_cases_unusual;
+}
+
+Json BandwidthReadings::summary(double tolerance) const {
+  const double band = tolerance > 0 ? tolerance : k_default_tolerance;
+  Json levels = Json::object();
+  for (const auto& [threads, readings] : m_by_threads) {
+    const auto [low, high] = std::minmax_element(readings.begin(), readings.end());
+    levels[std::to_string(threads)] = {{"usual", stats::usual_level(readings, band)},
+                                       {"readings", readings.size()},
+                                       {"lowest", *low},
+                                       {"highest", *high}};
+  }
+  return {{"tolerance", tolerance},
+          {"by_threads", levels},
+          {"repetitions_measured_again", measured_again},
+          {"repetitions_set_aside", m_set_aside},
+          {"cases_set_aside", m_cases_set_aside},
+          {"cases_at_unusual_bandwidth_only", m_cases_unusual}};
 }
 
 }  // namespace opbench::exec

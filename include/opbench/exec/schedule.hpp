@@ -14,7 +14,11 @@
 #include <deque>
 #include <map>
 #include <random>
+#include <string>
 #include <vector>
+
+#include "opbench/core/json.hpp"
+#include "opbench/results/result_set.hpp"
 
 namespace opbench::exec {
 
@@ -81,6 +85,57 @@ class SpeedGate {
  private:
   double m_tolerance;
   std::map<int, double> m_fastest;
+};
+
+// The memory canary's readings of a run (exec/canary.hpp), per thread count, and the run's usual
+// bandwidth among them: the memory-bound cases' estimates use only the repetitions measured at it.
+// How fast the host lets a case stream from memory moves: on two threads here by up to 2x, as
+// the host runs the guest's two vCPUs at the same time only now and then (canary.hpp), and the
+// minimum over repetitions took a fast repetition in one run and none in the next (relu
+// 8x64x112x112: 0.5 or 1.0 ms); on one thread by less (a run's usual level 21.7-29.8 GB/s on
+// 2026-11-25). SpeedGate's counterpart for memory-bound repetitions: `run` measures again a
+// repetition off the usual level so far (off_usual) and, once a case is done, sets aside those
+// still off it (apply); with --processes the parent does both on the whole run's readings.
+class BandwidthReadings {
+ public:
+  // `run --bandwidth-tolerance`'s default: how far (either way) from the usual level a reading may be.
+  static constexpr double k_default_tolerance = 0.20;
+  // Readings at a thread count before a repetition can be judged off the usual level so far: a
+  // process's first few memory-bound repetitions set the level, none is measured again for it.
+  static constexpr std::size_t k_min_readings = 20;
+
+  // Takes the memory canary's readings of a repetition (or of a combined case), if it has any.
+  void add(const results::CaseResult& r);
+  // The usual level of the readings so far at `threads` (stats::usual_level; 0 without any),
+  // worked out again only after new readings came.
+  double usual(int threads, double tolerance);
+  // Whether repetition `r` ran at a memory bandwidth off the usual level of the readings so far
+  // (either reading), once there are k_min_readings of them; false with tolerance 0 or no readings.
+  bool off_usual(const results::CaseResult& r, double tolerance);
+  // Sets aside `result`'s repetitions measured at an unusual bandwidth (none with tolerance 0)
+  // (results::set_aside_unusual_bandwidth) and counts them.
+  void apply(results::CaseResult& result, double tolerance);
+  // The run's summary.memory_bandwidth: per thread count the usual level (with tolerance 0,
+  // nothing is set aside but the level is still told, in the default band), the number of
+  // readings, the lowest and highest; and the counts.
+  Json summary(double tolerance) const;
+
+  bool empty() const { return m_by_threads.empty(); }
+  std::size_t set_aside() const { return m_set_aside; }
+  std::size_t cases_set_aside() const { return m_cases_set_aside; }
+
+  std::size_t measured_again = 0;  // repetitions measured again for it (off_usual), counted by the run
+
+ private:
+  struct Level {
+    double tolerance;
+    double level;
+  };
+  std::map<int, std::vector<double>> m_by_threads;
+  std::map<int, Level> m_known_levels;  // usual(): per thread count, until new readings come
+  std::size_t m_set_aside = 0;          // repetitions set aside
+  std::size_t m_cases_set_aside = 0;    // cases with one or more
+  std::size_t m_cases_unusual = 0;      // cases measured at an unusual bandwidth only
 };
 
 }  // namespace opbench::exec

@@ -90,3 +90,70 @@ TEST(SpeedGate, SlowdownAgainstTheFastestCanaryPerThreadCount) {
 
 }  // namespace
 }  // namespace opbench::exec
+
+namespace opbench::exec {
+namespace {
+
+// A repetition (or a combined case) at `threads` with one memory canary pair per repetition median.
+results::CaseResult with_bandwidth(int threads, std::vector<std::array<double, 2>> pairs) {
+  results::CaseResult r;
+  r.c.threads = threads;
+  r.timing.repetition_bandwidth = std::move(pairs);
+  for (std::size_t i = 0; i < r.timing.repetition_bandwidth.size(); ++i) r.timing.repetition_medians.push_back(1e-3 + 1e-5 * i);
+  return r;
+}
+
+TEST(BandwidthReadings, JudgesARepetitionOnlyOnceTheLevelIsSet) {
+  BandwidthReadings readings;
+  EXPECT_TRUE(readings.empty());
+  EXPECT_EQ(readings.usual(1, 0.2), 0.0);
+  // Nine repetitions at 40 GB/s (18 readings): below k_min_readings, nothing is judged yet.
+  for (int i = 0; i < 9; ++i) readings.add(with_bandwidth(1, {{40e9, 41e9}}));
+  const auto fast = with_bandwidth(1, {{60e9, 40e9}});
+  EXPECT_FALSE(readings.off_usual(fast, 0.2));
+  readings.add(with_bandwidth(1, {{40e9, 39e9}}));  // 20 readings
+  EXPECT_TRUE(readings.off_usual(fast, 0.2));       // one reading of the two is 1.5x the usual
+  EXPECT_FALSE(readings.off_usual(with_bandwidth(1, {{44e9, 36e9}}), 0.2));
+  EXPECT_FALSE(readings.off_usual(fast, 0.0));       // tolerance 0: never
+  EXPECT_FALSE(readings.off_usual(with_bandwidth(2, {{60e9, 60e9}}), 0.2));  // no readings at 2 threads
+  EXPECT_NEAR(readings.usual(1, 0.2), 40e9, 1e9);
+  // The level follows new readings: thirty at 60 GB/s make 60 the usual one.
+  for (int i = 0; i < 30; ++i) readings.add(with_bandwidth(1, {{60e9, 60e9}}));
+  EXPECT_NEAR(readings.usual(1, 0.2), 60e9, 1e-3);
+  EXPECT_FALSE(readings.off_usual(with_bandwidth(1, {{60e9, 60e9}}), 0.2));
+  EXPECT_TRUE(readings.off_usual(fast, 0.2));  // its 40 GB/s reading is off now
+  EXPECT_TRUE(readings.off_usual(with_bandwidth(1, {{40e9, 40e9}}), 0.2));
+}
+
+TEST(BandwidthReadings, SetsAsideTheRepetitionsOffTheUsualLevelAndCountsThem) {
+  BandwidthReadings readings;
+  for (int i = 0; i < 20; ++i) readings.add(with_bandwidth(1, {{40e9, 40e9}}));
+  auto mixed = with_bandwidth(1, {{40e9, 40e9}, {70e9, 41e9}, {39e9, 40e9}});
+  readings.apply(mixed, 0.2);
+  EXPECT_EQ(mixed.timing.repetition_medians.size(), 2u);
+  ASSERT_EQ(mixed.timing.set_aside.size(), 1u);
+  EXPECT_EQ(mixed.timing.set_aside[0].repetition, 1u);
+  auto all_off = with_bandwidth(1, {{70e9, 70e9}, {80e9, 75e9}});
+  readings.apply(all_off, 0.2);
+  EXPECT_EQ(all_off.timing.repetition_medians.size(), 2u);  // all off: kept, and said so
+  EXPECT_NE(all_off.message.find("unusual memory bandwidth"), std::string::npos);
+  auto untouched = with_bandwidth(1, {{70e9, 70e9}, {40e9, 40e9}});
+  readings.apply(untouched, 0.0);  // tolerance 0: nothing set aside
+  EXPECT_TRUE(untouched.timing.set_aside.empty());
+  EXPECT_EQ(readings.set_aside(), 1u);
+  EXPECT_EQ(readings.cases_set_aside(), 1u);
+  readings.measured_again = 3;
+  const Json summary = readings.summary(0.2);
+  EXPECT_EQ(summary["repetitions_set_aside"], 1);
+  EXPECT_EQ(summary["cases_set_aside"], 1);
+  EXPECT_EQ(summary["cases_at_unusual_bandwidth_only"], 1);
+  EXPECT_EQ(summary["repetitions_measured_again"], 3);
+  EXPECT_EQ(summary["by_threads"]["1"]["readings"], 40);
+  EXPECT_NEAR(summary["by_threads"]["1"]["usual"].get<double>(), 40e9, 1e-3);
+  EXPECT_EQ(summary["by_threads"]["1"]["lowest"].get<double>(), 40e9);
+  // Tolerance 0 still tells the level, in the default band.
+  EXPECT_NEAR(readings.summary(0.0)["by_threads"]["1"]["usual"].get<double>(), 40e9, 1e-3);
+}
+
+}  // namespace
+}  // namespace opbench::exec
