@@ -1,6 +1,6 @@
 // `opbench run`: plan the selected cases (from configs, or re-run from a stored result), run each
-// (repeated, interleaved, the repetitions split over fresh processes: child_runs.hpp), write
-// results case by case.
+// (in this process: exec/run_loop.hpp; the repetitions split over fresh processes: child_runs.hpp),
+// write results case by case, and the run's summary.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -29,6 +29,7 @@
 #include "opbench/exec/device_support.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/host_allocator.hpp"
+#include "opbench/exec/run_loop.hpp"
 #include "opbench/exec/schedule.hpp"
 #include "opbench/plan/planner.hpp"
 #include "opbench/report/reporter.hpp"
@@ -229,23 +230,12 @@ std::string describe_time_spent(const Json& spent) {
 }
 
 
-// The slow spells a run met: repetitions measured again (speed canary), and the fastest canary
-// per thread count; with --processes, over all its processes.
-struct SlowSpells {
-  std::size_t measured_again = 0;
-  std::size_t repetitions = 0;
-  std::map<int, double> fastest_canary;
-  double time_retried = 0;  // [s] everything of the repetitions measured again (processes' summaries)
-  double time_process_warmup = 0;  // [s] the processes' first, dropped repetitions (--process-warmup)
-  exec::BandwidthReadings bandwidth;
-};
-
 // `run --processes P`: P fresh processes one after another, each measuring its share of every
 // case's repetitions (interleaved in an order of its own). What a process kept is journalled as
 // soon as it ends; then each case's parts are combined into one result (its repetition medians
 // from all processes) and handed to `finish`. A process that died costs the repetitions it had
 // not finished, not the others': a case keeps what the other processes measured, and says so.
-SlowSpells measure_in_processes(const std::vector<plan::Case>& cases, const std::vector<int>& shares,
+exec::SlowSpells measure_in_processes(const std::vector<plan::Case>& cases, const std::vector<int>& shares,
                                 const RunOptions& options, const GlobalOptions& global, const std::string& plan_file,
                                 const std::string& scratch, results::ResultWriter& writer,
                                 const std::function<void(results::CaseResult)>& finish) {
@@ -253,7 +243,7 @@ SlowSpells measure_in_processes(const std::vector<plan::Case>& cases, const std:
   for (std::size_t i = 0; i < cases.size(); ++i) index_of.emplace(cases[i].case_id, i);
   std::vector<std::vector<std::pair<int, results::CaseResult>>> parts(cases.size());
   std::vector<std::string> problems;
-  SlowSpells slow;
+  exec::SlowSpells slow;
   exec::BandwidthReadings& bandwidth = slow.bandwidth;
   const int of = static_cast<int>(shares.size());
   int placement = options.placement;
@@ -378,8 +368,6 @@ int run(RunOptions& options, const GlobalOptions& global) {
   const auto start = std::chrono::steady_clock::now();
   results::TimeSpent spent;       // of the cases' kept repetitions
   double timed = 0;               // their timed blocks
-  double spent_on_retried = 0;    // everything of the repetitions measured again
-  double process_warmup_time = 0; // the measuring processes' first, dropped repetitions
   std::size_t finished = 0, ok = 0, failed = 0, skipped = 0, noisy = 0, not_reached = 0;
   // A case whose measurement is over: % of peak, into the results, a line on the console.
   auto finish_case = [&](results::CaseResult result) {
@@ -395,32 +383,27 @@ int run(RunOptions& options, const GlobalOptions& global) {
                              options.process_label.empty() ? "" : "[process " + options.process_label + "] ", finished,
                              cases.size(), report::console_line(result), exec::seconds_since(start));
   };
-  SlowSpells slow;
+  exec::SlowSpells slow;
   if (shares.size() > 1) {
     slow = measure_in_processes(cases, shares, options, global, plan_file, scratch, writer, finish_case);
-    spent_on_retried = slow.time_retried;
-    process_warmup_time = slow.time_process_warmup;
   } else {
-    std::map<std::size_t, std::vector<results::CaseResult>> pending;
-    std::map<std::size_t, std::int64_t> retried;
-    int serial = 0;
+    exec::LoopOptions loop;
+    loop.repetitions = options.repetitions;
+    loop.interleave = options.interleave;
     // A child of --processes orders its jobs by its own seed, so each process meets the cases
     // in another order (its inputs keep the cases' seeds).
-    const std::uint64_t order_seed = options.seed + static_cast<std::uint64_t>(options.placement) * 0x9E3779B97F4A7C15ull;
-    exec::Schedule schedule(cases.size(), options.repetitions, options.interleave, order_seed, options.retries);
-    exec::SpeedGate gate(options.slow_tolerance);
-    // A fresh process's first repetition runs 15-20% slow on small cases, whatever case, inputs or
-    // placement it meets (bench/fresh_add.sh: `add` of 1-element tensors, 0.58-0.60 us against
-    // 0.49-0.50 us in the repetitions after it; an untimed spin of a second before it does not
-    // help, the same calls for half a second do). So the process first measures its first job
-    // for --process-warmup seconds (one repetition at least; several when one is shorter: the
-    // slow spell outlasts a repetition of a small case) and drops it, as pyperf drops each
-    // worker's first value. An --isolate parent measures nothing itself; its processes each do.
-    bool process_warm = options.isolate || options.process_warmup <= 0;
-    exec::Job job;
-    while (schedule.next(job)) {
-      const std::size_t index = job.case_index;
-      const plan::Case& c = cases[index];
+    loop.order_seed = options.seed + static_cast<std::uint64_t>(options.placement) * 0x9E3779B97F4A7C15ull;
+    loop.retries = options.retries;
+    loop.slow_tolerance = options.slow_tolerance;
+    loop.bandwidth_tolerance = options.bandwidth_tolerance;
+    // An --isolate parent measures nothing itself; its processes each warm up.
+    loop.process_warmup = options.isolate ? 0.0 : options.process_warmup;
+    // A child of --processes leaves it to its parent, which has the whole run's readings.
+    loop.set_aside_here = options.process_label.empty();
+    loop.estimator = options.estimator;
+    int serial = 0;
+    exec::LoopCallbacks on;
+    on.options_for = [&options](const plan::Case& c, const exec::Job& job) {
       exec::ExecOptions exec_options = options.exec;
       exec_options.memory = options.exec.memory && job.repetition == 0;
       // The ATen calls and their work are the same in every process: the first records them
@@ -429,61 +412,18 @@ int run(RunOptions& options, const GlobalOptions& global) {
       exec_options.repetition = options.placement + job.repetition;
       exec_options.estimator = options.estimator;
       if (!options.trace_dir.empty() && job.repetition == 0) exec_options.trace_path = trace_file(options.trace_dir, c.case_id);
-      if (!process_warm) {
-        process_warm = true;
-        exec::ExecOptions dropped = exec_options;
-        dropped.memory = false;
-        dropped.describe = false;
-        dropped.trace_path.clear();
-        const auto warmup_start = std::chrono::steady_clock::now();
-        int dropped_repetitions = 0;
-        do {
-          ++dropped_repetitions;
-          if (exec::run_case(c, dropped).status != "ok") break;
-        } while (exec::seconds_since(warmup_start) < options.process_warmup);
-        process_warmup_time = exec::seconds_since(warmup_start);
-        core::log_debug(fmt::format("{}: {} repetition(s) dropped as the process's warmup ({:.2f} s)", c.case_id,
-                                    dropped_repetitions, process_warmup_time));
-      }
-      results::CaseResult repetition =
-          options.isolate ? run_isolated(c, plan_file, options, exec_options.memory, !exec_options.trace_path.empty(),
-                                         exec_options.repetition, scratch, serial++)
-                          : exec::run_case(c, exec_options);
-      // Measured while the machine was slow, or (memory-bound cases) at a memory bandwidth off the
-      // usual one so far: measured again later, when the budget allows.
-      repetition.c = c;
-      slow.bandwidth.add(repetition);
-      const double slowdown = gate.slowdown(c.threads, repetition.timing.canary);
-      const bool off_bandwidth = slow.bandwidth.off_usual(repetition, options.bandwidth_tolerance);
-      if (repetition.status == "ok" && (gate.disturbed(slowdown) || off_bandwidth) && schedule.retry(job)) {
-        core::log_debug(fmt::format("{}: repetition {} again later: {}", c.case_id, job.repetition,
-                                    gate.disturbed(slowdown)
-                                        ? fmt::format("canary {:.1f}% slower than the fastest", slowdown * 100)
-                                        : "memory bandwidth off the usual one so far"));
-        if (!gate.disturbed(slowdown)) ++slow.bandwidth.measured_again;
-        ++retried[index];
-        spent_on_retried += repetition.timing.total_time + repetition.timing.spent.total();
-        continue;
-      }
-      // A repetition that failed or was skipped ends its case: the others would say the same.
-      const bool case_over = repetition.status != "ok";
-      pending[index].push_back(std::move(repetition));
-      if (case_over) schedule.drop_case(index);
-      if (!case_over && static_cast<int>(pending[index].size()) < options.repetitions) {
-        writer.append_repetition(pending[index].back(), job.repetition, options.repetitions);
-        continue;
-      }
-      results::CaseResult result = results::combine_repetitions(pending[index], options.estimator);
-      result.timing.retried_repetitions = retried[index];
-      // A child of --processes leaves it to its parent, which has the whole run's readings.
-      if (options.process_label.empty()) slow.bandwidth.apply(result, options.bandwidth_tolerance);
-      pending.erase(index);
-      retried.erase(index);
-      finish_case(std::move(result));
-    }
-    slow.measured_again = schedule.retries();
-    slow.repetitions = schedule.jobs();
-    slow.fastest_canary = gate.fastest();
+      return exec_options;
+    };
+    on.measure = [&](const plan::Case& c, const exec::ExecOptions& exec_options) {
+      return options.isolate ? run_isolated(c, plan_file, options, exec_options.memory, !exec_options.trace_path.empty(),
+                                            exec_options.repetition, scratch, serial++)
+                             : exec::run_case(c, exec_options);
+    };
+    on.kept = [&](const results::CaseResult& r, int repetition) {
+      writer.append_repetition(r, repetition, options.repetitions);
+    };
+    on.finish = finish_case;
+    slow = exec::run_loop(cases, loop, on);
   }
   std::vector<std::string> order;
   for (const auto& c : cases) order.push_back(c.case_id);
@@ -509,7 +449,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
     }
   }
   const double wall = exec::seconds_since(start);
-  summary["time_spent"] = time_spent_summary(wall, timed, spent, spent_on_retried, process_warmup_time);
+  summary["time_spent"] = time_spent_summary(wall, timed, spent, slow.time_retried, slow.time_process_warmup);
   std::cerr << "opbench: " << describe_time_spent(summary["time_spent"]) << "\n";
   if (slow.measured_again > 0) {
     const std::size_t for_bandwidth = slow.bandwidth.measured_again;
