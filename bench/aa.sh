@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A/A reproducibility benchmark: runs the same suite N times, each in a fresh `opbench run`
-# process, then compares run 1 with every later run (`opbench compare`) and prints, per pair,
+# process, then compares every pair of runs (`opbench compare`, earlier as BASE) and prints, per pair,
 # the spread of the per-case median ratios (median / p90 / worst of |new/base - 1|), compare's
 # verdict counts and the cases farthest from 1. Identical code on an identical machine: every
 # ratio should be 1, so whatever is printed is opbench's (and the machine's) run-to-run noise.
@@ -13,8 +13,8 @@
 # same hours of a shared machine: its A/A rows and run times are printed too. Each pair is also
 # compared with `--adjust-speed` (NEW's CPU times divided by the pair's machine speed ratio, the
 # ratio of the runs' fastest speed canaries): the "speed-adjusted" column. Results stay in DIR (default
-# results/aa-<UTC date>): run-K.json (baseline-run-K.json), compare-1-K.json/.md,
-# compare-adjusted-1-K.json (baseline-compare-*), times.txt, table.md. Environment: OPBENCH
+# results/aa-<UTC date>): run-K.json (baseline-run-K.json), compare-I-K.json/.md,
+# compare-adjusted-I-K.json (baseline-compare-*), times.txt, table.md. Environment: OPBENCH
 # (default build/src/opbench).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -64,13 +64,15 @@ for k in $(seq 1 "$runs"); do
 done
 
 for prefix in "${prefixes[@]}"; do
-  for k in $(seq 2 "$runs"); do
-    for format in json md; do
-      "$opbench" compare "$dir/${prefix}run-1.json" "$dir/${prefix}run-$k.json" --format "$format" \
-        --output "$dir/${prefix}compare-1-$k.$format" || true
+  for i in $(seq 1 $((runs - 1))); do
+    for k in $(seq $((i + 1)) "$runs"); do
+      for format in json md; do
+        "$opbench" compare "$dir/${prefix}run-$i.json" "$dir/${prefix}run-$k.json" --format "$format" \
+          --output "$dir/${prefix}compare-$i-$k.$format" || true
+      done
+      "$opbench" compare "$dir/${prefix}run-$i.json" "$dir/${prefix}run-$k.json" --adjust-speed --format json \
+        --output "$dir/${prefix}compare-adjusted-$i-$k.json" 2>/dev/null || true
     done
-    "$opbench" compare "$dir/${prefix}run-1.json" "$dir/${prefix}run-$k.json" --adjust-speed --format json \
-      --output "$dir/${prefix}compare-adjusted-1-$k.json" 2>/dev/null || true
   done
 done
 
@@ -90,25 +92,26 @@ print("| pair | cases | median \\|Δ\\| | p90 \\|Δ\\| | past ×1.25 | worst | s
       "| speed-adjusted: median / p90 / past ×1.25 (slower, faster) |")
 print("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|")
 worst_rows = []
+pairs = [(i, k) for i in range(1, runs) for k in range(i + 1, runs + 1)]
 for prefix, label in builds:
-    for k in range(2, runs + 1):
-        c = json.load(open(f"{folder}/{prefix}compare-1-{k}.json"))
+    for i, k in pairs:
+        c = json.load(open(f"{folder}/{prefix}compare-{i}-{k}.json"))
         a, n = c["agreement"], c["counts"]
         w = a["worst"][0] if a["worst"] else None
         worst = f"×{w['ratio']:.3f} `{w['case_id']}`" if w else "-"
-        c1, ck = fastest_canary(f"{folder}/{prefix}run-1.json"), fastest_canary(f"{folder}/{prefix}run-{k}.json")
+        c1, ck = fastest_canary(f"{folder}/{prefix}run-{i}.json"), fastest_canary(f"{folder}/{prefix}run-{k}.json")
         speed = f"×{ck / c1:.3f}" if c1 and ck else "-"
         try:
-            adj = json.load(open(f"{folder}/{prefix}compare-adjusted-1-{k}.json"))
+            adj = json.load(open(f"{folder}/{prefix}compare-adjusted-{i}-{k}.json"))
             aa, an = adj["agreement"], adj["counts"]
             adjusted = (f"{aa['median_abs_change']*100:.1f}% / {aa['p90_abs_change']*100:.1f}% / {aa['past_far_ratio']} "
                         f"({an['slower']}, {an['faster']})" if adj.get("speed_factors") else "(no canary: as measured)")
         except (OSError, ValueError, KeyError):
             adjusted = "-"
-        print(f"| {label}1 vs {k} | {a['cases']} | {a['median_abs_change']*100:.1f}% | {a['p90_abs_change']*100:.1f}% "
+        print(f"| {label}{i} vs {k} | {a['cases']} | {a['median_abs_change']*100:.1f}% | {a['p90_abs_change']*100:.1f}% "
               f"| {a.get('past_far_ratio', '-')} | {worst} | {n['slower']} | {n['faster']} | {n['same']} | {n['unknown']} | {speed} "
               f"| {adjusted} |")
-        worst_rows += [(f"{label}1 vs {k}", x) for x in a["worst"][:5]]
+        worst_rows += [(f"{label}{i} vs {k}", x) for x in a["worst"][:5]]
 print("\nFarthest from 1 (five per pair):\n")
 for pair, x in worst_rows:
     print(f"- {pair}: ×{x['ratio']:.3f} `{x['case_id']}`")
