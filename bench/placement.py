@@ -31,6 +31,8 @@ cases = {
                                                                     [1, 1], [1, 1], False, [0, 0], 96)),
     # A control of the same size: a streaming elementwise operator.
     "relu 1x96x112x112": ((96, 112, 112), lambda x: torch.relu(x)),
+    # The default suite's tril (8x12x128x128, 6 MiB), often the A/A's farthest case.
+    "tril 8x12x128x128": ((96, 128, 128), lambda x: torch.tril(x.view(8, 12, 128, 128))),
 }
 for name, (shape, op) in cases.items():
     numel = shape[0] * shape[1] * shape[2]

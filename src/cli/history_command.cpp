@@ -24,16 +24,14 @@ struct HistoryOptions {
   std::size_t keep = 100;
 };
 
-// A case's series with one estimator over all its runs: --estimator, else the estimator of its
-// newest run (a history recorded with `min` before 2026-11-25 and `fastest-third` since would
-// otherwise step at the switch, and the change points would find the step).
-std::vector<history::Point> one_estimator(const history::History& db, const std::string& case_id,
-                                          const HistoryOptions& options) {
-  auto points = db.series(case_id);
+// A case's series as recorded, with one estimator over all its runs: --estimator, else the
+// estimator of its newest run (a history recorded with `min` before 2026-11-25 and
+// `fastest-third` since would otherwise step at the switch, and the change points would find it).
+std::vector<history::Point> one_estimator(const std::vector<history::Point>& recorded, const HistoryOptions& options) {
   const std::string estimator = !options.estimator.empty() ? options.estimator
-                                : points.empty()             ? std::string()
-                                                             : points.back().estimator;
-  return history::restated(std::move(points), estimator);
+                                : recorded.empty()           ? std::string()
+                                                             : recorded.back().estimator;
+  return history::restated(recorded, estimator);
 }
 
 // `RESULTS_DIR/history.sqlite` unless --db says otherwise.
@@ -69,7 +67,7 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
     Json series = Json::object(), changes = Json::object();
     for (const auto& id : ids) {
       const auto recorded = db.series(id);
-      const auto points = one_estimator(db, id, options);
+      const auto points = one_estimator(recorded, options);
       Json values = Json::array(), found = Json::array();
       for (std::size_t i = 0; i < points.size(); ++i) {
         const auto& p = points[i];
@@ -101,7 +99,7 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
   }
   const auto recorded = db.series(options.case_id);
   if (recorded.empty()) throw UsageError("no value of case '" + options.case_id + "' in " + db.path());
-  const auto points = one_estimator(db, options.case_id, options);
+  const auto points = one_estimator(recorded, options);
   const auto changes = history::change_points(points);
   std::cout << "\n`" << options.case_id << "`\n\nEach run's time: "
             << (points.back().estimator.empty() ? std::string("as recorded") : "`" + points.back().estimator + "`")
