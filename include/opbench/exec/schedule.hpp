@@ -1,6 +1,7 @@
 #pragma once
 // The order a run measures (case, repetition) jobs in, and which repetitions it measures again
-// because the machine was slow while they ran.
+// because the machine was slow while they ran (SpeedGate) or, for a memory-bound case, streamed
+// at a bandwidth off the run's usual one (BandwidthReadings, which also sets such ones aside).
 //
 // A shared machine has slow spells of seconds (seen here: a fixed integer loop 20-80% slower for
 // 1-5 s at a time, with no steal time in /proc/stat), long enough to move every block of a case
