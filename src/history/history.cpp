@@ -150,6 +150,7 @@ History::History(const std::string& path) : m_path(path) {
     throw ResultsError(path + ": cannot open the history (" + message + ")");
   }
   sqlite3_busy_timeout(m_db, 10000);
+  std::string newer;  // set when the file is a history of a newer schema: said as it is
   try {
     exec(m_db, "PRAGMA foreign_keys = ON;", path);
     Statement check(m_db, "SELECT count(*) FROM sqlite_master", path);
@@ -163,18 +164,26 @@ History::History(const std::string& path) : m_path(path) {
       fresh = !table.step();
     }
     if (found > k_user_version) {
-      throw ResultsError(path + ": a history of a newer opbench (version " + std::to_string(found) + ")");
+      newer = path + ": a history written by a newer opbench (schema version " + std::to_string(found) +
+              "; this one reads up to " + std::to_string(k_user_version) +
+              "): use that opbench, or start a new history with --db";
+    } else {
+      exec(m_db, "BEGIN IMMEDIATE", path);
+      exec(m_db, k_schema, path);
+      if (!fresh && found < 2) exec(m_db, k_upgrade_from_1, path);
+      if (!fresh && found < 3) upgrade_from_2(m_db, path);
+      exec(m_db, "PRAGMA user_version = " + std::to_string(k_user_version), path);
+      exec(m_db, "COMMIT", path);
     }
-    exec(m_db, "BEGIN IMMEDIATE", path);
-    exec(m_db, k_schema, path);
-    if (!fresh && found < 2) exec(m_db, k_upgrade_from_1, path);
-    if (!fresh && found < 3) upgrade_from_2(m_db, path);
-    exec(m_db, "PRAGMA user_version = " + std::to_string(k_user_version), path);
-    exec(m_db, "COMMIT", path);
   } catch (const ResultsError& e) {
     sqlite3_close(m_db);
     m_db = nullptr;
     throw ResultsError(std::string(e.what()) + " (not an opbench history?)");
+  }
+  if (!newer.empty()) {
+    sqlite3_close(m_db);
+    m_db = nullptr;
+    throw ResultsError(newer);
   }
 }
 

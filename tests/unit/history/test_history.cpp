@@ -175,6 +175,21 @@ TEST(History, RestatedMakesEveryNightWithOneEstimator) {
   EXPECT_EQ(kept[0].estimator, "min");
 }
 
+TEST(History, AHistoryOfANewerOpbenchIsSaidToBeOne) {
+  testing::TempDir dir;
+  const std::string path = old_history(dir, "newer.sqlite", R"sql(
+      CREATE TABLE measurements (run_id INTEGER, case_id TEXT, time REAL, later TEXT);
+      PRAGMA user_version = 9;)sql");
+  try {
+    History db(path);
+    FAIL() << "opened a version-9 history";
+  } catch (const ResultsError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("newer opbench (schema version 9; this one reads up to 3)"), std::string::npos) << message;
+    EXPECT_EQ(message.find("not an opbench history"), std::string::npos) << message;
+  }
+}
+
 TEST(History, NotAHistoryAndNoDate) {
   testing::TempDir dir;
   const std::string junk = dir.write("junk.sqlite", "this is not a database, just text that is long enough");
