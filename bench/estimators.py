@@ -6,8 +6,8 @@
 For every pair of runs in a folder and every case present and ok in both, each estimator is
 applied to the case's repetition medians (timing.repetition_medians) in each run; prints, per
 pair, the median, p90 and worst of |runB/runA - 1| over cases and how many cases moved past
-x1.25 (either way), as bench/aa.sh does for opbench's own time (`run --estimator`, the minimum
-by default; `compare --estimator` applies min or median to any two files).
+x1.25 (either way), as bench/aa.sh does for opbench's own time (`run --estimator`, fastest-third
+by default; `compare --estimator` applies any of opbench's estimators to any two files).
 """
 import glob
 import itertools
@@ -16,11 +16,7 @@ import math
 import statistics
 import sys
 
-from pystats import quantile
-
-
-
-
+from pystats import fastest_third, quantile
 
 
 def fastest_confirmed(tolerance):
@@ -43,7 +39,7 @@ ESTIMATORS = {
     "min": min,
     "second": lambda m: sorted(m)[min(1, len(m) - 1)],
     "mean2": lambda m: statistics.mean(sorted(m)[:2]),
-    "third": lambda m: statistics.mean(sorted(m)[:max(1, len(m) // 3)]),  # run --estimator fastest-third
+    "third": fastest_third,  # run --estimator fastest-third, the default
     "conf5": fastest_confirmed(0.05),
     "conf15": fastest_confirmed(0.15),
     "conf25": fastest_confirmed(0.25),

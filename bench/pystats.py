@@ -2,6 +2,7 @@
 (estimators.py, speed_adjust.py, repetitions.py): they run as `python bench/NAME.py`, so this file is on their path."""
 import glob
 import math
+import statistics
 
 
 def quantile(values, q):
@@ -17,3 +18,13 @@ def aa_runs(folder):
     """The run files of a bench/aa.sh folder, the baseline's baseline-run-K.json and this build's
     run-K.json, in name order."""
     return sorted(glob.glob(f"{folder}/run-*.json") + glob.glob(f"{folder}/baseline-run-*.json"))
+
+
+def fastest_third(medians):
+    """opbench's default estimator (`run --estimator fastest-third`, results::estimate_with): the
+    mean of the fastest third of a case's repetition medians, the fastest alone below three."""
+    return statistics.mean(sorted(medians)[:max(1, len(medians) // 3)])
+
+
+# opbench's estimators by their `--estimator` names.
+OPBENCH_ESTIMATORS = {"fastest-third": fastest_third, "min": min, "median": statistics.median}

@@ -24,16 +24,8 @@ import math
 import statistics
 import sys
 
-from pystats import aa_runs, quantile
+from pystats import OPBENCH_ESTIMATORS as ESTIMATORS, aa_runs, quantile
 
-
-
-
-ESTIMATORS = {
-    "fastest-third": lambda m: statistics.mean(sorted(m)[:max(1, len(m) // 3)]),
-    "min": min,
-    "median": statistics.median,
-}
 parser = argparse.ArgumentParser()
 parser.add_argument("folders", nargs="+")
 parser.add_argument("--estimator", choices=sorted(ESTIMATORS))

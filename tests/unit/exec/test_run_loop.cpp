@@ -9,8 +9,9 @@
 namespace opbench::exec {
 namespace {
 
-// A run of fake cases: each measurement returns a repetition whose median is `time` and whose
-// speed canary is what `canary_of` says for the call's number (0-based, over the whole run).
+// A run of fake cases: each measurement returns a repetition whose speed canary, status and
+// memory canary readings (none when 0) are what `canary_of`, `status_of` and `bandwidth_of` say
+// for the call's number (0-based, over the whole run).
 struct FakeRun {
   std::vector<plan::Case> cases;
   std::vector<std::string> measured;          // case id per call, in order
@@ -21,6 +22,7 @@ struct FakeRun {
   std::function<std::string(const std::string&, std::size_t)> status_of = [](const std::string&, std::size_t) {
     return std::string("ok");
   };
+  std::function<double(std::size_t)> bandwidth_of = [](std::size_t) { return 0.0; };
 
   explicit FakeRun(int n) {
     for (int i = 0; i < n; ++i) {
@@ -51,6 +53,7 @@ struct FakeRun {
       r.timing.canary = canary_of(call);
       r.timing.repetition_medians = {1e-6 * (1 + static_cast<double>(call % 7) / 100)};
       r.timing.total_time = 1e-3;
+      if (const double bandwidth = bandwidth_of(call); bandwidth > 0) r.timing.repetition_bandwidth = {{bandwidth, bandwidth}};
       return r;
     };
     on.kept = [this](const results::CaseResult& r, int) { ++kept[r.c.case_id]; };
@@ -140,35 +143,17 @@ TEST(RunLoop, TheProcessWarmsUpOnItsFirstJobAndDropsIt) {
 }
 
 TEST(RunLoop, RepetitionsOffTheUsualBandwidthAreSetAsideOnlyWhereTheLoopDecides) {
-  // One case, 24 repetitions streaming at 40 GB/s, one at 80 GB/s (after the level is set).
+  // One case, 24 repetitions streaming at 40 GB/s but the 21st at 80 GB/s (after the level is set).
   for (const bool here : {true, false}) {
     FakeRun fake(1);
-    LoopCallbacks on;
-    std::size_t calls = 0;
-    on.options_for = [](const plan::Case&, const Job& job) {
-      ExecOptions o;
-      o.repetition = job.repetition;
-      return o;
-    };
-    on.measure = [&calls](const plan::Case& c, const ExecOptions&) {
-      results::CaseResult r;
-      r.c = c;
-      r.timing.canary = 1e-4;
-      r.timing.repetition_medians = {1e-3};
-      const double bandwidth = calls++ == 20 ? 80e9 : 40e9;
-      r.timing.repetition_bandwidth = {{bandwidth, bandwidth}};
-      return r;
-    };
-    on.kept = [](const results::CaseResult&, int) {};
-    std::vector<results::CaseResult> finished;
-    on.finish = [&finished](results::CaseResult r) { finished.push_back(std::move(r)); };
+    fake.bandwidth_of = [](std::size_t call) { return call == 20 ? 80e9 : 40e9; };
     LoopOptions options = quick(24);
     options.retries = 0;  // kept, so that it is set aside (or not) at the end
     options.set_aside_here = here;
-    const SlowSpells slow = run_loop(fake.cases, options, on);
-    ASSERT_EQ(finished.size(), 1u);
-    EXPECT_EQ(finished[0].timing.set_aside.size(), here ? 1u : 0u);
-    EXPECT_EQ(finished[0].timing.repetition_medians.size(), here ? 23u : 24u);
+    const SlowSpells slow = fake.run(options);
+    ASSERT_EQ(fake.finished.size(), 1u);
+    EXPECT_EQ(fake.finished[0].timing.set_aside.size(), here ? 1u : 0u);
+    EXPECT_EQ(fake.finished[0].timing.repetition_medians.size(), here ? 23u : 24u);
     EXPECT_EQ(slow.bandwidth.set_aside(), here ? 1u : 0u);
   }
 }
