@@ -60,18 +60,45 @@ struct BenchCase {
   std::string op;
   Json args;
   int threads;  // 0: LibTorch's default
-  std::function<at::Tensor(const Args&)> plain;  // the typed call on the prepared arguments
+  // The plain loop on the prepared arguments: `out = at::op(...)` on tensors taken out of them
+  // once, before the loop (plain_loop below); returns its median seconds per call.
+  std::function<double(const Args&, std::int64_t k, std::size_t samples)> plain;
 };
 
 const at::Tensor& T(const Args& a, std::size_t i) { return a[i].toTensor(); }
 
+// Median seconds per call of `call()` in a loop `out = call()`: `samples` blocks of `k` calls each.
+// A template, so the loop calls the lambda directly (inlined), with no std::function between.
+template <class Call>
+double loop_median(Call call, std::int64_t k, std::size_t samples) {
+  at::NoGradGuard no_grad;
+  at::Tensor out;
+  for (int i = 0; i < 10; ++i) out = call();
+  std::vector<double> per_call;
+  for (std::size_t s = 0; s < samples; ++s) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::int64_t i = 0; i < k; ++i) out = call();
+    const auto t1 = std::chrono::steady_clock::now();
+    per_call.push_back(std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(k));
+  }
+  return opbench::stats::median(per_call);
+}
+
+// A case's plain loop from `bind`, which takes the case's prepared arguments and returns the call
+// on them (a lambda holding its tensors): the loop then neither unwraps arguments nor goes
+// through a std::function per call, as a hand-written `out = at::op(x, y)` loop does not.
+template <class Bind>
+std::function<double(const Args&, std::int64_t, std::size_t)> plain_loop(Bind bind) {
+  return [bind](const Args& args, std::int64_t k, std::size_t samples) { return loop_median(bind(args), k, samples); };
+}
+
 std::vector<BenchCase> overhead_suite() {
   return {
-      {"add", {{"self", "[1]"}, {"other", "[1]"}}, 1, [](const Args& a) { return at::add(T(a, 0), T(a, 1)); }},
-      {"mm", {{"self", "256x256"}, {"mat2", "256x256"}}, 0, [](const Args& a) { return at::mm(T(a, 0), T(a, 1)); }},
+      {"add", {{"self", "[1]"}, {"other", "[1]"}}, 1, plain_loop([](const Args& a) { return [x = T(a, 0), y = T(a, 1)] { return at::add(x, y); }; })},
+      {"mm", {{"self", "256x256"}, {"mat2", "256x256"}}, 0, plain_loop([](const Args& a) { return [x = T(a, 0), y = T(a, 1)] { return at::mm(x, y); }; })},
       {"conv2d", {{"input", "1x64x56x56"}, {"weight", "64x64x3x3"}, {"padding", 1}}, 0,
-       [](const Args& a) { return at::conv2d(T(a, 0), T(a, 1), {}, 1, 1); }},
-      {"softmax", {{"self", "1024x1024"}, {"dim", -1}}, 0, [](const Args& a) { return at::softmax(T(a, 0), -1); }},
+       plain_loop([](const Args& a) { return [x = T(a, 0), w = T(a, 1)] { return at::conv2d(x, w, {}, 1, 1); }; })},
+      {"softmax", {{"self", "1024x1024"}, {"dim", -1}}, 0, plain_loop([](const Args& a) { return [x = T(a, 0)] { return at::softmax(x, -1); }; })},
   };
 }
 
@@ -79,55 +106,40 @@ std::vector<BenchCase> validity_suite() {
   std::vector<BenchCase> cases;
   auto sizes = [](std::initializer_list<const char*> list) { return std::vector<std::string>(list.begin(), list.end()); };
   for (const auto& s : sizes({"[64]", "256x256", "2048x2048"})) {
-    cases.push_back({"add", {{"self", s}, {"other", s}}, 0, [](const Args& a) { return at::add(T(a, 0), T(a, 1)); }});
-    cases.push_back({"mul", {{"self", s}, {"other", s}}, 0, [](const Args& a) { return at::mul(T(a, 0), T(a, 1)); }});
-    cases.push_back({"relu", {{"self", s}}, 0, [](const Args& a) { return at::relu(T(a, 0)); }});
-    cases.push_back({"exp", {{"self", s}}, 0, [](const Args& a) { return at::exp(T(a, 0)); }});
-    cases.push_back({"sum", {{"self", s}}, 0, [](const Args& a) { return at::sum(T(a, 0)); }});
-    cases.push_back({"softmax", {{"self", s}, {"dim", -1}}, 0, [](const Args& a) { return at::softmax(T(a, 0), -1); }});
+    cases.push_back({"add", {{"self", s}, {"other", s}}, 0, plain_loop([](const Args& a) { return [x = T(a, 0), y = T(a, 1)] { return at::add(x, y); }; })});
+    cases.push_back({"mul", {{"self", s}, {"other", s}}, 0, plain_loop([](const Args& a) { return [x = T(a, 0), y = T(a, 1)] { return at::mul(x, y); }; })});
+    cases.push_back({"relu", {{"self", s}}, 0, plain_loop([](const Args& a) { return [x = T(a, 0)] { return at::relu(x); }; })});
+    cases.push_back({"exp", {{"self", s}}, 0, plain_loop([](const Args& a) { return [x = T(a, 0)] { return at::exp(x); }; })});
+    cases.push_back({"sum", {{"self", s}}, 0, plain_loop([](const Args& a) { return [x = T(a, 0)] { return at::sum(x); }; })});
+    cases.push_back({"softmax", {{"self", s}, {"dim", -1}}, 0, plain_loop([](const Args& a) { return [x = T(a, 0)] { return at::softmax(x, -1); }; })});
   }
   for (const auto& n : sizes({"16x16", "256x256", "1024x1024"})) {
-    cases.push_back({"mm", {{"self", n}, {"mat2", n}}, 0, [](const Args& a) { return at::mm(T(a, 0), T(a, 1)); }});
+    cases.push_back({"mm", {{"self", n}, {"mat2", n}}, 0, plain_loop([](const Args& a) { return [x = T(a, 0), y = T(a, 1)] { return at::mm(x, y); }; })});
   }
   for (const auto& [x, w] : std::vector<std::pair<const char*, const char*>>{
            {"1x3x16x16", "8x3x3x3"}, {"1x64x56x56", "64x64x3x3"}, {"4x128x28x28", "128x128x3x3"}}) {
     cases.push_back({"conv2d", {{"input", x}, {"weight", w}, {"padding", 1}}, 0,
-                     [](const Args& a) { return at::conv2d(T(a, 0), T(a, 1), {}, 1, 1); }});
+                     plain_loop([](const Args& a) { return [x = T(a, 0), w = T(a, 1)] { return at::conv2d(x, w, {}, 1, 1); }; })});
   }
   for (const auto& x : sizes({"4x16x16x16", "1x64x112x112", "8x64x112x112"})) {
     cases.push_back({"max_pool2d", {{"self", x}, {"kernel_size", 3}, {"stride", 2}, {"padding", 1}}, 0,
-                     [](const Args& a) { return at::max_pool2d(T(a, 0), 3, 2, 1); }});
+                     plain_loop([](const Args& a) { return [x = T(a, 0)] { return at::max_pool2d(x, 3, 2, 1); }; })});
   }
   for (const auto& [x, n] : std::vector<std::pair<const char*, int>>{{"4x32", 32}, {"128x768", 768}, {"1024x4096", 4096}}) {
     cases.push_back({"layer_norm",
                      {{"input", x}, {"normalized_shape", Json::array({n})}, {"weight", Json::array({n})}, {"bias", Json::array({n})}},
-                     0, [n](const Args& a) { return at::layer_norm(T(a, 0), {n}, T(a, 2), T(a, 3)); }});
+                     0, plain_loop([n](const Args& a) { return [n, x = T(a, 0), w = T(a, 2), b = T(a, 3)] { return at::layer_norm(x, {n}, w, b); }; })});
   }
   for (const auto& [table, rows] : std::vector<std::pair<const char*, int>>{{"100x16", 8}, {"30522x768", 1024}, {"30522x768", 16384}}) {
     cases.push_back({"index_select",
                      {{"self", table}, {"dim", 0}, {"index", {{"shape", {rows}}, {"dtype", "int64"}, {"high", 100}}}}, 0,
-                     [](const Args& a) { return at::index_select(T(a, 0), 0, T(a, 2)); }});
+                     plain_loop([](const Args& a) { return [x = T(a, 0), i = T(a, 2)] { return at::index_select(x, 0, i); }; })});
   }
   for (const auto& s : sizes({"2x3", "64x56x56", "256x128x128"})) {
     cases.push_back({"cat", {{"tensors", Json::array({s, s})}, {"dim", 0}}, 0,
-                     [](const Args& a) { return at::cat(a[0].toTensorVector(), 0); }});
+                     plain_loop([](const Args& a) { return [ts = a[0].toTensorVector()] { return at::cat(ts, 0); }; })});
   }
   return cases;
-}
-
-// Median seconds per call of a plain loop: `samples` blocks of `k` calls each.
-double plain_median(const BenchCase& b, const Args& args, std::int64_t k, std::size_t samples) {
-  at::NoGradGuard no_grad;
-  at::Tensor out;
-  for (int i = 0; i < 10; ++i) out = b.plain(args);
-  std::vector<double> per_call;
-  for (std::size_t s = 0; s < samples; ++s) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (std::int64_t i = 0; i < k; ++i) out = b.plain(args);
-    const auto t1 = std::chrono::steady_clock::now();
-    per_call.push_back(std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(k));
-  }
-  return opbench::stats::median(per_call);
 }
 
 }  // namespace
@@ -286,16 +298,16 @@ int main(int argc, char** argv) {
     // (run_command.cpp, k_process_warmup_seconds): a fresh process runs slow for a while.
     const auto warm_start = std::chrono::steady_clock::now();
     while (std::chrono::duration<double>(std::chrono::steady_clock::now() - warm_start).count() < 0.3) {
-      plain_median(b, prepared.args, k_block, 10);
+      b.plain(prepared.args, k_block, 10);
     }
-    const double per_block = plain_median(b, prepared.args, k_block, 200) * k_block;
+    const double per_block = b.plain(prepared.args, k_block, 200) * k_block;
     // Six windows, as opbench's six repetitions: the median of their medians (opbench's
     // estimate.median) and the mean of the fastest third of them (its default estimate,
     // --estimator fastest-third).
     constexpr int k_windows = 6;
     const auto samples = static_cast<std::size_t>(std::max(10.0, budget / per_block / k_windows));
     std::vector<double> windows;
-    for (int w = 0; w < k_windows; ++w) windows.push_back(plain_median(b, prepared.args, k_block, samples));
+    for (int w = 0; w < k_windows; ++w) windows.push_back(b.plain(prepared.args, k_block, samples));
     std::printf("plain add 1-element t1: median %.4f us, fastest third %.4f us\n",
                 opbench::stats::median(windows) * 1e6,
                 opbench::results::estimate_with("fastest-third", windows) * 1e6);
@@ -328,7 +340,7 @@ int main(int argc, char** argv) {
         return 1;
       }
       at::set_num_threads(threads);
-      const double p = plain_median(b, prepared.args, result.timing.block_size, result.samples.size());
+      const double p = b.plain(prepared.args, result.timing.block_size, result.samples.size());
       ours.push_back(result.summary.median);
       plain.push_back(p);
       ratios.push_back(result.summary.median / p);
