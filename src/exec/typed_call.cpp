@@ -1,12 +1,14 @@
 #include "opbench/exec/typed_call.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace opbench::exec {
 namespace {
 
-// "T" Tensor, "S" Scalar, "i" int, "d?" ScalarType?, anything else "?".
+// One letter per argument: "T" Tensor, "t" Tensor?, "S" Scalar, "i" int, "y" SymInt, "b" bool, "f" float,
+// "d" ScalarType?, "I" int[], "Y" SymInt[], "L" Tensor[], anything else "?".
 std::string signature_of(const c10::FunctionSchema& schema) {
   std::string sig;
   for (const auto& arg : schema.arguments()) {
@@ -15,14 +17,36 @@ std::string signature_of(const c10::FunctionSchema& schema) {
       case c10::TypeKind::TensorType: sig += 'T'; break;
       case c10::TypeKind::NumberType: sig += 'S'; break;
       case c10::TypeKind::IntType: sig += 'i'; break;
+      case c10::TypeKind::SymIntType: sig += 'y'; break;
       case c10::TypeKind::BoolType: sig += 'b'; break;
-      case c10::TypeKind::OptionalType:
-        sig += type->castRaw<c10::OptionalType>()->getElementType()->kind() == c10::TypeKind::ScalarTypeType ? 'd' : '?';
+      case c10::TypeKind::FloatType: sig += 'f'; break;
+      case c10::TypeKind::OptionalType: {
+        const auto element = type->castRaw<c10::OptionalType>()->getElementType()->kind();
+        sig += element == c10::TypeKind::ScalarTypeType ? 'd' : element == c10::TypeKind::TensorType ? 't' : '?';
         break;
+      }
+      case c10::TypeKind::ListType: {
+        const auto element = type->castRaw<c10::ListType>()->getElementType()->kind();
+        sig += element == c10::TypeKind::IntType      ? 'I'
+               : element == c10::TypeKind::SymIntType ? 'Y'
+               : element == c10::TypeKind::TensorType ? 'L'
+                                                      : '?';
+        break;
+      }
       default: sig += '?'; break;
     }
   }
   return sig;
+}
+
+std::optional<at::Tensor> optional_tensor(const c10::IValue& v) {
+  return v.isNone() ? std::nullopt : std::optional<at::Tensor>(v.toTensor());
+}
+
+std::vector<c10::SymInt> sym_ints(const c10::IValue& v) {
+  std::vector<c10::SymInt> out;
+  for (const int64_t i : v.toIntVector()) out.emplace_back(i);
+  return out;
 }
 
 bool returns_one_tensor(const c10::FunctionSchema& schema) {
@@ -94,6 +118,95 @@ std::function<void()> typed_call(const PreparedCall& call, at::Tensor& out) {
       const at::Tensor x = a[0].toTensor(), y = a[1].toTensor(), z = a[2].toTensor();
       const at::Scalar s = a[3].toScalar(), t = a[4].toScalar();
       return [op, x, y, z, s, t, &out] { out = op.call(x, y, z, s, t); };
+    }
+    if (sig == "Ti") {  // squeeze.dim, unsqueeze, tril, triu, diag ...
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, int64_t)>();
+      const at::Tensor x = a[0].toTensor();
+      const int64_t i = a[1].toInt();
+      return [op, x, i, &out] { out = op.call(x, i); };
+    }
+    if (sig == "Ty") {  // tril, triu (a SymInt diagonal in newer LibTorch)
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, c10::SymInt)>();
+      const at::Tensor x = a[0].toTensor();
+      const c10::SymInt i(a[1].toInt());
+      return [op, x, i, &out] { out = op.call(x, i); };
+    }
+    if (sig == "Tiy") {  // select.int
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, int64_t, c10::SymInt)>();
+      const at::Tensor x = a[0].toTensor();
+      const int64_t i = a[1].toInt();
+      const c10::SymInt j(a[2].toInt());
+      return [op, x, i, j, &out] { out = op.call(x, i, j); };
+    }
+    if (sig == "Tiyy") {  // narrow
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, int64_t, c10::SymInt, c10::SymInt)>();
+      const at::Tensor x = a[0].toTensor();
+      const int64_t i = a[1].toInt();
+      const c10::SymInt j(a[2].toInt()), k(a[3].toInt());
+      return [op, x, i, j, k, &out] { out = op.call(x, i, j, k); };
+    }
+    if (sig == "Tii") {  // transpose.int, flatten.using_ints, movedim.int ...
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, int64_t, int64_t)>();
+      const at::Tensor x = a[0].toTensor();
+      const int64_t i = a[1].toInt(), j = a[2].toInt();
+      return [op, x, i, j, &out] { out = op.call(x, i, j); };
+    }
+    if (sig == "Tiii") {  // diagonal, diag_embed ...
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, int64_t, int64_t, int64_t)>();
+      const at::Tensor x = a[0].toTensor();
+      const int64_t i = a[1].toInt(), j = a[2].toInt(), k = a[3].toInt();
+      return [op, x, i, j, k, &out] { out = op.call(x, i, j, k); };
+    }
+    if (sig == "TI") {  // permute ...
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, at::IntArrayRef)>();
+      const at::Tensor x = a[0].toTensor();
+      const std::vector<int64_t> v = a[1].toIntVector();
+      return [op, x, v, &out] { out = op.call(x, v); };
+    }
+    if (sig == "TY") {  // reshape, view ...
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, c10::SymIntArrayRef)>();
+      const at::Tensor x = a[0].toTensor();
+      const std::vector<c10::SymInt> v = sym_ints(a[1]);
+      return [op, x, v, &out] { out = op.call(x, v); };
+    }
+    if (sig == "TYb") {  // expand ...
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, c10::SymIntArrayRef, bool)>();
+      const at::Tensor x = a[0].toTensor();
+      const std::vector<c10::SymInt> v = sym_ints(a[1]);
+      const bool flag = a[2].toBool();
+      return [op, x, v, flag, &out] { out = op.call(x, v, flag); };
+    }
+    if (sig == "TYttfb") {  // layer_norm
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, c10::SymIntArrayRef, const std::optional<at::Tensor>&,
+                                             const std::optional<at::Tensor>&, double, bool)>();
+      const at::Tensor x = a[0].toTensor();
+      const std::vector<c10::SymInt> v = sym_ints(a[1]);
+      const std::optional<at::Tensor> w = optional_tensor(a[2]), b = optional_tensor(a[3]);
+      const double eps = a[4].toDouble();
+      const bool flag = a[5].toBool();
+      return [op, x, v, w, b, eps, flag, &out] { out = op.call(x, v, w, b, eps, flag); };
+    }
+    if (sig == "L" || sig == "Li") {  // hstack, vstack (TensorList); cat (ITensorListRef), stack (TensorList)
+      const std::vector<at::Tensor> ts = a[0].toTensorVector();
+      const bool with_dim = sig == "Li";
+      const int64_t dim = with_dim ? a[1].toInt() : 0;
+      // Which of the two C++ list types the kernel takes differs from operator to operator; the
+      // typed handle refuses the wrong one (a signature check), so each is tried in turn.
+      try {
+        if (with_dim) {
+          auto op = call.handle.typed<at::Tensor(const at::ITensorListRef&, int64_t)>();
+          return [op, ts, dim, &out] { out = op.call(at::ITensorListRef(ts), dim); };
+        }
+        auto op = call.handle.typed<at::Tensor(const at::ITensorListRef&)>();
+        return [op, ts, &out] { out = op.call(at::ITensorListRef(ts)); };
+      } catch (const std::exception&) {
+      }
+      if (with_dim) {
+        auto op = call.handle.typed<at::Tensor(at::TensorList, int64_t)>();
+        return [op, ts, dim, &out] { out = op.call(ts, dim); };
+      }
+      auto op = call.handle.typed<at::Tensor(at::TensorList)>();
+      return [op, ts, &out] { out = op.call(ts); };
     }
   } catch (const std::exception&) {
     // The kernel's C++ signature differs from the one assumed: call it boxed.

@@ -8,7 +8,13 @@
 // Signatures (one Tensor returned): (Tensor), (Tensor, Tensor), (Tensor, Scalar),
 // (Tensor, Tensor, Scalar), (Tensor, Scalar, Scalar), (Tensor, int, ScalarType?),
 // (Tensor, int, Tensor) and (Tensor, int, Tensor, bool) (index_select, gather),
-// (Tensor, Tensor, Tensor, Scalar, Scalar).
+// (Tensor, Tensor, Tensor, Scalar, Scalar); (Tensor, int), (Tensor, int, int), (Tensor, int, int,
+// int), (Tensor, int[]), (Tensor, SymInt[]), (Tensor, SymInt[], bool), (Tensor, SymInt), (Tensor, int, SymInt),
+// (Tensor, int, SymInt, SymInt) (the small shape and view operators: transpose, flatten,
+// diagonal, permute, reshape, expand, tril, select, narrow ...), (Tensor[]) and (Tensor[],
+// int) (cat, stack, hstack ...), and layer_norm's. On an operator of a microsecond the boxed call's
+// cost shows: `bench_overhead validity` read cat of two 2x3 tensors at 1.15x and layer_norm of 4x32
+// at 1.10x a hand-written loop through the boxed call (2026-11-26).
 
 #include <functional>
 
