@@ -117,6 +117,19 @@ void note_setup_differences(const Json& base, const Json& candidate, std::vector
                   "): a ratio is the setup's change as much as the code's");
 }
 
+// A note when cases were called another way in NEW than in BASE (timing.call_path: "boxed" or
+// "typed", typed_call.hpp): the boxed call unpacks its arguments on every call, up to a quarter of
+// a view's time, so such a case's ratio is the call path's change as much as the code's.
+void note_call_path_differences(const std::map<std::string, std::vector<std::string>>& changed,
+                                std::vector<std::string>& notes) {
+  for (const auto& [paths, ids] : changed) {
+    std::vector<std::string> shown(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(ids.size(), 3)));
+    notes.push_back(std::to_string(ids.size()) + " case(s) called another way (" + paths + "; " + core::join(shown, ", ") +
+                    (ids.size() > shown.size() ? ", ..." : "") +
+                    "): the boxed call unpacks its arguments on every call, so their ratios carry that as well as the code's change");
+  }
+}
+
 // A note when the host gave the two runs a different usual memory bandwidth (run's summary
 // memory_bandwidth, from the memory canary): the memory-bound cases' ratios then follow the host.
 void note_bandwidth_difference(const Json& base, const Json& candidate, std::vector<std::string>& notes) {
@@ -299,6 +312,7 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
   std::map<std::string, const results::CaseResult*> new_by_id;
   for (const auto& r : candidate.cases) new_by_id[r.c.case_id] = &r;
   std::map<std::string, bool> in_base;
+  std::map<std::string, std::vector<std::string>> call_paths_changed;
   double log_sum = 0.0;
   std::size_t ratios = 0;
   for (const auto& r : base.cases) {
@@ -308,8 +322,11 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
       out.only_in_base.push_back(r.c.case_id);
       continue;
     }
-    out.cases.push_back(
-        compare_case(r, *it->second, base.context, candidate.context, options, out.estimator, speed_of(r)));
+    const results::CaseResult& n = *it->second;
+    if (r.status == "ok" && n.status == "ok" && r.timing.call_path != n.timing.call_path) {
+      call_paths_changed["call path " + r.timing.call_path + " in BASE, " + n.timing.call_path + " in NEW"].push_back(r.c.case_id);
+    }
+    out.cases.push_back(compare_case(r, n, base.context, candidate.context, options, out.estimator, speed_of(r)));
     const double ratio = out.cases.back().ratio;
     if (std::isfinite(ratio) && ratio > 0) {
       log_sum += std::log(ratio);
@@ -319,6 +336,7 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
   for (const auto& r : candidate.cases) {
     if (in_base.count(r.c.case_id) == 0) out.only_in_new.push_back(r.c.case_id);
   }
+  note_call_path_differences(call_paths_changed, out.notes);
   if (out.cases.empty()) {
     throw ResultsError("the two result files have no case in common (nothing to compare)");
   }

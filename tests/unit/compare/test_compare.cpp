@@ -85,6 +85,22 @@ TEST(Compare, SaysWhenTheTwoRunsSetupsDiffer) {
   EXPECT_NE(md.str().find("- **note**: the two runs' setups differ"), std::string::npos);
 }
 
+// A case timed through the typed call in NEW and the boxed one in BASE moved for that too.
+TEST(Compare, SaysWhichCasesWereCalledAnotherWay) {
+  const auto base = results::load_results(k_dir + "base.json");
+  EXPECT_TRUE(compare_results(base, base, {}).notes.empty());
+  auto typed = base;
+  for (auto& c : typed.cases) {
+    if (c.c.case_id == k_mul) c.timing.call_path = c.timing.call_path == "typed" ? "boxed" : "typed";
+  }
+  const Comparison c = compare_results(base, typed, {});
+  ASSERT_EQ(c.notes.size(), 1u);
+  const std::string& note = c.notes.front();
+  EXPECT_EQ(note.rfind("1 case(s) called another way (call path ", 0), 0u) << note;
+  EXPECT_NE(note.find(k_mul), std::string::npos) << note;
+  EXPECT_EQ(find(c, k_mul).verdict, "same");  // noted, still compared
+}
+
 TEST(Compare, SaysWhenTheHostGaveTheRunsADifferentMemoryBandwidth) {
   auto base = results::load_results(k_dir + "base.json");
   auto other = base;
