@@ -534,7 +534,15 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
   }
   const Json mixed = Json::parse(opbench("compare " + third + " " + second + " --format json").out);
   EXPECT_EQ(mixed["estimator"], "median");
-  ASSERT_EQ(mixed["notes"].size(), 1u);
+  // One note says NEW's times were made again with BASE's estimator. (Others may come with it:
+  // under ctest -j the host can run the two runs over 3% apart in speed, and compare says so.)
+  const auto notes = mixed["notes"].get<std::vector<std::string>>();
+  EXPECT_EQ(std::count_if(notes.begin(), notes.end(),
+                          [](const std::string& n) {
+                            return n.rfind("NEW was run with the fastest-third estimator and BASE with the median", 0) == 0;
+                          }),
+            1)
+      << mixed["notes"].dump();
   EXPECT_EQ(Json::parse(opbench("compare " + third + " " + second + " --format json --estimator min").out)["estimator"], "min");
   EXPECT_EQ(opbench("run --config " + k_data + "/tiny.csv --estimator mean --dry-run").code, 2);
 }
