@@ -7,8 +7,9 @@
 namespace opbench::exec {
 namespace {
 
-// One letter per argument: "T" Tensor, "t" Tensor?, "S" Scalar, "i" int, "y" SymInt, "b" bool, "f" float,
-// "d" ScalarType?, "I" int[], "Y" SymInt[], "L" Tensor[], anything else "?".
+// One letter per argument: "T" Tensor, "t" Tensor?, "S" Scalar, "i" int, "y" SymInt, "z" SymInt?,
+// "b" bool, "B" bool?, "f" float, "d" ScalarType?, "l" Layout?, "v" Device?, "m" MemoryFormat?,
+// "I" int[], "Y" SymInt[], "L" Tensor[], anything else "?".
 std::string signature_of(const c10::FunctionSchema& schema) {
   std::string sig;
   for (const auto& arg : schema.arguments()) {
@@ -21,8 +22,16 @@ std::string signature_of(const c10::FunctionSchema& schema) {
       case c10::TypeKind::BoolType: sig += 'b'; break;
       case c10::TypeKind::FloatType: sig += 'f'; break;
       case c10::TypeKind::OptionalType: {
-        const auto element = type->castRaw<c10::OptionalType>()->getElementType()->kind();
-        sig += element == c10::TypeKind::ScalarTypeType ? 'd' : element == c10::TypeKind::TensorType ? 't' : '?';
+        switch (type->castRaw<c10::OptionalType>()->getElementType()->kind()) {
+          case c10::TypeKind::ScalarTypeType: sig += 'd'; break;
+          case c10::TypeKind::TensorType: sig += 't'; break;
+          case c10::TypeKind::SymIntType: sig += 'z'; break;
+          case c10::TypeKind::LayoutType: sig += 'l'; break;
+          case c10::TypeKind::DeviceObjType: sig += 'v'; break;
+          case c10::TypeKind::BoolType: sig += 'B'; break;
+          case c10::TypeKind::MemoryFormatType: sig += 'm'; break;
+          default: sig += '?'; break;
+        }
         break;
       }
       case c10::TypeKind::ListType: {
@@ -41,6 +50,31 @@ std::string signature_of(const c10::FunctionSchema& schema) {
 
 std::optional<at::Tensor> optional_tensor(const c10::IValue& v) {
   return v.isNone() ? std::nullopt : std::optional<at::Tensor>(v.toTensor());
+}
+
+std::optional<c10::SymInt> optional_sym_int(const c10::IValue& v) {
+  return v.isNone() ? std::nullopt : std::optional<c10::SymInt>(c10::SymInt(v.toInt()));
+}
+
+// A factory's tensor options (dtype, layout, device, pin_memory), as its schema's optional
+// keyword arguments starting at `first`.
+struct FactoryOptions {
+  std::optional<at::ScalarType> dtype;
+  std::optional<at::Layout> layout;
+  std::optional<at::Device> device;
+  std::optional<bool> pin_memory;
+};
+FactoryOptions factory_options(const std::vector<c10::IValue>& a, std::size_t first) {
+  FactoryOptions o;
+  if (!a[first].isNone()) o.dtype = a[first].toScalarType();
+  if (!a[first + 1].isNone()) o.layout = a[first + 1].toLayout();
+  if (!a[first + 2].isNone()) o.device = a[first + 2].toDevice();
+  if (!a[first + 3].isNone()) o.pin_memory = a[first + 3].toBool();
+  return o;
+}
+
+std::optional<at::MemoryFormat> optional_memory_format(const c10::IValue& v) {
+  return v.isNone() ? std::nullopt : std::optional<at::MemoryFormat>(v.toMemoryFormat());
 }
 
 std::vector<c10::SymInt> sym_ints(const c10::IValue& v) {
@@ -185,6 +219,54 @@ std::function<void()> typed_call(const PreparedCall& call, at::Tensor& out) {
       const double eps = a[4].toDouble();
       const bool flag = a[5].toBool();
       return [op, x, v, w, b, eps, flag, &out] { out = op.call(x, v, w, b, eps, flag); };
+    }
+    if (sig == "Tizzy") {  // slice.Tensor
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, int64_t, std::optional<c10::SymInt>,
+                                             std::optional<c10::SymInt>, c10::SymInt)>();
+      const at::Tensor x = a[0].toTensor();
+      const int64_t dim = a[1].toInt();
+      const std::optional<c10::SymInt> start = optional_sym_int(a[2]), end = optional_sym_int(a[3]);
+      const c10::SymInt step(a[4].toInt());
+      return [op, x, dim, start, end, step, &out] { out = op.call(x, dim, start, end, step); };
+    }
+    if (sig == "TYYz") {  // as_strided
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, c10::SymIntArrayRef, c10::SymIntArrayRef,
+                                             std::optional<c10::SymInt>)>();
+      const at::Tensor x = a[0].toTensor();
+      const std::vector<c10::SymInt> size = sym_ints(a[1]), stride = sym_ints(a[2]);
+      const std::optional<c10::SymInt> offset = optional_sym_int(a[3]);
+      return [op, x, size, stride, offset, &out] { out = op.call(x, size, stride, offset); };
+    }
+    // Factories: their tensor options, as at::empty(size, options) passes them.
+    if (sig == "SdlvB") {  // scalar_tensor
+      auto op = call.handle.typed<at::Tensor(const at::Scalar&, std::optional<at::ScalarType>, std::optional<at::Layout>,
+                                             std::optional<at::Device>, std::optional<bool>)>();
+      const at::Scalar v = a[0].toScalar();
+      const FactoryOptions o = factory_options(a, 1);
+      return [op, v, o, &out] { out = op.call(v, o.dtype, o.layout, o.device, o.pin_memory); };
+    }
+    if (sig == "YdlvBm") {  // empty.memory_format
+      auto op = call.handle.typed<at::Tensor(c10::SymIntArrayRef, std::optional<at::ScalarType>, std::optional<at::Layout>,
+                                             std::optional<at::Device>, std::optional<bool>, std::optional<at::MemoryFormat>)>();
+      const std::vector<c10::SymInt> size = sym_ints(a[0]);
+      const FactoryOptions o = factory_options(a, 1);
+      const std::optional<at::MemoryFormat> format = optional_memory_format(a[5]);
+      return [op, size, o, format, &out] { out = op.call(size, o.dtype, o.layout, o.device, o.pin_memory, format); };
+    }
+    if (sig == "TdlvBm") {  // empty_like, zeros_like, ones_like, rand_like ...
+      auto op = call.handle.typed<at::Tensor(const at::Tensor&, std::optional<at::ScalarType>, std::optional<at::Layout>,
+                                             std::optional<at::Device>, std::optional<bool>, std::optional<at::MemoryFormat>)>();
+      const at::Tensor x = a[0].toTensor();
+      const FactoryOptions o = factory_options(a, 1);
+      const std::optional<at::MemoryFormat> format = optional_memory_format(a[5]);
+      return [op, x, o, format, &out] { out = op.call(x, o.dtype, o.layout, o.device, o.pin_memory, format); };
+    }
+    if (sig == "YYdlvB") {  // empty_strided
+      auto op = call.handle.typed<at::Tensor(c10::SymIntArrayRef, c10::SymIntArrayRef, std::optional<at::ScalarType>,
+                                             std::optional<at::Layout>, std::optional<at::Device>, std::optional<bool>)>();
+      const std::vector<c10::SymInt> size = sym_ints(a[0]), stride = sym_ints(a[1]);
+      const FactoryOptions o = factory_options(a, 2);
+      return [op, size, stride, o, &out] { out = op.call(size, stride, o.dtype, o.layout, o.device, o.pin_memory); };
     }
     if (sig == "L" || sig == "Li") {  // hstack, vstack (TensorList); cat (ITensorListRef), stack (TensorList)
       const std::vector<at::Tensor> ts = a[0].toTensorVector();

@@ -324,6 +324,9 @@ TEST(TypedCall, SameOutputAsBoxedForEachSignature) {
       {"cat", {{"tensors", Json::array({"2x3", "4x3"})}, {"dim", 0}}},
       {"stack", {{"tensors", Json::array({"2x3", "2x3"})}, {"dim", 1}}},
       {"hstack", {{"tensors", Json::array({"2x3", "2x5"})}}},
+      {"slice.Tensor", {{"self", "4x5"}, {"dim", 1}, {"start", 1}, {"end", 4}}},
+      {"as_strided", {{"self", "4x5"}, {"size", {2, 2}}, {"stride", {5, 1}}, {"storage_offset", 3}}},
+      {"scalar_tensor", {{"s", 0.125}}},
   };
   for (const auto& [op, args] : cases) {
     const auto c = make_case(op, args);
@@ -338,6 +341,26 @@ TEST(TypedCall, SameOutputAsBoxedForEachSignature) {
     EXPECT_EQ(typed_out.sizes(), boxed_out.sizes()) << c.op;
     EXPECT_EQ(typed_out.strides(), boxed_out.strides()) << c.op;
     EXPECT_TRUE(at::equal(typed_out, boxed_out)) << c.op;
+  }
+  // Factories of uninitialised memory: the same kind of tensor (their values are whatever was there).
+  const std::vector<std::pair<std::string, Json>> factories = {
+      {"empty", {{"size", {4, 5}}}},
+      {"empty_like", {{"self", "4x5"}}},
+      {"empty_strided", {{"size", {4, 5}}, {"stride", {1, 4}}}},
+  };
+  for (const auto& [op, args] : factories) {
+    const PreparedCall call = prepare_call(make_case(op, args), false);
+    at::Tensor typed_out;
+    const auto typed = typed_call(call, typed_out);
+    ASSERT_TRUE(typed) << op;
+    typed();
+    std::vector<c10::IValue> stack(call.args.begin(), call.args.end());
+    call.handle.callBoxed(stack);
+    const at::Tensor boxed_out = stack[0].toTensor();
+    EXPECT_EQ(typed_out.sizes(), boxed_out.sizes()) << op;
+    EXPECT_EQ(typed_out.strides(), boxed_out.strides()) << op;
+    EXPECT_EQ(typed_out.dtype(), boxed_out.dtype()) << op;
+    EXPECT_EQ(typed_out.device(), boxed_out.device()) << op;
   }
   const auto conv = make_case("conv2d", {{"input", "1x3x8x8"}, {"weight", "4x3x3x3"}});
   at::Tensor out;
