@@ -45,8 +45,21 @@ int run_gate(const CompareCommandOptions& options) {
     // Every night judged with tonight's estimator, made again from its repetition medians where the
     // history kept them: a history recorded with another estimator (min, the default before
     // 2026-11-25) would otherwise shift against tonight by the estimators' difference.
-    const auto series = db.series(r.c.case_id, options.gate.window, self, date, r.timing.measures);
+    // Only nights that timed the same thing (GPU time, batch time, host time) with the case called
+    // the same way: a call path that changed (typed <-> boxed) steps the time by what the boxed call
+    // costs, which is opbench's, not the code's under test.
+    const auto series = db.series(r.c.case_id, options.gate.window, self, date, r.timing.measures, r.timing.call_path);
     for (const auto& p : history::restated(series, r.estimate.estimator)) in.history.push_back(p.time);
+    if (series.size() < options.gate.min_history) {
+      std::map<std::string, std::size_t> others;
+      for (const auto& p : db.series(r.c.case_id, options.gate.window, self, date, r.timing.measures)) {
+        if (!p.call_path.empty() && p.call_path != r.timing.call_path) ++others[p.call_path];
+      }
+      for (const auto& [path, nights] : others) {
+        in.left_out += fmt::format("{}{} night(s) called {}", in.left_out.empty() ? "" : ", ", nights, path);
+      }
+      if (!in.left_out.empty()) in.left_out = "called " + r.timing.call_path + " tonight; left out: " + in.left_out;
+    }
     if (r.status == "ok") in.tonight = r.estimate.time;
     inputs.push_back(std::move(in));
   }

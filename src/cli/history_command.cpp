@@ -72,7 +72,7 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
       for (std::size_t i = 0; i < points.size(); ++i) {
         const auto& p = points[i];
         values.push_back({{"run", p.run_id}, {"date", p.date}, {"label", p.label}, {"time", p.time},
-                          {"estimator", p.estimator}, {"replicates", p.replicates},
+                          {"estimator", p.estimator}, {"replicates", p.replicates}, {"call_path", p.call_path},
                           {"recorded", {{"time", recorded[i].time}, {"estimator", recorded[i].estimator}}}});
       }
       for (const auto& c : history::change_points(points)) {
@@ -106,11 +106,19 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
             << " over its repetition medians (`--estimator`; where a run was recorded with another, the last column "
                "has what it recorded).\n\n| run | date | label | time | vs first | repetitions | change point | recorded "
                "|\n|---:|---|---|---:|---:|---:|---|---|\n";
+  std::string called;  // the call path of the last run that recorded one
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& p = points[i];
     std::string change;
     for (const auto& c : changes) {
       if (c.index == i) change = fmt::format("level ×{:.3f} from here (p {:.1g})", c.after / c.before, c.p_value);
+    }
+    // A step here may be opbench's: the boxed call unpacks its arguments on every call.
+    if (!p.call_path.empty()) {
+      if (!called.empty() && p.call_path != called) {
+        change += fmt::format("{}called {} from here (was {})", change.empty() ? "" : "; ", p.call_path, called);
+      }
+      called = p.call_path;
     }
     const std::string other = recorded[i].estimator == p.estimator
                                   ? ""

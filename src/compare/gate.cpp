@@ -203,6 +203,7 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
     } else if (r.n < options.min_history) {
       c.verdict = "unknown";
       c.reason = "history has " + std::to_string(r.n) + " night(s), " + std::to_string(options.min_history) + " needed";
+      if (!in.left_out.empty()) c.reason += "; " + in.left_out;
       c.ratio = r.n > 0 ? c.tonight / c.baseline : k_nan;
     } else {
       c.ratio = c.tonight / c.baseline;

@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS measurements (
   estimator TEXT NOT NULL DEFAULT '',
   replicates TEXT NOT NULL,
   measures TEXT NOT NULL DEFAULT '',
+  call_path TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (run_id, case_id)
 );
 CREATE INDEX IF NOT EXISTS measurements_by_case ON measurements(case_id, run_id);
@@ -40,7 +41,12 @@ CREATE INDEX IF NOT EXISTS measurements_by_case ON measurements(case_id, run_id)
 // `median` from before --estimator), and keeps the estimator that made it (`estimator`); an older
 // history's values get their run's context.estimator (`median` where the context has none, as
 // results::load_results reads such files).
-constexpr int k_user_version = 3;
+// Version 4 keeps how opbench called each case (results::TimingInfo::call_path: "typed",
+// "boxed", a stage's path): the boxed call unpacks its arguments on every call, so a case whose
+// call path changed (a build of opbench that calls it typed; a LibTorch whose kernel signature the
+// typed call no longer matches) steps without any change in the code under test. An older
+// history's values get '' (not known), which matches every call path.
+constexpr int k_user_version = 4;
 constexpr const char* k_upgrade_from_1 = R"sql(
 ALTER TABLE measurements ADD COLUMN measures TEXT NOT NULL DEFAULT '';
 UPDATE measurements SET measures = 'host' WHERE case_id LIKE '%/cpu/t%';
@@ -48,6 +54,9 @@ UPDATE measurements SET measures = 'host' WHERE case_id LIKE '%/cpu/t%';
 constexpr const char* k_upgrade_from_2 = R"sql(
 ALTER TABLE measurements RENAME COLUMN median TO time;
 ALTER TABLE measurements ADD COLUMN estimator TEXT NOT NULL DEFAULT '';
+)sql";
+constexpr const char* k_upgrade_from_3 = R"sql(
+ALTER TABLE measurements ADD COLUMN call_path TEXT NOT NULL DEFAULT '';
 )sql";
 
 // A prepared statement that finalizes itself.
@@ -172,6 +181,7 @@ History::History(const std::string& path) : m_path(path) {
       exec(m_db, k_schema, path);
       if (!fresh && found < 2) exec(m_db, k_upgrade_from_1, path);
       if (!fresh && found < 3) upgrade_from_2(m_db, path);
+      if (!fresh && found < 4) exec(m_db, k_upgrade_from_3, path);
       exec(m_db, "PRAGMA user_version = " + std::to_string(k_user_version), path);
       exec(m_db, "COMMIT", path);
     }
@@ -204,7 +214,8 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
     run.bind(1, key).bind(2, date).bind(3, name).bind(4, host).bind(5, source).bind(6, ctx.dump());
     run.step();
     const std::int64_t id = sqlite3_last_insert_rowid(m_db);
-    Statement value(m_db, "INSERT INTO measurements (run_id, case_id, time, estimator, replicates, measures) VALUES (?, ?, ?, ?, ?, ?)",
+    Statement value(m_db, "INSERT INTO measurements (run_id, case_id, time, estimator, replicates, measures, call_path) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     m_path);
     for (const auto& r : set.cases) {
       if (r.status != "ok" || !std::isfinite(r.estimate.time)) continue;
@@ -215,7 +226,7 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
       if (replicates.empty()) replicates.push_back(r.estimate.time);
       value.reset();
       value.bind(1, id).bind(2, r.c.case_id).bind(3, r.estimate.time).bind(4, r.estimate.estimator)
-          .bind(5, replicates.dump()).bind(6, r.timing.measures);
+          .bind(5, replicates.dump()).bind(6, r.timing.measures).bind(7, r.timing.call_path);
       value.step();
     }
     exec(m_db, "COMMIT", m_path);
@@ -245,19 +256,21 @@ std::vector<RunInfo> History::runs() const {
 }
 
 std::vector<Point> History::series(const std::string& case_id, std::size_t limit, std::int64_t exclude_run,
-                                   const std::string& before_date, const std::string& measures) const {
+                                   const std::string& before_date, const std::string& measures,
+                                   const std::string& call_path) const {
   // Newest first with the limit, then reversed: oldest first.
   Statement q(m_db,
-              "SELECT r.id, r.date, r.label, m.time, m.estimator, m.replicates FROM measurements m JOIN runs r ON "
-              "r.id = m.run_id WHERE m.case_id = ? AND r.id != ? AND (? = '' OR r.date < ?) "
-              "AND (? = '' OR m.measures = ?) ORDER BY r.date DESC, r.id DESC LIMIT ?",
+              "SELECT r.id, r.date, r.label, m.time, m.estimator, m.replicates, m.call_path FROM measurements m "
+              "JOIN runs r ON r.id = m.run_id WHERE m.case_id = ? AND r.id != ? AND (? = '' OR r.date < ?) "
+              "AND (? = '' OR m.measures = ?) AND (? = '' OR m.call_path = '' OR m.call_path = ?) "
+              "ORDER BY r.date DESC, r.id DESC LIMIT ?",
               m_path);
   q.bind(1, case_id).bind(2, exclude_run).bind(3, before_date).bind(4, before_date);
-  q.bind(5, measures).bind(6, measures);
-  q.bind(7, limit == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(limit));
+  q.bind(5, measures).bind(6, measures).bind(7, call_path).bind(8, call_path);
+  q.bind(9, limit == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(limit));
   std::vector<Point> out;
   while (q.step()) {
-    Point p{q.integer(0), q.text(1), q.text(2), q.real(3), q.text(4), {}};
+    Point p{q.integer(0), q.text(1), q.text(2), q.real(3), q.text(4), {}, q.text(6)};
     const Json replicates = Json::parse(q.text(5), nullptr, false);
     if (replicates.is_array()) {
       for (const auto& v : replicates) {

@@ -740,6 +740,55 @@ TEST_F(Cli, GateJudgesEveryNightWithTonightsEstimator) {
   EXPECT_NE(opbench("history show --db " + db + " --estimator mean").code, 0);
 }
 
+TEST_F(Cli, GateJudgesACaseOnlyAgainstNightsThatCalledItTheSameWay) {
+  // Five nights of base.json's cases (called boxed); tonight the first case is called typed, 30%
+  // faster by what the boxed call cost, and the second is called boxed at twice its time. The
+  // typed case has no history called its way: unknown, saying which nights were left out; the
+  // boxed one is judged as before (slower: a candidate).
+  const Json base = read_json(k_data + "/compare/base.json");
+  ASSERT_GE(base["cases"].size(), 2u);
+  auto night = [&](int n, double first, double second, const std::string& first_path) {
+    Json out = base;
+    out["context"]["date"] = "2026-11-0" + std::to_string(n + 1) + "T00:00:00Z";
+    for (std::size_t i = 0; i < out["cases"].size(); ++i) {
+      auto& c = out["cases"][i];
+      const double f = i == 0 ? first : i == 1 ? second : 1.0;
+      const double t = c["stats"]["median"].get<double>() * f;
+      c["stats"]["median"] = t;
+      c["timing"]["repetition_medians"] = Json::array({t, t, t});
+      c["timing"]["call_path"] = i == 0 ? first_path : "boxed";
+    }
+    return m_dir.write("called-" + std::to_string(n) + ".json", out.dump());
+  };
+  const std::string db = m_dir.file("called.sqlite");
+  const double noise[] = {1.0, 1.01, 0.99, 1.005, 0.995};
+  for (int n = 0; n < 5; ++n) {
+    ASSERT_EQ(opbench("history add --db " + db + " " + night(n, noise[n], noise[n], "boxed")).code, 0);
+  }
+  const std::string tonight = night(8, 0.7, 2.0, "typed");
+  const auto r = opbench("compare --history " + db + " " + tonight + " --format json");
+  const Json gate = Json::parse(r.out);
+  const std::string first = base["cases"][0]["case_id"], second = base["cases"][1]["case_id"];
+  for (const auto& c : gate["cases"]) {
+    if (c["case_id"] == first) {
+      EXPECT_EQ(c["verdict"], "unknown") << c.dump();
+      EXPECT_EQ(c["nights"], 0) << c.dump();
+      EXPECT_EQ(c["reason"], "history has 0 night(s), 5 needed; called typed tonight; left out: 5 night(s) called boxed")
+          << c.dump();
+    } else if (c["case_id"] == second) {
+      EXPECT_EQ(c["nights"], 5) << c.dump();
+      EXPECT_TRUE(c["candidate"].get<bool>()) << c.dump();
+    }
+  }
+  // The trend says where the call path changed.
+  ASSERT_EQ(opbench("history add --db " + db + " " + tonight).code, 0);
+  const auto shown = opbench("history show --db " + db + " --case '" + first + "'");
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  EXPECT_NE(shown.out.find("called typed from here (was boxed)"), std::string::npos) << shown.out;
+  const auto json = opbench("history show --db " + db + " --case '" + first + "' --format json");
+  EXPECT_EQ(Json::parse(json.out)["series"][first].back()["call_path"], "typed") << json.out;
+}
+
 TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
   // A history of five nights, made from one real result with its repetition medians scaled by
   // known noise;

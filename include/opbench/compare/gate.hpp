@@ -67,6 +67,9 @@ struct GateInput {
   std::string case_id;
   std::vector<double> history;
   std::optional<double> tonight;  // absent: the case did not run ok tonight
+  // Why the history is shorter than the nights recorded, said with a verdict of too little history
+  // (e.g. "12 night(s) called boxed left out": only nights measured the way tonight was are history).
+  std::string left_out;
 };
 
 struct GateCase {

@@ -37,6 +37,7 @@ struct Point {
   double time = 0;                  // [s] the run's time for the case (its estimate)
   std::string estimator;            // what made `time` from the replicates ("" where not recorded)
   std::vector<double> replicates;   // [s] the run's repetition medians
+  std::string call_path;            // how opbench called the case (timing.call_path); "" where not recorded
 };
 
 // The series with every point's time made with `estimator` from its replicates
@@ -72,9 +73,11 @@ class History {
   // other than `exclude_run`, and (with `before_date` not empty) from runs dated before it.
   // With `measures` not empty, only values that time the same thing (results::TimingInfo::
   // measures: "host", "gpu", "batch", ...): a GPU time is never judged against a batch time.
+  // With `call_path` not empty, only values of cases called that way (results::TimingInfo::
+  // call_path) or not known (added by an opbench before history version 4).
   std::vector<Point> series(const std::string& case_id, std::size_t limit = 0,
                             std::int64_t exclude_run = -1, const std::string& before_date = "",
-                            const std::string& measures = "") const;
+                            const std::string& measures = "", const std::string& call_path = "") const;
 
   // Case ids with at least one value, sorted.
   std::vector<std::string> case_ids() const;

@@ -91,6 +91,52 @@ TEST(History, ASeriesHoldsOnlyValuesThatTimeTheSameThing) {
   EXPECT_EQ(db.series("add", 0, -1, "", "host").size(), 0u);
 }
 
+TEST(History, ASeriesCanHoldOnlyValuesOfCasesCalledTheSameWay) {
+  testing::TempDir dir;
+  History db(dir.file("h.sqlite"));
+  auto called = [](results::ResultSet set, const std::string& call_path) {
+    for (auto& r : set.cases) r.timing.call_path = call_path;
+    return set;
+  };
+  db.add(called(night("2026-11-01T00:00:00Z", 2.3e-7), "boxed"), "a.json", "");
+  db.add(called(night("2026-11-02T00:00:00Z", 1.6e-7), "typed"), "b.json", "");
+  db.add(called(night("2026-11-03T00:00:00Z", 1.7e-7), "typed"), "c.json", "");
+  const auto all = db.series("add");
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].call_path, "boxed");
+  EXPECT_EQ(all[2].call_path, "typed");
+  const auto typed = db.series("add", 0, -1, "", "", "typed");
+  ASSERT_EQ(typed.size(), 2u);
+  EXPECT_DOUBLE_EQ(typed[0].time, 1.6e-7);
+  EXPECT_EQ(db.series("add", 0, -1, "", "", "boxed").size(), 1u);
+  EXPECT_EQ(db.series("add", 0, -1, "", "", "script").size(), 0u);
+  EXPECT_EQ(db.series("add", 0, -1, "", "gpu", "typed").size(), 0u);  // both filters hold
+}
+
+TEST(History, AVersionThreeHistoryKeepsItsValuesForEveryCallPath) {
+  testing::TempDir dir;
+  const std::string path = old_history(dir, "v3.sqlite", R"sql(
+      CREATE TABLE measurements (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        case_id TEXT NOT NULL, time REAL NOT NULL, estimator TEXT NOT NULL DEFAULT '', replicates TEXT NOT NULL,
+        measures TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, case_id));
+      INSERT INTO runs VALUES (1, 'k1', '2026-11-01T00:00:00Z', 'a', 'h', 'a.json', '{}');
+      INSERT INTO measurements VALUES (1, 'add', 2e-7, 'median', '[2e-7]', 'host');
+      PRAGMA user_version = 3;)sql");
+  History db(path);
+  // Not known how it was called: in the series of either call path.
+  ASSERT_EQ(db.series("add", 0, -1, "", "host", "typed").size(), 1u);
+  EXPECT_EQ(db.series("add", 0, -1, "", "host", "boxed").size(), 1u);
+  EXPECT_EQ(db.series("add")[0].call_path, "");
+  auto tonight = night("2026-11-02T00:00:00Z", 1.6e-7);
+  for (auto& r : tonight.cases) {
+    r.timing.measures = "host";
+    r.timing.call_path = "typed";
+  }
+  EXPECT_TRUE(db.add(tonight, "b.json", "").second);
+  EXPECT_EQ(db.series("add", 0, -1, "", "host", "typed").size(), 2u);
+  EXPECT_EQ(db.series("add", 0, -1, "", "host", "boxed").size(), 1u);
+}
+
 TEST(History, AVersionOneHistoryGetsWhatItsValuesTime) {
   testing::TempDir dir;
   const std::string path = old_history(dir, "old.sqlite", R"sql(
@@ -149,7 +195,7 @@ TEST(History, AVersionTwoHistoryNamesItsValuesTimesAndKeepsTheirEstimators) {
   EXPECT_EQ(sqlite3_column_int(q, 0), 5);  // 3 + the new night's add and mm
   sqlite3_finalize(q);
   sqlite3_close(raw);
-  EXPECT_NO_THROW(History{path});  // opened again: already version 3, nothing to upgrade
+  EXPECT_NO_THROW(History{path});  // opened again: already version 4, nothing to upgrade
 }
 
 TEST(History, RestatedMakesEveryNightWithOneEstimator) {
@@ -185,7 +231,7 @@ TEST(History, AHistoryOfANewerOpbenchIsSaidToBeOne) {
     FAIL() << "opened a version-9 history";
   } catch (const ResultsError& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find("newer opbench (schema version 9; this one reads up to 3)"), std::string::npos) << message;
+    EXPECT_NE(message.find("newer opbench (schema version 9; this one reads up to 4)"), std::string::npos) << message;
     EXPECT_EQ(message.find("not an opbench history"), std::string::npos) << message;
   }
 }
