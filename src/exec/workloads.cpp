@@ -283,7 +283,6 @@ Workload operator_workload(PreparedCall& call) {
   // `out = op(...)` loop.
   struct State {
     std::vector<c10::IValue> stack, previous;
-    at::Tensor typed_out;
   };
   auto s = std::make_shared<State>();
   s->stack.reserve(call.args.size() + 4);
@@ -292,9 +291,9 @@ Workload operator_workload(PreparedCall& call) {
   w.state = s;
   w.input_bytes = tensor_bytes(call.args);
   w.restore = restore_of(call);
-  if (std::function<void()> typed = typed_call(call, s->typed_out)) {
-    w.call = std::move(typed);
-    w.release = [s] { s->typed_out.reset(); };
+  if (TypedCall typed = typed_call(call)) {
+    w.call = std::move(typed.call);
+    w.release = std::move(typed.release);
     w.call_path = "typed";
     return w;
   }

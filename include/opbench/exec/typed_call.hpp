@@ -13,8 +13,11 @@
 // (Tensor, int, SymInt, SymInt) (the small shape and view operators: transpose, flatten,
 // diagonal, permute, reshape, expand, tril, select, narrow ...), (Tensor[]) and (Tensor[],
 // int) (cat, stack, hstack ...), layer_norm's, slice.Tensor's, as_strided's, and the factories'
-// (scalar_tensor, empty, empty_like and the other *_like, empty_strided: their tensor options).
-// On an operator of a microsecond the boxed call's
+// (scalar_tensor, empty, empty_like and the other *_like, empty_strided: their tensor options);
+// and the small operators of the default suite with other signatures: nll_loss, soft_margin_loss,
+// take_along_dim, linspace, triu_indices / tril_indices, randint; equal (a bool); split,
+// split_with_sizes, tensor_split, chunk, unbind (a list of tensors); topk (two tensors); random_.from
+// (in place). On an operator of a microsecond the boxed call's
 // cost shows: `bench_overhead validity` read cat of two 2x3 tensors at 1.15x and layer_norm of 4x32
 // at 1.10x a hand-written loop through the boxed call (2026-11-26).
 
@@ -24,9 +27,17 @@
 
 namespace opbench::exec {
 
-// A typed call of `call.handle` on `call.args`, keeping its output in `out` (the previous one
-// stays alive until the new one is assigned, as in `out = at::op(...)`); empty when the schema
-// has none of the signatures above or LibTorch refuses the typed handle.
-std::function<void()> typed_call(const PreparedCall& call, at::Tensor& out);
+// One typed call, made once per case.
+struct TypedCall {
+  std::function<void()> call;           // one call; keeps its output until the next call's replaces it
+  std::function<void()> release;        // drops the kept output
+  std::function<c10::IValue()> output;  // the kept output (a tensor, a list of them, a tuple, a bool)
+  explicit operator bool() const { return static_cast<bool>(call); }
+};
+
+// A typed call of `call.handle` on `call.args` (the output kept as in `out = at::op(...)`: the
+// previous one stays alive until the new one is assigned); empty when the schema has none of the
+// signatures above or LibTorch refuses the typed handle.
+TypedCall typed_call(const PreparedCall& call);
 
 }  // namespace opbench::exec
