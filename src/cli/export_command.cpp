@@ -53,6 +53,7 @@ std::string html_report(const ExportOptions& options, const results::ResultSet& 
         now.label = "this run";
         now.time = r.estimate.time;
         now.estimator = r.estimate.estimator;
+        now.call_path = r.timing.call_path;
         points.push_back(now);
       }
       if (!points.empty()) extras.trends.emplace(r.c.case_id, std::move(points));

@@ -106,19 +106,15 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
             << " over its repetition medians (`--estimator`; where a run was recorded with another, the last column "
                "has what it recorded).\n\n| run | date | label | time | vs first | repetitions | change point | recorded "
                "|\n|---:|---|---|---:|---:|---:|---|---|\n";
-  std::string called;  // the call path of the last run that recorded one
+  const auto called = history::call_path_changes(points);
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& p = points[i];
     std::string change;
     for (const auto& c : changes) {
       if (c.index == i) change = fmt::format("level ×{:.3f} from here (p {:.1g})", c.after / c.before, c.p_value);
     }
-    // A step here may be opbench's: the boxed call unpacks its arguments on every call.
-    if (!p.call_path.empty()) {
-      if (!called.empty() && p.call_path != called) {
-        change += fmt::format("{}called {} from here (was {})", change.empty() ? "" : "; ", p.call_path, called);
-      }
-      called = p.call_path;
+    for (const auto& c : called) {
+      if (c.index == i) change += fmt::format("{}called {} from here (was {})", change.empty() ? "" : "; ", c.after, c.before);
     }
     const std::string other = recorded[i].estimator == p.estimator
                                   ? ""

@@ -322,4 +322,16 @@ std::vector<stats::ChangePoint> change_points(const std::vector<Point>& series) 
   return stats::change_points(values);
 }
 
+std::vector<CallPathChange> call_path_changes(const std::vector<Point>& series) {
+  std::vector<CallPathChange> out;
+  std::string called;  // the call path of the last point that recorded one
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const std::string& path = series[i].call_path;
+    if (path.empty()) continue;
+    if (!called.empty() && path != called) out.push_back({i, called, path});
+    called = path;
+  }
+  return out;
+}
+
 }  // namespace opbench::history

@@ -479,6 +479,13 @@ std::string trend_plot(const std::vector<history::Point>& points) {
                        "(p {4:.1g})</title></line>",
                        px(x), height, c.after / c.before, esc(points[c.index].date), c.p_value);
   }
+  // Where opbench called the case another way (typed, boxed): a step there may be opbench's.
+  for (const auto& c : history::call_path_changes(points)) {
+    const double x = pad + step * (static_cast<double>(c.index) - 0.5);
+    svg += fmt::format("<line class=\"called\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" y2=\"{1}\"><title>called {2} from {3} "
+                       "(was {4})</title></line>",
+                       px(x), height, esc(c.after), esc(points[c.index].date), esc(c.before));
+  }
   for (std::size_t i = 0; i < points.size(); ++i) {
     svg += fmt::format("<circle class=\"night\" cx=\"{}\" cy=\"{}\" r=\"2.5\"><title>{} {}: {}</title></circle>",
                        px(pad + step * i), px(y(points[i].time)), esc(points[i].date), esc(points[i].label),
@@ -492,7 +499,9 @@ void write_history(const results::ResultSet& set, const HtmlExtras& extras, std:
       << esc(extras.history_path)
       << fmt::format(", made with this run's estimator from each run's repetition medians (a run recorded with "
                      "another estimator does not shift the trend), oldest first; hover a dot for its date and label. A dashed red line is a change point: "
-                     "the level moved by {:.0f}% or more and held for {} runs or more on each side (rank test).</p>\n",
+                     "the level moved by {:.0f}% or more and held for {} runs or more on each side (rank test). A dotted grey line: "
+                     "from there opbench called the case another way (typed or boxed; hover it), which moves a small "
+                     "operator's time by itself.</p>\n",
                      stats::ChangePointOptions{}.effect_floor * 100, stats::ChangePointOptions{}.min_segment);
   out << "<table id=\"history-table\"><thead><tr><th>case</th><th>runs</th><th>first</th><th>last</th>"
          "<th>last/first</th><th>trend</th></tr></thead><tbody>\n";
@@ -528,6 +537,7 @@ tr.slower td,.slower{color:#b00020}tr.slower circle.ratio-dot{fill:#b00020}
 tr.faster td,.faster{color:#1a7f37}tr.faster circle.ratio-dot{fill:#1a7f37}
 svg.trend polyline{fill:none;stroke:#2a6fdb}circle.night{fill:#2a6fdb}
 svg.trend line.change{stroke:#b00020;stroke-width:1.5;stroke-dasharray:3 2}
+svg.trend line.called{stroke:#888;stroke-width:1.5;stroke-dasharray:1 2}
 svg.speedup rect.gain{fill:#1a7f37}svg.speedup rect.loss{fill:#b00020}
 code{font-size:.95em}td:first-child{max-width:36em;overflow-wrap:anywhere}
 )";

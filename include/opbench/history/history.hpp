@@ -50,6 +50,15 @@ std::vector<Point> restated(std::vector<Point> series, const std::string& estima
 // gate's defaults): `history show` and the HTML report's trends mark them.
 std::vector<stats::ChangePoint> change_points(const std::vector<Point>& series);
 
+// Where a case's series was called another way than in the run before (Point::call_path, runs
+// without one skipped): a step there may be opbench's, not the code's (the boxed call unpacks its
+// arguments on every call). `history show` and the HTML report's trends mark them.
+struct CallPathChange {
+  std::size_t index = 0;  // the first point called the new way
+  std::string before, after;
+};
+std::vector<CallPathChange> call_path_changes(const std::vector<Point>& series);
+
 class History {
  public:
   // Opens (creating if needed) the history at `path`; throws ResultsError naming it.

@@ -111,6 +111,11 @@ TEST(History, ASeriesCanHoldOnlyValuesOfCasesCalledTheSameWay) {
   EXPECT_EQ(db.series("add", 0, -1, "", "", "boxed").size(), 1u);
   EXPECT_EQ(db.series("add", 0, -1, "", "", "script").size(), 0u);
   EXPECT_EQ(db.series("add", 0, -1, "", "gpu", "typed").size(), 0u);  // both filters hold
+  const auto changes = call_path_changes(all);
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0].index, 1u);
+  EXPECT_EQ(changes[0].before, "boxed");
+  EXPECT_EQ(changes[0].after, "typed");
 }
 
 TEST(History, AVersionThreeHistoryKeepsItsValuesForEveryCallPath) {

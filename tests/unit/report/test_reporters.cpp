@@ -283,6 +283,27 @@ TEST(HtmlReporter, TrendsMarkTheirChangePoints) {
   EXPECT_EQ(occurrences(html, "<line class=\"change\""), 1u);
   EXPECT_NE(html.find("level ×1.20"), std::string::npos);
   EXPECT_NE(html.find("from 2026-11-13"), std::string::npos) << html.substr(html.find("class=\"change\""), 200);
+  EXPECT_EQ(occurrences(html, "<line class=\"called\""), 0u);  // no call path recorded
+}
+
+TEST(HtmlReporter, TrendsMarkWhereTheCaseWasCalledAnotherWay) {
+  const results::ResultSet fresh = sample_set();
+  HtmlExtras extras;
+  std::vector<history::Point> points(6);
+  const char* paths[] = {"boxed", "", "boxed", "typed", "typed", "boxed"};
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    points[i].date = "2026-11-0" + std::to_string(i + 1);
+    points[i].time = 1e-6;
+    points[i].call_path = paths[i];
+  }
+  extras.trends[fresh.cases[0].c.case_id] = points;
+  extras.history_path = "h.sqlite";
+  std::ostringstream out;
+  HtmlReporter(extras).write(fresh, out);
+  const std::string html = out.str();
+  EXPECT_EQ(occurrences(html, "<line class=\"called\""), 2u);
+  EXPECT_NE(html.find("called typed from 2026-11-04 (was boxed)"), std::string::npos) << html;
+  EXPECT_NE(html.find("called boxed from 2026-11-06 (was typed)"), std::string::npos) << html;
 }
 
 }  // namespace
