@@ -1,0 +1,134 @@
+// The documentation's own links: every relative link of README.md and docs/*.md names a file of
+// the repository, and a link to a heading (`page.md#anchor`) names a heading of that page, as
+// GitHub makes anchors. Pages get split and headings renamed; a reader should never land nowhere.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "opbench/core/files.hpp"
+#include "temp_dir.hpp"
+
+namespace opbench {
+namespace {
+
+const std::string k_root = OPBENCH_SOURCE_DIR;
+
+// GitHub's anchor of a heading: lower case, spaces to hyphens, ASCII punctuation other than '-'
+// and '_' dropped (bytes of other scripts kept).
+std::string anchor_of(const std::string& heading) {
+  std::string out;
+  for (const unsigned char c : heading) {
+    if (std::isalnum(c)) {
+      out += static_cast<char>(std::tolower(c));
+    } else if (c == ' ') {
+      out += '-';
+    } else if (c == '-' || c == '_' || c >= 0x80) {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+std::set<std::string> anchors_of(const std::string& text) {
+  std::set<std::string> out;
+  bool fenced = false;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(at, end - at);
+    at = end + 1;
+    if (line.rfind("```", 0) == 0) fenced = !fenced;
+    if (fenced || line.empty() || line[0] != '#') continue;
+    const std::size_t title = line.find_first_not_of('#');
+    if (title == std::string::npos || line[title] != ' ') continue;
+    out.insert(anchor_of(line.substr(title + 1)));
+  }
+  return out;
+}
+
+// A line without its inline code spans (`...`): a link written in code is no link.
+std::string without_code(const std::string& line) {
+  std::string out;
+  bool code = false;
+  for (const char c : line) {
+    if (c == '`') {
+      code = !code;
+    } else if (!code) {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// Every `](target)` of a Markdown text outside code.
+std::vector<std::string> links_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::string prose;
+  bool fenced = false;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(at, end - at);
+    at = end + 1;
+    if (line.rfind("```", 0) == 0) fenced = !fenced;
+    if (!fenced) prose += without_code(line) + "\n";
+  }
+  for (std::size_t from = prose.find("]("); from != std::string::npos; from = prose.find("](", from + 2)) {
+    const std::size_t close = prose.find_first_of(") \n", from + 2);
+    if (close == std::string::npos || prose[close] != ')') continue;
+    out.push_back(prose.substr(from + 2, close - from - 2));
+  }
+  return out;
+}
+
+std::string folder_of(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+TEST(Docs, EveryRelativeLinkLeadsToAFileAndHeadingThatExist) {
+  std::vector<std::string> pages = {k_root + "/README.md"};
+  for (const auto& path : core::list_directory(k_root + "/docs")) {
+    if (path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0) pages.push_back(path);
+  }
+  ASSERT_GT(pages.size(), 10u);
+  std::size_t checked = 0, with_anchor = 0;
+  for (const auto& page : pages) {
+    const std::string text = testing::read_text(page);
+    for (const std::string& link : links_of(text)) {
+      if (link.find("://") != std::string::npos || link.rfind("mailto:", 0) == 0) continue;
+      const std::size_t hash = link.find('#');
+      const std::string file = link.substr(0, hash);
+      const std::string target = file.empty() ? page : folder_of(page) + "/" + file;
+      ++checked;
+      if (!core::path_exists(target)) {
+        ADD_FAILURE() << page << ": the link (" << link << ") leads to no file";
+        continue;
+      }
+      if (hash == std::string::npos || target.size() < 3 || target.compare(target.size() - 3, 3, ".md") != 0) continue;
+      ++with_anchor;
+      const std::string anchor = link.substr(hash + 1);
+      EXPECT_EQ(anchors_of(testing::read_text(target)).count(anchor), 1u)
+          << page << ": the link (" << link << ") names no heading of " << target;
+    }
+  }
+  EXPECT_GT(checked, 50u);
+  EXPECT_GT(with_anchor, 2u);
+}
+
+TEST(Docs, AnchorsAreMadeAsGitHubMakesThem) {
+  EXPECT_EQ(anchor_of("Where it stands (2026-11-26)"), "where-it-stands-2026-11-26");
+  EXPECT_EQ(anchor_of("The machine's speed from run to run"), "the-machines-speed-from-run-to-run");
+  EXPECT_EQ(anchor_of("The gate: `opbench compare --history DB NEW.json`"), "the-gate-opbench-compare---history-db-newjson");
+  EXPECT_EQ(anchors_of("# A\n```\n# not a heading\n```\n## B c\n#hashtag\n"), (std::set<std::string>{"a", "b-c"}));
+  EXPECT_EQ(links_of("see [a](x.md#y) and `[b](c)`\n```\n[no](z.md)\n```\n[d](https://e) [f](g h)"),
+            (std::vector<std::string>{"x.md#y", "https://e"}));
+}
+
+}  // namespace
+}  // namespace opbench
