@@ -32,17 +32,28 @@ std::string anchor_of(const std::string& heading) {
   return out;
 }
 
-std::set<std::string> anchors_of(const std::string& text) {
-  std::set<std::string> out;
+// The lines of a Markdown text outside its code fences (```).
+std::vector<std::string> prose_lines(const std::string& text) {
+  std::vector<std::string> out;
   bool fenced = false;
-  std::size_t at = 0;
-  while (at < text.size()) {
+  for (std::size_t at = 0; at < text.size();) {
     std::size_t end = text.find('\n', at);
     if (end == std::string::npos) end = text.size();
     const std::string line = text.substr(at, end - at);
     at = end + 1;
-    if (line.rfind("```", 0) == 0) fenced = !fenced;
-    if (fenced || line.empty() || line[0] != '#') continue;
+    if (line.rfind("```", 0) == 0) {
+      fenced = !fenced;
+    } else if (!fenced) {
+      out.push_back(line);
+    }
+  }
+  return out;
+}
+
+std::set<std::string> anchors_of(const std::string& text) {
+  std::set<std::string> out;
+  for (const std::string& line : prose_lines(text)) {
+    if (line.empty() || line[0] != '#') continue;
     const std::size_t title = line.find_first_not_of('#');
     if (title == std::string::npos || line[title] != ' ') continue;
     out.insert(anchor_of(line.substr(title + 1)));
@@ -68,16 +79,7 @@ std::string without_code(const std::string& line) {
 std::vector<std::string> links_of(const std::string& text) {
   std::vector<std::string> out;
   std::string prose;
-  bool fenced = false;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t end = text.find('\n', at);
-    if (end == std::string::npos) end = text.size();
-    const std::string line = text.substr(at, end - at);
-    at = end + 1;
-    if (line.rfind("```", 0) == 0) fenced = !fenced;
-    if (!fenced) prose += without_code(line) + "\n";
-  }
+  for (const std::string& line : prose_lines(text)) prose += without_code(line) + "\n";
   for (std::size_t from = prose.find("]("); from != std::string::npos; from = prose.find("](", from + 2)) {
     const std::size_t close = prose.find_first_of(") \n", from + 2);
     if (close == std::string::npos || prose[close] != ')') continue;
