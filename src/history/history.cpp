@@ -162,8 +162,15 @@ History::History(const std::string& path) : m_path(path) {
   std::string newer;  // set when the file is a history of a newer schema: said as it is
   try {
     exec(m_db, "PRAGMA foreign_keys = ON;", path);
-    Statement check(m_db, "SELECT count(*) FROM sqlite_master", path);
-    check.step();  // fails on a file that is not an SQLite database
+    {
+      // Fails on a file that is not an SQLite database; finalized before the transaction, whose
+      // lock it would otherwise hold up.
+      Statement check(m_db, "SELECT count(*) FROM sqlite_master", path);
+      check.step();
+    }
+    // The version is read inside the write transaction: where several processes open an older
+    // history at once (the shards of one night), the first upgrades it and the others find it upgraded.
+    exec(m_db, "BEGIN IMMEDIATE", path);
     std::int64_t found = 0;
     bool fresh = true;
     {
@@ -173,11 +180,11 @@ History::History(const std::string& path) : m_path(path) {
       fresh = !table.step();
     }
     if (found > k_user_version) {
+      exec(m_db, "ROLLBACK", path);
       newer = path + ": a history written by a newer opbench (schema version " + std::to_string(found) +
               "; this one reads up to " + std::to_string(k_user_version) +
               "): use that opbench, or start a new history with --db";
     } else {
-      exec(m_db, "BEGIN IMMEDIATE", path);
       exec(m_db, k_schema, path);
       if (!fresh && found < 2) exec(m_db, k_upgrade_from_1, path);
       if (!fresh && found < 3) upgrade_from_2(m_db, path);
@@ -206,10 +213,14 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
   const std::string host = context_text(ctx, "host");
   if (date.empty()) throw ResultsError(source + ": the result has no context.date: cannot place it in the history");
   const std::string key = run_key(ctx);
-  if (const std::int64_t known = find(set); known >= 0) return {known, false};
   const std::string name = !label.empty() ? label : context_text(ctx, "libtorch_version");
+  // Looked up inside the write transaction: two processes adding the same run at once add it once.
   exec(m_db, "BEGIN IMMEDIATE", m_path);
   try {
+    if (const std::int64_t known = find(set); known >= 0) {
+      exec(m_db, "COMMIT", m_path);
+      return {known, false};
+    }
     Statement run(m_db, "INSERT INTO runs (key, date, label, host, source, context) VALUES (?, ?, ?, ?, ?, ?)", m_path);
     run.bind(1, key).bind(2, date).bind(3, name).bind(4, host).bind(5, source).bind(6, ctx.dump());
     run.step();

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <atomic>
+#include <thread>
+
 #include "opbench/core/error.hpp"
 #include "opbench/history/history.hpp"
 #include "temp_dir.hpp"
@@ -140,6 +143,51 @@ TEST(History, AVersionThreeHistoryKeepsItsValuesForEveryCallPath) {
   EXPECT_TRUE(db.add(tonight, "b.json", "").second);
   EXPECT_EQ(db.series("add", 0, -1, "", "host", "typed").size(), 2u);
   EXPECT_EQ(db.series("add", 0, -1, "", "host", "boxed").size(), 1u);
+}
+
+TEST(History, ProcessesOpeningAnOlderHistoryAtOnceUpgradeItOnce) {
+  // Shards of one night may add their results to one history at the same moment: each opens it,
+  // and only one may upgrade it (the others must see it upgraded, not add the column again).
+  for (int round = 0; round < 5; ++round) {
+    testing::TempDir dir;
+    const std::string path = old_history(dir, "v3.sqlite", R"sql(
+        CREATE TABLE measurements (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+          case_id TEXT NOT NULL, time REAL NOT NULL, estimator TEXT NOT NULL DEFAULT '', replicates TEXT NOT NULL,
+          measures TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, case_id));
+        PRAGMA user_version = 3;)sql");
+    std::vector<std::thread> openers;
+    std::atomic<int> failed{0};
+    for (int i = 0; i < 4; ++i) {
+      openers.emplace_back([&] {
+        try {
+          History db(path);
+        } catch (const std::exception& e) {
+          ++failed;
+          ADD_FAILURE() << e.what();
+        }
+      });
+    }
+    for (auto& t : openers) t.join();
+    EXPECT_EQ(failed.load(), 0) << "round " << round;
+    // And adding one night from several processes at once stores it once.
+    std::vector<std::thread> adders;
+    std::atomic<int> added{0};
+    for (int i = 0; i < 4; ++i) {
+      adders.emplace_back([&] {
+        try {
+          History db(path);
+          if (db.add(night("2026-11-05T00:00:00Z", 1e-6), "n.json", "").second) ++added;
+        } catch (const std::exception& e) {
+          ++failed;
+          ADD_FAILURE() << e.what();
+        }
+      });
+    }
+    for (auto& t : adders) t.join();
+    EXPECT_EQ(failed.load(), 0) << "round " << round;
+    EXPECT_EQ(added.load(), 1) << "round " << round;
+    EXPECT_EQ(History(path).runs().size(), 1u);
+  }
 }
 
 TEST(History, AVersionOneHistoryGetsWhatItsValuesTime) {
