@@ -7,6 +7,8 @@ One table of cases (CASES) is the single home of the fixed GPU acceptance set:
                                     kernel time per call, a CUDA-event loop of eager calls,
                                     torch.utils.benchmark (host clock, synchronised) and
                                     CUDA-graph replays
+  gpu_check.py diagnose OUT.json    where relu 64x64x128's GPU time goes over its kernel time
+                                    (graph replays against the kernels inside them; see diagnose)
   gpu_check.py verdict RESULT.json REFERENCE.json [--aa SECOND.json FIRST.json]
                                     one table: opbench's GPU / CPU / batch time beside the
                                     references, and PASS/FAIL per goal (issue #13)
@@ -123,6 +125,61 @@ def reference(path):
         json.dump(out, f, indent=1)
 
 
+def diagnose(path, name="relu-64x64x128", k=64):
+    """Where a small case's GPU time goes over its kernel time (issue #13: relu 64x64x128's GPU
+    time, graph replays of k calls, is 15% over the profiler's kernel time in an eager loop).
+    Each row: time per call of a k-call graph replayed back to back (events), and the profiler's
+    kernel time per call inside those replays. Rows: the call as opbench times it (a fresh output
+    per call); the same into one output buffer (out=); the same kernel alone in a graph of 1.
+    Equal kernel times and a larger replay time: the gap is between kernels (launch, tail, ramp);
+    a larger kernel time in the graph than eager: memory (each call's output elsewhere)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    _, op, args, _ = next(c for c in CASES if c[0] == name)
+    x = torch.randn(shape(args["self"]), device="cuda")
+    y = torch.empty_like(x)
+    calls = {
+        "fresh output": lambda: getattr(torch, op)(x),
+        "one output (clamp_min out=)": lambda: torch.clamp_min(x, 0, out=y),
+    }
+
+    def kernel_per_call(run, per_run, n=20):
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(n):
+                run()
+            torch.cuda.synchronize()
+        total = sum(getattr(r, "self_device_time_total", None) or getattr(r, "self_cuda_time_total", 0.0)
+                    for r in prof.key_averages())
+        return total * 1e-6 / (n * per_run)
+
+    rows = {}
+    for label, f in calls.items():
+        eager_kernel = kernel_per_call(f, 1, n=200)
+        for size in (k, 1):
+            stream = torch.cuda.Stream()
+            stream.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(stream):
+                for _ in range(3):
+                    f()
+            torch.cuda.current_stream().wait_stream(stream)
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                kept = None
+                for _ in range(size):
+                    kept = f()  # the previous output stays alive until the next call, as in opbench
+            del kept
+            replay = event_loop(torch, graph.replay, max(1, 2000 // size)) / size
+            in_graph = kernel_per_call(graph.replay, size)
+            rows[f"{label}, graph of {size}"] = {"replay": replay, "kernel_in_graph": in_graph,
+                                                 "kernel_eager": eager_kernel}
+            print(f"{name} {label:28s} graph of {size:3d}: replay {replay*1e6:7.3f} us/call, kernel in graph "
+                  f"{in_graph*1e6:7.3f} us, eager kernel {eager_kernel*1e6:7.3f} us", flush=True)
+    with open(path, "w") as f:
+        json.dump({"torch": torch.__version__, "device": torch.cuda.get_device_name(0), "case": name, "rows": rows},
+                  f, indent=1)
+
+
 def median(values):
     values = [v for v in values if isinstance(v, (int, float))]
     return statistics.median(values) if values else float("nan")
@@ -197,6 +254,8 @@ if __name__ == "__main__":
         config(sys.argv[2])
     elif len(sys.argv) >= 3 and sys.argv[1] == "reference":
         reference(sys.argv[2])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "diagnose":
+        diagnose(sys.argv[2])
     elif len(sys.argv) >= 4 and sys.argv[1] == "verdict":
         aa = sys.argv[5:7] if len(sys.argv) >= 7 and sys.argv[4] == "--aa" else None
         sys.exit(verdict(sys.argv[2], sys.argv[3], aa))
