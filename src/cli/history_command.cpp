@@ -63,8 +63,9 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
                       {"source", r.source}, {"cases", r.cases}});
     }
     out["runs"] = runs;
-    // Each series, and where it changed level (the index of the first point of the new level).
-    Json series = Json::object(), changes = Json::object();
+    // Each series, where it changed level (the index of the first point of the new level) and where
+    // opbench called the case another way.
+    Json series = Json::object(), changes = Json::object(), called = Json::object();
     for (const auto& id : ids) {
       const auto recorded = db.series(id);
       const auto points = one_estimator(recorded, options);
@@ -79,11 +80,18 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
         found.push_back({{"index", c.index}, {"run", points[c.index].run_id}, {"date", points[c.index].date},
                          {"before", c.before}, {"after", c.after}, {"p_value", c.p_value}});
       }
+      Json paths = Json::array();
+      for (const auto& c : history::call_path_changes(points)) {
+        paths.push_back({{"index", c.index}, {"run", points[c.index].run_id}, {"date", points[c.index].date},
+                         {"before", c.before}, {"after", c.after}});
+      }
       series[id] = values;
       changes[id] = found;
+      called[id] = paths;
     }
     out["series"] = series;
     out["change_points"] = changes;
+    out["call_path_changes"] = called;
     std::cout << out.dump(2) << "\n";
     return k_exit_ok;
   }

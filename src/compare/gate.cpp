@@ -155,6 +155,11 @@ std::size_t GateResult::second_looks() const {
       std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.second_look; }));
 }
 
+std::size_t GateResult::called_otherwise() const {
+  return static_cast<std::size_t>(
+      std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.called_otherwise; }));
+}
+
 std::size_t GateResult::blind() const {
   return static_cast<std::size_t>(std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.blind; }));
 }
@@ -203,7 +208,10 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
     } else if (r.n < options.min_history) {
       c.verdict = "unknown";
       c.reason = "history has " + std::to_string(r.n) + " night(s), " + std::to_string(options.min_history) + " needed";
-      if (!in.left_out.empty()) c.reason += "; " + in.left_out;
+      if (!in.left_out.empty()) {
+        c.reason += "; " + in.left_out;
+        c.called_otherwise = true;
+      }
       c.ratio = r.n > 0 ? c.tonight / c.baseline : k_nan;
     } else {
       c.ratio = c.tonight / c.baseline;

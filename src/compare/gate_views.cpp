@@ -33,7 +33,8 @@ Json to_json(const GateResult& result) {
   out["counts"] = {{"second_looks", result.second_looks()}, {"candidates", result.candidates()},
                    {"slower", result.count("slower")},
                    {"faster", result.count("faster")},   {"same", result.count("same")},
-                   {"unknown", result.count("unknown")}, {"blind", result.blind()}};
+                   {"unknown", result.count("unknown")}, {"blind", result.blind()},
+                   {"called_otherwise", result.called_otherwise()}};
   Json cases = Json::array();
   for (const auto& c : result.cases) {
     cases.push_back({{"case_id", c.case_id},
@@ -68,7 +69,8 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
   const auto& o = result.options;
   out << "# opbench nightly gate\n\n";
   out << fmt::format(
-      "- **rule**: each case against its own last {} nights (at least {}): baseline = their median, "
+      "- **rule**: each case against its own last {} nights (at least {}) that timed the same thing (GPU, batch or "
+      "host time) with the case called the same way (typed or boxed): baseline = their median, "
       "noise = their robust sd in log space (1.4826 MAD, at least {:.1f}%); a *candidate* when tonight's "
       "two-sided p < {} (Student's t, a new value against the nights) and it moved by {:.0f}% or more; "
       "*slower* / *faster* only when a second measurement confirms it (Benjamini-Hochberg at {} over the "
@@ -85,13 +87,18 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
   out << fmt::format("- **minimum detectable effect** (MDE): the change caught with probability {:.0f}% from one "
                      "night{}; *blind* when over {:.0f}%\n",
                      o.power * 100, result.looked ? " and its second look" : "", o.blind_above * 100);
-  out << fmt::format("- **result**: {} second look(s), {} candidate(s){}; {} slower, {} faster, {} same, {} unknown; "
+  out << fmt::format("- **result**: {} second look(s), {} candidate(s){}; {} slower, {} faster, {} same, {} unknown{}; "
                      "{} blind\n\n",
                      result.second_looks(), result.candidates(), !result.confirmed ? ", not confirmed yet"
                      : result.ab       ? ", confirmed A/B against the previous build's binary"
                                        : ", confirmation run",
                      result.count("slower"), result.count("faster"), result.count("same"),
-                     result.count("unknown"), result.blind());
+                     result.count("unknown"),
+                     result.called_otherwise() == 0
+                         ? std::string()
+                         : fmt::format(" ({} called another way than their history: opbench's change, not the code's)",
+                                       result.called_otherwise()),
+                     result.blind());
   auto row = [&](const GateCase& c) {
     out << "| `" << c.case_id << "` | " << report::format_duration(c.baseline) << " | "
         << report::format_duration(c.tonight) << " | " << percent(c.ratio) << " | "

@@ -780,13 +780,22 @@ TEST_F(Cli, GateJudgesACaseOnlyAgainstNightsThatCalledItTheSameWay) {
       EXPECT_TRUE(c["candidate"].get<bool>()) << c.dump();
     }
   }
+  EXPECT_EQ(gate["counts"]["called_otherwise"], 1) << r.out;
+  const auto md = opbench("compare --history " + db + " " + tonight);
+  EXPECT_NE(md.out.find("unknown (1 called another way than their history: opbench's change, not the code's)"),
+            std::string::npos)
+      << md.out;
   // The trend says where the call path changed.
   ASSERT_EQ(opbench("history add --db " + db + " " + tonight).code, 0);
   const auto shown = opbench("history show --db " + db + " --case '" + first + "'");
   ASSERT_EQ(shown.code, 0) << shown.err;
   EXPECT_NE(shown.out.find("called typed from here (was boxed)"), std::string::npos) << shown.out;
   const auto json = opbench("history show --db " + db + " --case '" + first + "' --format json");
-  EXPECT_EQ(Json::parse(json.out)["series"][first].back()["call_path"], "typed") << json.out;
+  const Json trend = Json::parse(json.out);
+  EXPECT_EQ(trend["series"][first].back()["call_path"], "typed") << json.out;
+  ASSERT_EQ(trend["call_path_changes"][first].size(), 1u) << json.out;
+  EXPECT_EQ(trend["call_path_changes"][first][0]["index"], 5) << json.out;
+  EXPECT_EQ(trend["call_path_changes"][first][0]["before"], "boxed") << json.out;
 }
 
 TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {

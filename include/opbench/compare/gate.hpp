@@ -99,6 +99,9 @@ struct GateCase {
   // After confirm(): the second measurement's ratio and p-value (NaN when not re-measured).
   double confirm_ratio = 0;
   double confirm_p = 0;
+  // Tonight called another way than nights of its history, which were left out (GateInput::left_out),
+  // and too little history is left: `unknown` for that reason.
+  bool called_otherwise = false;
   std::string verdict;       // "slower", "faster", "same" or "unknown"
   std::string reason;        // why: candidate, confirmed, not confirmed, too little history...
 };
@@ -110,6 +113,7 @@ struct GateResult {
   std::size_t count(const std::string& verdict) const;
   std::size_t blind() const;
   std::size_t second_looks() const;  // cases that asked for a second look
+  std::size_t called_otherwise() const;  // unknown: called another way than their history
   bool regressed() const { return count("slower") > 0; }
   bool looked = false;     // second_look() ran
   bool confirmed = false;  // confirm() or confirm_ab() ran
