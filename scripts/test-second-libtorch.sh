@@ -26,4 +26,7 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$PWD/$dir
   >"$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 1; }
 grep -m1 "opbench: LibTorch" "$build.configure.log" || true
 cmake --build "$build" -j"$(nproc)"
-(cd "$build" && ctest --output-on-failure -j"$(nproc)")
+# The inductor stage compiles with Python's torch, which must be this LibTorch's version: the
+# .venv's Python finds the wheel in $dir first.
+pythonpath="$PWD/$dir${PYTHONPATH:+:$PYTHONPATH}"
+(cd "$build" && PYTHONPATH="$pythonpath" ctest --output-on-failure -j"$(nproc)")

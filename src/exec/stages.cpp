@@ -10,9 +10,21 @@
 #include <torch/csrc/jit/frontend/tracer.h>
 #include <torch/csrc/jit/passes/tensorexpr_fuser.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
+#include <torch/csrc/jit/api/module.h>
+#include <torch/csrc/jit/serialization/pickle.h>
+#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
+#include <torch/version.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <mutex>
 #include <string_view>
 
 #if OPBENCH_WITH_CUDA
@@ -22,8 +34,10 @@
 #endif
 
 #include "opbench/core/error.hpp"
+#include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/inputs.hpp"
+#include "opbench/plan/planner.hpp"
 
 namespace opbench::exec {
 namespace {
@@ -185,6 +199,12 @@ void check_outputs(const plan::Case& c, const Tensors* eager, const Tensors& out
   info.tolerance = eager->empty() ? "exact" : tolerance_for(eager->front().scalar_type()).text();
 }
 
+// The computation traced (`trace`), and with `eager` (the first repetition) run once as traced,
+// without any fuser, on the very inputs it was made from: a trace that does not give eager's
+// outputs cannot be timed as this case (LongTail-Bench leaves such cells empty too). SkipCase
+// says why.
+std::shared_ptr<torch::jit::Graph> faithful_trace(const plan::Case& c, const TensorFunction& f, const Tensors* eager);
+
 // `eager`: the outputs to check against (nullptr: not checked, a later repetition).
 Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors* eager) {
   const bool fused = c.stage == "fused";
@@ -197,32 +217,13 @@ Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors* e
   using Fuser = FuserSettings::Fuser;
   const Fuser fuser = !fused ? Fuser::none : cuda ? Fuser::tensorexpr : Fuser::onednn_graph;
   auto s = std::make_shared<ScriptState>();
-  std::shared_ptr<torch::jit::Graph> graph;
-  try {
-    graph = trace(f);
-  } catch (const SkipCase&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw SkipCase("cannot be traced: " + interpreter_reason(e.what()));
-  }
+  const std::shared_ptr<torch::jit::Graph> graph = faithful_trace(c, f, eager);
   s->f = std::move(f);
   results::StageInfo info;
   info.runner = fuser == Fuser::none ? "torchscript"
                 : fuser == Fuser::tensorexpr ? "torchscript+tensorexpr"
                                              : "torchscript+onednn_graph";
   info.note = s->f.note;
-  double worst = 0;
-  if (eager != nullptr) {
-    // The trace itself, without any fuser: a trace that does not give eager's outputs on the very
-    // inputs it was made from cannot be timed as this case (LongTail-Bench leaves such cells
-    // empty too).
-    FuserSettings settings(Fuser::none);
-    ScriptState plain{std::make_shared<torch::jit::GraphFunction>("opbench_trace", graph->copy(), nullptr), s->f, {}, {}};
-    s->f.restore();
-    at::manual_seed(c.seed);
-    const std::string mismatch = outputs_differ(*eager, run_graph(plain), worst);
-    if (!mismatch.empty()) throw SkipCase("the TorchScript trace does not reproduce the eager outputs: " + mismatch);
-  }
   s->function = std::make_shared<torch::jit::GraphFunction>("opbench_" + c.stage, graph, nullptr);
   Tensors outputs;
   {
@@ -272,6 +273,181 @@ Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors* e
   w.work_call = [s] { (void)s->f.body(s->f.inputs); };
   w.restore = s->f.restore;
   w.call_path = c.stage;
+  w.stage_info = info;
+  w.state = s;
+  return w;
+}
+
+std::shared_ptr<torch::jit::Graph> faithful_trace(const plan::Case& c, const TensorFunction& f, const Tensors* eager) {
+  std::shared_ptr<torch::jit::Graph> graph;
+  try {
+    graph = trace(f);
+  } catch (const SkipCase&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw SkipCase("cannot be traced: " + interpreter_reason(e.what()));
+  }
+  if (eager != nullptr) {
+    FuserSettings settings(FuserSettings::Fuser::none);
+    ScriptState plain{std::make_shared<torch::jit::GraphFunction>("opbench_trace", graph->copy(), nullptr), f, {}, {}};
+    f.restore();
+    at::manual_seed(c.seed);
+    double worst = 0;
+    const std::string mismatch = outputs_differ(*eager, run_graph(plain), worst);
+    if (!mismatch.empty()) throw SkipCase("the TorchScript trace does not reproduce the eager outputs: " + mismatch);
+  }
+  return graph;
+}
+
+// ---- inductor: an AOTInductor package of the trace ------------------------------------------
+
+std::string shell_quoted(const std::string& text) {
+  std::string out = "'";
+  for (const char ch : text) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+// The Python whose torch compiles the packages: $OPBENCH_PYTHON, else the set-up's .venv.
+std::string compiler_python() {
+  const char* chosen = std::getenv("OPBENCH_PYTHON");
+  return chosen != nullptr && *chosen != '\0' ? chosen : OPBENCH_DEFAULT_PYTHON;
+}
+
+// Where packages are kept between runs: $OPBENCH_CACHE_DIR, else $XDG_CACHE_HOME/opbench, else
+// ~/.cache/opbench; then aoti/.
+std::string package_cache() {
+  const char* own = std::getenv("OPBENCH_CACHE_DIR");
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const std::string root = own != nullptr && *own != '\0'   ? std::string(own)
+                           : xdg != nullptr && *xdg != '\0' ? std::string(xdg) + "/opbench"
+                           : home != nullptr             ? std::string(home) + "/.cache/opbench"
+                                                         : std::string("/tmp/opbench-cache");
+  return root + "/aoti";
+}
+
+// The version's release (`2.15.0` of `2.15.0+cu130`).
+std::string release_of(const std::string& version) { return version.substr(0, version.find('+')); }
+
+// The torch version of `python` ("" when it does not run), asked once per process and Python.
+std::string python_torch_version(const std::string& python) {
+  static std::map<std::string, std::string> known;
+  static std::mutex guard;
+  const std::lock_guard<std::mutex> lock(guard);
+  if (const auto it = known.find(python); it != known.end()) return it->second;
+  const std::string command = shell_quoted(python) + " " + shell_quoted(OPBENCH_AOTI_SCRIPT) + " version 2>/dev/null";
+  std::string out;
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    char buffer[256];
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
+    if (::pclose(pipe) != 0) out.clear();
+  }
+  return known[python] = core::trim(out);
+}
+
+// The trace as a TorchScript module (forward = the graph, `self` first), which Python loads.
+void save_trace(torch::jit::Graph& graph, const std::string& path) {
+  torch::jit::Module module("__torch__.opbench.Case");
+  auto forward = graph.copy();
+  forward->insertInput(0, "self")->setType(module._ivalue()->type());
+  auto* function = module._ivalue()->compilation_unit()->create_function(
+      c10::QualifiedName(*module.type()->name(), "forward"), forward);
+  module.type()->addMethod(function);
+  module.save(path);
+}
+
+// The package of `graph` on `inputs`: from the cache, else compiled into it (SkipCase when the
+// trace cannot be exported, Error when the compiler fails).
+std::string aoti_package(const plan::Case& c, torch::jit::Graph& graph, const Tensors& inputs) {
+  std::string key = c.case_id + "\n" + graph.toString() + "\nLibTorch " + TORCH_VERSION;
+  for (const at::Tensor& t : inputs) {
+    key += "\n" + std::string(c10::toString(t.scalar_type())) + " " + t.device().str() + " " +
+           c10::str(t.sizes()) + " " + c10::str(t.strides());
+  }
+  const std::string dir = package_cache();
+  core::create_directories(dir);
+  char name[17];
+  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(plan::stable_hash(key)));
+  const std::string base = dir + "/" + name;
+  const std::string package = base + ".pt2";
+  if (core::path_exists(package)) return package;
+  // This process's own files (another may compile the same package at the same time); the
+  // package is renamed into place whole. The compiler wants the .pt2 ending.
+  const std::string own = base + "." + std::to_string(::getpid());
+  const std::string trace_path = own + ".trace.pt", inputs_path = own + ".inputs.pt", errors = own + ".err";
+  const std::string partial = own + ".pt2";
+  save_trace(graph, trace_path);
+  {
+    std::vector<c10::IValue> values(inputs.begin(), inputs.end());
+    const std::vector<char> bytes = torch::jit::pickle_save(c10::ivalue::Tuple::create(std::move(values)));
+    std::ofstream(inputs_path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  const std::string command = shell_quoted(compiler_python()) + " " + shell_quoted(OPBENCH_AOTI_SCRIPT) + " " +
+                              shell_quoted(trace_path) + " " + shell_quoted(inputs_path) + " " +
+                              shell_quoted(partial) + " >/dev/null 2>" + shell_quoted(errors);
+  const int status = std::system(command.c_str());
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(errors);
+  const std::string said = core::trim(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+  const std::string last = said.substr(said.rfind('\n') == std::string::npos ? 0 : said.rfind('\n') + 1);
+  if (code == 3) throw SkipCase("the trace cannot be exported: " + last);
+  if (code != 0) {
+    throw Error("stage inductor: AOTInductor failed (exit " + std::to_string(code) + "): " + last + " (see " + errors + ")");
+  }
+  std::rename(partial.c_str(), package.c_str());
+  for (const std::string& made : {trace_path, inputs_path, errors}) std::remove(made.c_str());
+  return package;
+}
+
+Workload inductor_workload(const plan::Case& c, TensorFunction f, const Tensors* eager) {
+  if (f.inputs.empty()) throw SkipCase("the computation has no tensor input: an exported program needs one");
+  const std::string python = compiler_python();
+  const std::string version = python_torch_version(python);
+  if (version.empty()) {
+    throw SkipCase("the inductor stage compiles with Python's torch, and " + python + " " + OPBENCH_AOTI_SCRIPT +
+                   " did not run (set OPBENCH_PYTHON)");
+  }
+  if (release_of(version) != release_of(TORCH_VERSION)) {
+    throw SkipCase("the Python torch (" + python + ") is " + version + " and this LibTorch " + TORCH_VERSION +
+                   ": a package must be compiled by the same version (set OPBENCH_PYTHON)");
+  }
+  const std::shared_ptr<torch::jit::Graph> graph = faithful_trace(c, f, eager);
+  for (const torch::jit::Node* node : graph->nodes()) {
+    if (node->isNondeterministic()) {
+      throw SkipCase(std::string("draws random numbers (") + node->kind().toQualString() +
+                     "): Inductor's generator is not eager's, so its outputs cannot be checked");
+    }
+  }
+  struct State {
+    TensorFunction f;
+    std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader;
+    Tensors previous;
+  };
+  auto s = std::make_shared<State>();
+  s->f = std::move(f);
+  const std::string package = aoti_package(c, *graph, s->f.inputs);
+  try {
+    s->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(package);
+  } catch (const std::exception& e) {
+    throw Error("stage inductor: cannot load " + package + ": " + core::first_line(e.what()));
+  }
+  results::StageInfo info;
+  info.runner = "aotinductor";
+  info.note = s->f.note;
+  GraphCounts counts;
+  count_nodes(graph->block(), counts);
+  info.graph_ops = counts.ops;
+  s->f.restore();
+  at::manual_seed(c.seed);
+  const Tensors outputs = s->loader->run(s->f.inputs);
+  check_outputs(c, eager, outputs, "the package's outputs differ from eager's", info);
+  Workload w;
+  w.input_bytes = tensor_bytes(s->f.inputs);
+  w.call = [s] { s->previous = s->loader->run(s->f.inputs); };  // the previous outputs live until then
+  w.release = [s] { s->previous.clear(); };
+  w.work_call = [s] { (void)s->f.body(s->f.inputs); };
+  w.restore = s->f.restore;
+  w.call_path = "inductor";
   w.stage_info = info;
   w.state = s;
   return w;
@@ -328,6 +504,7 @@ Workload staged_workload(const plan::Case& c, TensorFunction f, bool check) {
   }
   const Tensors* reference = check ? &eager : nullptr;
   if (c.stage == "script" || c.stage == "fused") return script_workload(c, std::move(f), reference);
+  if (c.stage == "inductor") return inductor_workload(c, std::move(f), reference);
   if (c.stage == "graph") {
 #if OPBENCH_WITH_CUDA
     if (device_of(c.device).is_cuda()) return graph_workload(c, std::move(f), reference);

@@ -8,8 +8,11 @@
 //           CPU (the TensorExpr fuser needs an LLVM build, which the PyPI wheel is not: there it
 //           throws "LLVM Backend not found"), the TensorExpr fuser on CUDA; a graph in which the
 //           fuser finds nothing to fuse is skipped, saying so (it would time `script` again);
-//   graph   (CUDA) the eager calls captured once in a CUDA graph, one replay per call.
-// Another compiler path (an AOTInductor package, say) is one more maker in stages.cpp.
+//   graph   (CUDA) the eager calls captured once in a CUDA graph, one replay per call;
+//   inductor  the trace converted to an ExportedProgram and compiled ahead of time by
+//           TorchInductor (scripts/aoti_compile.py, with the Python torch of LibTorch's version),
+//           the package cached and run by LibTorch's AOTIModelPackageLoader.
+// Another compiler path is one more maker in stages.cpp.
 // Internal to exec/.
 
 #include <ATen/ATen.h>

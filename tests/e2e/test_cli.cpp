@@ -344,7 +344,7 @@ TEST_F(Cli, StagesRunCheckedAgainstEagerAndMakeTheStageTable) {
   EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 4) << csv.out;
   const auto bad = opbench("run --samples bbox2delta --stage eager,jit" + k_quick);
   EXPECT_EQ(bad.code, 2);
-  EXPECT_NE(bad.err.find("unknown stage 'jit' in --stage (valid: eager, script, fused, graph)"), std::string::npos)
+  EXPECT_NE(bad.err.find("unknown stage 'jit' in --stage (valid: eager, script, fused, graph, inductor)"), std::string::npos)
       << bad.err;
 }
 

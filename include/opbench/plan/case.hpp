@@ -28,7 +28,8 @@ struct Case {
   std::string direction;    // "forward" or "backward"
   std::string memory_format = "contiguous";  // or "channels_last" (4-d and 5-d tensor inputs)
   // How the computation runs (exec/stages.hpp): "eager" (ATen calls from C++), "script"
-  // (TorchScript graph, fusion off), "fused" (the same graph with a fuser), "graph" (CUDA graph).
+  // (TorchScript graph, fusion off), "fused" (the same graph with a fuser), "graph" (CUDA graph),
+  // "inductor" (an AOTInductor package of the graph).
   std::string stage = "eager";
   std::uint64_t seed = 0;   // seed of the input generator
   int count = 1;            // calls per model invocation (extracted configs); a weight for reports
@@ -37,7 +38,7 @@ struct Case {
 
 // The stages, in the order a stage table shows them; "eager" is every case's default.
 inline const std::vector<std::string>& stage_names() {
-  static const std::vector<std::string> names{"eager", "script", "fused", "graph"};
+  static const std::vector<std::string> names{"eager", "script", "fused", "graph", "inductor"};
   return names;
 }
 

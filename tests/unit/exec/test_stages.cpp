@@ -4,6 +4,7 @@
 
 #include <ATen/ATen.h>
 
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <string>
@@ -13,7 +14,9 @@
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/output_check.hpp"
 #include "opbench/plan/planner.hpp"
+#include "opbench/core/files.hpp"
 #include "quick_exec.hpp"
+#include "temp_dir.hpp"
 #include "stages.hpp"
 
 namespace opbench::exec {
@@ -152,6 +155,59 @@ TEST(Stages, RandomDrawsAreSeededSoTheStageMatchesEager) {
   const auto script = run_case(op_case("bernoulli", {{"self", {{"shape", {256}}, {"init", "uniform"}}}}, "script"), quick());
   ASSERT_EQ(script.status, "ok") << script.message;
   EXPECT_EQ(script.stage_info->check, 0.0);
+}
+
+// The inductor stage compiles with the set-up's Python (scripts/aoti_compile.py), whose torch is
+// the LibTorch's version (scripts/test-second-libtorch.sh points it at the second LibTorch's). Its
+// packages go to a cache of the test's own.
+class InductorStage : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ::setenv("OPBENCH_CACHE_DIR", m_cache.path().c_str(), 1);
+  }
+  void TearDown() override { ::unsetenv("OPBENCH_CACHE_DIR"); }
+  testing::TempDir m_cache;
+};
+
+TEST_F(InductorStage, ASampleRunsAsOneCompiledPackageAndMatchesEager) {
+  const auto eager = run_case(sample_case("bbox2delta", {64}, "eager"), quick());
+  const auto compiled = run_case(sample_case("bbox2delta", {64}, "inductor"), quick());
+  ASSERT_EQ(eager.status, "ok") << eager.message;
+  ASSERT_EQ(compiled.status, "ok") << compiled.message;
+  ASSERT_TRUE(compiled.stage_info.has_value());
+  EXPECT_EQ(compiled.stage_info->runner, "aotinductor");
+  EXPECT_EQ(compiled.timing.call_path, "inductor");
+  EXPECT_GT(*compiled.stage_info->graph_ops, 0);
+  EXPECT_LE(compiled.stage_info->check, 1.0);
+  EXPECT_EQ(compiled.work.bytes, eager.work.bytes);  // the work is eager's (the same computation)
+  // Inductor's kernels are no ATen calls: the 37 calls of eager became fewer.
+  EXPECT_LT(*compiled.work.aten_calls, *eager.work.aten_calls);
+  // The package is kept: the next run (every repetition and process) loads it.
+  std::size_t packages = 0;
+  for (const auto& path : core::list_directory(m_cache.path() + "/aoti")) {
+    if (path.size() > 4 && path.compare(path.size() - 4, 4, ".pt2") == 0) ++packages;
+  }
+  EXPECT_EQ(packages, 1u);
+  const auto again = run_case(sample_case("bbox2delta", {64}, "inductor"), quick());
+  ASSERT_EQ(again.status, "ok") << again.message;
+}
+
+TEST_F(InductorStage, RandomDrawsAreSkippedAndAnOperatorRuns) {
+  const auto random = run_case(op_case("bernoulli", {{"self", {{"shape", {256}}, {"init", "uniform"}}}}, "inductor"), quick());
+  EXPECT_EQ(random.status, "skipped");
+  EXPECT_NE(random.message.find("draws random numbers (aten::bernoulli)"), std::string::npos) << random.message;
+  const auto relu = run_case(op_case("relu", {{"self", "64x64"}}, "inductor"), quick());
+  ASSERT_EQ(relu.status, "ok") << relu.message;
+  EXPECT_EQ(relu.stage_info->check, 0.0);
+}
+
+TEST_F(InductorStage, APythonThatCannotCompileIsSaidAndSkips) {
+  ::setenv("OPBENCH_PYTHON", "/nonexistent/python", 1);
+  const auto r = run_case(op_case("relu", {{"self", "64x64"}}, "inductor"), quick());
+  ::unsetenv("OPBENCH_PYTHON");
+  EXPECT_EQ(r.status, "skipped");
+  EXPECT_NE(r.message.find("/nonexistent/python"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("did not run (set OPBENCH_PYTHON)"), std::string::npos) << r.message;
 }
 
 TEST(OutputCheck, ToleranceFollowsTheDtype) {

@@ -76,7 +76,7 @@ TEST(Case, JsonRoundTrip) {
     case_from_json(unknown, "r.json: case 3");
     ADD_FAILURE() << "an unknown stage was read";
   } catch (const ResultsError& e) {
-    EXPECT_EQ(std::string(e.what()), "r.json: case 3: unknown stage 'jit' (valid: eager, script, fused, graph)");
+    EXPECT_EQ(std::string(e.what()), "r.json: case 3: unknown stage 'jit' (valid: eager, script, fused, graph, inductor)");
   }
   Json old = to_json(c);
   old.erase("stage");

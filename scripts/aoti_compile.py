@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""opbench's `inductor` stage (src/exec/stages.cpp): a case's TorchScript trace made into an
+AOTInductor package by the Python `torch` of the same version as opbench's LibTorch.
+
+  aoti_compile.py version                              prints torch's version
+  aoti_compile.py TRACE.pt INPUTS.pt OUT.pt2           the trace (torch.jit.save format) with its
+                                                       example inputs (a tuple, torch::pickle_save)
+                                                       converted to an ExportedProgram
+                                                       (torch._export.converter) and compiled
+                                                       ahead of time (torch._inductor)
+Exit 0: OUT.pt2 written; 3: the trace cannot be converted; 4: the compiler failed. The reason is
+the last line on stderr.
+"""
+import sys
+import warnings
+
+
+def reason(stage, e):
+    text = str(e).strip().splitlines()
+    return f"{stage}: {type(e).__name__}: {text[0] if text else ''}"
+
+
+def main(argv):
+    warnings.simplefilter("ignore")
+    import torch
+
+    if argv == ["version"]:
+        print(torch.__version__)
+        return 0
+    if len(argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    trace_path, inputs_path, out = argv
+    trace = torch.jit.load(trace_path)
+    inputs = tuple(torch.load(inputs_path))
+    try:
+        from torch._export.converter import TS2EPConverter
+
+        program = TS2EPConverter(trace, inputs).convert()
+    except Exception as e:  # noqa: BLE001 - any failure of the converter is the case's reason
+        print(reason("torch._export.converter", e), file=sys.stderr)
+        return 3
+    try:
+        torch._inductor.aoti_compile_and_package(program, package_path=out)
+    except Exception as e:  # noqa: BLE001
+        print(reason("torch._inductor.aoti_compile_and_package", e), file=sys.stderr)
+        return 4
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
