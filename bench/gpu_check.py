@@ -79,6 +79,27 @@ def event_loop(torch, f, calls, rounds=15):
     return statistics.median(times)
 
 
+def capture(torch, f, k, keep_previous=False):
+    """A CUDA graph of k calls of f, warmed up on a side stream first. keep_previous: each call's
+    output stays alive until the next call, as in opbench's loop."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(3):
+            f()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        kept = None
+        for _ in range(k):
+            if keep_previous:
+                kept = f()
+            else:
+                f()
+        del kept
+    return graph
+
+
 def reference(path):
     import torch
     import torch.utils.benchmark as tub
@@ -106,16 +127,7 @@ def reference(path):
         tub_median = tub.Timer(stmt="f()", globals={"f": f}).blocked_autorange(min_run_time=0.3).median
         # CUDA-graph replays of k calls.
         k = max(1, min(512, int(5e-4 / max(events, 1e-7))))
-        stream = torch.cuda.Stream()
-        stream.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(stream):
-            for _ in range(3):
-                f()
-        torch.cuda.current_stream().wait_stream(stream)
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            for _ in range(k):
-                f()
+        graph = capture(torch, f, k)
         graph_time = event_loop(torch, graph.replay, max(1, calls // k)) / k
         out["cases"][name] = {"kernel": kernel, "events": events, "tub": tub_median, "graph": graph_time,
                               "kernels_per_call": sum(r.count for r in prof.key_averages()) / n}
@@ -157,18 +169,7 @@ def diagnose(path, name="relu-64x64x128", k=64):
     for label, f in calls.items():
         eager_kernel = kernel_per_call(f, 1, n=200)
         for size in (k, 1):
-            stream = torch.cuda.Stream()
-            stream.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(stream):
-                for _ in range(3):
-                    f()
-            torch.cuda.current_stream().wait_stream(stream)
-            graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph):
-                kept = None
-                for _ in range(size):
-                    kept = f()  # the previous output stays alive until the next call, as in opbench
-            del kept
+            graph = capture(torch, f, size, keep_previous=True)
             replay = event_loop(torch, graph.replay, max(1, 2000 // size)) / size
             in_graph = kernel_per_call(graph.replay, size)
             rows[f"{label}, graph of {size}"] = {"replay": replay, "kernel_in_graph": in_graph,
