@@ -24,11 +24,11 @@
 #include <cstdlib>
 #include <string>
 
-#include "opbench/compare/gate_replay.hpp"
+#include "replay/gate_replay.hpp"
 #include "opbench/results/store.hpp"
 
 int main(int argc, char** argv) {
-  opbench::compare::ReplayOptions options;
+  opbench::replay::ReplayOptions options;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -51,17 +51,17 @@ int main(int argc, char** argv) {
                  "[--processes P] [--repetitions R] [--ab-rounds K] [--candidate-alpha A] [--effect-floor F] [--look-alpha L] [--no-second-look] RESULT.json ...\n");
     return 2;
   }
-  opbench::compare::RecordedProcesses recorded;
+  opbench::replay::RecordedProcesses recorded;
   for (const auto& f : files) {
     const auto set = opbench::results::load_results(f);
     for (const auto& r : set.cases) {
-      if (r.status != "ok") continue;
+      if (r.status != opbench::results::Status::ok) continue;
       for (auto& process : opbench::compare::recorded_processes(set.context, r.timing)) {
         recorded[r.c.case_id].push_back(std::move(process));
       }
     }
   }
-  const auto r = opbench::compare::replay(recorded, options);
+  const auto r = opbench::replay::replay(recorded, options);
   std::vector<double> noise = r.noise;
   std::sort(noise.begin(), noise.end());
   auto at = [&](double q) { return noise.empty() ? 0.0 : noise[static_cast<std::size_t>(q * (noise.size() - 1))]; };

@@ -24,9 +24,9 @@ using opbench::Json;
 opbench::results::CaseResult run(const std::string& op, const Json& args, const std::string& device,
                                  const opbench::exec::ExecOptions& options) {
   const auto c = opbench::plan::make_case(op, opbench::catalog::bind_case(op, args, "gpu_check"),
-                                          "float32", device, 1, "forward", 0);
+                                          "float32", device, 1, opbench::results::Direction::forward, 0);
   auto result = opbench::exec::run_case(c, options);
-  if (result.status != "ok") {
+  if (result.status != opbench::results::Status::ok) {
     std::printf("  %s: %s\n", c.case_id.c_str(), result.message.c_str());
   }
   return result;
@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
   // (a) copy_ of 1 GiB: 2 GiB moved per call.
   const std::int64_t elements = 256LL * 1024 * 1024;
   const auto copy = run("copy_", {{"self", Json::array({elements})}, {"src", Json::array({elements})}}, device, options);
-  if (copy.status == "ok") {
+  if (copy.status == opbench::results::Status::ok) {
     const double gbps = 2.0 * static_cast<double>(elements) * 4 / copy.summary.median / 1e9;
     std::printf("(a) copy of 1 GiB: median %.3f ms, %.0f GB/s (reads + writes)\n", copy.summary.median * 1e3, gbps);
   } else {
@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
     host.timer = "host";
     const auto event_result = run(op, args, device, options);
     const auto host_result = run(op, args, device, host);
-    if (event_result.status != "ok" || host_result.status != "ok") {
+    if (event_result.status != opbench::results::Status::ok || host_result.status != opbench::results::Status::ok) {
       ok = false;
       continue;
     }
@@ -90,12 +90,12 @@ int main(int argc, char** argv) {
                                                {"relu", {{"self", "[256]"}}}};
   for (const auto& [op, args] : tiny) {
     const auto result = run(op, args, device, options);
-    if (result.status != "ok" || result.timing.batch_times.empty()) {
+    if (result.status != opbench::results::Status::ok || result.timing.batch_times.empty()) {
       ok = false;
       continue;
     }
     const double batch = result.timing.batch_times.front();
-    const bool faster = result.timing.measures == "gpu" && result.summary.median < batch;
+    const bool faster = result.timing.measures == opbench::results::Measures::gpu && result.summary.median < batch;
     ok = ok && faster;
     std::printf("(c) %-8s batch %.2f us, GPU time %.2f us (%s): %s\n", op.c_str(), batch * 1e6,
                 result.summary.median * 1e6, result.timing.cuda_graph.c_str(),

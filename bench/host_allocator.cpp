@@ -61,7 +61,7 @@ void run_one(const std::string& mode, const std::string& variant, double seconds
   if (variant == "opbench") {
     const auto c = opbench::plan::make_case(
         "add", opbench::catalog::bind_case("add", {{"self", "64x64x128"}, {"other", "64x64x128"}}, "bench"),
-        "float32", "cpu", 1, "forward", 0);
+        "float32", "cpu", 1, opbench::results::Direction::forward, 0);
     opbench::exec::ExecOptions options;
     options.memory = false;
     options.measure.min_time = seconds;
@@ -78,7 +78,7 @@ void run_one(const std::string& mode, const std::string& variant, double seconds
     // outputs released when the next call's arguments are copied in.
     const auto c = opbench::plan::make_case(
         "add", opbench::catalog::bind_case("add", {{"self", "64x64x128"}, {"other", "64x64x128"}}, "bench"),
-        "float32", "cpu", 1, "forward", 0);
+        "float32", "cpu", 1, opbench::results::Direction::forward, 0);
     const opbench::exec::PreparedCall call = opbench::exec::prepare_call(c, false);
     std::vector<c10::IValue> stack, previous;
     const auto timed = time_loop([&] {

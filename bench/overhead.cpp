@@ -50,6 +50,7 @@
 #include "opbench/plan/planner.hpp"
 #include "opbench/results/result_set.hpp"
 #include "opbench/stats/statistics.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace {
 
@@ -290,7 +291,7 @@ int main(int argc, char** argv) {
     const double budget = argc > 2 ? std::atof(argv[2]) : 0.5;
     const BenchCase b = overhead_suite().front();  // a copy: the vector is a temporary
     const auto c = opbench::plan::make_case(b.op, opbench::catalog::bind_case(b.op, b.args, "bench"),
-                                            "float32", "cpu", 1, "forward", 0);
+                                            "float32", "cpu", 1, opbench::results::Direction::forward, 0);
     const opbench::exec::PreparedCall prepared = opbench::exec::prepare_call(c, false);
     at::set_num_threads(1);
     constexpr std::int64_t k_block = 137;
@@ -320,7 +321,7 @@ int main(int argc, char** argv) {
   for (const auto& b : cases) {
     const int threads = b.threads > 0 ? b.threads : default_threads;
     const auto c = opbench::plan::make_case(b.op, opbench::catalog::bind_case(b.op, b.args, "bench"), "float32",
-                                            "cpu", threads, "forward", 0);
+                                            "cpu", threads, opbench::results::Direction::forward, 0);
     // opbench and the plain loop time the very same input tensors: where buffers land in memory
     // alone moves some operators by several percent.
     opbench::exec::PreparedCall prepared = opbench::exec::prepare_call(c, false);
@@ -335,7 +336,7 @@ int main(int argc, char** argv) {
       result.c = c;
       at::set_num_threads(threads);
       opbench::exec::run_forward_prepared(c, prepared, options, result);
-      if (result.status != "ok") {
+      if (result.status != opbench::results::Status::ok) {
         std::printf("%s: %s\n", c.case_id.c_str(), result.message.c_str());
         return 1;
       }

@@ -1,5 +1,8 @@
 """The one statistics helper of the Python scripts under bench/ that read bench/aa.sh recordings
-(estimators.py, speed_adjust.py, repetitions.py): they run as `python bench/NAME.py`, so this file is on their path."""
+(estimators.py, speed_adjust.py, repetitions.py): they run as `python bench/NAME.py`, so this file is on their path.
+
+It mirrors src/results/estimate.cpp (include/opbench/results/estimate.hpp), the one file that
+makes a case's number in opbench; a change there is made here too."""
 import glob
 import math
 import statistics
@@ -21,7 +24,8 @@ def aa_runs(folder):
 
 
 def fastest_third(medians):
-    """opbench's default estimator (`run --estimator fastest-third`, results::estimate_with): the
+    """opbench's default estimator (`run --estimator fastest-third`, results::estimate_with in
+    src/results/estimate.cpp): the
     mean of the fastest third of a case's repetition medians, the fastest alone below three."""
     return statistics.mean(sorted(medians)[:max(1, len(medians) // 3)])
 

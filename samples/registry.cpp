@@ -1,4 +1,5 @@
 #include "registry.hpp"
+#include "infos.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -208,15 +209,15 @@ at::Tensor nearby_boxes(const at::Tensor& boxes, at::Generator& generator, doubl
 
 }  // namespace opbench::samples
 
-namespace opbench::catalog {
+namespace opbench::samples {
 
-const std::vector<SampleInfo>& sample_infos() {
-  static const std::vector<SampleInfo> k_infos = [] {
-    std::vector<SampleInfo> infos;
-    for (const auto& s : samples::registry()) infos.push_back(s.info);
+const std::vector<catalog::SampleInfo>& sample_infos() {
+  static const std::vector<catalog::SampleInfo> k_infos = [] {
+    std::vector<catalog::SampleInfo> infos;
+    for (const auto& s : registry()) infos.push_back(s.info);
     return infos;
   }();
   return k_infos;
 }
 
-}  // namespace opbench::catalog
+}  // namespace opbench::samples

@@ -76,8 +76,8 @@ Catalog load_catalog(const std::vector<std::string>& files) {
 
 namespace opbench::catalog {
 
-void add_samples(Catalog& catalog) {
-  for (const auto& info : sample_infos()) {
+void add_samples(Catalog& catalog, const std::vector<SampleInfo>& samples) {
+  for (const auto& info : samples) {
     Entry entry;
     entry.name = info.name;
     entry.kind = "sample";

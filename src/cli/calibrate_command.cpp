@@ -30,15 +30,15 @@ struct CalibrateOptions {
 // Median seconds of one call of `op` with `args` at this point of the axes; throws on failure.
 double median_of(const std::string& op, const Json& args, const std::string& dtype,
                  const std::string& device, int threads, double seconds) {
-  const plan::Case c = plan::make_case(op, catalog::bind_case(op, args, "calibrate"), dtype, device,
-                                       threads, "forward", 0);
+  const results::Case c = plan::make_case(op, catalog::bind_case(op, args, "calibrate"), dtype, device,
+                                       threads, results::Direction::forward, 0);
   exec::ExecOptions options;
   options.memory = false;
   options.measure.min_runs = 5;
   options.measure.min_time = seconds / 2;
   options.measure.max_time = seconds;
   const auto result = exec::run_case(c, options);
-  if (result.status != "ok") throw Error(c.case_id + ": " + result.message);
+  if (result.status != results::Status::ok) throw Error(c.case_id + ": " + result.message);
   return result.summary.median;
 }
 

@@ -6,6 +6,7 @@
 #include "opbench/config/loader.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/exec/executor.hpp"
+#include "infos.hpp"
 
 namespace opbench::cli {
 
@@ -19,7 +20,7 @@ catalog::Catalog load_catalog_for(const std::vector<std::string>& files, const G
   spdlog::info("loading {} config file(s)", chosen.size());
   catalog::Catalog catalog = catalog::load_catalog(chosen);
   // The built-in samples come with the shipped configs; with --config files, only on request.
-  if (files.empty() || samples) catalog::add_samples(catalog);
+  if (files.empty() || samples) catalog::add_samples(catalog, samples::sample_infos());
   return catalog;
 }
 

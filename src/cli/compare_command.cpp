@@ -7,11 +7,12 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "opbench/core/files.hpp"
 #include "opbench/compare/compare.hpp"
-#include "opbench/compare/gate.hpp"
-#include "opbench/history/history.hpp"
+#include "opbench/gate/nightly.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/results/store.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::cli {
 namespace {
@@ -28,140 +29,45 @@ struct CompareCommandOptions {
   std::string candidates_out;          // --candidates-out FILE: candidate case ids, one a line
   std::string looks_out;               // --looks-out FILE: the case ids that ask for a second look
   std::string second_look;             // --second-look FILE: those cases measured again tonight
-  compare::GateOptions gate;
+  gate::GateOptions gate;
 };
 
-// `compare --history DB NEW [--confirm AGAIN]`: the nightly gate (compare/gate.hpp).
+// `compare --history DB NEW [--confirm AGAIN]`: the nightly gate (gate/nightly.hpp); this writes
+// what the gate decided where the options ask.
 int run_gate(const CompareCommandOptions& options) {
-  const std::string& tonight_path = options.candidate.empty() ? options.base : options.candidate;
-  const results::ResultSet tonight = results::load_results(tonight_path);
-  const history::History db(options.history);
-  const std::int64_t self = db.find(tonight);
-  const std::string date = tonight.context.value("date", std::string());
-  std::vector<compare::GateInput> inputs;
-  for (const auto& r : tonight.cases) {
-    compare::GateInput in;
-    in.case_id = r.c.case_id;
-    // Every night judged with tonight's estimator, made again from its repetition medians where the
-    // history kept them: a history recorded with another estimator (min, the default before
-    // 2026-11-25) would otherwise shift against tonight by the estimators' difference.
-    // Only nights that timed the same thing (GPU time, batch time, host time) with the case called
-    // the same way: a call path that changed (typed <-> boxed) steps the time by what the boxed call
-    // costs, which is opbench's, not the code's under test.
-    const auto series = db.series(r.c.case_id, options.gate.window, self, date, r.timing.measures, r.timing.call_path);
-    for (const auto& p : history::restated(series, r.estimate.estimator)) in.history.push_back(p.time);
-    if (series.size() < options.gate.min_history) {
-      std::map<std::string, std::size_t> others;
-      for (const auto& p : db.series(r.c.case_id, options.gate.window, self, date, r.timing.measures)) {
-        if (!p.call_path.empty() && p.call_path != r.timing.call_path) ++others[p.call_path];
-      }
-      for (const auto& [path, nights] : others) {
-        in.left_out += fmt::format("{}{} night(s) called {}", in.left_out.empty() ? "" : ", ", nights, path);
-      }
-      if (!in.left_out.empty()) in.left_out = "called " + r.timing.call_path + " tonight; left out: " + in.left_out;
-    }
-    if (r.status == "ok") in.tonight = r.estimate.time;
-    inputs.push_back(std::move(in));
-  }
-  compare::GateResult result = compare::judge(inputs, options.gate);
-  if (!options.second_look.empty()) {
-    // The same measurement again: its value is only comparable when it was made the same way.
-    const results::ResultSet again = results::load_results(options.second_look);
-    for (const char* key : {"estimator", "repetitions", "processes", "isolate"}) {
-      const Json a = tonight.context.value(key, Json());
-      const Json b = again.context.value(key, Json());
-      if (a != b) {
-        throw UsageError(fmt::format("--second-look {}: its {} is {}, tonight's ({}) is {}; the second look must "
-                                     "be measured with tonight's settings",
-                                     options.second_look, key, b.dump(), tonight_path, a.dump()));
-      }
-    }
-    std::vector<std::string> ids;
-    std::vector<double> values;
-    for (const auto& r : again.cases) {
-      if (r.status != "ok") continue;
-      ids.push_back(r.c.case_id);
-      values.push_back(r.estimate.time);
-    }
-    compare::second_look(result, ids, values);
-  }
+  gate::Night night;
+  night.tonight = options.candidate.empty() ? options.base : options.candidate;
+  night.history = options.history;
+  night.second_look = options.second_look;
+  night.confirm = options.confirm;
+  night.confirm_baseline = options.confirm_baseline;
+  const gate::GateResult result = gate::judge_night(night, options.gate);
   if (!options.looks_out.empty()) {
     std::string lines;
     for (const auto& c : result.cases) {
       if (c.second_look) lines += c.case_id + "\n";
     }
-    results::write_atomically(options.looks_out, lines);
-  }
-  if (!options.confirm_baseline.empty() && options.confirm.empty()) {
-    throw UsageError("--confirm-baseline needs --confirm: tonight's build measured in the same A/B rounds");
-  }
-  if (!options.confirm.empty()) {
-    // The confirmation's values of a case over all its files (A/B rounds come as several files):
-    // every repetition median, and one value per process, tonight's estimator over that
-    // process's repetitions (a file of one process: one value; of `run --isolate`: each
-    // repetition was a process of its own).
-    const std::string estimator = tonight.context.value("estimator", std::string("median"));
-    struct Values {
-      std::vector<double> medians;
-      std::vector<double> processes;
-    };
-    auto pooled = [&estimator](const std::vector<std::string>& files) {
-      std::map<std::string, Values> values;
-      for (const auto& file : files) {
-        const results::ResultSet set = results::load_results(file);
-        const bool isolated = set.context.value("isolate", false);
-        for (const auto& r : set.cases) {
-          if (r.status != "ok" || r.timing.repetition_medians.empty()) continue;
-          auto& v = values[r.c.case_id];
-          const auto& m = r.timing.repetition_medians;
-          v.medians.insert(v.medians.end(), m.begin(), m.end());
-          if (isolated) {
-            v.processes.insert(v.processes.end(), m.begin(), m.end());
-          } else {
-            v.processes.push_back(results::estimate_with(estimator, m));
-          }
-        }
-      }
-      return values;
-    };
-    const auto again = pooled(options.confirm);
-    const auto previous = pooled(options.confirm_baseline);
-    std::vector<std::string> ids;
-    std::vector<double> values;
-    std::vector<std::vector<double>> before, after;
-    for (const auto& [id, v] : again) {
-      ids.push_back(id);
-      // Against the history: tonight's estimator over all the new repetition medians.
-      values.push_back(results::estimate_with(estimator, v.medians));
-      after.push_back(v.processes);
-      const auto it = previous.find(id);
-      before.push_back(it == previous.end() ? std::vector<double>{} : it->second.processes);
-    }
-    if (options.confirm_baseline.empty()) {
-      compare::confirm(result, ids, values);
-    } else {
-      compare::confirm_ab(result, ids, before, after);
-    }
+    core::write_atomically(options.looks_out, lines);
   }
   if (!options.candidates_out.empty()) {
     std::string lines;
     for (const auto& c : result.cases) {
       if (c.candidate) lines += c.case_id + "\n";
     }
-    results::write_atomically(options.candidates_out, lines);
+    core::write_atomically(options.candidates_out, lines);
   }
   std::ostringstream text;
   if (options.format == "json") {
-    text << compare::to_json(result).dump(2) << "\n";
+    text << gate::to_json(result).dump(2) << "\n";
   } else if (options.format == "csv") {
-    compare::write_gate_csv(result, text);
+    gate::write_gate_csv(result, text);
   } else {
-    compare::write_gate_markdown(result, text);
+    gate::write_gate_markdown(result, text);
   }
   if (options.output == "-") {
     std::cout << text.str();
   } else {
-    results::write_atomically(options.output, text.str());
+    core::write_atomically(options.output, text.str());
   }
   std::cerr << "opbench compare --history: " << result.second_looks() << " second look(s)"
             << (result.looked || result.second_looks() == 0 ? "" : " (not taken: measure them again and pass --second-look)")
@@ -196,7 +102,7 @@ int run_compare(const CompareCommandOptions& options, const GlobalOptions& globa
   if (options.output == "-") {
     std::cout << text.str();
   } else {
-    results::write_atomically(options.output, text.str());
+    core::write_atomically(options.output, text.str());
     for (const auto& note : comparison.notes) std::cerr << "opbench compare: note: " << note << "\n";
   }
   std::cerr << "opbench compare: " << comparison.count("slower") << " slower, "

@@ -46,14 +46,14 @@ std::string html_report(const ExportOptions& options, const results::ResultSet& 
     const bool stored = db.find(set) >= 0;
     for (const auto& r : set.cases) {
       // One estimator over the trend, this run's: a night recorded with another would shift.
-      auto points = history::restated(db.series(r.c.case_id, 60, -1, "", r.timing.measures), r.estimate.estimator);
-      if (!stored && r.status == "ok") {
+      auto points = history::restated(db.series(r.c.case_id, 60, -1, "", core::name_of(r.timing.measures)), r.estimate.estimator);
+      if (!stored && r.status == results::Status::ok) {
         history::Point now;
         now.date = set.context.value("date", std::string());
         now.label = "this run";
         now.time = r.estimate.time;
         now.estimator = r.estimate.estimator;
-        now.call_path = r.timing.call_path;
+        now.call_path = core::name_of(r.timing.call_path);
         points.push_back(now);
       }
       if (!points.empty()) extras.trends.emplace(r.c.case_id, std::move(points));
@@ -85,7 +85,7 @@ int export_results(const ExportOptions& options, const GlobalOptions& global) {
     text = out.str();
   }
   if (options.output == "-") std::cout << text;
-  else results::write_atomically(options.output, text);
+  else core::write_atomically(options.output, text);
   return 0;
 }
 

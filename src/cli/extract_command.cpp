@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "opbench/core/files.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/extract/extract.hpp"
 #include "opbench/results/store.hpp"
@@ -23,7 +24,7 @@ int run_extract(const ExtractOptions& options, const GlobalOptions& global) {
   std::vector<extract::InputSpec> inputs;
   for (const auto& text : options.inputs) inputs.push_back(extract::InputSpec::parse(text));
   const extract::Extraction extraction = extract::extract_model(options.model, inputs, options.seed);
-  results::write_atomically(options.output, extract::to_config(extraction).dump(2) + "\n");
+  core::write_atomically(options.output, extract::to_config(extraction).dump(2) + "\n");
   std::size_t unsupported = 0;
   for (const auto& call : extraction.calls) {
     if (!call.unsupported.empty()) {

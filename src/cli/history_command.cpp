@@ -8,8 +8,9 @@
 #include "commands.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/history/history.hpp"
-#include "opbench/report/units.hpp"
+#include "opbench/core/units.hpp"
 #include "opbench/results/store.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::cli {
 namespace {
@@ -127,9 +128,9 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
     const std::string other = recorded[i].estimator == p.estimator
                                   ? ""
                                   : fmt::format("{}: {}", recorded[i].estimator.empty() ? "?" : recorded[i].estimator,
-                                                report::format_duration(recorded[i].time));
+                                                core::format_duration(recorded[i].time));
     std::cout << fmt::format("| {} | {} | {} | {} | {:+.1f}% | {} | {} | {} |\n", p.run_id, p.date, p.label,
-                             report::format_duration(p.time), (p.time / points.front().time - 1) * 100,
+                             core::format_duration(p.time), (p.time / points.front().time - 1) * 100,
                              p.replicates.size(), change, other);
   }
   const stats::ChangePointOptions rule;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "commands.hpp"
+#include "opbench/core/files.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/results/store.hpp"
 
@@ -54,7 +55,7 @@ int merge(const MergeOptions& options, const GlobalOptions& global) {
     }
   }
   merged.context["merged_from"] = sources;
-  results::write_atomically(options.output, results::to_json(merged).dump(2) + "\n");
+  core::write_atomically(options.output, results::to_json(merged).dump(2) + "\n");
   std::cout << fmt::format("{} case(s) from {} file(s); results: {}\n", merged.cases.size(),
                            options.inputs.size(), options.output);
   return k_exit_ok;

@@ -8,7 +8,7 @@
 #include "opbench/core/error.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/core/strings.hpp"
-#include "opbench/plan/case.hpp"
+#include "opbench/results/case.hpp"
 #include "opbench/plan/planner.hpp"
 
 namespace opbench::cli {
@@ -23,7 +23,7 @@ struct ShowOptions {
 
 std::string args_text(const Json& given) {
   std::vector<std::string> parts;
-  for (const auto& item : given.items()) parts.push_back(item.key() + "=" + plan::argument_text(item.value()));
+  for (const auto& item : given.items()) parts.push_back(item.key() + "=" + results::argument_text(item.value()));
   return parts.empty() ? "-" : core::join(parts, ", ");
 }
 
@@ -36,14 +36,14 @@ std::string named_sizes(const std::vector<std::string>& axes, const Json& given)
     parts.push_back((i < axes.size() ? axes[i] : "size" + std::to_string(i)) + "=" + sizes[i].dump());
   }
   for (const auto& item : given.items()) {
-    if (item.key() != "sizes") parts.push_back(item.key() + "=" + plan::argument_text(item.value()));
+    if (item.key() != "sizes") parts.push_back(item.key() + "=" + results::argument_text(item.value()));
   }
   return parts.empty() ? "-" : core::join(parts, ", ");
 }
 
 // A sample's parameter: "beta: float64, 1 by default, a number in [1e-06, 100]".
 std::string parameter_text(const catalog::SampleParameter& p) {
-  return fmt::format("{}: {}, {} by default, {}", p.name, p.type, plan::argument_text(p.default_value), p.domain());
+  return fmt::format("{}: {}, {} by default, {}", p.name, p.type, results::argument_text(p.default_value), p.domain());
 }
 
 // "an operator" or "a sample".

@@ -9,9 +9,9 @@
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
-#include "opbench/exec/schedule.hpp"
 #include "opbench/stats/mann_whitney.hpp"
 #include "opbench/stats/statistics.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::compare {
 namespace {
@@ -36,19 +36,20 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
   c.new_replicates = candidate.timing.repetition_medians.size();
   c.base_processes = recorded_processes(base_context, base.timing).size();
   c.new_processes = recorded_processes(new_context, candidate.timing).size();
-  c.base_time = base.status == "ok" ? time_with(base, estimator) : k_nan;
-  c.new_time = candidate.status == "ok" ? time_with(candidate, estimator) : k_nan;
+  c.base_time = base.status == results::Status::ok ? time_with(base, estimator) : k_nan;
+  c.new_time = candidate.status == results::Status::ok ? time_with(candidate, estimator) : k_nan;
   c.ratio = c.new_time / c.base_time / speed;
   c.p_value = k_nan;
-  if (base.status != "ok" || candidate.status != "ok") {
+  if (base.status != results::Status::ok || candidate.status != results::Status::ok) {
     c.verdict = "unknown";
-    c.reason = "status base " + base.status + ", new " + candidate.status;
+    c.reason = "status base " + core::name_of(base.status) + ", new " + core::name_of(candidate.status);
     return c;
   }
   if (base.timing.measures != candidate.timing.measures) {
     // GPU time against the batch time of an older file, say: two different quantities.
     c.verdict = "unknown";
-    c.reason = "different times: base " + base.timing.measures + ", new " + candidate.timing.measures;
+    c.reason = "different times: base " + core::name_of(base.timing.measures) + ", new " +
+               core::name_of(candidate.timing.measures);
     return c;
   }
   if (base.timing.restored != candidate.timing.restored) {
@@ -234,7 +235,7 @@ std::vector<std::vector<double>> recorded_processes(const Json& context, const s
   const int planned = context.value("repetitions", 0);
   if (processes <= 1 || planned != static_cast<int>(medians.size())) return {medians};
   auto next = medians.begin();
-  for (int share : exec::split_repetitions(planned, processes)) {
+  for (int share : results::split_repetitions(planned, processes)) {
     out.emplace_back(next, next + share);
     next += share;
   }
@@ -280,10 +281,10 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
   // One estimator for both sides: asked, else BASE's (its first result with a time says it).
   std::string base_estimator = "median", new_estimator = "median";
   for (const auto& r : base.cases) {
-    if (r.status == "ok") { base_estimator = r.estimate.estimator; break; }
+    if (r.status == results::Status::ok) { base_estimator = r.estimate.estimator; break; }
   }
   for (const auto& r : candidate.cases) {
-    if (r.status == "ok") { new_estimator = r.estimate.estimator; break; }
+    if (r.status == results::Status::ok) { new_estimator = r.estimate.estimator; break; }
   }
   out.estimator = options.estimator.empty() ? base_estimator : options.estimator;
   if (options.estimator.empty() && new_estimator != base_estimator) {
@@ -323,8 +324,9 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
       continue;
     }
     const results::CaseResult& n = *it->second;
-    if (r.status == "ok" && n.status == "ok" && r.timing.call_path != n.timing.call_path) {
-      call_paths_changed["call path " + r.timing.call_path + " in BASE, " + n.timing.call_path + " in NEW"].push_back(r.c.case_id);
+    if (r.status == results::Status::ok && n.status == results::Status::ok && r.timing.call_path != n.timing.call_path) {
+      call_paths_changed["call path " + core::name_of(r.timing.call_path) + " in BASE, " +
+                         core::name_of(n.timing.call_path) + " in NEW"].push_back(r.c.case_id);
     }
     out.cases.push_back(compare_case(r, n, base.context, candidate.context, options, out.estimator, speed_of(r)));
     const double ratio = out.cases.back().ratio;

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "opbench/compare/compare.hpp"
-#include "opbench/report/csv_field.hpp"
+#include "opbench/core/csv_field.hpp"
 
 namespace opbench::compare {
 
@@ -14,7 +14,7 @@ void write_csv(const Comparison& comparison, std::ostream& out) {
   };
   out << "case_id,verdict,reason,base_time_us,new_time_us,ratio,p_value,base_replicates,new_replicates,speed_factor\n";
   for (const auto& c : comparison.cases) {
-    out << report::csv_field(c.case_id) << "," << c.verdict << "," << report::csv_field(c.reason) << ","
+    out << core::csv_field(c.case_id) << "," << c.verdict << "," << core::csv_field(c.reason) << ","
         << number(c.base_time * 1e6, "{:.4f}") << "," << number(c.new_time * 1e6, "{:.4f}") << ","
         << number(c.ratio, "{:.6f}") << "," << number(c.p_value, "{:.6g}") << "," << c.base_replicates
         << "," << c.new_replicates << "," << number(c.speed_factor, "{:.6f}") << "\n";

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "opbench/compare/compare.hpp"
-#include "opbench/report/units.hpp"
+#include "opbench/core/units.hpp"
 
 namespace opbench::compare {
 
@@ -26,8 +26,8 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
     const std::string verdict = c.verdict == "unknown" ? "unknown (" + c.reason + ")"
                                 : c.verdict == "slower" ? "**slower**"
                                                         : c.verdict;
-    out << "| `" << c.case_id << "` | " << report::format_duration(c.base_time) << " | "
-        << report::format_duration(c.new_time) << " | "
+    out << "| `" << c.case_id << "` | " << core::format_duration(c.base_time) << " | "
+        << core::format_duration(c.new_time) << " | "
         << (std::isfinite(c.ratio) ? fmt::format("{:.3f}", c.ratio) : "-") << " | "
         << (std::isfinite(c.p_value) ? fmt::format("{:.3g}", c.p_value) : "-") << " | " << verdict
         << " |\n";
@@ -48,8 +48,8 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
     out << "| farthest from 1 | base | new | ratio |\n|---|---:|---:|---:|\n";
     for (std::size_t i : a.worst) {
       const CaseComparison& c = comparison.cases[i];
-      out << "| `" << c.case_id << "` | " << report::format_duration(c.base_time) << " | "
-          << report::format_duration(c.new_time) << " | " << fmt::format("{:.3f}", c.ratio) << " |\n";
+      out << "| `" << c.case_id << "` | " << core::format_duration(c.base_time) << " | "
+          << core::format_duration(c.new_time) << " | " << fmt::format("{:.3f}", c.ratio) << " |\n";
     }
   }
   if (!comparison.only_in_base.empty()) {

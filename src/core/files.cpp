@@ -1,6 +1,7 @@
 #include "opbench/core/files.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 
 #include "opbench/core/error.hpp"
@@ -128,6 +130,46 @@ std::string relative_path(const std::string& path, const std::string& directory)
 std::string join_path(const std::string& directory, const std::string& name) {
   if (directory.empty()) return name;
   return directory.back() == '/' ? directory + name : directory + "/" + name;
+}
+
+namespace {
+
+void write_all(int fd, const std::string& text, const std::string& path) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0) throw ResultsError(path + ": write failed");
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::string parent = parent_path(path);
+  if (!parent.empty()) {
+    try {
+      create_directories(parent);
+    } catch (const Error& e) {
+      throw ResultsError(e.what());
+    }
+  }
+  const std::string temp = path + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) throw ResultsError(temp + ": cannot create file");
+  try {
+    write_all(fd, text, temp);
+  } catch (...) {
+    ::close(fd);
+    ::unlink(temp.c_str());
+    throw;
+  }
+  ::fsync(fd);
+  ::close(fd);
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    ::unlink(temp.c_str());
+    throw ResultsError(path + ": cannot rename the temp file into place");
+  }
 }
 
 }  // namespace opbench::core

@@ -58,4 +58,13 @@ std::string first_line(std::string_view text) {
   return std::string(text.substr(0, text.find('\n')));
 }
 
+std::uint64_t stable_hash(std::string_view text) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ULL;
+  }
+  return hash;
+}
+
 }  // namespace opbench::core

@@ -1,3 +1,4 @@
+#include "opbench/core/files.hpp"
 #include "opbench/cost/roofline.hpp"
 
 #include <cmath>
@@ -5,7 +6,7 @@
 #include <fstream>
 
 #include "opbench/core/error.hpp"
-#include "opbench/results/store.hpp"
+#include "opbench/core/files.hpp"
 
 namespace opbench::cost {
 
@@ -46,7 +47,7 @@ void PeakStore::save(const std::string& path) const {
                      {"gemm_flops", p.gemm_flops},
                      {"context", p.context}});
   }
-  results::write_atomically(path, Json({{"schema_version", 1}, {"peaks", peaks}}).dump(2) + "\n");
+  core::write_atomically(path, Json({{"schema_version", 1}, {"peaks", peaks}}).dump(2) + "\n");
 }
 
 const Peaks* PeakStore::find(const std::string& device, const std::string& dtype, int threads) const {
@@ -79,7 +80,7 @@ std::string default_peaks_path() {
   return base + "/opbench/peaks.json";
 }
 
-void apply_roofline(results::WorkInfo& work, double median_seconds, const Peaks* peaks) {
+void apply_roofline(WorkInfo& work, double median_seconds, const Peaks* peaks) {
   if (!(median_seconds > 0) || !std::isfinite(median_seconds)) return;
   if (work.flops) work.flops_per_second = *work.flops / median_seconds;
   if (work.bytes) work.bytes_per_second = *work.bytes / median_seconds;

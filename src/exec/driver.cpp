@@ -23,6 +23,7 @@
 #include "opbench/exec/device_support.hpp"
 #include "opbench/exec/memory_probe.hpp"
 #include "opbench/exec/timer.hpp"
+#include "opbench/results/estimate.hpp"
 #include "cuda_graph.hpp"
 #include "trace.hpp"
 #include "workload.hpp"
@@ -43,7 +44,7 @@ struct Flush {
   }
 };
 
-Flush make_flush(const plan::Case& c, bool cold) {
+Flush make_flush(const results::Case& c, bool cold) {
   Flush flush;
   if (cold) {
     flush.buffer = at::empty({flush_bytes(c.device)},
@@ -72,7 +73,7 @@ Measurement measure_with(Call& call, const Restore& restore, Flush& flush, bool 
 // waits for the device at both ends of every block.
 // A memory-bound CPU case (inputs of canary.hpp's memory_bound_bytes or more) also has the memory
 // canary before and after: the bandwidth the host gave while it ran (TimingInfo::repetition_bandwidth).
-Measurement time_on_host(const plan::Case& c, const ExecOptions& options, Workload& w, results::TimingInfo& timing,
+Measurement time_on_host(const results::Case& c, const ExecOptions& options, Workload& w, results::TimingInfo& timing,
                          std::function<void()> sync) {
   const bool cpu = device_of(c.device).is_cpu();
   Flush flush = make_flush(c, options.cold);
@@ -81,7 +82,7 @@ Measurement time_on_host(const plan::Case& c, const ExecOptions& options, Worklo
   const int threads = at::get_num_threads();
   SteadyTimer timer(std::move(sync));
   timing.timer = timer.name();
-  timing.measures = cpu ? "host" : "host_sync";
+  timing.measures = cpu ? results::Measures::host : results::Measures::host_sync;
   const bool bracketed = cpu && w.input_bytes >= memory_bound_bytes();
   auto start = std::chrono::steady_clock::now();
   const double before = cpu ? canary_seconds(threads) : 0.0;
@@ -110,7 +111,7 @@ int calls_per_replay(double batch_seconds, bool alone) {
 // The three CUDA times of a repetition (results::TimingInfo::measures): batch and CPU time as
 // side figures, then the GPU time, which becomes the case's samples. Where no graph can be
 // captured, the batch measurement is the case's samples and `cuda_graph` says why.
-Measurement time_on_cuda(const plan::Case& c, const ExecOptions& options, Workload& w,
+Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Workload& w,
                          const std::string& host_sync, results::TimingInfo& timing) {
   const at::Device device = device_of(c.device);
   const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(device.index());
@@ -139,7 +140,7 @@ Measurement time_on_cuda(const plan::Case& c, const ExecOptions& options, Worklo
   timing.cpu_times.push_back(stats::median(cpu.samples));
 
   timing.timer = events.name();
-  timing.measures = "batch";
+  timing.measures = results::Measures::batch;
   const std::string not_capturable = !w.not_capturable.empty() ? w.not_capturable : host_sync;
   if (!not_capturable.empty()) {
     timing.cuda_graph = "fallback: " + not_capturable;
@@ -166,14 +167,14 @@ Measurement time_on_cuda(const plan::Case& c, const ExecOptions& options, Worklo
     Measurement h = measure_with(w.call, w.restore, flush, options.cold, options.measure, host);
     timing.timer = host.name();
     timing.cuda_graph = "on: no device work";
-    timing.measures = "cpu";
+    timing.measures = results::Measures::cpu;
     return h;
   }
   m.block_size *= calls;
   m.noise = stats::cv(m.samples);
   m.noise_reached = m.noise <= options.measure.target_noise;
   timing.cuda_graph = "on (" + std::to_string(calls) + " calls per replay)";
-  timing.measures = "gpu";
+  timing.measures = results::Measures::gpu;
   return m;
 }
 #endif
@@ -196,7 +197,7 @@ void finish(results::CaseResult& result, const Measurement& m, const MeasureOpti
 }
 
 // The memory probe of one call; on CUDA also the caching allocator's peaks.
-results::MemoryStats probe(const plan::Case& c, const std::function<void()>& call) {
+results::MemoryStats probe(const results::Case& c, const std::function<void()>& call) {
 #if OPBENCH_WITH_CUDA
   const at::Device device = device_of(c.device);
   if (device.is_cuda()) {
@@ -217,7 +218,7 @@ results::MemoryStats probe(const plan::Case& c, const std::function<void()>& cal
 
 }  // namespace
 
-void drive(const plan::Case& c, const ExecOptions& options, Workload& w, results::CaseResult& result) {
+void drive(const results::Case& c, const ExecOptions& options, Workload& w, results::CaseResult& result) {
   at::AutoGradMode grad_mode(w.grad_mode);
   result.timing.call_path = w.call_path;
   result.timing.mode = options.cold ? "cold" : "hot";

@@ -19,7 +19,7 @@
 
 namespace opbench::exec {
 
-void run_forward_prepared(const plan::Case& c, PreparedCall& call, const ExecOptions& options,
+void run_forward_prepared(const results::Case& c, PreparedCall& call, const ExecOptions& options,
                           results::CaseResult& result) {
   Workload w = operator_workload(call);
   drive(c, options, w, result);
@@ -58,12 +58,12 @@ std::int64_t placement_padding(std::uint64_t seed, int repetition) {
   return static_cast<std::int64_t>((z % k_steps) * 64);
 }
 
-results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
+results::CaseResult run_case(const results::Case& c, const ExecOptions& options) {
   results::CaseResult result;
   result.c = c;
   result.timing.target_noise = options.measure.target_noise;
   if (!c.skip_reason.empty()) {
-    result.status = "skipped";
+    result.status = results::Status::skipped;
     result.message = c.skip_reason;
     return result;
   }
@@ -86,7 +86,7 @@ results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
     result = results::CaseResult{};
     result.c = c;
     result.timing.target_noise = options.measure.target_noise;
-    result.status = "skipped";
+    result.status = results::Status::skipped;
     result.message = skip.what();
   } catch (const std::exception& e) {
     const std::string mode = result.timing.mode;
@@ -102,7 +102,7 @@ results::CaseResult run_case(const plan::Case& c, const ExecOptions& options) {
     // A kernel with no implementation for this dtype on this device is a skipped case: the
     // operator does not support it, nothing failed.
     const bool unsupported = result.message.find("not implemented for '") != std::string::npos;
-    result.status = unsupported ? "skipped" : "error";
+    result.status = unsupported ? results::Status::skipped : results::Status::error;
     if (unsupported) result.message = c.dtype + " is not supported here: " + result.message;
     core::log_debug(c.case_id + ": " + e.what());
   }

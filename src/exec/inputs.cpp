@@ -43,12 +43,12 @@ at::Device device_of(const std::string& canonical) { return at::Device(canonical
 namespace {
 
 // What decides the values a case's generator draws: the same key, the same draws in order.
-std::string draws_key(const plan::Case& c) {
+std::string draws_key(const results::Case& c) {
   return c.op + "|" + c.given.dump() + "|" + c.dtype + "|" + std::to_string(c.seed);
 }
 
 struct Maker {
-  const plan::Case& c;
+  const results::Case& c;
   at::Generator generator;
   at::Device device;
   bool requires_grad;
@@ -214,14 +214,14 @@ bool is_device_type(const c10::TypePtr& type) {
 
 }  // namespace
 
-std::vector<c10::IValue> make_tensors(const plan::Case& c, const Json& specs) {
+std::vector<c10::IValue> make_tensors(const results::Case& c, const Json& specs) {
   Maker maker{c, at::make_generator<at::CPUGeneratorImpl>(c.seed), device_of(c.device), false, {}};
   std::vector<c10::IValue> out;
   for (const auto& spec : specs) out.emplace_back(maker.tensor(spec));
   return out;
 }
 
-PreparedCall prepare_call(const plan::Case& c, bool requires_grad) {
+PreparedCall prepare_call(const results::Case& c, bool requires_grad) {
   const auto dot = c.op.find('.', c.op.find("::") + 2);
   const std::string name = dot == std::string::npos ? c.op : c.op.substr(0, dot);
   const std::string overload = dot == std::string::npos ? "" : c.op.substr(dot + 1);

@@ -37,7 +37,8 @@
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/inputs.hpp"
-#include "opbench/plan/planner.hpp"
+#include "opbench/results/case.hpp"
+#include "aoti_package.hpp"
 
 namespace opbench::exec {
 namespace {
@@ -55,7 +56,7 @@ Tensors defined_only(Tensors outputs) {
 // same order matches it).
 // Its inputs are restored first, and its outputs are copies: an in-place operator returns the
 // input it wrote, which the next call writes again.
-Tensors seeded_call(const plan::Case& c, const TensorFunction& f) {
+Tensors seeded_call(const results::Case& c, const TensorFunction& f) {
   f.restore();
   at::manual_seed(c.seed);
   Tensors outputs = defined_only(f.body(f.inputs));
@@ -189,12 +190,12 @@ std::string interpreter_reason(const std::string& what) {
 // Holds a stage's outputs to eager's (`eager` nullptr: a later repetition, not checked): a
 // mismatch is the case's error ("stage S: <what> (<detail>)"); the check and its tolerance go
 // into `info`.
-void check_outputs(const plan::Case& c, const Tensors* eager, const Tensors& outputs, const std::string& what,
+void check_outputs(const results::Case& c, const Tensors* eager, const Tensors& outputs, const std::string& what,
                    results::StageInfo& info) {
   if (eager == nullptr) return;
   double worst = 0;
   const std::string mismatch = outputs_differ(*eager, outputs, worst);
-  if (!mismatch.empty()) throw Error("stage " + c.stage + ": " + what + " (" + mismatch + ")");
+  if (!mismatch.empty()) throw Error("stage " + core::name_of(c.stage) + ": " + what + " (" + mismatch + ")");
   info.check = worst;
   info.tolerance = eager->empty() ? "exact" : tolerance_for(eager->front().scalar_type()).text();
 }
@@ -203,11 +204,11 @@ void check_outputs(const plan::Case& c, const Tensors* eager, const Tensors& out
 // without any fuser, on the very inputs it was made from: a trace that does not give eager's
 // outputs cannot be timed as this case (LongTail-Bench leaves such cells empty too). SkipCase
 // says why.
-std::shared_ptr<torch::jit::Graph> faithful_trace(const plan::Case& c, const TensorFunction& f, const Tensors* eager);
+std::shared_ptr<torch::jit::Graph> faithful_trace(const results::Case& c, const TensorFunction& f, const Tensors* eager);
 
 // `eager`: the outputs to check against (nullptr: not checked, a later repetition).
-Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors* eager) {
-  const bool fused = c.stage == "fused";
+Workload script_workload(const results::Case& c, TensorFunction f, const Tensors* eager) {
+  const bool fused = c.stage == results::Stage::fused;
   const bool cuda = device_of(c.device).is_cuda();
   if (fused && f.inputs.empty()) {
     // Seen: LibTorch 2.15's oneDNN Graph pass dereferences null on such a graph (arange) and
@@ -224,7 +225,7 @@ Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors* e
                 : fuser == Fuser::tensorexpr ? "torchscript+tensorexpr"
                                              : "torchscript+onednn_graph";
   info.note = s->f.note;
-  s->function = std::make_shared<torch::jit::GraphFunction>("opbench_" + c.stage, graph, nullptr);
+  s->function = std::make_shared<torch::jit::GraphFunction>("opbench_" + core::name_of(c.stage), graph, nullptr);
   Tensors outputs;
   {
     // The profiling runs and the optimization happen in the first calls; a few more make sure
@@ -239,7 +240,7 @@ Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors* e
       }
     } catch (const std::exception& e) {
       // The graph ran unoptimized above: what failed is the optimized (fused) graph.
-      throw Error("stage " + c.stage + ": the " + info.runner + " graph failed: " + interpreter_reason(e.what()) +
+      throw Error("stage " + core::name_of(c.stage) + ": the " + info.runner + " graph failed: " + interpreter_reason(e.what()) +
                   "\n\n" + e.what());
     }
     GraphCounts counts;
@@ -254,7 +255,7 @@ Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors* e
                                   " operator nodes of this graph";
       // A single operator: fused would be script again, so it is not timed. A sample's graph is
       // timed all the same, saying so (its row of the stage table shows what the fuser did not do).
-      if (c.kind != "sample") throw SkipCase(nothing + ": fused would time script again");
+      if (c.kind != results::Kind::sample) throw SkipCase(nothing + ": fused would time script again");
       info.note = nothing + ": this is the script graph timed again" + (info.note.empty() ? "" : "; " + info.note);
     }
   }
@@ -272,13 +273,13 @@ Workload script_workload(const plan::Case& c, TensorFunction f, const Tensors* e
   };
   w.work_call = [s] { (void)s->f.body(s->f.inputs); };
   w.restore = s->f.restore;
-  w.call_path = c.stage;
+  w.call_path = c.stage == results::Stage::fused ? results::CallPath::fused : results::CallPath::script;
   w.stage_info = info;
   w.state = s;
   return w;
 }
 
-std::shared_ptr<torch::jit::Graph> faithful_trace(const plan::Case& c, const TensorFunction& f, const Tensors* eager) {
+std::shared_ptr<torch::jit::Graph> faithful_trace(const results::Case& c, const TensorFunction& f, const Tensors* eager) {
   std::shared_ptr<torch::jit::Graph> graph;
   try {
     graph = trace(f);
@@ -299,107 +300,7 @@ std::shared_ptr<torch::jit::Graph> faithful_trace(const plan::Case& c, const Ten
   return graph;
 }
 
-// ---- inductor: an AOTInductor package of the trace ------------------------------------------
-
-std::string shell_quoted(const std::string& text) {
-  std::string out = "'";
-  for (const char ch : text) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
-
-// The Python whose torch compiles the packages: $OPBENCH_PYTHON, else the set-up's .venv.
-std::string compiler_python() {
-  const char* chosen = std::getenv("OPBENCH_PYTHON");
-  return chosen != nullptr && *chosen != '\0' ? chosen : OPBENCH_DEFAULT_PYTHON;
-}
-
-// Where packages are kept between runs: $OPBENCH_CACHE_DIR, else $XDG_CACHE_HOME/opbench, else
-// ~/.cache/opbench; then aoti/.
-std::string package_cache() {
-  const char* own = std::getenv("OPBENCH_CACHE_DIR");
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  const char* home = std::getenv("HOME");
-  const std::string root = own != nullptr && *own != '\0'   ? std::string(own)
-                           : xdg != nullptr && *xdg != '\0' ? std::string(xdg) + "/opbench"
-                           : home != nullptr             ? std::string(home) + "/.cache/opbench"
-                                                         : std::string("/tmp/opbench-cache");
-  return root + "/aoti";
-}
-
-// The version's release (`2.15.0` of `2.15.0+cu130`).
-std::string release_of(const std::string& version) { return version.substr(0, version.find('+')); }
-
-// The torch version of `python` ("" when it does not run), asked once per process and Python.
-std::string python_torch_version(const std::string& python) {
-  static std::map<std::string, std::string> known;
-  static std::mutex guard;
-  const std::lock_guard<std::mutex> lock(guard);
-  if (const auto it = known.find(python); it != known.end()) return it->second;
-  const std::string command = shell_quoted(python) + " " + shell_quoted(OPBENCH_AOTI_SCRIPT) + " version 2>/dev/null";
-  std::string out;
-  if (FILE* pipe = ::popen(command.c_str(), "r")) {
-    char buffer[256];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
-    if (::pclose(pipe) != 0) out.clear();
-  }
-  return known[python] = core::trim(out);
-}
-
-// The trace as a TorchScript module (forward = the graph, `self` first), which Python loads.
-void save_trace(torch::jit::Graph& graph, const std::string& path) {
-  torch::jit::Module module("__torch__.opbench.Case");
-  auto forward = graph.copy();
-  forward->insertInput(0, "self")->setType(module._ivalue()->type());
-  auto* function = module._ivalue()->compilation_unit()->create_function(
-      c10::QualifiedName(*module.type()->name(), "forward"), forward);
-  module.type()->addMethod(function);
-  module.save(path);
-}
-
-// The package of `graph` on `inputs`: from the cache, else compiled into it (SkipCase when the
-// trace cannot be exported, Error when the compiler fails).
-std::string aoti_package(const plan::Case& c, torch::jit::Graph& graph, const Tensors& inputs) {
-  std::string key = c.case_id + "\n" + graph.toString() + "\nLibTorch " + TORCH_VERSION;
-  for (const at::Tensor& t : inputs) {
-    key += "\n" + std::string(c10::toString(t.scalar_type())) + " " + t.device().str() + " " +
-           c10::str(t.sizes()) + " " + c10::str(t.strides());
-  }
-  const std::string dir = package_cache();
-  core::create_directories(dir);
-  char name[17];
-  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(plan::stable_hash(key)));
-  const std::string base = dir + "/" + name;
-  const std::string package = base + ".pt2";
-  if (core::path_exists(package)) return package;
-  // This process's own files (another may compile the same package at the same time); the
-  // package is renamed into place whole. The compiler wants the .pt2 ending.
-  const std::string own = base + "." + std::to_string(::getpid());
-  const std::string trace_path = own + ".trace.pt", inputs_path = own + ".inputs.pt", errors = own + ".err";
-  const std::string partial = own + ".pt2";
-  save_trace(graph, trace_path);
-  {
-    std::vector<c10::IValue> values(inputs.begin(), inputs.end());
-    const std::vector<char> bytes = torch::jit::pickle_save(c10::ivalue::Tuple::create(std::move(values)));
-    std::ofstream(inputs_path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  }
-  const std::string command = shell_quoted(compiler_python()) + " " + shell_quoted(OPBENCH_AOTI_SCRIPT) + " " +
-                              shell_quoted(trace_path) + " " + shell_quoted(inputs_path) + " " +
-                              shell_quoted(partial) + " >/dev/null 2>" + shell_quoted(errors);
-  const int status = std::system(command.c_str());
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(errors);
-  const std::string said = core::trim(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
-  const std::string last = said.substr(said.rfind('\n') == std::string::npos ? 0 : said.rfind('\n') + 1);
-  if (code == 3) throw SkipCase("the trace cannot be exported: " + last);
-  if (code != 0) {
-    throw Error("stage inductor: AOTInductor failed (exit " + std::to_string(code) + "): " + last + " (see " + errors + ")");
-  }
-  std::rename(partial.c_str(), package.c_str());
-  for (const std::string& made : {trace_path, inputs_path, errors}) std::remove(made.c_str());
-  return package;
-}
-
-Workload inductor_workload(const plan::Case& c, TensorFunction f, const Tensors* eager) {
+Workload inductor_workload(const results::Case& c, TensorFunction f, const Tensors* eager) {
   if (f.inputs.empty()) throw SkipCase("the computation has no tensor input: an exported program needs one");
   const std::string python = compiler_python();
   const std::string version = python_torch_version(python);
@@ -447,14 +348,14 @@ Workload inductor_workload(const plan::Case& c, TensorFunction f, const Tensors*
   w.release = [s] { s->previous.clear(); };
   w.work_call = [s] { (void)s->f.body(s->f.inputs); };
   w.restore = s->f.restore;
-  w.call_path = "inductor";
+  w.call_path = results::CallPath::inductor;
   w.stage_info = info;
   w.state = s;
   return w;
 }
 
 #if OPBENCH_WITH_CUDA
-Workload graph_workload(const plan::Case& c, TensorFunction f, const Tensors* eager) {
+Workload graph_workload(const results::Case& c, TensorFunction f, const Tensors* eager) {
   struct State {
     TensorFunction f;
     Tensors outputs;
@@ -479,7 +380,7 @@ Workload graph_workload(const plan::Case& c, TensorFunction f, const Tensors* ea
   w.call = [s] { s->graph->replay(); };
   w.work_call = [s] { (void)s->f.body(s->f.inputs); };
   w.restore = s->f.restore;
-  w.call_path = "graph";
+  w.call_path = results::CallPath::graph;
   w.not_capturable = "the graph stage is one CUDA graph replay already (timed back to back)";
   w.stage_info = info;
   w.state = s;
@@ -489,8 +390,8 @@ Workload graph_workload(const plan::Case& c, TensorFunction f, const Tensors* ea
 
 }  // namespace
 
-Workload staged_workload(const plan::Case& c, TensorFunction f, bool check) {
-  if (c.direction != "forward") throw SkipCase("stages time the forward direction only");
+Workload staged_workload(const results::Case& c, TensorFunction f, bool check) {
+  if (c.direction != results::Direction::forward) throw SkipCase("stages time the forward direction only");
   at::NoGradGuard no_grad;
   Tensors eager;
   if (check) {
@@ -503,15 +404,15 @@ Workload staged_workload(const plan::Case& c, TensorFunction f, bool check) {
     }
   }
   const Tensors* reference = check ? &eager : nullptr;
-  if (c.stage == "script" || c.stage == "fused") return script_workload(c, std::move(f), reference);
-  if (c.stage == "inductor") return inductor_workload(c, std::move(f), reference);
-  if (c.stage == "graph") {
+  if (c.stage == results::Stage::script || c.stage == results::Stage::fused) return script_workload(c, std::move(f), reference);
+  if (c.stage == results::Stage::inductor) return inductor_workload(c, std::move(f), reference);
+  if (c.stage == results::Stage::graph) {
 #if OPBENCH_WITH_CUDA
     if (device_of(c.device).is_cuda()) return graph_workload(c, std::move(f), reference);
 #endif
     throw SkipCase("the graph stage captures CUDA calls: it runs on CUDA devices only");
   }
-  throw Error("unknown stage '" + c.stage + "'");
+  throw Error("unknown stage '" + core::name_of(c.stage) + "'");
 }
 
 }  // namespace opbench::exec

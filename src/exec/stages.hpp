@@ -1,5 +1,5 @@
 #pragma once
-// Stages (plan::Case::stage): the same forward computation run in other ways than eager ATen
+// Stages (results::Case::stage): the same forward computation run in other ways than eager ATen
 // calls, each checked against eager before it is timed. The one home of every compiler path:
 //   script  the computation traced once (LibTorch's C++ tracer, so no second copy of a sample is
 //           written) into a TorchScript graph, run by the graph executor with every fuser off:
@@ -42,6 +42,6 @@ struct TensorFunction {
 // cannot run this case faithfully (a trace that does not reproduce eager, random outputs), and
 // Error when a stage's outputs differ from eager's. Always throws SkipCase for nothing to fuse in
 // an operator's graph and for a stage the device cannot run.
-Workload staged_workload(const plan::Case& c, TensorFunction function, bool check = true);
+Workload staged_workload(const results::Case& c, TensorFunction function, bool check = true);
 
 }  // namespace opbench::exec

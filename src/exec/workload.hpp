@@ -42,7 +42,7 @@ struct Workload {
   // Drops what `call` keeps (before the memory probe, which then sees one call's own peak).
   std::function<void()> release = [] {};
   // How `call` reaches LibTorch: "typed", "boxed" (typed_call.hpp), "sample", "model", "gradient".
-  std::string call_path;
+  results::CallPath call_path = results::CallPath::boxed;
   // Why a CUDA graph must not capture `call` ("" when a capture may be tried; a capture that
   // fails falls back too, with LibTorch's reason).
   std::string not_capturable;
@@ -79,11 +79,11 @@ struct SkipCase : std::runtime_error {
 
 // The workload of a planned case (its inputs made on its device from its seed). `first`: the
 // case's first repetition, where a stage other than eager is checked against eager (once a case).
-Workload make_workload(const plan::Case& c, bool first = true);
+Workload make_workload(const results::Case& c, bool first = true);
 // The forward workload of an operator case on arguments made by the caller.
 Workload operator_workload(PreparedCall& call);
 
 // Times, records and probes `workload` into `result` (see executor.hpp for what each field is).
-void drive(const plan::Case& c, const ExecOptions& options, Workload& workload, results::CaseResult& result);
+void drive(const results::Case& c, const ExecOptions& options, Workload& workload, results::CaseResult& result);
 
 }  // namespace opbench::exec

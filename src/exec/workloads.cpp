@@ -62,7 +62,7 @@ Workload gradient_workload(std::vector<at::Tensor> outputs, std::vector<at::Tens
                                      /*create_graph=*/false, /*allow_unused=*/true);
   };
   w.release = [s] { s->grads.clear(); };
-  w.call_path = "gradient";
+  w.call_path = results::CallPath::gradient;
   w.not_capturable = "backward cases are not captured";
   w.grad_mode = true;
   w.recordable = false;
@@ -70,7 +70,7 @@ Workload gradient_workload(std::vector<at::Tensor> outputs, std::vector<at::Tens
   return w;
 }
 
-Workload operator_backward(const plan::Case& c) {
+Workload operator_backward(const results::Case& c) {
   at::AutoGradMode grad_mode(true);
   auto call = std::make_shared<PreparedCall>(prepare_call(c, /*requires_grad=*/true));
   if (call->grad_inputs.empty()) throw SkipCase("no floating-point tensor input to differentiate");
@@ -89,7 +89,7 @@ struct SampleInputs {
   std::size_t on_device = 0;
 };
 
-SampleInputs sample_inputs(const plan::Case& c) {
+SampleInputs sample_inputs(const results::Case& c) {
   SampleInputs out;
   out.sample = samples::find(c.name);
   if (out.sample == nullptr) throw Error("no sample named " + c.name + " is built in");
@@ -110,7 +110,7 @@ SampleInputs sample_inputs(const plan::Case& c) {
 }
 
 // A sample's forward computation, for the stages.
-TensorFunction sample_function(const plan::Case& c) {
+TensorFunction sample_function(const results::Case& c) {
   SampleInputs made = sample_inputs(c);
   TensorFunction f;
   f.inputs = std::move(made.inputs);
@@ -124,7 +124,7 @@ TensorFunction sample_function(const plan::Case& c) {
 
 // An operator's forward computation, for the stages: its tensor arguments are the inputs (other
 // arguments, tensor lists among them, are constants of the trace).
-TensorFunction operator_function(const plan::Case& c) {
+TensorFunction operator_function(const results::Case& c) {
   auto call = std::make_shared<PreparedCall>(prepare_call(c, /*requires_grad=*/false));
   TensorFunction f;
   f.restore = restore_of(*call);  // the inputs below are the call's own tensors
@@ -158,12 +158,12 @@ TensorFunction operator_function(const plan::Case& c) {
 }
 
 // A long-tail sample: its inputs (sample_inputs) and body.
-Workload sample_workload(const plan::Case& c) {
+Workload sample_workload(const results::Case& c) {
   SampleInputs made = sample_inputs(c);
   const samples::Sample* sample = made.sample;
   std::vector<at::Tensor>& inputs = made.inputs;
   const std::size_t on_device = made.on_device;
-  if (c.direction == "backward") {
+  if (c.direction == results::Direction::backward) {
     if (!sample->info.backward) {
       throw SkipCase("this sample's backward is not timed (LongTail-Bench times it forward only)");
     }
@@ -193,13 +193,13 @@ Workload sample_workload(const plan::Case& c) {
   w.input_bytes = tensor_bytes(s->inputs);
   w.call = [s] { s->outputs = s->body(s->inputs); };
   w.release = [s] { s->outputs.clear(); };
-  w.call_path = "sample";
+  w.call_path = results::CallPath::sample;
   w.state = s;
   return w;
 }
 
 // A whole TorchScript model as one case: forward on inputs made from the case's specs.
-Workload model_workload(const plan::Case& c) {
+Workload model_workload(const results::Case& c) {
   struct State {
     torch::jit::Module module;
     std::vector<c10::IValue> inputs;
@@ -213,7 +213,7 @@ Workload model_workload(const plan::Case& c) {
   w.input_bytes = tensor_bytes(s->inputs);
   w.call = [s] { s->output = s->module.forward(s->inputs); };
   w.release = [s] { s->output = c10::IValue(); };
-  w.call_path = "model";
+  w.call_path = results::CallPath::model;
   w.state = s;
   return w;
 }
@@ -294,7 +294,7 @@ Workload operator_workload(PreparedCall& call) {
   if (TypedCall typed = typed_call(call)) {
     w.call = std::move(typed.call);
     w.release = std::move(typed.release);
-    w.call_path = "typed";
+    w.call_path = results::CallPath::typed;
     return w;
   }
   w.call = [s, &call] {
@@ -306,18 +306,18 @@ Workload operator_workload(PreparedCall& call) {
     s->stack.clear();
     s->previous.clear();
   };
-  w.call_path = "boxed";
+  w.call_path = results::CallPath::boxed;
   return w;
 }
 
-Workload make_workload(const plan::Case& c, bool first) {
-  if (c.stage != "eager") {
-    if (c.kind == "model") throw SkipCase("a model case is TorchScript already: it runs at stage eager only");
-    return staged_workload(c, c.kind == "sample" ? sample_function(c) : operator_function(c), first);
+Workload make_workload(const results::Case& c, bool first) {
+  if (c.stage != results::Stage::eager) {
+    if (c.kind == results::Kind::model) throw SkipCase("a model case is TorchScript already: it runs at stage eager only");
+    return staged_workload(c, c.kind == results::Kind::sample ? sample_function(c) : operator_function(c), first);
   }
-  if (c.kind == "model") return model_workload(c);
-  if (c.kind == "sample") return sample_workload(c);
-  if (c.direction == "backward") return operator_backward(c);
+  if (c.kind == results::Kind::model) return model_workload(c);
+  if (c.kind == results::Kind::sample) return sample_workload(c);
+  if (c.direction == results::Direction::backward) return operator_backward(c);
   auto call = std::make_shared<PreparedCall>(prepare_call(c, /*requires_grad=*/false));
   Workload w = operator_workload(*call);
   w.state = std::make_shared<std::pair<std::shared_ptr<PreparedCall>, std::shared_ptr<void>>>(call, w.state);

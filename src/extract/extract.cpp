@@ -14,7 +14,7 @@
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/inputs.hpp"
-#include "opbench/plan/case.hpp"
+#include "opbench/results/case.hpp"
 
 namespace opbench::extract {
 
@@ -55,7 +55,7 @@ Extraction extract_model(const std::string& model, const std::vector<InputSpec>&
     throw Error(model + ": cannot load the TorchScript model (" + message + ")");
   }
   module.eval();
-  plan::Case c;
+  results::Case c;
   c.dtype = "float32";
   c.device = "cpu";
   c.seed = seed;

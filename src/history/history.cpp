@@ -7,6 +7,7 @@
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/json.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::history {
 namespace {
@@ -229,7 +230,7 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     m_path);
     for (const auto& r : set.cases) {
-      if (r.status != "ok" || !std::isfinite(r.estimate.time)) continue;
+      if (r.status != results::Status::ok || !std::isfinite(r.estimate.time)) continue;
       Json replicates = Json::array();
       for (double m : r.timing.repetition_medians) {
         if (std::isfinite(m)) replicates.push_back(m);
@@ -237,7 +238,7 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
       if (replicates.empty()) replicates.push_back(r.estimate.time);
       value.reset();
       value.bind(1, id).bind(2, r.c.case_id).bind(3, r.estimate.time).bind(4, r.estimate.estimator)
-          .bind(5, replicates.dump()).bind(6, r.timing.measures).bind(7, r.timing.call_path);
+          .bind(5, replicates.dump()).bind(6, core::name_of(r.timing.measures)).bind(7, core::name_of(r.timing.call_path));
       value.step();
     }
     exec(m_db, "COMMIT", m_path);

@@ -70,12 +70,12 @@ std::vector<catalog::CatalogCase> swept(const catalog::Entry& entry, const std::
 
 }  // namespace
 
-Case make_case(const std::string& name, const catalog::BoundOp& bound, const std::string& dtype,
-               const std::string& device, int threads, const std::string& direction,
-               std::uint64_t seed, const std::string& memory_format, const std::string& stage) {
-  Case c;
+results::Case make_case(const std::string& name, const catalog::BoundOp& bound, const std::string& dtype,
+               const std::string& device, int threads, results::Direction direction,
+               std::uint64_t seed, const std::string& memory_format, results::Stage stage) {
+  results::Case c;
   c.name = name;
-  c.kind = "op";
+  c.kind = results::Kind::op;
   c.op = bound.qualified();
   c.schema = bound.schema;
   c.given = bound.given;
@@ -87,21 +87,13 @@ Case make_case(const std::string& name, const catalog::BoundOp& bound, const std
   c.seed = seed;
   c.memory_format = memory_format;
   c.stage = stage;
-  c.case_id = make_case_id(name, c.given, dtype, device, threads, direction, memory_format, stage);
+  c.case_id = results::make_case_id(name, c.given, dtype, device, threads, direction, memory_format, stage);
   return c;
 }
 
-std::uint64_t stable_hash(const std::string& text) {
-  std::uint64_t hash = 14695981039346656037ULL;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ULL;
-  }
-  return hash;
-}
 
 bool in_shard(const std::string& case_id, int index, int count) {
-  return count <= 1 || stable_hash(case_id) % static_cast<std::uint64_t>(count) ==
+  return count <= 1 || core::stable_hash(case_id) % static_cast<std::uint64_t>(count) ==
                            static_cast<std::uint64_t>(index);
 }
 
@@ -205,7 +197,7 @@ std::vector<Json> parameter_values(const AxisSweep& axis, const catalog::SampleP
   return values;
 }
 
-bool case_name_matches(const Case& c, const std::string& name) {
+bool case_name_matches(const results::Case& c, const std::string& name) {
   const std::string wanted = core::starts_with(name, "aten::") ? name.substr(6) : name;
   return c.name == wanted || base_name(c.name) == wanted || c.op == "aten::" + wanted;
 }
@@ -221,7 +213,7 @@ bool name_matches(const catalog::Entry& entry, const std::string& name) {
                      [&](const auto& c) { return case_matches(c, name); });
 }
 
-std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& options) {
+std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& options) {
   for (const auto& name : options.ops) {
     const bool found = std::any_of(catalog.entries.begin(), catalog.entries.end(), [&](const auto& entry) {
       return entry.kind != "sample" && name_matches(entry, name);
@@ -241,7 +233,7 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
   }
   std::set<std::string> axes_swept;  // the --axis names some selected sample has
   const bool by_name = !options.ops.empty() || !options.samples.empty();
-  std::vector<Case> cases;
+  std::vector<results::Case> cases;
   std::map<std::string, std::string> origin_of;
   for (const auto& entry : catalog.entries) {
     if (by_name) {
@@ -280,18 +272,18 @@ std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& 
       for (const auto& dtype : options.dtypes) {
         for (const auto& device : options.devices) {
           for (int threads : options.threads) {
-            std::vector<std::string> directions{"forward"};
-            if (options.backward) directions.emplace_back("backward");
+            std::vector<results::Direction> directions{results::Direction::forward};
+            if (options.backward) directions.push_back(results::Direction::backward);
             for (const auto& memory_format : options.memory_formats) {
             // A layout axis means something only for 4-d and 5-d tensors.
-            if (memory_format != "contiguous" && !has_4d_or_5d_tensor(item.bound.given)) continue;
+            if (memory_format != "contiguous" && !results::has_4d_or_5d_tensor(item.bound.given)) continue;
             for (const auto& direction : directions) {
             for (const auto& stage : options.stages) {
               // Stages time the forward computation only.
-              if (direction == "backward" && stage != "eager") continue;
-              Case c = make_case(entry.name, item.bound, dtype, device, threads, direction,
+              if (direction == results::Direction::backward && stage != results::Stage::eager) continue;
+              results::Case c = make_case(entry.name, item.bound, dtype, device, threads, direction,
                                  options.seed, memory_format, stage);
-              c.kind = entry.kind;
+              c.kind = entry.kind == "sample" ? results::Kind::sample : results::Kind::op;
               c.shape_class = item.spec.shape_class;
               c.category = item.spec.category.empty() ? entry.category : item.spec.category;
               c.tags = item.spec.tags;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "opbench/report/units.hpp"
+#include "opbench/core/units.hpp"
 
 namespace opbench::report {
 
@@ -16,9 +16,9 @@ void BreakdownReporter::write(const results::ResultSet& set, std::ostream& out) 
   std::vector<const results::CaseResult*> untimed;
   double sum = 0;
   for (const auto& r : set.cases) {
-    if (r.c.kind == "model") {
+    if (r.c.kind == results::Kind::model) {
       wholes.push_back(&r);
-    } else if (r.status == "ok" && std::isfinite(r.summary.median)) {
+    } else if (r.status == results::Status::ok && std::isfinite(r.summary.median)) {
       parts.push_back(&r);
       sum += r.summary.median * r.c.count;
     } else {
@@ -37,22 +37,22 @@ void BreakdownReporter::write(const results::ResultSet& set, std::ostream& out) 
     const double total = r->summary.median * r->c.count;
     cumulative += total;
     out << fmt::format("| {} | `{}` | {} | {} | {} | {:.1f}% | {:.1f}% |\n", i + 1, r->c.case_id, r->c.count,
-                       format_duration(r->summary.median), format_duration(total),
+                       core::format_duration(r->summary.median), core::format_duration(total),
                        sum > 0 ? 100 * total / sum : 0.0, sum > 0 ? 100 * cumulative / sum : 0.0);
   }
-  out << fmt::format("\n**Sum of the parts**: {} ({} distinct calls)\n", format_duration(sum), parts.size());
+  out << fmt::format("\n**Sum of the parts**: {} ({} distinct calls)\n", core::format_duration(sum), parts.size());
   for (const auto* whole : wholes) {
-    if (whole->status == "ok") {
+    if (whole->status == results::Status::ok) {
       out << fmt::format("**Whole model** (`{}`): {}; parts / whole: {:.2f}\n", whole->c.name,
-                         format_duration(whole->summary.median), sum / whole->summary.median);
+                         core::format_duration(whole->summary.median), sum / whole->summary.median);
     } else {
-      out << fmt::format("**Whole model** (`{}`): {}: {}\n", whole->c.name, whole->status, whole->message);
+      out << fmt::format("**Whole model** (`{}`): {}: {}\n", whole->c.name, core::name_of(whole->status), whole->message);
     }
   }
   if (!untimed.empty()) {
     out << "\n## Not timed\n\n| case | calls | status | why |\n|---|---:|---|---|\n";
     for (const auto* r : untimed) {
-      out << "| `" << r->c.case_id << "` | " << r->c.count << " | " << r->status << " | " << r->message << " |\n";
+      out << "| `" << r->c.case_id << "` | " << r->c.count << " | " << core::name_of(r->status) << " | " << r->message << " |\n";
     }
   }
 }

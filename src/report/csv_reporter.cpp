@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "opbench/report/csv_field.hpp"
+#include "opbench/core/csv_field.hpp"
 #include "opbench/stats/statistics.hpp"
 
 namespace opbench::report {
@@ -30,9 +30,9 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
   for (const auto& r : set.cases) {
     const auto& s = r.summary;
     std::vector<std::string> cells = {
-        csv_field(r.c.case_id), csv_field(r.c.name), r.c.kind, csv_field(r.c.op), csv_field(r.c.shape_class),
-        r.c.dtype, r.c.device, std::to_string(r.c.threads), r.c.direction, r.status,
-        csv_field(r.message), std::to_string(s.count), std::to_string(r.timing.block_size),
+        core::csv_field(r.c.case_id), core::csv_field(r.c.name), core::name_of(r.c.kind), core::csv_field(r.c.op), core::csv_field(r.c.shape_class),
+        r.c.dtype, r.c.device, std::to_string(r.c.threads), core::name_of(r.c.direction), core::name_of(r.status),
+        core::csv_field(r.message), std::to_string(s.count), std::to_string(r.timing.block_size),
         std::to_string(r.estimate.repetitions), micros(r.estimate.median), micros(r.estimate.low),
         micros(r.estimate.high),
         std::isfinite(r.estimate.coverage) ? fmt::format("{:.4f}", r.estimate.coverage) : "",
@@ -47,7 +47,7 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
         optional(r.work.flops, "{:.0f}", 1), optional(r.work.bytes, "{:.0f}", 1),
         optional(r.work.flops_per_second, "{:.4f}", 1e-9), optional(r.work.bytes_per_second, "{:.4f}", 1e-9),
         optional(r.work.intensity, "{:.4f}", 1), r.work.bound, optional(r.work.percent_of_peak, "{:.2f}", 1),
-        r.timing.measures,
+        core::name_of(r.timing.measures),
         r.timing.cpu_times.empty() ? "" : micros(stats::median(r.timing.cpu_times)),
         r.timing.batch_times.empty() ? "" : micros(stats::median(r.timing.batch_times)),
         r.estimate.estimator, micros(r.estimate.time)};

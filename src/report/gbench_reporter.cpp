@@ -30,7 +30,7 @@ void GbenchReporter::write(const results::ResultSet& set, std::ostream& out) con
   Json benchmarks = Json::array();
   int family = 0;
   for (const auto& r : set.cases) {
-    if (r.status != "ok" || r.samples.empty()) continue;
+    if (r.status != results::Status::ok || r.samples.empty()) continue;
     const auto repetitions = static_cast<std::int64_t>(r.samples.size());
     auto entry = [&](const std::string& name) {
       Json b = Json::object();

@@ -1,5 +1,7 @@
 #include "opbench/report/html_reporter.hpp"
 
+#include "html_parts.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,60 +14,13 @@
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/report/stage_reporter.hpp"
-#include "opbench/report/units.hpp"
+#include "opbench/core/units.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::report {
 namespace {
 
-constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
-
-std::string esc(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-std::string num(double v) { return std::isfinite(v) ? fmt::format("{:.4g}", v) : std::string("0"); }
-std::string px(double v) { return fmt::format("{:.1f}", v); }
-
-std::string context_text(const Json& context, const char* key) {
-  if (!context.contains(key) || context[key].is_null()) return "";
-  const Json& v = context[key];
-  return v.is_string() ? v.get<std::string>() : v.dump();
-}
-
-std::string rate_text(double per_second, const char* unit) {
-  if (per_second >= 1e12) return fmt::format("{:.2f} T{}", per_second / 1e12, unit);
-  if (per_second >= 1e9) return fmt::format("{:.2f} G{}", per_second / 1e9, unit);
-  if (per_second >= 1e6) return fmt::format("{:.2f} M{}", per_second / 1e6, unit);
-  return fmt::format("{:.3g} {}", per_second, unit);
-}
-
-// A log axis: maps [lo, hi] onto [from, to] pixels (to < from for a y axis).
-struct LogAxis {
-  double lo, hi, from, to;
-  double operator()(double v) const {
-    const double t = (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo));
-    return from + t * (to - from);
-  }
-};
-
-// Powers of ten inside [lo, hi].
-std::vector<double> decades(double lo, double hi) {
-  std::vector<double> out;
-  for (double p = std::pow(10.0, std::ceil(std::log10(lo) - 1e-9)); p <= hi * (1 + 1e-9); p *= 10) out.push_back(p);
-  return out;
-}
+using namespace html;
 
 // ---- summary -------------------------------------------------------------------------------
 
@@ -74,7 +29,7 @@ void write_summary(const results::ResultSet& set, std::ostream& out) {
   std::size_t ok = 0, errors = 0, skipped = 0;
   std::set<std::string> devices;
   for (const auto& r : set.cases) {
-    (r.status == "ok" ? ok : r.status == "error" ? errors : skipped)++;
+    (r.status == results::Status::ok ? ok : r.status == results::Status::error ? errors : skipped)++;
     devices.insert(r.c.device);
   }
   out << "<section id=\"summary\"><h2>Summary</h2><dl>\n";
@@ -144,7 +99,7 @@ std::string strip_plot(const results::CaseResult& r) {
   svg << fmt::format("<line class=\"median\" x1=\"{0}\" x2=\"{0}\" y1=\"1\" y2=\"21\"/>", px(at(time)));
   for (double m : r.timing.repetition_medians) {
     svg << fmt::format("<circle class=\"rep\" cx=\"{}\" cy=\"11\" r=\"3\"><title>repetition median {}</title></circle>",
-                       px(at(m)), format_duration(m));
+                       px(at(m)), core::format_duration(m));
   }
   svg << "</svg>";
   return svg.str();
@@ -161,7 +116,7 @@ void write_cases(const results::ResultSet& set, const std::string& report_dir, s
     tags.insert(r.c.tags.begin(), r.c.tags.end());
     if (!r.c.category.empty()) categories.insert(r.c.category);
     if (!r.c.shape_class.empty()) shapes.insert(r.c.shape_class);
-    kinds.insert(r.c.kind);
+    kinds.insert(core::name_of(r.c.kind));
   }
   auto select = [&](const char* id, const char* label, const std::set<std::string>& values) {
     out << "<label>" << label << " <select id=\"" << id << "\"><option value=\"\">all</option>";
@@ -187,27 +142,27 @@ void write_cases(const results::ResultSet& set, const std::string& report_dir, s
          "<th data-num=\"0\">measures</th><th data-num=\"1\">p90</th><th data-num=\"1\">cv</th>"
          "<th data-num=\"1\">peak memory</th><th data-num=\"1\">% of roof</th></tr></thead><tbody>\n";
   for (const auto& r : set.cases) {
-    const bool ok = r.status == "ok";
-    const std::string status = ok ? (results::noisy(r) ? "ok (noisy)" : "ok") : r.status;
-    out << "<tr class=\"case " << esc(r.status) << "\" data-id=\"" << esc(r.c.case_id) << "\" data-tags=\""
+    const bool ok = r.status == results::Status::ok;
+    const std::string status = ok ? (results::noisy(r) ? "ok (noisy)" : "ok") : core::name_of(r.status);
+    out << "<tr class=\"case " << esc(core::name_of(r.status)) << "\" data-id=\"" << esc(r.c.case_id) << "\" data-tags=\""
         << esc(core::join(r.c.tags, " ")) << "\" data-category=\"" << esc(r.c.category) << "\" data-shape=\""
-        << esc(r.c.shape_class) << "\" data-kind=\"" << esc(r.c.kind) << "\">";
+        << esc(r.c.shape_class) << "\" data-kind=\"" << esc(core::name_of(r.c.kind)) << "\">";
     out << "<td><code>" << esc(r.c.case_id) << "</code>"
         << (r.trace.empty() ? "" : " <a class=\"trace\" href=\"" + esc(trace_link(r.trace)) + "\">trace</a>") << "</td>";
     out << "<td data-v=\"" << esc(status) << "\"" << (ok ? "" : " title=\"" + esc(r.message) + "\"") << ">"
         << esc(status) << (ok ? "" : ": " + esc(core::first_line(r.message))) << "</td>";
-    out << "<td data-v=\"" << num(ok ? r.estimate.time : k_nan) << "\">" << (ok ? format_duration(r.estimate.time) : "-")
+    out << "<td data-v=\"" << num(ok ? r.estimate.time : k_nan) << "\">" << (ok ? core::format_duration(r.estimate.time) : "-")
         << "</td>";
     out << "<td data-v=\"" << num(ok ? r.estimate.spread : k_nan) << "\">" << (ok ? esc(estimate_text(r.estimate)) : "-")
         << "</td>";
     out << "<td>" << (ok ? strip_plot(r) : "") << "</td>";
-    out << "<td>" << (ok ? esc(r.timing.measures == "host" ? std::string("host") : device_times_text(r)) : "-") << "</td>";
-    out << "<td data-v=\"" << num(ok ? r.summary.p90 : k_nan) << "\">" << (ok ? format_duration(r.summary.p90) : "-")
+    out << "<td>" << (ok ? esc(r.timing.measures == results::Measures::host ? std::string("host") : device_times_text(r)) : "-") << "</td>";
+    out << "<td data-v=\"" << num(ok ? r.summary.p90 : k_nan) << "\">" << (ok ? core::format_duration(r.summary.p90) : "-")
         << "</td>";
     out << "<td data-v=\"" << num(ok ? r.summary.cv : k_nan) << "\">"
         << (ok && std::isfinite(r.summary.cv) ? fmt::format("{:.1f}%", r.summary.cv * 100) : "-") << "</td>";
     out << "<td data-v=\"" << (r.memory ? r.memory->peak_bytes : 0) << "\">"
-        << (r.memory ? format_bytes(r.memory->peak_bytes) : "-") << "</td>";
+        << (r.memory ? core::format_bytes(r.memory->peak_bytes) : "-") << "</td>";
     out << "<td data-v=\"" << num(r.work.percent_of_peak.value_or(k_nan)) << "\">"
         << (r.work.percent_of_peak ? fmt::format("{:.1f}% {}", *r.work.percent_of_peak, esc(r.work.bound)) : "-")
         << "</td></tr>\n";
@@ -229,7 +184,7 @@ std::map<std::string, Roofs> roofs_of(const results::ResultSet& set) {
   std::map<std::string, Roofs> out;
   for (const auto& r : set.cases) {
     const auto& w = r.work;
-    if (r.status != "ok" || !w.intensity || !w.flops_per_second || !(*w.intensity > 0) || !(*w.flops_per_second > 0)) {
+    if (r.status != results::Status::ok || !w.intensity || !w.flops_per_second || !(*w.intensity > 0) || !(*w.flops_per_second > 0)) {
       continue;
     }
     const std::string key = w.peaks.empty() ? r.c.device + "/" + r.c.dtype + "/t" + std::to_string(r.c.threads)
@@ -329,192 +284,6 @@ void write_roofline(const results::ResultSet& set, std::ostream& out) {
          "calibrated peaks the run judged it against (<code>opbench calibrate</code>).</p>\n";
   for (const auto& [key, roofs] : all) write_roofline_chart(key, roofs, out);
   out << "</section>\n";
-}
-
-// ---- comparison ----------------------------------------------------------------------------
-
-// The ratio bar: a log axis from 1/2 to 2, 1 in the middle; the interval of the ratio from the two
-// medians' intervals (new low / base high to new high / base low), the ratio as a dot.
-std::string ratio_plot(double ratio, double low, double high) {
-  constexpr double width = 240, height = 18, pad = 6;
-  const LogAxis x{0.5, 2.0, pad, width - pad};
-  auto at = [&](double v) { return std::clamp(x(std::max(v, 1e-300)), pad, width - pad); };
-  std::string svg = fmt::format("<svg class=\"ratio\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">", width, height);
-  svg += fmt::format("<line class=\"one\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" y2=\"{1}\"/>", px(x(1.0)), height);
-  if (std::isfinite(low) && std::isfinite(high)) {
-    svg += fmt::format("<line class=\"interval\" x1=\"{}\" x2=\"{}\" y1=\"9\" y2=\"9\"/>", px(at(low)), px(at(high)));
-  }
-  svg += fmt::format("<circle class=\"ratio-dot\" cx=\"{}\" cy=\"9\" r=\"3.5\"/></svg>", px(at(ratio)));
-  return svg;
-}
-
-void write_comparison(const results::ResultSet& set, const HtmlExtras& extras, std::ostream& out) {
-  const compare::Comparison& cmp = *extras.comparison;
-  std::map<std::string, const results::CaseResult*> base_of, new_of;
-  if (extras.base != nullptr) {
-    for (const auto& r : extras.base->cases) base_of[r.c.case_id] = &r;
-  }
-  for (const auto& r : set.cases) new_of[r.c.case_id] = &r;
-  std::vector<const compare::CaseComparison*> rows;
-  for (const auto& c : cmp.cases) rows.push_back(&c);
-  auto distance = [](const compare::CaseComparison* c) {
-    return std::isfinite(c->ratio) && c->ratio > 0 ? std::abs(std::log(c->ratio)) : -1.0;
-  };
-  std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return distance(a) > distance(b); });
-  out << "<section id=\"compare\"><h2>Against " << esc(cmp.base_path) << "</h2>\n";
-  out << fmt::format("<p><span class=\"slower\">{} slower</span>, <span class=\"faster\">{} faster</span>, {} same, "
-                     "{} unknown; geometric mean of the ratios {}; |new/base &minus; 1|: median {:.1f}%, p90 {:.1f}%.</p>\n",
-                     cmp.count("slower"), cmp.count("faster"), cmp.count("same"), cmp.count("unknown"),
-                     std::isfinite(cmp.geomean_ratio) ? fmt::format("{:.3f}", cmp.geomean_ratio) : "-",
-                     cmp.agreement.median_abs_change * 100, cmp.agreement.p90_abs_change * 100);
-  out << "<p class=\"note\">Slower or faster: past the " << fmt::format("{:.0f}", cmp.options.threshold * 100)
-      << "% threshold and significant (Mann-Whitney U on the repetition medians). The bar: new/base on a log axis "
-         "from &times;0.5 to &times;2, its interval (median estimator only) from the two medians' intervals; "
-         "farthest from 1 first.</p>\n";
-  out << "<table id=\"compare-table\"><thead><tr><th>case</th><th>verdict</th><th>base</th><th>new</th>"
-         "<th>new/base</th><th>ratio</th></tr></thead><tbody>\n";
-  for (const auto* c : rows) {
-    double low = k_nan, high = k_nan;
-    const auto b = base_of.find(c->case_id);
-    const auto n = new_of.find(c->case_id);
-    // The interval from the two medians' intervals: drawn when the times are those medians.
-    if (cmp.estimator == "median" && b != base_of.end() && n != new_of.end() && b->second->estimate.high > 0 &&
-        b->second->estimate.low > 0) {
-      low = n->second->estimate.low / b->second->estimate.high;
-      high = n->second->estimate.high / b->second->estimate.low;
-    }
-    const bool has_ratio = std::isfinite(c->ratio);
-    out << "<tr class=\"cmp " << esc(c->verdict) << "\"><td><code>" << esc(c->case_id) << "</code></td><td"
-        << (c->reason.empty() ? "" : " title=\"" + esc(c->reason) + "\"") << ">" << esc(c->verdict) << "</td><td>"
-        << format_duration(c->base_time) << "</td><td>" << format_duration(c->new_time) << "</td><td>"
-        << (has_ratio ? fmt::format("&times;{:.3f}", c->ratio) : "-")
-        << (std::isfinite(low) ? fmt::format(" [{:.3f}, {:.3f}]", low, high) : "") << "</td><td>"
-        << (has_ratio ? ratio_plot(c->ratio, low, high) : "") << "</td></tr>\n";
-  }
-  out << "</tbody></table>\n";
-  if (!cmp.only_in_base.empty() || !cmp.only_in_new.empty()) {
-    out << fmt::format("<p class=\"note\">{} case(s) only in the base, {} only in the new file.</p>\n",
-                       cmp.only_in_base.size(), cmp.only_in_new.size());
-  }
-  out << "</section>\n";
-}
-
-// ---- stages --------------------------------------------------------------------------------
-
-// The speedup bar of a stage: a log axis from ×1/8 to ×8, 1 in the middle, the bar from 1 to
-// the speedup (green when faster than eager, red when slower).
-std::string speedup_plot(double speedup) {
-  constexpr double width = 160, height = 14, pad = 4;
-  const LogAxis x{0.125, 8.0, pad, width - pad};
-  const double one = x(1.0);
-  const double at = std::clamp(x(std::max(speedup, 1e-300)), pad, width - pad);
-  return fmt::format("<svg class=\"speedup\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">"
-                     "<rect class=\"{2}\" x=\"{3}\" y=\"3\" width=\"{4}\" height=\"8\"/>"
-                     "<line class=\"one\" x1=\"{5}\" x2=\"{5}\" y1=\"0\" y2=\"{1}\"/></svg>",
-                     width, height, speedup >= 1 ? "gain" : "loss", px(std::min(one, at)), px(std::abs(at - one)),
-                     px(one));
-}
-
-// The stage table of a run --stage (stage_reporter.hpp) as a chart: each row's time at each stage
-// and its speedup over eager as a bar, then the geometric means.
-void write_stages(const StageTable& table, std::ostream& out) {
-  out << "<section id=\"stages\"><h2>Stages</h2>\n<p class=\"note\">The same computation eager, traced to a "
-         "TorchScript graph (script), with LibTorch's fuser (fused), as one CUDA graph (graph); each checked "
-         "against eager before timing. Bars: speedup over eager on a log axis from &times;1/8 to &times;8.</p>\n";
-  out << "<table id=\"stage-table\"><thead><tr><th>case</th><th>tags</th>";
-  for (const auto& stage : table.stages) out << "<th>" << esc(stage) << "</th>";
-  out << "</tr></thead><tbody>\n";
-  for (const StageRow& row : table.rows) {
-    out << "<tr><td><code>" << esc(row.case_id) << "</code></td><td>" << esc(core::join(row.tags, " ")) << "</td>";
-    for (const StageCell& cell : row.cells) {
-      if (cell.status != "ok") {
-        out << "<td class=\"" << esc(cell.status) << "\" title=\"" << esc(core::first_line(cell.message)) << "\">"
-            << (cell.status.empty() ? "-" : esc(cell.status)) << "</td>";
-        continue;
-      }
-      out << "<td>" << format_duration(cell.time);
-      if (cell.speedup && &cell != &row.cells.front()) {
-        out << fmt::format(" &times;{:.2f}", *cell.speedup) << "<br>" << speedup_plot(*cell.speedup);
-      }
-      out << "</td>";
-    }
-    out << "</tr>\n";
-  }
-  out << "</tbody></table>\n<table id=\"stage-means\"><thead><tr><th>geometric mean (rows)</th>";
-  for (std::size_t s = 1; s < table.stages.size(); ++s) out << "<th>" << esc(table.stages[s]) << "</th>";
-  out << "</tr></thead><tbody>\n";
-  for (const StageMean& mean : table.means) {
-    out << "<tr><td>" << esc(mean.group) << "</td>";
-    for (std::size_t s = 1; s < table.stages.size(); ++s) {
-      out << "<td>";
-      if (std::isfinite(mean.speedup[s])) {
-        out << fmt::format("&times;{:.2f} ({})<br>", mean.speedup[s], mean.rows[s]) << speedup_plot(mean.speedup[s]);
-      } else {
-        out << "-";
-      }
-      out << "</td>";
-    }
-    out << "</tr>\n";
-  }
-  out << "</tbody></table></section>\n";
-}
-
-// ---- history -------------------------------------------------------------------------------
-
-std::string trend_plot(const std::vector<history::Point>& points) {
-  constexpr double width = 260, height = 40, pad = 4;
-  double lo = std::numeric_limits<double>::infinity(), hi = 0;
-  for (const auto& p : points) lo = std::min(lo, p.time), hi = std::max(hi, p.time);
-  if (!(hi > lo)) lo = lo * 0.95, hi = hi * 1.05;
-  const double step = points.size() > 1 ? (width - 2 * pad) / static_cast<double>(points.size() - 1) : 0;
-  auto y = [&](double v) { return height - pad - (v - lo) / (hi - lo) * (height - 2 * pad); };
-  std::string svg = fmt::format("<svg class=\"trend\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\"><polyline points=\"",
-                                width, height);
-  for (std::size_t i = 0; i < points.size(); ++i) svg += px(pad + step * i) + "," + px(y(points[i].time)) + " ";
-  svg += "\"/>";
-  // A change point sits halfway between the last run of the old level and the first of the new.
-  for (const auto& c : history::change_points(points)) {
-    const double x = pad + step * (static_cast<double>(c.index) - 0.5);
-    svg += fmt::format("<line class=\"change\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" y2=\"{1}\"><title>level ×{2:.3f} from {3} "
-                       "(p {4:.1g})</title></line>",
-                       px(x), height, c.after / c.before, esc(points[c.index].date), c.p_value);
-  }
-  // Where opbench called the case another way (typed, boxed): a step there may be opbench's.
-  for (const auto& c : history::call_path_changes(points)) {
-    const double x = pad + step * (static_cast<double>(c.index) - 0.5);
-    svg += fmt::format("<line class=\"called\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" y2=\"{1}\"><title>called {2} from {3} "
-                       "(was {4})</title></line>",
-                       px(x), height, esc(c.after), esc(points[c.index].date), esc(c.before));
-  }
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    svg += fmt::format("<circle class=\"night\" cx=\"{}\" cy=\"{}\" r=\"2.5\"><title>{} {}: {}</title></circle>",
-                       px(pad + step * i), px(y(points[i].time)), esc(points[i].date), esc(points[i].label),
-                       format_duration(points[i].time));
-  }
-  return svg + "</svg>";
-}
-
-void write_history(const results::ResultSet& set, const HtmlExtras& extras, std::ostream& out) {
-  out << "<section id=\"history\"><h2>History</h2>\n<p class=\"note\">Each case's time in every run stored in "
-      << esc(extras.history_path)
-      << fmt::format(", made with this run's estimator from each run's repetition medians (a run recorded with "
-                     "another estimator does not shift the trend), oldest first; hover a dot for its date and label. A dashed red line is a change point: "
-                     "the level moved by {:.0f}% or more and held for {} runs or more on each side (rank test). A dotted grey line: "
-                     "from there opbench called the case another way (typed or boxed; hover it), which moves a small "
-                     "operator's time by itself.</p>\n",
-                     stats::ChangePointOptions{}.effect_floor * 100, stats::ChangePointOptions{}.min_segment);
-  out << "<table id=\"history-table\"><thead><tr><th>case</th><th>runs</th><th>first</th><th>last</th>"
-         "<th>last/first</th><th>trend</th></tr></thead><tbody>\n";
-  for (const auto& r : set.cases) {
-    const auto it = extras.trends.find(r.c.case_id);
-    if (it == extras.trends.end() || it->second.empty()) continue;
-    const auto& points = it->second;
-    out << "<tr class=\"trend-row\"><td><code>" << esc(r.c.case_id) << "</code></td><td>" << points.size() << "</td><td>"
-        << format_duration(points.front().time) << "</td><td>" << format_duration(points.back().time) << "</td><td>"
-        << fmt::format("&times;{:.3f}", points.back().time / points.front().time) << "</td><td>"
-        << trend_plot(points) << "</td></tr>\n";
-  }
-  out << "</tbody></table></section>\n";
 }
 
 constexpr const char* k_style = R"(

@@ -8,7 +8,8 @@
 
 #include "opbench/core/strings.hpp"
 #include "opbench/report/reporter.hpp"
-#include "opbench/report/units.hpp"
+#include "opbench/core/units.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::report {
 namespace {
@@ -41,7 +42,7 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
   }
   std::size_t ok = 0, errors = 0, skipped = 0;
   for (const auto& r : set.cases) {
-    (r.status == "ok" ? ok : r.status == "error" ? errors : skipped)++;
+    (r.status == results::Status::ok ? ok : r.status == results::Status::error ? errors : skipped)++;
   }
   out << fmt::format("- **cases**: {} ok, {} error, {} skipped\n", ok, errors, skipped);
   out << "- **time**: the case's time, the estimator (`fastest-third`: the mean of the fastest third of the "
@@ -59,16 +60,16 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
   };
   for (const auto& r : set.cases) {
     const auto& s = r.summary;
-    const std::string status = r.status == "ok" ? (results::noisy(r) ? "ok (noisy)" : "ok")
-                                                : r.status + ": " + core::first_line(r.message);
+    const std::string status = r.status == results::Status::ok ? (results::noisy(r) ? "ok (noisy)" : "ok")
+                                                : core::name_of(r.status) + ": " + core::first_line(r.message);
     out << "| `" << cell(r.c.case_id) << "` | " << cell(status) << " | "
-        << format_duration(r.estimate.time) << " | "
-        << (r.status == "ok" ? estimate_text(r.estimate) : "-") << " | "
-        << (r.status != "ok" ? "-" : r.timing.measures == "host" ? "host" : cell(device_times_text(r))) << " | "
-        << format_duration(s.p90) << " | "
-        << format_duration(s.p99) << " | "
+        << core::format_duration(r.estimate.time) << " | "
+        << (r.status == results::Status::ok ? estimate_text(r.estimate) : "-") << " | "
+        << (r.status != results::Status::ok ? "-" : r.timing.measures == results::Measures::host ? "host" : cell(device_times_text(r))) << " | "
+        << core::format_duration(s.p90) << " | "
+        << core::format_duration(s.p99) << " | "
         << (std::isfinite(s.cv) ? fmt::format("{:.1f}%", s.cv * 100) : "-") << " | " << s.count
-        << " | " << (r.memory ? format_bytes(r.memory->peak_bytes) : "-") << " | "
+        << " | " << (r.memory ? core::format_bytes(r.memory->peak_bytes) : "-") << " | "
         << (r.memory ? std::to_string(r.memory->allocations) : "-") << " | "
         << rate(r.work.flops_per_second) << " | " << rate(r.work.bytes_per_second) << " | "
         << (r.work.percent_of_peak ? fmt::format("{:.1f}% {}", *r.work.percent_of_peak, r.work.bound) : "-")
@@ -77,7 +78,7 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
   // Cases far from their roof: where there is most to gain.
   std::vector<const results::CaseResult*> far;
   for (const auto& r : set.cases) {
-    if (r.status == "ok" && r.work.percent_of_peak && *r.work.percent_of_peak < 10.0) far.push_back(&r);
+    if (r.status == results::Status::ok && r.work.percent_of_peak && *r.work.percent_of_peak < 10.0) far.push_back(&r);
   }
   std::sort(far.begin(), far.end(), [](const auto* a, const auto* b) {
     return *a->work.percent_of_peak < *b->work.percent_of_peak;

@@ -11,7 +11,8 @@
 #include "opbench/report/json_reporter.hpp"
 #include "opbench/report/md_reporter.hpp"
 #include "opbench/report/stage_reporter.hpp"
-#include "opbench/report/units.hpp"
+#include "opbench/core/units.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::report {
 
@@ -36,25 +37,26 @@ std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregat
 std::string estimate_text(const results::Estimate& e) {
   if (e.repetitions < 2) return "1 rep";
   return fmt::format("{} of {} reps · median {} [{}, {}] {:.0f}% · ± {:.1f}%", e.estimator, e.repetitions,
-                     format_duration(e.median), format_duration(e.low), format_duration(e.high),
+                     core::format_duration(e.median), core::format_duration(e.low), core::format_duration(e.high),
                      e.coverage * 100, e.spread * 50);
 }
 
 std::string device_times_text(const results::CaseResult& r) {
-  const std::string& m = r.timing.measures;
-  if (m == "host" || m.empty()) return "";
-  const std::string what = m == "gpu"     ? "GPU time"
-                           : m == "batch" ? "batch time (no graph)"
-                           : m == "cpu"   ? "CPU time (no device work)"
-                                          : "host time with synchronize";
+  using results::Measures;
+  const Measures m = r.timing.measures;
+  if (m == Measures::host) return "";
+  const std::string what = m == Measures::gpu     ? "GPU time"
+                           : m == Measures::batch ? "batch time (no graph)"
+                           : m == Measures::cpu   ? "CPU time (no device work)"
+                                                  : "host time with synchronize";
   std::string text = what;
-  if (!r.timing.cpu_times.empty()) text += " · CPU " + format_duration(stats::median(r.timing.cpu_times));
-  if (!r.timing.batch_times.empty()) text += " · batch " + format_duration(stats::median(r.timing.batch_times));
+  if (!r.timing.cpu_times.empty()) text += " · CPU " + core::format_duration(stats::median(r.timing.cpu_times));
+  if (!r.timing.batch_times.empty()) text += " · batch " + core::format_duration(stats::median(r.timing.batch_times));
   return text;
 }
 
 std::string console_line(const results::CaseResult& r) {
-  if (r.status != "ok") return fmt::format("{}  {}: {}", r.c.case_id, r.status, core::first_line(r.message));
+  if (r.status != results::Status::ok) return fmt::format("{}  {}: {}", r.c.case_id, core::name_of(r.status), core::first_line(r.message));
   const std::string device = device_times_text(r);
   // Repetitions set aside for an unusual memory bandwidth (results::set_aside_unusual_bandwidth).
   const std::string aside = r.timing.set_aside.empty()
@@ -62,11 +64,11 @@ std::string console_line(const results::CaseResult& r) {
                                 : fmt::format(" · {} set aside: memory bandwidth off its usual {:.1f} GB/s",
                                               r.timing.set_aside.size(), r.timing.usual_bandwidth / 1e9);
   return fmt::format("{}  {} ({}{}){}  p90 {}  cv {:.1f}%{}  peak {}{}", r.c.case_id,
-                     format_duration(r.estimate.time), estimate_text(r.estimate), aside,
+                     core::format_duration(r.estimate.time), estimate_text(r.estimate), aside,
                      device.empty() ? "" : "  (" + device + ")",
-                     format_duration(r.summary.p90),
+                     core::format_duration(r.summary.p90),
                      r.timing.noise * 100, results::noisy(r) ? " (noisy)" : "",
-                     r.memory ? format_bytes(r.memory->peak_bytes) : "-",
+                     r.memory ? core::format_bytes(r.memory->peak_bytes) : "-",
                      r.work.aten_calls ? fmt::format("  {} ATen call(s)", *r.work.aten_calls) : "");
 }
 

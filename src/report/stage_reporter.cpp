@@ -9,8 +9,8 @@
 #include <set>
 
 #include "opbench/core/strings.hpp"
-#include "opbench/report/csv_field.hpp"
-#include "opbench/report/units.hpp"
+#include "opbench/core/csv_field.hpp"
+#include "opbench/core/units.hpp"
 #include "opbench/stats/statistics.hpp"
 
 namespace opbench::report {
@@ -87,7 +87,7 @@ void write_markdown(const StageTable& table, std::ostream& out) {
     std::vector<std::string> calls;
     for (std::size_t s = 0; s < table.stages.size(); ++s) {
       const StageCell& cell = row.cells[s];
-      out << " " << (cell.status == "ok" ? format_duration(cell.time) : "—") << " |";
+      out << " " << (cell.status == "ok" ? core::format_duration(cell.time) : "—") << " |";
       if (s > 0) out << " " << speedup_text(cell.speedup) << " |";
       calls.push_back(cell.status == "ok" ? count_text(cell.aten_calls) : "—");
     }
@@ -133,15 +133,15 @@ void write_csv(const StageTable& table, std::ostream& out) {
   }
   out << "\n";
   for (const StageRow& row : table.rows) {
-    out << csv_field(row.case_id) << ',' << csv_field(row.name) << ',' << row.kind << ',' << csv_field(core::join(row.tags, " "))
-        << ',' << csv_field(row.source) << ',' << row.device;
+    out << core::csv_field(row.case_id) << ',' << core::csv_field(row.name) << ',' << row.kind << ',' << core::csv_field(core::join(row.tags, " "))
+        << ',' << core::csv_field(row.source) << ',' << row.device;
     for (const StageCell& cell : row.cells) {
       const bool ok = cell.status == "ok";
       out << ',' << cell.status << ',' << (ok ? fmt::format("{:.9g}", cell.time) : "") << ','
           << (cell.speedup ? fmt::format("{:.4f}", *cell.speedup) : "") << ','
           << (ok && cell.aten_calls ? std::to_string(*cell.aten_calls) : "") << ','
           << (ok && cell.fusion_groups ? std::to_string(*cell.fusion_groups) : "") << ','
-          << csv_field(ok ? "" : core::first_line(cell.message));
+          << core::csv_field(ok ? "" : core::first_line(cell.message));
     }
     out << "\n";
   }
@@ -158,22 +158,22 @@ StageTable make_stage_table(const results::ResultSet& set) {
   StageTable table;
   std::set<std::string> present{"eager"}, staged;
   for (const auto& r : set.cases) {
-    present.insert(r.c.stage);
-    if (r.c.stage != "eager") staged.insert(plan::eager_case_id(r.c));
+    present.insert(core::name_of(r.c.stage));
+    if (r.c.stage != results::Stage::eager) staged.insert(results::eager_case_id(r.c));
   }
-  for (const auto& stage : plan::stage_names()) {
+  for (const auto& stage : core::names_of<results::Stage>()) {
     if (present.count(stage) > 0) table.stages.push_back(stage);
   }
   std::map<std::string, std::size_t> row_of;
   for (const auto& r : set.cases) {
-    const std::string id = plan::eager_case_id(r.c);
+    const std::string id = results::eager_case_id(r.c);
     if (staged.count(id) == 0) continue;
     auto [it, added] = row_of.emplace(id, table.rows.size());
     if (added) {
       StageRow row;
       row.case_id = id;
       row.name = r.c.name;
-      row.kind = r.c.kind;
+      row.kind = core::name_of(r.c.kind);
       row.source = r.c.source;
       row.device = r.c.device;
       row.tags = r.c.tags;
@@ -181,11 +181,11 @@ StageTable make_stage_table(const results::ResultSet& set) {
       table.rows.push_back(std::move(row));
     }
     const auto s = static_cast<std::size_t>(
-        std::find(table.stages.begin(), table.stages.end(), r.c.stage) - table.stages.begin());
+        std::find(table.stages.begin(), table.stages.end(), core::name_of(r.c.stage)) - table.stages.begin());
     StageCell& cell = table.rows[it->second].cells[s];
-    cell.status = r.status;
+    cell.status = core::name_of(r.status);
     cell.message = r.message;
-    if (r.status == "ok") {
+    if (r.status == results::Status::ok) {
       cell.time = stage_time(r);
       cell.aten_calls = r.work.aten_calls;
       if (r.stage_info) cell.fusion_groups = r.stage_info->fusion_groups;

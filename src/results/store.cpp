@@ -14,19 +14,11 @@
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::results {
 
 namespace {
-
-void write_all(int fd, const std::string& text, const std::string& path) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) throw ResultsError(path + ": write failed");
-    done += static_cast<std::size_t>(n);
-  }
-}
 
 void make_parent(const std::string& path) {
   const std::string parent = core::parent_path(path);
@@ -43,26 +35,6 @@ void make_parent(const std::string& path) {
 
 std::string journal_path_for(const std::string& output_path) {
   return output_path + ".journal.jsonl";
-}
-
-void write_atomically(const std::string& path, const std::string& text) {
-  make_parent(path);
-  const std::string temp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw ResultsError(temp + ": cannot create file");
-  try {
-    write_all(fd, text, temp);
-  } catch (...) {
-    ::close(fd);
-    ::unlink(temp.c_str());
-    throw;
-  }
-  ::fsync(fd);
-  ::close(fd);
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    ::unlink(temp.c_str());
-    throw ResultsError(path + ": cannot rename the temp file into place");
-  }
 }
 
 ResultWriter::ResultWriter(std::string output_path, Json context)
@@ -121,7 +93,7 @@ void ResultWriter::finish(const std::vector<std::string>& order, const Json& sum
     std::stable_sort(m_set.cases.begin(), m_set.cases.end(),
                      [&](const auto& a, const auto& b) { return position(a) < position(b); });
   }
-  write_atomically(m_output_path, to_json(m_set).dump(2) + "\n");
+  core::write_atomically(m_output_path, to_json(m_set).dump(2) + "\n");
   std::fclose(m_journal);
   m_journal = nullptr;
   std::remove(m_journal_path.c_str());
@@ -170,7 +142,7 @@ ResultSet load_results(const std::string& path) {
       if (finished.count(id) > 0) continue;
       // With the run's estimator, which each repetition records.
       CaseResult partial = combine_repetitions(repetitions[id], repetitions[id].front().estimate.estimator);
-      if (partial.status == "ok") {
+      if (partial.status == results::Status::ok) {
         partial.message = std::to_string(partial.timing.repetition_medians.size()) + " of " + std::to_string(planned[id]) +
                           " repetitions: the run ended before the others";
       }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "opbench/catalog/binder.hpp"
+#include "opbench/catalog/samples.hpp"
 #include "opbench/catalog/sample_parameter.hpp"
 #include "opbench/config/case_spec.hpp"
 
@@ -46,8 +47,9 @@ struct Catalog {
 // ConfigError (`file:row: what is wrong`), before anything runs.
 Catalog load_catalog(const std::vector<std::string>& files);
 
-// Adds the built-in long-tail samples (kind "sample", category "longtail"), one case per
-// catalogue argument case (shape class "common", so they are part of the default suite).
-void add_samples(Catalog& catalog);
+// Adds long-tail samples (kind "sample", category "longtail"; the built-in ones are
+// samples::sample_infos()), one case per catalogue argument case (shape class "common", so they
+// are part of the default suite).
+void add_samples(Catalog& catalog, const std::vector<SampleInfo>& samples);
 
 }  // namespace opbench::catalog

@@ -47,7 +47,4 @@ struct SampleInfo {
   std::vector<std::string> dtypes{"float32", "float64", "float16", "bfloat16"};
 };
 
-// Every sample built into this binary, by name.
-const std::vector<SampleInfo>& sample_infos();
-
 }  // namespace opbench::catalog

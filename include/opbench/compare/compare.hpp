@@ -17,6 +17,7 @@
 
 #include "opbench/core/json.hpp"
 #include "opbench/results/result_set.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::compare {
 

@@ -41,4 +41,8 @@ std::string absolute_path(const std::string& path);
 // returned unchanged.
 std::string relative_path(const std::string& path, const std::string& directory);
 
+// Writes `text` to `path` through a temp file in the same directory, fsync and rename, so a
+// reader sees the old file or the whole new one; throws ResultsError naming the file.
+void write_atomically(const std::string& path, const std::string& text);
+
 }  // namespace opbench::core

@@ -1,6 +1,7 @@
 #pragma once
 // Small string helpers shared by the parsers and the command line.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,9 @@ std::string join(const std::vector<std::string>& pieces, std::string_view sep);
 
 // Splits every item on ',' and trims it: `{"a,b", "c"}` -> `{"a", "b", "c"}`.
 std::vector<std::string> split_list(const std::vector<std::string>& items);
+
+// 64-bit FNV-1a of `text`: the same on every machine and build (shards, trace and cache names).
+std::uint64_t stable_hash(std::string_view text);
 
 bool starts_with(std::string_view text, std::string_view prefix);
 bool ends_with(std::string_view text, std::string_view suffix);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "opbench/core/json.hpp"
-#include "opbench/results/result_set.hpp"
+#include "opbench/cost/work.hpp"
 
 namespace opbench::cost {
 
@@ -45,6 +45,6 @@ class PeakStore {
 std::string default_peaks_path();
 
 // Fills the rates of `work` from the median time, and with `peaks` the bound and % of peak.
-void apply_roofline(results::WorkInfo& work, double median_seconds, const Peaks* peaks);
+void apply_roofline(WorkInfo& work, double median_seconds, const Peaks* peaks);
 
 }  // namespace opbench::cost

@@ -2,19 +2,14 @@
 // A canary of the machine's speed: a fixed chain of integer multiply-adds (no memory traffic,
 // no LibTorch call), about 0.1 ms on a 2.5 GHz core. It takes the same time whenever the core runs
 // at full speed, so a slower canary means a slow spell (a busy neighbour, a throttled or shared
-// core); see schedule.hpp. It runs on the calling thread only: it is split with ATen's
-// parallel_for, which is a serial loop in code built without OpenMP, as opbench is (until
-// 2026-11-25 this said it ran on each of the case's threads; it never did).
+// core); see run/schedule.hpp. It runs on the calling thread only: it is split with ATen's
+// parallel_for, which is a serial loop in code built without OpenMP, as opbench is.
 //
 // A memory canary beside it, for the cases that stream from memory: LibTorch's sum over a buffer
 // twice the last-level cache, on the intra-op threads the case runs on, timed by the wall clock.
-// On a shared host it moves with things the speed canary cannot see: here (2-core KVM guest,
-// 2026-11-25 12:20, bench_overhead memory-canary, its buffer then on 4 KiB pages) two threads
-// summed 64 MiB at 35-40 GB/s most of the time and at 53-56 GB/s for a few seconds at a time, one
-// thread at 25-27 GB/s throughout (the host runs the two vCPUs at the same time only now and
-// then); relu 8x64x112x112 on two threads ran at 0.53-0.64 ms then instead of 1.0-1.2 ms, and
-// such cases were the A/A's worst (the minimum over repetitions took a fast one in one run, not in
-// the next). On huge pages, as now, one thread reads 34.5-37.5 GB/s (memory-canary 15, 16:00).
+// On a shared host it moves with things the speed canary cannot see (the host may run a guest's
+// vCPUs together only now and then); the readings that showed it are in
+// docs/reproducibility-log.md ("The canaries").
 
 #include <cstdint>
 
@@ -36,7 +31,7 @@ std::int64_t memory_canary_bytes();
 
 // Cases whose inputs fill at least this much (a quarter of the last-level cache) stream from
 // memory: the driver brackets their CPU repetitions with the memory canary. (Bracketing every
-// multi-threaded case too was measured on 2026-11-25 and not kept: docs/reproducibility.md.)
+// multi-threaded case too was measured and not kept: docs/reproducibility-log.md.)
 std::int64_t memory_bound_bytes();
 
 // The memory canary: the faster of two sums of the whole buffer on LibTorch's intra-op threads

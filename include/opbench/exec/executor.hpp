@@ -7,8 +7,9 @@
 #include <string>
 
 #include "opbench/exec/measure.hpp"
-#include "opbench/plan/case.hpp"
+#include "opbench/results/case.hpp"
 #include "opbench/results/result_set.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::exec {
 
@@ -37,7 +38,7 @@ struct ExecOptions {
 // Bytes of the padding allocation made before repetition `repetition` of a case seeded `seed`.
 std::int64_t placement_padding(std::uint64_t seed, int repetition);
 
-results::CaseResult run_case(const plan::Case& c, const ExecOptions& options);
+results::CaseResult run_case(const results::Case& c, const ExecOptions& options);
 
 // LibTorch's intra-op thread count at this process's first call, kept (the number of physical
 // cores: `run` and `calibrate` ask while they plan and collect the context, before any case

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "opbench/plan/case.hpp"
+#include "opbench/results/case.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/results/result_set.hpp"
 
@@ -28,15 +28,15 @@ at::Device device_of(const std::string& canonical);
 
 // Resolves the operator and makes every argument on the case's device from its seed. With
 // `requires_grad`, floating tensors that the config does not exclude require grad.
-PreparedCall prepare_call(const plan::Case& c, bool requires_grad);
+PreparedCall prepare_call(const results::Case& c, bool requires_grad);
 
 // Tensors made from tensor specs (shape, dtype, init, ...) on the case's device from its seed:
 // the inputs of a model case.
-std::vector<c10::IValue> make_tensors(const plan::Case& c, const Json& specs);
+std::vector<c10::IValue> make_tensors(const results::Case& c, const Json& specs);
 
 // Runs a forward case on arguments made by prepare_call (the executor's own path, for callers
 // that must time other code on the very same tensors, like bench/).
-void run_forward_prepared(const plan::Case& c, PreparedCall& call, const ExecOptions& options,
+void run_forward_prepared(const results::Case& c, PreparedCall& call, const ExecOptions& options,
                           results::CaseResult& result);
 
 }  // namespace opbench::exec

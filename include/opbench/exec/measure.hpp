@@ -21,7 +21,7 @@ namespace opbench::exec {
 
 struct MeasureOptions {
   // Per measurement, i.e. per repetition of a case: a run measures each case in several
-  // repetitions spread over the run (run --repetitions, 7 by default), so these are small.
+  // repetitions spread over the run (run/settings.hpp: RunSettings::repetitions), so these are small.
   int warmup = 2;             // untimed calls before the first timed block, at least; the
                               // block-size calibration's calls count (it makes at least one)
   int min_runs = 3;           // samples at least (wins over max_time)

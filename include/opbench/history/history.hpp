@@ -14,6 +14,7 @@
 
 #include "opbench/results/result_set.hpp"
 #include "opbench/stats/change_points.hpp"
+#include "opbench/results/estimate.hpp"
 
 struct sqlite3;
 
@@ -42,7 +43,7 @@ struct Point {
 
 // The series with every point's time made with `estimator` from its replicates
 // (results::estimate_with), so that nights recorded with another estimator (min, the default
-// before 2026-11-25) do not shift against the others by the estimators' difference. A point with
+// before fastest-third) do not shift against the others by the estimators' difference. A point with
 // no replicates keeps its time; an empty `estimator` changes nothing.
 std::vector<Point> restated(std::vector<Point> series, const std::string& estimator);
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "opbench/catalog/catalog.hpp"
-#include "opbench/plan/case.hpp"
+#include "opbench/results/case.hpp"
 
 namespace opbench::plan {
 
@@ -30,8 +30,8 @@ struct PlanOptions {
   std::vector<int> threads{1};
   std::vector<std::string> memory_formats{"contiguous"};  // "channels_last" only for 4-d/5-d inputs
   bool backward = false;  // add a backward case after each forward case
-  // Stages of each forward case (plan::stage_names); backward cases run eager only.
-  std::vector<std::string> stages{"eager"};
+  // Stages of each forward case (results::stage_names); backward cases run eager only.
+  std::vector<results::Stage> stages{results::Stage::eager};
   // Sample sizes and parameters swept by name (--axis NAME=VALUES): each catalogue case of a
   // sample with that axis or parameter, once per value (several: every combination; duplicates
   // once).
@@ -43,15 +43,12 @@ struct PlanOptions {
 
 // A case of entry `name` bound as `bound`, at one point of the axes; kind "op", case_id made
 // from these. Metadata (shape class, source, origin) is left for the caller.
-Case make_case(const std::string& name, const catalog::BoundOp& bound, const std::string& dtype,
-               const std::string& device, int threads, const std::string& direction,
+results::Case make_case(const std::string& name, const catalog::BoundOp& bound, const std::string& dtype,
+               const std::string& device, int threads, results::Direction direction,
                std::uint64_t seed, const std::string& memory_format = "contiguous",
-               const std::string& stage = "eager");
+               results::Stage stage = results::Stage::eager);
 
-// 64-bit FNV-1a of `text`: the same on every machine and build.
-std::uint64_t stable_hash(const std::string& text);
-
-// True when the case belongs to shard `index` of `count`: stable_hash(case_id) % count == index.
+// True when the case belongs to shard `index` of `count`: core::stable_hash(case_id) % count == index.
 // Every case is in exactly one shard, whatever else is planned, on every machine.
 bool in_shard(const std::string& case_id, int index, int count);
 
@@ -79,10 +76,10 @@ bool case_matches(const catalog::CatalogCase& c, const std::string& name);
 
 // True when `name` selects a planned case: its entry name, that without overload, or its
 // resolved operator, with or without "aten::".
-bool case_name_matches(const Case& c, const std::string& name);
+bool case_name_matches(const results::Case& c, const std::string& name);
 
 // Cases in catalog order, then axes (dtype, device, threads, layout, direction, stage). Throws UsageError for a
 // name in `ops` that selects nothing, and ConfigError for two rows that make the same case id.
-std::vector<Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& options);
+std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& options);
 
 }  // namespace opbench::plan

@@ -36,7 +36,7 @@ struct StageMean {
 };
 
 struct StageTable {
-  std::vector<std::string> stages;  // present in the results, in plan::stage_names order
+  std::vector<std::string> stages;  // present in the results, in results::stage_names order
   std::vector<StageRow> rows;
   std::vector<StageMean> means;     // "all" first, then tags by name
 };
@@ -47,7 +47,7 @@ struct StageTable {
 double stage_time(const results::CaseResult& r);
 
 // The table of `set`: rows for every case id that some non-eager stage result shares with its
-// eager id (plan::eager_case_id), in the order of their first result.
+// eager id (results::eager_case_id), in the order of their first result.
 StageTable make_stage_table(const results::ResultSet& set);
 
 // Markdown (`export --format stages`) or CSV (`--format stages-csv`).

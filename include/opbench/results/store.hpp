@@ -46,9 +46,6 @@ class ResultWriter {
 // `OUTPUT.journal.jsonl`.
 std::string journal_path_for(const std::string& output_path);
 
-// Writes `text` to `path` through a temp file in the same directory, fsync and rename.
-void write_atomically(const std::string& path, const std::string& text);
-
 // Reads a result file (.json) or a journal (.jsonl); throws ResultsError.
 ResultSet load_results(const std::string& path);
 

@@ -83,15 +83,15 @@ TEST(Planner, AxesFiltersAndStableIds) {
   options = plan::PlanOptions{};
   options.ops = {"mul"};
   options.backward = true;
-  options.stages = {"eager", "script", "fused"};
+  options.stages = {results::Stage::eager, results::Stage::script, results::Stage::fused};
   const auto staged = plan::make_plan(catalog, options);
   ASSERT_EQ(staged.size(), 4u);
   EXPECT_EQ(staged[0].case_id, "mul/self=4,other=4/float32/cpu/t1/forward");
   EXPECT_EQ(staged[1].case_id, "mul/self=4,other=4/float32/cpu/t1/forward/script");
-  EXPECT_EQ(staged[1].stage, "script");
+  EXPECT_EQ(staged[1].stage, results::Stage::script);
   EXPECT_EQ(staged[2].case_id, "mul/self=4,other=4/float32/cpu/t1/forward/fused");
   EXPECT_EQ(staged[3].case_id, "mul/self=4,other=4/float32/cpu/t1/backward");
-  EXPECT_EQ(staged[3].stage, "eager");
+  EXPECT_EQ(staged[3].stage, results::Stage::eager);
 }
 
 TEST(Planner, DuplicateRowsAreAConfigError) {

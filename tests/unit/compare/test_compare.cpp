@@ -7,6 +7,7 @@
 #include "opbench/compare/compare.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/results/store.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::compare {
 namespace {
@@ -91,7 +92,7 @@ TEST(Compare, SaysWhichCasesWereCalledAnotherWay) {
   EXPECT_TRUE(compare_results(base, base, {}).notes.empty());
   auto typed = base;
   for (auto& c : typed.cases) {
-    if (c.c.case_id == k_mul) c.timing.call_path = c.timing.call_path == "typed" ? "boxed" : "typed";
+    if (c.c.case_id == k_mul) c.timing.call_path = c.timing.call_path == results::CallPath::typed ? results::CallPath::boxed : results::CallPath::typed;
   }
   const Comparison c = compare_results(base, typed, {});
   ASSERT_EQ(c.notes.size(), 1u);
@@ -258,7 +259,7 @@ TEST(Compare, CasesInOneFileOnlyAndUnknowns) {
   auto base = results::load_results(k_dir + "base.json");
   auto candidate = base;
   candidate.cases.erase(candidate.cases.begin());          // add only in base
-  candidate.cases[0].status = "error";                      // mm failed in new
+  candidate.cases[0].status = results::Status::error;                      // mm failed in new
   candidate.cases[1].timing.repetition_medians.resize(1);  // mul: one repetition
   auto extra = candidate.cases[2];
   extra.c.case_id = "relu/self=128/float32/cpu/t1/forward";
@@ -350,7 +351,7 @@ namespace {
 TEST(Compare, DifferentKindsOfTimeAreNeverCompared) {
   const auto base = results::load_results(k_dir + "base.json");
   auto gpu = base;
-  for (auto& c : gpu.cases) c.timing.measures = "gpu";
+  for (auto& c : gpu.cases) c.timing.measures = results::Measures::gpu;
   const Comparison c = compare_results(base, gpu, {});
   EXPECT_EQ(c.count("unknown"), c.cases.size());
   EXPECT_NE(c.cases.front().reason.find("different times: base host, new gpu"), std::string::npos);

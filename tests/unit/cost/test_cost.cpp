@@ -89,7 +89,7 @@ TEST(Roofline, MemoryAndComputeBound) {
   EXPECT_DOUBLE_EQ(peaks.memory_bandwidth(), 12e9);
   EXPECT_NEAR(peaks.ridge(), 100.0 / 12.0, 1e-12);
 
-  results::WorkInfo streaming;
+  cost::WorkInfo streaming;
   streaming.flops = 1e6;
   streaming.bytes = 1e6;
   apply_roofline(streaming, 1e-3, &peaks);
@@ -98,14 +98,14 @@ TEST(Roofline, MemoryAndComputeBound) {
   EXPECT_EQ(streaming.bound, "memory");
   EXPECT_NEAR(*streaming.percent_of_peak, 100.0 / 12.0, 1e-9);
 
-  results::WorkInfo gemm;
+  cost::WorkInfo gemm;
   gemm.flops = 1e9;
   gemm.bytes = 1e6;
   apply_roofline(gemm, 0.1, &peaks);
   EXPECT_EQ(gemm.bound, "compute");
   EXPECT_NEAR(*gemm.percent_of_peak, 10.0, 1e-9);
 
-  results::WorkInfo no_peaks;
+  cost::WorkInfo no_peaks;
   no_peaks.flops = 1e6;
   no_peaks.bytes = 2e6;
   apply_roofline(no_peaks, 1e-3, nullptr);

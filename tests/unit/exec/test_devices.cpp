@@ -12,8 +12,8 @@
 namespace opbench::exec {
 namespace {
 
-plan::Case make_case(const std::string& op, const Json& args, const std::string& device) {
-  return plan::make_case(op, catalog::bind_case(op, args, "test"), "float32", device, 1, "forward", 3);
+results::Case make_case(const std::string& op, const Json& args, const std::string& device) {
+  return plan::make_case(op, catalog::bind_case(op, args, "test"), "float32", device, 1, results::Direction::forward, 3);
 }
 
 ExecOptions quick() { return quick_exec_options(8); }
@@ -35,7 +35,7 @@ TEST(ColdMode, CpuFlushesTheLastLevelCacheAndTimesEachCall) {
   ExecOptions options = quick();
   options.cold = true;
   const auto result = run_case(make_case("add", {{"self", "64x64"}, {"other", "64x64"}}, "cpu"), options);
-  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.status, results::Status::ok) << result.message;
   EXPECT_EQ(result.timing.mode, "cold");
   EXPECT_EQ(result.timing.block_size, 1);
   EXPECT_EQ(result.timing.timer, "steady_clock");
@@ -59,7 +59,7 @@ TEST(CudaDevice, MissingDeviceIsAClearError) {
 TEST(CudaDevice, EventTimerAndDeviceMemory) {
   SKIP_WITHOUT_CUDA_DEVICE();
   const auto result = run_case(make_case("add", {{"self", "1024x1024"}, {"other", "1024x1024"}}, "cuda:0"), quick());
-  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.status, results::Status::ok) << result.message;
   EXPECT_EQ(result.timing.timer, "cuda_event");
   ASSERT_TRUE(result.memory.has_value());
   EXPECT_EQ(result.memory->peak_bytes, 4194304);  // the same reporter sees the caching allocator
@@ -80,8 +80,8 @@ TEST(CudaDevice, HostTimerColdModeAndGraphs) {
   EXPECT_EQ(cold_result.timing.block_size, 1);
   // The default CUDA timing: GPU time from graph replays, CPU and batch time beside it.
   const auto gpu = run_case(make_case("relu", {{"self", "[4096]"}}, "cuda:0"), quick());
-  ASSERT_EQ(gpu.status, "ok") << gpu.message;
-  EXPECT_EQ(gpu.timing.measures, "gpu");
+  ASSERT_EQ(gpu.status, results::Status::ok) << gpu.message;
+  EXPECT_EQ(gpu.timing.measures, results::Measures::gpu);
   EXPECT_EQ(gpu.timing.cuda_graph.rfind("on (", 0), 0u) << gpu.timing.cuda_graph;
   ASSERT_EQ(gpu.timing.cpu_times.size(), 1u);
   ASSERT_EQ(gpu.timing.batch_times.size(), 1u);
@@ -92,13 +92,13 @@ TEST(CudaDevice, HostTimerColdModeAndGraphs) {
   // from the second capture on: "Offset increment outside graph capture").
   for (int repetition = 0; repetition < 2; ++repetition) {
     const auto random = run_case(make_case("randint", {{"high", 100}, {"size", Json::array({8, 128})}}, "cuda:0"), quick());
-    ASSERT_EQ(random.status, "ok") << random.message;
-    EXPECT_EQ(random.timing.measures, "batch");
+    ASSERT_EQ(random.status, results::Status::ok) << random.message;
+    EXPECT_EQ(random.timing.measures, results::Measures::batch);
   }
   // A call that cannot be captured (nonzero synchronises) falls back to the batch time.
   const auto sync = run_case(make_case("nonzero", {{"self", "[4096]"}}, "cuda:0"), quick());
-  ASSERT_EQ(sync.status, "ok") << sync.message;
-  EXPECT_EQ(sync.timing.measures, "batch");
+  ASSERT_EQ(sync.status, results::Status::ok) << sync.message;
+  EXPECT_EQ(sync.timing.measures, results::Measures::batch);
   EXPECT_EQ(sync.timing.cuda_graph.rfind("fallback: ", 0), 0u) << sync.timing.cuda_graph;
   const Json ctx = cuda_device_context(0);
   EXPECT_GT(ctx["sm_count"].get<int>(), 0);

@@ -22,9 +22,10 @@
 namespace opbench::exec {
 namespace {
 
-plan::Case make_case(const std::string& op, const Json& args, const std::string& direction = "forward",
+results::Case make_case(const std::string& op, const Json& args, const std::string& direction = "forward",
                      const std::string& dtype = "float32") {
-  plan::Case c = plan::make_case(op, catalog::bind_case(op, args, "test"), dtype, "cpu", 1, direction, 7);
+  results::Case c = plan::make_case(op, catalog::bind_case(op, args, "test"), dtype, "cpu", 1,
+                                        core::parse_name_or_throw<results::Direction>(direction, "direction", "test"), 7);
   c.origin = "test";
   return c;
 }
@@ -33,7 +34,7 @@ ExecOptions quick() { return quick_exec_options(); }
 
 TEST(MemoryProbe, AddOf1024x1024FloatPeaksAtExactlyItsOutput) {
   const auto result = run_case(make_case("add", {{"self", "1024x1024"}, {"other", "1024x1024"}}), quick());
-  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.status, results::Status::ok) << result.message;
   ASSERT_TRUE(result.memory.has_value());
   EXPECT_EQ(result.memory->peak_bytes, 4194304);
   EXPECT_EQ(result.memory->total_bytes, 4194304);
@@ -41,15 +42,15 @@ TEST(MemoryProbe, AddOf1024x1024FloatPeaksAtExactlyItsOutput) {
 }
 
 TEST(Executor, EachRepetitionHasItsOwnPlacementAndACanary) {
-  const plan::Case c = make_case("mul", {{"self", "64x64"}, {"other", "64x64"}});
+  const results::Case c = make_case("mul", {{"self", "64x64"}, {"other", "64x64"}});
   ExecOptions first = quick(), third = quick();
   third.repetition = 2;
   third.memory = false;
   third.describe = false;
   const auto a = run_case(c, first);
   const auto b = run_case(c, third);
-  ASSERT_EQ(a.status, "ok") << a.message;
-  ASSERT_EQ(b.status, "ok") << b.message;
+  ASSERT_EQ(a.status, results::Status::ok) << a.message;
+  ASSERT_EQ(b.status, results::Status::ok) << b.message;
   EXPECT_EQ(a.timing.placement_padding, placement_padding(c.seed, 0));
   EXPECT_EQ(b.timing.placement_padding, placement_padding(c.seed, 2));
   EXPECT_EQ(placement_padding(c.seed, 0), 30144);  // splitmix64 of (7, 1) mod 1024, x 64 bytes
@@ -71,7 +72,7 @@ TEST(Executor, AMemoryBoundCaseHasTheMemoryCanaryAroundEachRepetition) {
   // Inputs of memory_bound_bytes (a quarter of the last-level cache), rounded up to a float.
   const std::int64_t floats = (memory_bound_bytes() + 3) / 4;
   const auto big = run_case(make_case("neg", {{"self", std::to_string(floats)}}), quick());
-  ASSERT_EQ(big.status, "ok") << big.message;
+  ASSERT_EQ(big.status, results::Status::ok) << big.message;
   ASSERT_EQ(big.timing.repetition_bandwidth.size(), 1u);
   for (double reading : big.timing.repetition_bandwidth[0]) {
     EXPECT_GT(reading, 1e8) << "100 MB/s: slower than any machine's memory";
@@ -80,7 +81,7 @@ TEST(Executor, AMemoryBoundCaseHasTheMemoryCanaryAroundEachRepetition) {
   EXPECT_EQ(memory_canary_bytes(), 2 * last_level_cache_bytes());
   // A float fewer is under it: no memory canary.
   const auto small = run_case(make_case("neg", {{"self", std::to_string(floats - 1)}}), quick());
-  ASSERT_EQ(small.status, "ok") << small.message;
+  ASSERT_EQ(small.status, results::Status::ok) << small.message;
   EXPECT_TRUE(small.timing.repetition_bandwidth.empty());
 }
 
@@ -97,7 +98,7 @@ TEST(MemoryProbe, CountsAllocationsOfACall) {
 
 TEST(Executor, OkCaseHasSamplesAndStatistics) {
   const auto result = run_case(make_case("mm", {{"self", "16x16"}, {"mat2", "16x16"}}), quick());
-  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.status, results::Status::ok) << result.message;
   EXPECT_GE(result.samples.size(), 3u);
   EXPECT_EQ(result.summary.count, result.samples.size());
   EXPECT_GT(result.summary.median, 0.0);
@@ -108,7 +109,7 @@ TEST(Executor, OkCaseHasSamplesAndStatistics) {
 
 TEST(Executor, RuntimeFailureBecomesErrorStatus) {
   const auto result = run_case(make_case("add", {{"self", "3x4"}, {"other", "[5]"}}), quick());
-  EXPECT_EQ(result.status, "error");
+  EXPECT_EQ(result.status, results::Status::error);
   EXPECT_EQ(result.c.case_id, "add/self=3x4,other=5/float32/cpu/t1/forward");
   // The whole text stays in the result (where LibTorch says it was raised, too); its first line
   // is what the console and the Markdown report show.
@@ -120,7 +121,7 @@ TEST(Executor, RuntimeFailureBecomesErrorStatus) {
 
 TEST(Executor, BackwardTimesGradientsWithoutAccumulating) {
   const auto result = run_case(make_case("mm", {{"self", "8x8"}, {"mat2", "8x8"}}, "backward"), quick());
-  ASSERT_EQ(result.status, "ok") << result.message;
+  ASSERT_EQ(result.status, results::Status::ok) << result.message;
   EXPECT_FALSE(result.samples.empty());
   ASSERT_TRUE(result.memory.has_value());
   EXPECT_EQ(result.memory->total_bytes, 2 * 8 * 8 * 4);  // one gradient per input
@@ -128,7 +129,7 @@ TEST(Executor, BackwardTimesGradientsWithoutAccumulating) {
 
 TEST(Executor, DtypeTheOperatorDoesNotSupportIsSkipped) {
   const auto result = run_case(make_case("bitwise_not", {{"self", "[4]"}}, "forward", "float32"), quick());
-  EXPECT_EQ(result.status, "skipped");
+  EXPECT_EQ(result.status, results::Status::skipped);
   EXPECT_EQ(result.message.rfind("float32 is not supported here: ", 0), 0u) << result.message;
   EXPECT_NE(result.message.find("not implemented for 'Float'"), std::string::npos) << result.message;
 }
@@ -138,7 +139,7 @@ TEST(Executor, ChannelsLastInputs) {
   c.memory_format = "channels_last";
   const PreparedCall call = prepare_call(c, false);
   EXPECT_TRUE(call.args[0].toTensor().is_contiguous(at::MemoryFormat::ChannelsLast));
-  EXPECT_EQ(run_case(c, quick()).status, "ok");
+  EXPECT_EQ(run_case(c, quick()).status, results::Status::ok);
 }
 
 TEST(Restore, AnInPlaceOperatorsInputIsPutBackAsItWasMade) {
@@ -211,7 +212,7 @@ TEST(Restore, TheDriverPutsInputsBackBeforeEveryTimedCallAndTheResultSaysWhich) 
   }
   // A real in-place case says so in its result; an out-of-place one does not.
   const auto in_place = run_case(make_case("exp_", {{"self", "64"}}), quick());
-  ASSERT_EQ(in_place.status, "ok") << in_place.message;
+  ASSERT_EQ(in_place.status, results::Status::ok) << in_place.message;
   EXPECT_EQ(in_place.timing.restored, std::vector<std::string>{"self"});
   EXPECT_EQ(in_place.timing.block_size, 1);
   EXPECT_EQ(in_place.timing.mode, "hot");  // nothing flushed: the restore leaves its copy in cache
@@ -223,7 +224,7 @@ TEST(Restore, TheDriverPutsInputsBackBeforeEveryTimedCallAndTheResultSaysWhich) 
 TEST(Executor, BackwardWithoutFloatInputsIsSkipped) {
   auto c = make_case("bitwise_not", {{"self", {{"shape", {4}}, {"dtype", "int64"}}}}, "backward");
   const auto result = run_case(c, quick());
-  EXPECT_EQ(result.status, "skipped");
+  EXPECT_EQ(result.status, results::Status::skipped);
   EXPECT_FALSE(result.message.empty());
 }
 
@@ -428,8 +429,8 @@ TEST(TypedCall, SameOutputAsBoxedForEachSignature) {
   EXPECT_FALSE(typed_call(prepare_call(conv, false)));  // a signature not among them: boxed
   // An operator that writes an argument other than its first (an out= overload): boxed.
   EXPECT_FALSE(typed_call(prepare_call(make_case("add.out", {{"self", "[4]"}, {"other", "[4]"}, {"out", "[4]"}}), false)));
-  EXPECT_EQ(run_case(make_case("add", {{"self", "[4]"}, {"other", "[4]"}}), quick()).timing.call_path, "typed");
-  EXPECT_EQ(run_case(conv, quick()).timing.call_path, "boxed");
+  EXPECT_EQ(run_case(make_case("add", {{"self", "[4]"}, {"other", "[4]"}}), quick()).timing.call_path, results::CallPath::typed);
+  EXPECT_EQ(run_case(conv, quick()).timing.call_path, results::CallPath::boxed);
 }
 
 }  // namespace

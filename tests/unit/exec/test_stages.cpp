@@ -24,35 +24,35 @@ namespace {
 
 ExecOptions quick() { return quick_exec_options(); }
 
-plan::Case sample_case(const std::string& name, const Json& sizes, const std::string& stage) {
-  plan::Case c;
+results::Case sample_case(const std::string& name, const Json& sizes, const std::string& stage) {
+  results::Case c;
   c.name = name;
-  c.kind = "sample";
+  c.kind = results::Kind::sample;
   c.op = name;
   c.given = {{"sizes", sizes}};
   c.dtype = "float32";
   c.device = "cpu";
-  c.direction = "forward";
-  c.stage = stage;
+  c.direction = results::Direction::forward;
+  c.stage = core::parse_name_or_throw<results::Stage>(stage, "stage", "test");
   c.seed = 7;
-  c.case_id = plan::make_case_id(name, c.given, c.dtype, c.device, 1, c.direction, "contiguous", stage);
+  c.case_id = results::make_case_id(name, c.given, c.dtype, c.device, 1, c.direction, "contiguous", c.stage);
   return c;
 }
 
-plan::Case op_case(const std::string& op, const Json& args, const std::string& stage) {
-  return plan::make_case(op, catalog::bind_case(op, args, "test"), "float32", "cpu", 1, "forward", 7,
-                         "contiguous", stage);
+results::Case op_case(const std::string& op, const Json& args, const std::string& stage) {
+  return plan::make_case(op, catalog::bind_case(op, args, "test"), "float32", "cpu", 1, results::Direction::forward, 7,
+                         "contiguous", core::parse_name_or_throw<results::Stage>(stage, "stage", "test"));
 }
 
 TEST(Stages, ScriptRunsTheTracedSampleAndMatchesEager) {
   const auto eager = run_case(sample_case("bbox2delta", {64}, "eager"), quick());
   const auto script = run_case(sample_case("bbox2delta", {64}, "script"), quick());
-  ASSERT_EQ(eager.status, "ok") << eager.message;
-  ASSERT_EQ(script.status, "ok") << script.message;
+  ASSERT_EQ(eager.status, results::Status::ok) << eager.message;
+  ASSERT_EQ(script.status, results::Status::ok) << script.message;
   EXPECT_FALSE(eager.stage_info.has_value());
   ASSERT_TRUE(script.stage_info.has_value());
   EXPECT_EQ(script.stage_info->runner, "torchscript");
-  EXPECT_EQ(script.timing.call_path, "script");
+  EXPECT_EQ(script.timing.call_path, results::CallPath::script);
   EXPECT_EQ(script.stage_info->fusion_groups, 0);
   EXPECT_GT(*script.stage_info->graph_ops, 0);
   EXPECT_LE(script.stage_info->check, 1.0);
@@ -65,7 +65,7 @@ TEST(Stages, ScriptRunsTheTracedSampleAndMatchesEager) {
 
 TEST(Stages, FusedFormsFusionGroupsOnTheCpuAndMatchesEager) {
   const auto fused = run_case(sample_case("bbox2delta", {64}, "fused"), quick());
-  ASSERT_EQ(fused.status, "ok") << fused.message;
+  ASSERT_EQ(fused.status, results::Status::ok) << fused.message;
   ASSERT_TRUE(fused.stage_info.has_value());
   EXPECT_EQ(fused.stage_info->runner, "torchscript+onednn_graph");
   EXPECT_GT(*fused.stage_info->fusion_groups, 0);
@@ -74,11 +74,11 @@ TEST(Stages, FusedFormsFusionGroupsOnTheCpuAndMatchesEager) {
   EXPECT_EQ(fused.stage_info->tolerance, "|d| <= 1e-05 + 0.0001 * max|eager|");
   // Fused kernels are no ATen calls: fewer calls than the script stage of the same graph.
   const auto script = run_case(sample_case("bbox2delta", {64}, "script"), quick());
-  ASSERT_EQ(script.status, "ok") << script.message;
+  ASSERT_EQ(script.status, results::Status::ok) << script.message;
   EXPECT_LT(*fused.work.aten_calls, *script.work.aten_calls);
   // A sample graph with nothing for the fuser is timed all the same, and says so.
   const auto plain = run_case(sample_case("box_iou", {16, 4, 8, 4}, "fused"), quick());
-  ASSERT_EQ(plain.status, "ok") << plain.message;
+  ASSERT_EQ(plain.status, results::Status::ok) << plain.message;
   EXPECT_EQ(plain.stage_info->fusion_groups, 0);
   EXPECT_NE(plain.stage_info->note.find("found nothing to fuse"), std::string::npos) << plain.stage_info->note;
   EXPECT_NE(plain.stage_info->note.find("the script graph timed again"), std::string::npos);
@@ -86,17 +86,17 @@ TEST(Stages, FusedFormsFusionGroupsOnTheCpuAndMatchesEager) {
 
 TEST(Stages, AnOperatorRunsAsScriptAndNothingToFuseIsSkippedSayingSo) {
   const auto script = run_case(op_case("mul", {{"self", "64x64"}, {"other", "64x64"}}, "script"), quick());
-  ASSERT_EQ(script.status, "ok") << script.message;
+  ASSERT_EQ(script.status, results::Status::ok) << script.message;
   EXPECT_EQ(script.work.aten_calls, 1);
   const auto fused = run_case(op_case("mm", {{"self", "16x16"}, {"mat2", "16x16"}}, "fused"), quick());
-  if (fused.status == "skipped") {
+  if (fused.status == results::Status::skipped) {
     EXPECT_NE(fused.message.find("found nothing to fuse"), std::string::npos) << fused.message;
   } else {
-    ASSERT_EQ(fused.status, "ok") << fused.message;
+    ASSERT_EQ(fused.status, results::Status::ok) << fused.message;
     EXPECT_GT(*fused.stage_info->fusion_groups, 0);
   }
   const auto alone = run_case(op_case("cumsum", {{"self", "64"}, {"dim", 0}}, "fused"), quick());
-  EXPECT_EQ(alone.status, "skipped");
+  EXPECT_EQ(alone.status, results::Status::skipped);
   EXPECT_NE(alone.message.find("found nothing to fuse"), std::string::npos) << alone.message;
 }
 
@@ -105,7 +105,7 @@ TEST(Stages, AComputationThatWritesItsInputIsCheckedOnCopiesFromItsMadeInputs) {
   // tensor, which every later run overwrote: the checks compared a tensor with itself and passed
   // whatever was computed. Now each eager call and graph run starts from the made input
   // (TensorFunction::restore) and eager's outputs are copies.
-  const plan::Case c = op_case("exp_", {{"self", "64"}}, "script");
+  const results::Case c = op_case("exp_", {{"self", "64"}}, "script");
   const at::Tensor made = at::rand({64});
   const at::Tensor x = made.clone();
   TensorFunction f;
@@ -132,7 +132,7 @@ TEST(Stages, AComputationThatWritesItsInputIsCheckedOnCopiesFromItsMadeInputs) {
 
 TEST(Stages, AnInPlaceOperatorRunsAsScriptFromItsMadeInputs) {
   const auto script = run_case(op_case("exp_", {{"self", "64"}}, "script"), quick());
-  ASSERT_EQ(script.status, "ok") << script.message;
+  ASSERT_EQ(script.status, results::Status::ok) << script.message;
   ASSERT_TRUE(script.stage_info.has_value());
   EXPECT_LE(script.stage_info->check, 1.0);
   EXPECT_EQ(script.timing.restored, std::vector<std::string>{"self"});
@@ -140,12 +140,12 @@ TEST(Stages, AnInPlaceOperatorRunsAsScriptFromItsMadeInputs) {
 
 TEST(Stages, GraphStageIsForCudaOnlyAndBackwardIsNotStaged) {
   const auto graph = run_case(sample_case("bbox2delta", {64}, "graph"), quick());
-  EXPECT_EQ(graph.status, "skipped");
+  EXPECT_EQ(graph.status, results::Status::skipped);
   EXPECT_NE(graph.message.find("CUDA devices only"), std::string::npos) << graph.message;
-  plan::Case backward = sample_case("bbox2delta", {64}, "script");
-  backward.direction = "backward";
+  results::Case backward = sample_case("bbox2delta", {64}, "script");
+  backward.direction = results::Direction::backward;
   const auto b = run_case(backward, quick());
-  EXPECT_EQ(b.status, "skipped");
+  EXPECT_EQ(b.status, results::Status::skipped);
   EXPECT_NE(b.message.find("forward direction only"), std::string::npos) << b.message;
 }
 
@@ -153,7 +153,7 @@ TEST(Stages, RandomDrawsAreSeededSoTheStageMatchesEager) {
   // bernoulli draws from the default generator: eager and the trace draw the same numbers from
   // the same seed.
   const auto script = run_case(op_case("bernoulli", {{"self", {{"shape", {256}}, {"init", "uniform"}}}}, "script"), quick());
-  ASSERT_EQ(script.status, "ok") << script.message;
+  ASSERT_EQ(script.status, results::Status::ok) << script.message;
   EXPECT_EQ(script.stage_info->check, 0.0);
 }
 
@@ -172,11 +172,11 @@ class InductorStage : public ::testing::Test {
 TEST_F(InductorStage, ASampleRunsAsOneCompiledPackageAndMatchesEager) {
   const auto eager = run_case(sample_case("bbox2delta", {64}, "eager"), quick());
   const auto compiled = run_case(sample_case("bbox2delta", {64}, "inductor"), quick());
-  ASSERT_EQ(eager.status, "ok") << eager.message;
-  ASSERT_EQ(compiled.status, "ok") << compiled.message;
+  ASSERT_EQ(eager.status, results::Status::ok) << eager.message;
+  ASSERT_EQ(compiled.status, results::Status::ok) << compiled.message;
   ASSERT_TRUE(compiled.stage_info.has_value());
   EXPECT_EQ(compiled.stage_info->runner, "aotinductor");
-  EXPECT_EQ(compiled.timing.call_path, "inductor");
+  EXPECT_EQ(compiled.timing.call_path, results::CallPath::inductor);
   EXPECT_GT(*compiled.stage_info->graph_ops, 0);
   EXPECT_LE(compiled.stage_info->check, 1.0);
   EXPECT_EQ(compiled.work.bytes, eager.work.bytes);  // the work is eager's (the same computation)
@@ -189,15 +189,15 @@ TEST_F(InductorStage, ASampleRunsAsOneCompiledPackageAndMatchesEager) {
   }
   EXPECT_EQ(packages, 1u);
   const auto again = run_case(sample_case("bbox2delta", {64}, "inductor"), quick());
-  ASSERT_EQ(again.status, "ok") << again.message;
+  ASSERT_EQ(again.status, results::Status::ok) << again.message;
 }
 
 TEST_F(InductorStage, RandomDrawsAreSkippedAndAnOperatorRuns) {
   const auto random = run_case(op_case("bernoulli", {{"self", {{"shape", {256}}, {"init", "uniform"}}}}, "inductor"), quick());
-  EXPECT_EQ(random.status, "skipped");
+  EXPECT_EQ(random.status, results::Status::skipped);
   EXPECT_NE(random.message.find("draws random numbers (aten::bernoulli)"), std::string::npos) << random.message;
   const auto relu = run_case(op_case("relu", {{"self", "64x64"}}, "inductor"), quick());
-  ASSERT_EQ(relu.status, "ok") << relu.message;
+  ASSERT_EQ(relu.status, results::Status::ok) << relu.message;
   EXPECT_EQ(relu.stage_info->check, 0.0);
 }
 
@@ -205,7 +205,7 @@ TEST_F(InductorStage, APythonThatCannotCompileIsSaidAndSkips) {
   ::setenv("OPBENCH_PYTHON", "/nonexistent/python", 1);
   const auto r = run_case(op_case("relu", {{"self", "64x64"}}, "inductor"), quick());
   ::unsetenv("OPBENCH_PYTHON");
-  EXPECT_EQ(r.status, "skipped");
+  EXPECT_EQ(r.status, results::Status::skipped);
   EXPECT_NE(r.message.find("/nonexistent/python"), std::string::npos) << r.message;
   EXPECT_NE(r.message.find("did not run (set OPBENCH_PYTHON)"), std::string::npos) << r.message;
 }

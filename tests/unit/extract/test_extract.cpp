@@ -118,8 +118,8 @@ TEST(ExtractWorkflow, ExtractRunAndBreakdownThroughTheBinary) {
   const results::ResultSet set = results::load_results(results);
   bool whole = false;
   for (const auto& r : set.cases) {
-    EXPECT_EQ(r.status, "ok") << r.c.case_id << ": " << r.message;
-    whole = whole || r.c.kind == "model";
+    EXPECT_EQ(r.status, results::Status::ok) << r.c.case_id << ": " << r.message;
+    whole = whole || r.c.kind == results::Kind::model;
   }
   EXPECT_TRUE(whole);
   const std::string report = dir.file("breakdown.md");

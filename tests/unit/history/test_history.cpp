@@ -6,6 +6,7 @@
 
 #include "opbench/core/error.hpp"
 #include "opbench/history/history.hpp"
+#include "opbench/results/estimate.hpp"
 #include "temp_dir.hpp"
 
 namespace opbench::history {
@@ -22,7 +23,7 @@ results::ResultSet night(const std::string& date, double add_median, bool mm_ok 
   add.estimate = results::estimate_of(add.timing.repetition_medians, estimator);
   results::CaseResult mm = add;
   mm.c.case_id = "mm";
-  if (!mm_ok) mm.status = "error";
+  if (!mm_ok) mm.status = results::Status::error;
   set.cases = {add, mm};
   return set;
 }
@@ -80,7 +81,7 @@ TEST(History, ASeriesHoldsOnlyValuesThatTimeTheSameThing) {
   testing::TempDir dir;
   History db(dir.file("h.sqlite"));
   auto with = [](results::ResultSet set, const std::string& measures) {
-    for (auto& r : set.cases) r.timing.measures = measures;
+    for (auto& r : set.cases) r.timing.measures = core::parse_name_or_throw<results::Measures>(measures, "measures", "test");
     return set;
   };
   db.add(with(night("2026-11-01T00:00:00Z", 8e-6), "batch"), "a.json", "");
@@ -98,7 +99,7 @@ TEST(History, ASeriesCanHoldOnlyValuesOfCasesCalledTheSameWay) {
   testing::TempDir dir;
   History db(dir.file("h.sqlite"));
   auto called = [](results::ResultSet set, const std::string& call_path) {
-    for (auto& r : set.cases) r.timing.call_path = call_path;
+    for (auto& r : set.cases) r.timing.call_path = core::parse_name_or_throw<results::CallPath>(call_path, "call path", "test");
     return set;
   };
   db.add(called(night("2026-11-01T00:00:00Z", 2.3e-7), "boxed"), "a.json", "");
@@ -137,8 +138,8 @@ TEST(History, AVersionThreeHistoryKeepsItsValuesForEveryCallPath) {
   EXPECT_EQ(db.series("add")[0].call_path, "");
   auto tonight = night("2026-11-02T00:00:00Z", 1.6e-7);
   for (auto& r : tonight.cases) {
-    r.timing.measures = "host";
-    r.timing.call_path = "typed";
+    r.timing.measures = results::Measures::host;
+    r.timing.call_path = results::CallPath::typed;
   }
   EXPECT_TRUE(db.add(tonight, "b.json", "").second);
   EXPECT_EQ(db.series("add", 0, -1, "", "host", "typed").size(), 2u);

@@ -5,7 +5,8 @@
 #include "opbench/core/error.hpp"
 #include "opbench/report/html_reporter.hpp"
 #include "opbench/report/reporter.hpp"
-#include "opbench/report/units.hpp"
+#include "opbench/core/units.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::report {
 namespace {
@@ -16,12 +17,12 @@ results::ResultSet sample_set() {
   results::CaseResult ok;
   ok.c.case_id = "conv2d/input=1x3x8x8,stride=[2,2]/float32/cpu/t1/forward";
   ok.c.name = "conv2d";
-  ok.c.kind = "op";
+  ok.c.kind = results::Kind::op;
   ok.c.op = "aten::conv2d";
   ok.c.dtype = "float32";
   ok.c.device = "cpu";
   ok.c.threads = 1;
-  ok.c.direction = "forward";
+  ok.c.direction = results::Direction::forward;
   ok.samples = {1e-5, 2e-5, 3e-5};
   ok.summary = stats::summarize(ok.samples);
   ok.timing.noise = ok.summary.cv;  // 50%: noisy
@@ -32,7 +33,7 @@ results::ResultSet sample_set() {
   ok.memory->allocations = 2;
   results::CaseResult bad = ok;
   bad.c.case_id = "add/self=3,other=5/float32/cpu/t1/forward";
-  bad.status = "error";
+  bad.status = results::Status::error;
   bad.message = "The size of tensor a (3) must match, \"really\"";
   bad.samples.clear();
   bad.summary = stats::summarize({});
@@ -48,18 +49,18 @@ std::string render(const std::string& format, const results::ResultSet& set) {
 }
 
 TEST(Units, Durations) {
-  EXPECT_EQ(format_duration(5e-10), "0.5 ns");
-  EXPECT_EQ(format_duration(1.234e-5), "12.34 us");
-  EXPECT_EQ(format_duration(0.0012345), "1.234 ms");
-  EXPECT_EQ(format_duration(2.0), "2.000 s");
-  EXPECT_EQ(format_duration(std::nan("")), "-");
+  EXPECT_EQ(core::format_duration(5e-10), "0.5 ns");
+  EXPECT_EQ(core::format_duration(1.234e-5), "12.34 us");
+  EXPECT_EQ(core::format_duration(0.0012345), "1.234 ms");
+  EXPECT_EQ(core::format_duration(2.0), "2.000 s");
+  EXPECT_EQ(core::format_duration(std::nan("")), "-");
 }
 
 TEST(Units, Bytes) {
-  EXPECT_EQ(format_bytes(512), "512 B");
-  EXPECT_EQ(format_bytes(4096), "4.00 KiB");
-  EXPECT_EQ(format_bytes(4194304), "4.00 MiB");
-  EXPECT_EQ(format_bytes(3LL << 29), "1.50 GiB");
+  EXPECT_EQ(core::format_bytes(512), "512 B");
+  EXPECT_EQ(core::format_bytes(4096), "4.00 KiB");
+  EXPECT_EQ(core::format_bytes(4194304), "4.00 MiB");
+  EXPECT_EQ(core::format_bytes(3LL << 29), "1.50 GiB");
 }
 
 TEST(CsvReporter, QuotesFieldsWithCommasAndQuotes) {
@@ -155,7 +156,7 @@ results::CaseResult cuda_case() {
   results::CaseResult r = sample_set().cases.front();
   r.c.case_id = "add/self=1,other=1/float32/cuda:0/t1/forward";
   r.c.device = "cuda:0";
-  r.timing.measures = "gpu";
+  r.timing.measures = results::Measures::gpu;
   r.timing.cuda_graph = "on (58 calls per replay)";
   r.timing.cpu_times = {8.0e-6, 8.4e-6, 8.2e-6};
   r.timing.batch_times = {7.9e-6, 7.8e-6, 8.0e-6};
@@ -178,7 +179,7 @@ TEST(DeviceTimes, ConsoleMarkdownCsvAndJsonSayWhichTime) {
   EXPECT_EQ(json["timing"]["measures"], "gpu");
   EXPECT_DOUBLE_EQ(json["timing"]["cpu_time"].get<double>(), 8.2e-6);
   const results::CaseResult back = results::case_result_from_json(json, "test");
-  EXPECT_EQ(back.timing.measures, "gpu");
+  EXPECT_EQ(back.timing.measures, results::Measures::gpu);
   EXPECT_EQ(back.timing.batch_times, r.timing.batch_times);
   // Repetitions combine their CPU and batch times.
   const results::CaseResult combined = results::combine_repetitions({r, r});

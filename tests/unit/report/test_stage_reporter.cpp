@@ -6,6 +6,7 @@
 
 #include "opbench/report/reporter.hpp"
 #include "opbench/report/stage_reporter.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::report {
 namespace {
@@ -14,18 +15,18 @@ results::CaseResult staged(const std::string& name, const std::string& stage, do
                            std::vector<std::string> tags, const std::string& status = "ok") {
   results::CaseResult r;
   r.c.name = name;
-  r.c.kind = "sample";
+  r.c.kind = results::Kind::sample;
   r.c.dtype = "float32";
   r.c.device = "cpu";
   r.c.threads = 1;
-  r.c.direction = "forward";
-  r.c.stage = stage;
+  r.c.direction = results::Direction::forward;
+  r.c.stage = core::parse_name_or_throw<results::Stage>(stage, "stage", "test");
   r.c.tags = std::move(tags);
   r.c.source = "MMDET";
   r.c.given = {{"sizes", {8}}};
-  r.c.case_id = plan::make_case_id(name, r.c.given, "float32", "cpu", 1, "forward", "contiguous", stage);
-  r.status = status;
-  if (status == "ok") {
+  r.c.case_id = results::make_case_id(name, r.c.given, "float32", "cpu", 1, results::Direction::forward, "contiguous", r.c.stage);
+  r.status = core::parse_name_or_throw<results::Status>(status, "status", "test");
+  if (r.status == results::Status::ok) {
     r.estimate = results::estimate_of({seconds});
     r.work.aten_calls = stage == "fused" ? 4 : 10;
     if (stage != "eager") {

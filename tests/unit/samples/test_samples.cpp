@@ -17,6 +17,7 @@
 
 #include "box_ops.hpp"
 #include "detection_blocks_ops.hpp"
+#include "infos.hpp"
 #include "registry.hpp"
 #include "loss_ops.hpp"
 #include "recommendation_ops.hpp"
@@ -407,7 +408,7 @@ TEST(SampleCatalogue, TagsSourcesAndUrlsAreTheCataloguesFromItsVocabulary) {
   for (const auto& [name, row] : catalogue) vocabulary.insert(row.tags.begin(), row.tags.end());
   EXPECT_EQ(vocabulary.size(), 11u);
   std::size_t from_catalogue = 0;
-  for (const auto& info : catalog::sample_infos()) {
+  for (const auto& info : samples::sample_infos()) {
     for (const auto& tag : info.tags) EXPECT_EQ(vocabulary.count(tag), 1u) << info.name << ": tag " << tag;
     const auto it = catalogue.find(info.name);
     if (info.source == "MXNET_DESIGN") {

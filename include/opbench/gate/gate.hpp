@@ -1,0 +1,160 @@
+#pragma once
+// The nightly gate: tonight's value of every case against that case's own history, as pure
+// functions (the history comes from history::History; tonight from a result file).
+//
+// A value is one per run (night): the case's estimate, the median of its repetition medians;
+// never the blocks inside a process. Per case, over the last `window` nights in log space:
+//   baseline = median of the nights; noise s = the larger of 1.4826 MAD and (q90 - q10) / 2.563
+//   of the nights (two estimates of the sd that agree on normal data; the second also sees a
+//   minority mode), at least `noise_floor`; tonight's deviation d = log(tonight) - log(baseline);
+//   t = d / (s sqrt(1 + 1/n)), n nights, Student's t with n - 1 degrees of freedom (a new
+//   value against a sample of n: a prediction interval, so one noisy night in the history is
+//   taken into account, not ignored).
+// Second look (sequential, as Pinpoint adds attempts to an UNKNOWN comparison): a case whose
+// p-value is under `look_alpha` (5%, some 40 cases of the suite on a quiet night) is measured a
+// second time the same night, in fresh processes and with the same settings (`second_look`), and
+// the candidate test is then made on the geometric mean of both values, a value of half the
+// variance (t = d / (s sqrt(1/2 + 1/n))). One unlucky value no longer makes a candidate alone, and
+// a move of 1.5-2.5 s is seen twice instead of once: fewer candidates and more power at once.
+// Without a second look, the first value alone decides, as below.
+// A case is a *candidate* when its two-sided p-value is under `alpha`, |ratio - 1| is at least
+// `effect_floor`, and tonight lies beyond every night of the window (real nights have heavy
+// tails that a t test underestimates; this part holds whatever the tail: chance 2/(n+1)). With no change anywhere, about alpha x cases become candidates a night
+// (0.2% by default), and candidates are not alerts: a candidate is *confirmed* only when a
+// second, independent measurement (fresh processes, later: `confirm`) is itself past the floor in
+// the same direction, beyond the window's nights, and significant against the same history after
+// Benjamini-Hochberg over the candidates at `confirm_fdr`. Only confirmed changes are verdicts `slower` / `faster`.
+// The minimum detectable effect (MDE) of a case is the relative change that this gate catches
+// with probability `power` from one night: exp((t(1 - alpha/2) + t(power)) s sqrt(1 + 1/n)) - 1,
+// at least the floor; a case whose MDE is over `blind_above` is reported `blind`. After a second
+// look, the MDE is the two-look rule's (both conditions, normal values with the t test's
+// thresholds): for 20 nights 3.37 s against 4.55 s with one look (80% power).
+// Change points: the window is segmented first (stats::change_points: rank test, at least
+// `change_segment` nights a side, `change_alpha`, `effect_floor`); when its level changed and has
+// held for `min_history` nights or more, only the nights since the change are the reference. So
+// one bad night never moves the reference, and after a real step the gate judges against the new
+// level within `change_segment` nights instead of a window that mixes two levels for `window`.
+
+#include <cstddef>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "opbench/core/json.hpp"
+#include "opbench/stats/change_points.hpp"
+
+namespace opbench::gate {
+
+struct GateOptions {
+  std::size_t window = 20;       // nights of history used at most (the newest)
+  std::size_t min_history = 5;   // fewer nights: verdict unknown
+  double alpha = 0.002;          // per-case level of a candidate
+  double look_alpha = 0.05;      // tonight's p under this (or under alpha): a second look before deciding
+  double confirm_fdr = 0.05;     // Benjamini-Hochberg level over the candidates' confirmations
+  double effect_floor = 0.03;    // |ratio - 1| that counts at least
+  double noise_floor = 0.005;    // the robust sd of log values is at least this
+  double power = 0.8;            // for the MDE
+  double blind_above = 0.10;     // MDE past this: blind
+  std::size_t change_segment = stats::ChangePointOptions{}.min_segment;  // nights a side of a change, at least
+  double change_alpha = stats::ChangePointOptions{}.alpha;  // level of a change point (Bonferroni over the splits)
+  // The p under which a case asks for a second look: look_alpha, and never under the candidate level.
+  double look_level() const { return look_alpha > alpha ? look_alpha : alpha; }
+};
+
+// One case: its history (night values, oldest first) and tonight's value [s].
+struct GateInput {
+  std::string case_id;
+  std::vector<double> history;
+  std::optional<double> tonight;  // absent: the case did not run ok tonight
+  // Why the history is shorter than the nights recorded, said with a verdict of too little history
+  // (e.g. "12 night(s) called boxed left out": only nights measured the way tonight was are history).
+  std::string left_out;
+};
+
+struct GateCase {
+  std::string case_id;
+  std::size_t nights = 0;    // history used (the nights since the last change point, when one held)
+  std::size_t change_nights = 0;  // the window's last change point was this many nights ago; 0: none
+  double change_ratio = 0;        // its level after / before; NaN without one
+  double baseline = 0;       // [s] median of the nights; NaN without history
+  double noise = 0;          // robust sd of log night values (floored)
+  double low = 0;            // [s] the fastest and slowest night of the window; NaN without history
+  double high = 0;
+  double tonight = 0;        // [s]; NaN when absent
+  double ratio = 0;          // tonight / baseline
+  double t = 0;
+  double p_value = 0;        // NaN when not tested
+  double mde = 0;            // relative; NaN when unknown
+  bool blind = false;        // mde > blind_above
+  bool candidate = false;
+  // Second look: `second_look` when tonight's p is under look_alpha; after second_look(), the
+  // second value [s], the geometric mean of both over the baseline and its p (NaN without one).
+  bool second_look = false;
+  double second = 0;
+  double look_ratio = 0;
+  double look_p = 0;
+  // The move the candidate was judged on: both looks' after a second look, else tonight's.
+  double judged_ratio() const { return look_ratio > 0 ? look_ratio : ratio; }
+  // After confirm(): the second measurement's ratio and p-value (NaN when not re-measured).
+  double confirm_ratio = 0;
+  double confirm_p = 0;
+  // Tonight called another way than nights of its history, which were left out (GateInput::left_out),
+  // and too little history is left: `unknown` for that reason.
+  bool called_otherwise = false;
+  std::string verdict;       // "slower", "faster", "same" or "unknown"
+  std::string reason;        // why: candidate, confirmed, not confirmed, too little history...
+};
+
+struct GateResult {
+  GateOptions options;
+  std::vector<GateCase> cases;
+  std::size_t candidates() const;
+  std::size_t count(const std::string& verdict) const;
+  std::size_t blind() const;
+  std::size_t second_looks() const;  // cases that asked for a second look
+  std::size_t called_otherwise() const;  // unknown: called another way than their history
+  bool regressed() const { return count("slower") > 0; }
+  bool looked = false;     // second_look() ran
+  bool confirmed = false;  // confirm() or confirm_ab() ran
+  bool ab = false;         // confirm_ab() ran: the confirmation was against the previous build
+};
+
+// The gate's noise of a set of values (night values, or one value per process): the larger of
+// 1.4826 MAD and (q90 - q10) / 2.563 of their logs, two estimates of the sd that agree on normal
+// data (the second also sees a minority mode); non-positive values are left out, NaN when none is left.
+double robust_log_sd(const std::vector<double>& values);
+
+// Judges every input against its own history: candidates, with verdict "same" and reason
+// "candidate: slower|faster, to confirm" until confirm() decides them.
+GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& options);
+
+// The second look: `values[i]` is the second value of the case `ids[i]` tonight (the same
+// measurement again, fresh processes, same settings). Every case that asked for one (second_look)
+// is judged again on the geometric mean of its two values, with half a night's variance, beyond
+// the window and past the floor; it becomes a candidate or stops being one. A case that asked and
+// has no second value keeps its first judgement (reason says so). Every case's MDE becomes the
+// two-look rule's.
+void second_look(GateResult& result, const std::vector<std::string>& ids, const std::vector<double>& values);
+
+// Decides the candidates with a second measurement of them: `again[i]` is the re-measured
+// value of the case with id `ids[i]`. Confirmed candidates get verdict slower / faster; the
+// others "same", reason "not confirmed". Candidates with no second value stay "unknown".
+void confirm(GateResult& result, const std::vector<std::string>& ids, const std::vector<double>& again);
+
+// Decides the candidates A/B, like Chromeperf's Pinpoint: `baseline[i]` and `again[i]` are one
+// value per fresh process (the run's estimator over that process's repetitions) of the case
+// `ids[i]` measured by the previous build's binary and by tonight's, interleaved in time. A
+// candidate is confirmed when tonight's build differs from the previous one in the candidate's
+// direction: the two-sided Mann-Whitney U test of the two sets, Benjamini-Hochberg at `confirm_fdr` over the candidates, and the ratio of
+// their medians past the floor. `confirm_ratio` is that ratio (tonight / previous build). With
+// too few values to ever pass the test (2 / C(n + m, n) > confirm_fdr: 3 a side cannot reach
+// 0.05, 4 can), or none, the candidate stays "unknown".
+void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
+                const std::vector<std::vector<double>>& baseline, const std::vector<std::vector<double>>& again);
+
+Json to_json(const GateResult& result);
+void write_gate_markdown(const GateResult& result, std::ostream& out);
+void write_gate_csv(const GateResult& result, std::ostream& out);
+
+}  // namespace opbench::gate

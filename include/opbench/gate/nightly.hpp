@@ -1,0 +1,30 @@
+#pragma once
+// One night of the gate from its files: tonight's result against each case's history, with the
+// second look and the confirmation when the night has them (`compare --history`; the pure rules
+// are gate.hpp's, the schedule of a night is scripts/nightly.sh; see docs/nightly.md).
+
+#include <string>
+#include <vector>
+
+#include "opbench/gate/gate.hpp"
+
+namespace opbench::gate {
+
+// The files of one night.
+struct Night {
+  std::string tonight;  // tonight's result file (or journal)
+  std::string history;  // the history database (history::History)
+  // The cases that asked for a second look, measured again tonight with tonight's settings; "": none.
+  std::string second_look;
+  std::vector<std::string> confirm;           // the candidates measured again (files pooled)
+  std::vector<std::string> confirm_baseline;  // the same, by the previous build (A/B rounds)
+};
+
+// Judges tonight: per case, the history's nights measured the way tonight was (the same
+// `timing.measures` and `timing.call_path`), each made again with tonight's estimator from its
+// repetition medians; then the second look and the confirmation. Throws UsageError when the
+// second look was measured with other settings than tonight (estimator, repetitions, processes,
+// isolate) or `confirm_baseline` comes without `confirm`; ResultsError on an unreadable file.
+GateResult judge_night(const Night& night, const GateOptions& options);
+
+}  // namespace opbench::gate

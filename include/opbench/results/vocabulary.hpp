@@ -1,0 +1,99 @@
+#pragma once
+// The small vocabularies of a case and its result, as enumerations with one name table each
+// (core/names.hpp). The names are exactly what result files, case ids, the history and the
+// command line say; strings appear only there (results/result_set.cpp, results/case.cpp, the CLI,
+// history, reporters).
+
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "opbench/core/names.hpp"
+
+namespace opbench::results {
+
+// What a case runs: an operator the dispatcher knows, a long-tail sample, a whole model.
+enum class Kind { op, sample, model };
+
+// Which pass a case times.
+enum class Direction { forward, backward };
+
+// How the computation runs (exec/stages.hpp): ATen calls from C++; the case traced to a
+// TorchScript graph, fusion off; that graph with a fuser; the eager calls as one CUDA graph; the
+// trace compiled ahead of time by TorchInductor. In a stage table's order.
+enum class Stage { eager, script, fused, graph, inductor };
+
+// How a case ended.
+enum class Status { ok, error, skipped };
+
+// How opbench called the case (timing.call_path): the dispatcher's boxed call, the typed
+// (unboxed) call as at::op makes it, autograd's backward, a sample's body, a model's forward, or
+// a stage's runner.
+enum class CallPath { boxed, typed, gradient, sample, model, script, fused, graph, inductor };
+
+// What a case's samples time (timing.measures): the host clock around back-to-back calls (CPU);
+// the host clock with a synchronize per block (--timer host); a call's host time (CUDA calls that
+// launch no device work); the device's time per call from CUDA-graph replays; back-to-back eager
+// launches timed with events.
+enum class Measures { host, host_sync, cpu, gpu, batch };
+
+// JSON holds a vocabulary's name, never its number (nlohmann finds these by argument-dependent
+// lookup, so `json = status` writes "ok"); reading an unknown name throws.
+template <typename BasicJson, typename E, typename = decltype(core::NameTable<E>::k_names)>
+void to_json(BasicJson& json, E value) {
+  json = core::name_of(value);
+}
+template <typename BasicJson, typename E, typename = decltype(core::NameTable<E>::k_names)>
+void from_json(const BasicJson& json, E& value) {
+  value = core::parse_name_or_throw<E>(json.template get<std::string>(), "name", "JSON");
+}
+
+}  // namespace opbench::results
+
+namespace opbench::core {
+
+template <>
+struct NameTable<results::Kind> {
+  static constexpr std::pair<results::Kind, std::string_view> k_names[] = {
+      {results::Kind::op, "op"}, {results::Kind::sample, "sample"}, {results::Kind::model, "model"}};
+};
+
+template <>
+struct NameTable<results::Direction> {
+  static constexpr std::pair<results::Direction, std::string_view> k_names[] = {
+      {results::Direction::forward, "forward"}, {results::Direction::backward, "backward"}};
+};
+
+template <>
+struct NameTable<results::Stage> {
+  static constexpr std::pair<results::Stage, std::string_view> k_names[] = {
+      {results::Stage::eager, "eager"},   {results::Stage::script, "script"},
+      {results::Stage::fused, "fused"},   {results::Stage::graph, "graph"},
+      {results::Stage::inductor, "inductor"}};
+};
+
+template <>
+struct NameTable<results::Status> {
+  static constexpr std::pair<results::Status, std::string_view> k_names[] = {
+      {results::Status::ok, "ok"}, {results::Status::error, "error"}, {results::Status::skipped, "skipped"}};
+};
+
+template <>
+struct NameTable<results::CallPath> {
+  static constexpr std::pair<results::CallPath, std::string_view> k_names[] = {
+      {results::CallPath::boxed, "boxed"},       {results::CallPath::typed, "typed"},
+      {results::CallPath::gradient, "gradient"}, {results::CallPath::sample, "sample"},
+      {results::CallPath::model, "model"},       {results::CallPath::script, "script"},
+      {results::CallPath::fused, "fused"},       {results::CallPath::graph, "graph"},
+      {results::CallPath::inductor, "inductor"}};
+};
+
+template <>
+struct NameTable<results::Measures> {
+  static constexpr std::pair<results::Measures, std::string_view> k_names[] = {
+      {results::Measures::host, "host"}, {results::Measures::host_sync, "host_sync"},
+      {results::Measures::cpu, "cpu"},   {results::Measures::gpu, "gpu"},
+      {results::Measures::batch, "batch"}};
+};
+
+}  // namespace opbench::core

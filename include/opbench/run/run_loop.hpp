@@ -1,0 +1,73 @@
+#pragma once
+// The measuring loop of one process (`run` without --processes, and each child of --processes):
+// every (case, repetition) job in the Schedule's order; each repetition judged by its canaries
+// (SpeedGate, BandwidthReadings) and measured again later when the machine was slow or, for a
+// memory-bound case, streamed at a bandwidth off the usual one; the process's first job measured
+// for a while and dropped first (the process warm-up); a case's repetitions combined into its
+// result once they are all in. What measures a repetition is the caller's (exec::run_case, or a
+// fresh process for --isolate), so the loop itself needs no LibTorch and is tested with fakes.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "opbench/exec/executor.hpp"
+#include "opbench/run/schedule.hpp"
+#include "opbench/run/settings.hpp"
+#include "opbench/results/case.hpp"
+#include "opbench/results/result_set.hpp"
+
+namespace opbench::run {
+
+// The slow spells a run met: repetitions measured again (speed canary), and the fastest canary
+// per thread count; with --processes, over all its processes.
+struct SlowSpells {
+  std::size_t measured_again = 0;
+  std::size_t repetitions = 0;
+  std::map<int, double> fastest_canary;
+  double time_retried = 0;         // [s] everything of the repetitions measured again
+  double time_process_warmup = 0;  // [s] the process's first, dropped repetitions (--process-warmup)
+  BandwidthReadings bandwidth;
+};
+
+// What one process's loop does, made from the run's settings (loop_options) and this
+// process's part in the run.
+struct LoopOptions {
+  int repetitions = 0;
+  bool interleave = false;
+  std::uint64_t order_seed = 0;  // the Schedule's shuffle
+  int retries = 0;               // per repetition (Schedule)
+  double slow_tolerance = 0;     // SpeedGate
+  double bandwidth_tolerance = 0;
+  // Seconds the process's first job is measured and dropped before anything is kept (at least one
+  // repetition); 0: none (an --isolate parent, whose processes each warm up).
+  double process_warmup = 0;
+  // Set aside the repetitions off the usual memory bandwidth when a case is done; false in a
+  // child of --processes, whose parent decides on the whole run's readings.
+  bool set_aside_here = true;
+  std::string estimator;
+};
+
+// The loop of this process of a run: the settings' values; its own shuffle (a child of
+// --processes meets the cases in an order of its own, its inputs keep the cases' seeds); no
+// warm-up of its own in an --isolate parent; the set-aside left to a --processes parent.
+LoopOptions loop_options(const RunSettings& settings);
+
+struct LoopCallbacks {
+  // The options one job is measured with (its repetition, placement, memory probe, trace).
+  std::function<exec::ExecOptions(const results::Case&, const Job&)> options_for;
+  // Measures one repetition.
+  std::function<results::CaseResult(const results::Case&, const exec::ExecOptions&)> measure;
+  // A kept repetition of a case not finished yet (the journal keeps it, should the run be killed).
+  std::function<void(const results::CaseResult&, int repetition)> kept;
+  // A case is over: its repetitions combined (or the one that failed or was skipped).
+  std::function<void(results::CaseResult)> finish;
+};
+
+// Measures every case of `cases` `options.repetitions` times; returns what the run met.
+SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& options, const LoopCallbacks& on);
+
+}  // namespace opbench::run

@@ -1,0 +1,32 @@
+#pragma once
+// The inductor stage's compiler side: the case's TorchScript trace exported and compiled ahead of
+// time by TorchInductor (scripts/aoti_compile.py, run by the set-up's Python, whose torch must be
+// this LibTorch's version) into a package cached by case, trace, inputs and LibTorch version
+// (docs/stages.md). LibTorch's AOTIModelPackageLoader runs it (stages.cpp).
+
+#include <ATen/ATen.h>
+#include <torch/csrc/jit/ir/ir.h>
+
+#include <string>
+#include <vector>
+
+#include "opbench/results/case.hpp"
+
+namespace opbench::exec {
+
+// The Python whose torch compiles the packages: $OPBENCH_PYTHON, else the set-up's .venv.
+std::string compiler_python();
+
+// The torch version of `python` ("" when it does not run), asked once per process and Python.
+std::string python_torch_version(const std::string& python);
+
+// The version's release (`2.15.0` of `2.15.0+cu130`).
+std::string release_of(const std::string& version);
+
+// The package of `graph` on `inputs` (a .pt2 path): from the cache ($OPBENCH_CACHE_DIR, else
+// $XDG_CACHE_HOME/opbench, else ~/.cache/opbench; then aoti/), else compiled into it; several
+// processes may compile one at once. SkipCase when the trace cannot be exported, Error naming the
+// compiler's messages when it fails.
+std::string aoti_package(const results::Case& c, torch::jit::Graph& graph, const std::vector<at::Tensor>& inputs);
+
+}  // namespace opbench::exec

@@ -1,0 +1,122 @@
+#include "opbench/gate/nightly.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "opbench/core/error.hpp"
+#include "opbench/history/history.hpp"
+#include "opbench/results/store.hpp"
+#include "opbench/results/estimate.hpp"
+
+namespace opbench::gate {
+
+GateResult judge_night(const Night& night, const GateOptions& options) {
+  const std::string& tonight_path = night.tonight;
+  const results::ResultSet tonight = results::load_results(tonight_path);
+  const history::History db(night.history);
+  const std::int64_t self = db.find(tonight);
+  const std::string date = tonight.context.value("date", std::string());
+  std::vector<GateInput> inputs;
+  for (const auto& r : tonight.cases) {
+    GateInput in;
+    in.case_id = r.c.case_id;
+    // Every night judged with tonight's estimator, made again from its repetition medians where the
+    // history kept them: a history recorded with another estimator (min, the default before
+    // 2026-11-25) would otherwise shift against tonight by the estimators' difference.
+    // Only nights that timed the same thing (GPU time, batch time, host time) with the case called
+    // the same way: a call path that changed (typed <-> boxed) steps the time by what the boxed call
+    // costs, which is opbench's, not the code's under test.
+    const auto series = db.series(r.c.case_id, options.window, self, date, core::name_of(r.timing.measures),
+                                  core::name_of(r.timing.call_path));
+    for (const auto& p : history::restated(series, r.estimate.estimator)) in.history.push_back(p.time);
+    if (series.size() < options.min_history) {
+      std::map<std::string, std::size_t> others;
+      for (const auto& p : db.series(r.c.case_id, options.window, self, date, core::name_of(r.timing.measures))) {
+        if (!p.call_path.empty() && p.call_path != core::name_of(r.timing.call_path)) ++others[p.call_path];
+      }
+      for (const auto& [path, nights] : others) {
+        in.left_out += fmt::format("{}{} night(s) called {}", in.left_out.empty() ? "" : ", ", nights, path);
+      }
+      if (!in.left_out.empty()) in.left_out = "called " + core::name_of(r.timing.call_path) + " tonight; left out: " + in.left_out;
+    }
+    if (r.status == results::Status::ok) in.tonight = r.estimate.time;
+    inputs.push_back(std::move(in));
+  }
+  GateResult result = judge(inputs, options);
+  if (!night.second_look.empty()) {
+    // The same measurement again: its value is only comparable when it was made the same way.
+    const results::ResultSet again = results::load_results(night.second_look);
+    for (const char* key : {"estimator", "repetitions", "processes", "isolate"}) {
+      const Json a = tonight.context.value(key, Json());
+      const Json b = again.context.value(key, Json());
+      if (a != b) {
+        throw UsageError(fmt::format("--second-look {}: its {} is {}, tonight's ({}) is {}; the second look must "
+                                     "be measured with tonight's settings",
+                                     night.second_look, key, b.dump(), tonight_path, a.dump()));
+      }
+    }
+    std::vector<std::string> ids;
+    std::vector<double> values;
+    for (const auto& r : again.cases) {
+      if (r.status != results::Status::ok) continue;
+      ids.push_back(r.c.case_id);
+      values.push_back(r.estimate.time);
+    }
+    second_look(result, ids, values);
+  }
+  if (!night.confirm_baseline.empty() && night.confirm.empty()) {
+    throw UsageError("--confirm-baseline needs --confirm: tonight's build measured in the same A/B rounds");
+  }
+  if (!night.confirm.empty()) {
+    // The confirmation's values of a case over all its files (A/B rounds come as several files):
+    // every repetition median, and one value per process, tonight's estimator over that
+    // process's repetitions (a file of one process: one value; of `run --isolate`: each
+    // repetition was a process of its own).
+    const std::string estimator = tonight.context.value("estimator", std::string("median"));
+    struct Values {
+      std::vector<double> medians;
+      std::vector<double> processes;
+    };
+    auto pooled = [&estimator](const std::vector<std::string>& files) {
+      std::map<std::string, Values> values;
+      for (const auto& file : files) {
+        const results::ResultSet set = results::load_results(file);
+        const bool isolated = set.context.value("isolate", false);
+        for (const auto& r : set.cases) {
+          if (r.status != results::Status::ok || r.timing.repetition_medians.empty()) continue;
+          auto& v = values[r.c.case_id];
+          const auto& m = r.timing.repetition_medians;
+          v.medians.insert(v.medians.end(), m.begin(), m.end());
+          if (isolated) {
+            v.processes.insert(v.processes.end(), m.begin(), m.end());
+          } else {
+            v.processes.push_back(results::estimate_with(estimator, m));
+          }
+        }
+      }
+      return values;
+    };
+    const auto again = pooled(night.confirm);
+    const auto previous = pooled(night.confirm_baseline);
+    std::vector<std::string> ids;
+    std::vector<double> values;
+    std::vector<std::vector<double>> before, after;
+    for (const auto& [id, v] : again) {
+      ids.push_back(id);
+      // Against the history: tonight's estimator over all the new repetition medians.
+      values.push_back(results::estimate_with(estimator, v.medians));
+      after.push_back(v.processes);
+      const auto it = previous.find(id);
+      before.push_back(it == previous.end() ? std::vector<double>{} : it->second.processes);
+    }
+    if (night.confirm_baseline.empty()) {
+      confirm(result, ids, values);
+    } else {
+      confirm_ab(result, ids, before, after);
+    }
+  }
+  return result;
+}
+
+}  // namespace opbench::gate

@@ -1,0 +1,184 @@
+#include "opbench/results/estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
+#include "opbench/stats/statistics.hpp"
+
+namespace opbench::results {
+
+const std::vector<std::string>& estimator_names() {
+  static const std::vector<std::string> names{"min", "median", "fastest-third"};
+  return names;
+}
+
+double estimate_with(const std::string& estimator, const std::vector<double>& repetition_medians) {
+  if (estimator == "median") return stats::median_interval(repetition_medians, 0.95).median;
+  if (estimator == "fastest-third") {
+    std::vector<double> finite;
+    for (double m : repetition_medians) {
+      if (std::isfinite(m)) finite.push_back(m);
+    }
+    if (finite.empty()) return std::nan("");
+    const std::size_t k = std::max<std::size_t>(1, finite.size() / 3);
+    std::partial_sort(finite.begin(), finite.begin() + static_cast<std::ptrdiff_t>(k), finite.end());
+    double sum = 0;
+    for (std::size_t i = 0; i < k; ++i) sum += finite[i];
+    return sum / static_cast<double>(k);
+  }
+  if (estimator != "min") {
+    throw Error("unknown estimator '" + estimator + "' (expected one of: " + core::join(estimator_names(), ", ") + ")");
+  }
+  double best = std::nan("");
+  for (double m : repetition_medians) {
+    if (std::isfinite(m) && !(m >= best)) best = m;
+  }
+  return best;
+}
+
+Estimate estimate_of(const std::vector<double>& repetition_medians, const std::string& estimator) {
+  const stats::MedianInterval interval = stats::median_interval(repetition_medians, 0.95);
+  Estimate e;
+  e.estimator = estimator;
+  e.time = estimate_with(estimator, repetition_medians);
+  e.repetitions = repetition_medians.size();
+  e.median = interval.median;
+  e.low = interval.low;
+  e.high = interval.high;
+  e.coverage = interval.coverage;
+  e.spread = stats::relative_spread(repetition_medians);
+  return e;
+}
+
+CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const std::string& estimator) {
+  if (repetitions.empty()) throw Error("combine_repetitions: no repetition");
+  CaseResult out = repetitions.front();
+  if (out.status != results::Status::ok && repetitions.size() == 1) return out;
+  out.samples.clear();
+  out.timing.total_time = 0;
+  out.timing.warmup_calls = 0;
+  out.timing.discarded_blocks = 0;
+  out.timing.retried_repetitions = 0;
+  out.timing.spent = TimeSpent{};
+  out.timing.canary = 0;
+  out.timing.repetition_medians.clear();
+  out.timing.cpu_times.clear();
+  out.timing.batch_times.clear();
+  out.timing.repetition_bandwidth.clear();
+  out.timing.set_aside.clear();
+  out.memory.reset();
+  // The bandwidth readings stay paired with the medians only if every part has them.
+  bool bandwidth_everywhere = true;
+  for (const auto& r : repetitions) {
+    if (r.status != results::Status::ok) {
+      CaseResult failed = r;
+      failed.message = "repetition " + std::to_string(&r - repetitions.data() + 1) + " of " +
+                       std::to_string(repetitions.size()) + ": " + r.message;
+      return failed;
+    }
+    out.samples.insert(out.samples.end(), r.samples.begin(), r.samples.end());
+    out.timing.total_time += r.timing.total_time;
+    out.timing.warmup_calls += r.timing.warmup_calls;
+    out.timing.discarded_blocks += r.timing.discarded_blocks;
+    out.timing.retried_repetitions += r.timing.retried_repetitions;
+    out.timing.spent += r.timing.spent;
+    out.timing.canary = std::max(out.timing.canary, r.timing.canary);
+    out.timing.block_size = std::max(out.timing.block_size, r.timing.block_size);
+    // A part measured in another process brings all of its repetitions' medians.
+    if (r.timing.repetition_medians.empty()) {
+      out.timing.repetition_medians.push_back(r.summary.median);
+    } else {
+      out.timing.repetition_medians.insert(out.timing.repetition_medians.end(), r.timing.repetition_medians.begin(),
+                                           r.timing.repetition_medians.end());
+    }
+    const std::size_t medians_of_part = std::max<std::size_t>(1, r.timing.repetition_medians.size());
+    if (r.timing.repetition_bandwidth.size() == medians_of_part) {
+      out.timing.repetition_bandwidth.insert(out.timing.repetition_bandwidth.end(), r.timing.repetition_bandwidth.begin(),
+                                             r.timing.repetition_bandwidth.end());
+    } else {
+      bandwidth_everywhere = false;
+    }
+    out.timing.set_aside.insert(out.timing.set_aside.end(), r.timing.set_aside.begin(), r.timing.set_aside.end());
+    out.timing.cpu_times.insert(out.timing.cpu_times.end(), r.timing.cpu_times.begin(), r.timing.cpu_times.end());
+    out.timing.batch_times.insert(out.timing.batch_times.end(), r.timing.batch_times.begin(),
+                                  r.timing.batch_times.end());
+    if (!out.memory && r.memory) out.memory = r.memory;
+    if (out.trace.empty()) out.trace = r.trace;
+    // The checked repetition's (the first one's) stage figures.
+    if (r.stage_info && (!out.stage_info || out.stage_info->tolerance.empty())) out.stage_info = r.stage_info;
+    // The work is the first repetition's, the one that recorded the ATen calls (a repetition
+    // measured again may come back after later ones).
+    if (!out.work.aten_calls && r.work.aten_calls) out.work = r.work;
+  }
+  if (!bandwidth_everywhere) out.timing.repetition_bandwidth.clear();
+  out.summary = stats::summarize(out.samples);
+  out.estimate = estimate_of(out.timing.repetition_medians, estimator);
+  // The noise each repetition's stopping rule aimed at is its own blocks' cv: the typical
+  // (median) repetition's is the case's. The pooled samples' cv would add the differences
+  // between repetitions, which no repetition can stop on (they are estimate.spread), and so
+  // miss the target in nearly every case.
+  // A part of several repetitions counts once per repetition (its noise is already its typical one).
+  std::vector<double> noises;
+  for (const auto& r : repetitions) {
+    noises.insert(noises.end(), std::max<std::size_t>(1, r.timing.repetition_medians.size()), r.timing.noise);
+  }
+  out.timing.noise = stats::median(noises);
+  out.timing.noise_reached = out.timing.noise <= out.timing.target_noise;
+  return out;
+}
+
+SetAsideOutcome set_aside_unusual_bandwidth(CaseResult& result, double usual, double tolerance) {
+  TimingInfo& t = result.timing;
+  SetAsideOutcome outcome;
+  if (result.status != results::Status::ok || !(usual > 0) || t.repetition_bandwidth.empty() ||
+      t.repetition_bandwidth.size() != t.repetition_medians.size()) {
+    return outcome;
+  }
+  t.usual_bandwidth = usual;
+  auto usual_pair = [&](const std::array<double, 2>& b) {
+    return stats::is_usual(b[0], usual, tolerance) && stats::is_usual(b[1], usual, tolerance);
+  };
+  if (std::none_of(t.repetition_bandwidth.begin(), t.repetition_bandwidth.end(), usual_pair)) {
+    std::vector<double> readings;
+    for (const auto& b : t.repetition_bandwidth) readings.insert(readings.end(), b.begin(), b.end());
+    const auto [low, high] = std::minmax_element(readings.begin(), readings.end());
+    const std::string note = fmt::format(
+        "every repetition ran at an unusual memory bandwidth ({:.0f}-{:.0f} GB/s against the run's usual {:.0f} GB/s)",
+        *low / 1e9, *high / 1e9, usual / 1e9);
+    result.message = result.message.empty() ? note : result.message + "; " + note;
+    outcome.all_unusual = true;
+    return outcome;
+  }
+  std::vector<double> kept;
+  std::vector<std::array<double, 2>> kept_bandwidth;
+  for (std::size_t i = 0; i < t.repetition_medians.size(); ++i) {
+    if (usual_pair(t.repetition_bandwidth[i])) {
+      kept.push_back(t.repetition_medians[i]);
+      kept_bandwidth.push_back(t.repetition_bandwidth[i]);
+    } else {
+      t.set_aside.push_back({t.repetition_medians[i], t.repetition_bandwidth[i], i});
+      ++outcome.set_aside;
+    }
+  }
+  t.repetition_medians = std::move(kept);
+  t.repetition_bandwidth = std::move(kept_bandwidth);
+  result.estimate = estimate_of(t.repetition_medians, result.estimate.estimator);
+  return outcome;
+}
+
+bool noisy(const CaseResult& result) {
+  return result.status == results::Status::ok && result.timing.noise > std::max(k_noisy_cv, result.timing.target_noise);
+}
+
+std::vector<int> split_repetitions(int repetitions, int processes) {
+  const int n = std::max(1, std::min(processes, repetitions));
+  std::vector<int> shares;
+  for (int k = 0; k < n; ++k) shares.push_back(repetitions / n + (k < repetitions % n ? 1 : 0));
+  return shares;
+}
+
+}  // namespace opbench::results

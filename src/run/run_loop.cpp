@@ -1,0 +1,100 @@
+#include "opbench/run/run_loop.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "opbench/core/log.hpp"
+#include "opbench/exec/measure.hpp"
+#include "opbench/results/estimate.hpp"
+
+namespace opbench::run {
+
+LoopOptions loop_options(const RunSettings& settings) {
+  LoopOptions loop;
+  loop.repetitions = settings.repetitions;
+  loop.interleave = settings.interleave;
+  loop.order_seed = settings.seed + static_cast<std::uint64_t>(settings.placement) * 0x9E3779B97F4A7C15ull;
+  loop.retries = settings.retries;
+  loop.slow_tolerance = settings.slow_tolerance;
+  loop.bandwidth_tolerance = settings.bandwidth_tolerance;
+  loop.process_warmup = settings.isolate ? 0.0 : settings.process_warmup;
+  loop.set_aside_here = settings.process_label.empty();
+  loop.estimator = settings.estimator;
+  return loop;
+}
+
+SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& options, const LoopCallbacks& on) {
+  SlowSpells slow;
+  std::map<std::size_t, std::vector<results::CaseResult>> pending;
+  std::map<std::size_t, std::int64_t> retried;
+  Schedule schedule(cases.size(), options.repetitions, options.interleave, options.order_seed, options.retries);
+  SpeedGate gate(options.slow_tolerance);
+  // A fresh process's first repetition runs 15-20% slow on small cases, whatever case, inputs or
+  // placement it meets (bench/fresh_add.sh: `add` of 1-element tensors, 0.58-0.60 us against
+  // 0.49-0.50 us in the repetitions after it; an untimed spin of a second before it does not
+  // help, the same calls for half a second do). So the process first measures its first job
+  // for `process_warmup` seconds (one repetition at least; several when one is shorter: the
+  // slow spell outlasts a repetition of a small case) and drops it, as pyperf drops each
+  // worker's first value.
+  bool process_warm = options.process_warmup <= 0;
+  Job job;
+  while (schedule.next(job)) {
+    const std::size_t index = job.case_index;
+    const results::Case& c = cases[index];
+    const exec::ExecOptions exec_options = on.options_for(c, job);
+    if (!process_warm) {
+      process_warm = true;
+      exec::ExecOptions dropped = exec_options;
+      dropped.memory = false;
+      dropped.describe = false;
+      dropped.trace_path.clear();
+      const auto warmup_start = std::chrono::steady_clock::now();
+      int dropped_repetitions = 0;
+      do {
+        ++dropped_repetitions;
+        if (on.measure(c, dropped).status != results::Status::ok) break;
+      } while (exec::seconds_since(warmup_start) < options.process_warmup);
+      slow.time_process_warmup = exec::seconds_since(warmup_start);
+      core::log_debug(fmt::format("{}: {} repetition(s) dropped as the process's warmup ({:.2f} s)", c.case_id,
+                                  dropped_repetitions, slow.time_process_warmup));
+    }
+    results::CaseResult repetition = on.measure(c, exec_options);
+    // Measured while the machine was slow, or (memory-bound cases) at a memory bandwidth off the
+    // usual one so far: measured again later, when the budget allows.
+    repetition.c = c;
+    slow.bandwidth.add(repetition);
+    const double slowdown = gate.slowdown(c.threads, repetition.timing.canary);
+    const bool off_bandwidth = slow.bandwidth.off_usual(repetition, options.bandwidth_tolerance);
+    if (repetition.status == results::Status::ok && (gate.disturbed(slowdown) || off_bandwidth) && schedule.retry(job)) {
+      core::log_debug(fmt::format("{}: repetition {} again later: {}", c.case_id, job.repetition,
+                                  gate.disturbed(slowdown)
+                                      ? fmt::format("canary {:.1f}% slower than the fastest", slowdown * 100)
+                                      : "memory bandwidth off the usual one so far"));
+      if (!gate.disturbed(slowdown)) ++slow.bandwidth.measured_again;
+      ++retried[index];
+      slow.time_retried += repetition.timing.total_time + repetition.timing.spent.total();
+      continue;
+    }
+    // A repetition that failed or was skipped ends its case: the others would say the same.
+    const bool case_over = repetition.status != results::Status::ok;
+    pending[index].push_back(std::move(repetition));
+    if (case_over) schedule.drop_case(index);
+    if (!case_over && static_cast<int>(pending[index].size()) < options.repetitions) {
+      on.kept(pending[index].back(), job.repetition);
+      continue;
+    }
+    results::CaseResult result = results::combine_repetitions(pending[index], options.estimator);
+    result.timing.retried_repetitions = retried[index];
+    if (options.set_aside_here) slow.bandwidth.apply(result, options.bandwidth_tolerance);
+    pending.erase(index);
+    retried.erase(index);
+    on.finish(std::move(result));
+  }
+  slow.measured_again = schedule.retries();
+  slow.repetitions = schedule.jobs();
+  slow.fastest_canary = gate.fastest();
+  return slow;
+}
+
+}  // namespace opbench::run

@@ -1,0 +1,370 @@
+// End-to-end: the nightly script and the gate (compare --history) over real runs.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <chrono>
+#include <map>
+#include <set>
+#include <sstream>
+#include <fstream>
+#include <thread>
+
+#include "opbench/core/files.hpp"
+#include "opbench/core/json.hpp"
+#include "opbench/results/store.hpp"
+#include "cli_fixture.hpp"
+
+namespace opbench {
+namespace {
+
+TEST_F(Cli, NightlyScriptJudgesEachNightAgainstTheHistory) {
+  const std::string script = std::string(OPBENCH_SOURCE_DIR) + "/scripts/nightly.sh";
+  const std::string db = m_dir.file("nightly/history.sqlite");
+  // Two nights of history are enough here (the default is 5); a huge floor: no candidate.
+  const std::string env = "OPBENCH='" + std::string(OPBENCH_BINARY) + "' OPBENCH_NIGHTLY_DIR='" + m_dir.file("nightly") +
+                          "' OPBENCH_GATE_ARGS='--min-history 2 --effect-floor 100' OPBENCH_LABEL=abc123 ";
+  const std::string args = " --config " + k_data + "/tiny.csv --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.01";
+  auto shell = [&](const std::string& command) {
+    const std::string err = m_dir.file("nightly.err");
+    const int status = std::system((env + command + " >'" + m_dir.file("nightly.out") + "' 2>'" + err + "'").c_str());
+    return std::make_pair(WIFEXITED(status) ? WEXITSTATUS(status) : -1, testing::read_text(err));
+  };
+  for (int night = 0; night < 3; ++night) {
+    const auto r = shell(script + args);
+    ASSERT_EQ(r.first, 0) << r.second;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // another date for the next night
+  }
+  int results = 0, first_reports = 0, gates = 0;
+  std::string last_gate;
+  for (const std::string& path : core::list_directory(m_dir.file("nightly"))) {
+    const std::string name = core::filename(path);
+    auto ends = [&](const std::string& suffix) {
+      return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (ends(".gate.md")) {
+      ++gates;
+      const std::string text = testing::read_text(path);
+      if (text.find("3 same") != std::string::npos) last_gate = text;
+    } else if (ends(".md")) {
+      ++first_reports;
+    } else if (name.rfind("nightly-", 0) == 0 && ends(".json") && !ends(".gate.json") && !ends(".first.json")) {
+      ++results;
+    }
+  }
+  EXPECT_EQ(results, 3);
+  EXPECT_EQ(first_reports, 1);  // the first night starts the history
+  // Every night passed: its binary is kept as the next night's previous build (A/B confirmation).
+  EXPECT_TRUE(core::path_exists(m_dir.file("nightly/opbench.previous")));
+  EXPECT_EQ(gates, 2);          // the next two are judged; the third against two nights
+  EXPECT_NE(last_gate.find("No candidate tonight."), std::string::npos) << last_gate;
+  EXPECT_NE(last_gate.find("0 slower, 0 faster, 3 same, 0 unknown"), std::string::npos) << last_gate;
+  const auto show = opbench("history show --db " + db + " --format json");
+  ASSERT_EQ(show.code, 0) << show.err;
+  const Json history = Json::parse(show.out);
+  ASSERT_EQ(history["runs"].size(), 3u);
+  EXPECT_EQ(history["runs"][0]["label"], "abc123");
+  EXPECT_EQ(history["series"].size(), 3u);
+  ASSERT_EQ(history["change_points"].size(), 3u);  // three nights: too few for a change point
+  for (const auto& [id, found] : history["change_points"].items()) EXPECT_TRUE(found.empty()) << id;
+  // Adding a night again changes nothing.
+  const std::string night = history["runs"][0]["source"];
+  EXPECT_NE(opbench("history add --db " + db + " " + night).out.find("was already in the history"), std::string::npos);
+}
+
+// The A/B confirmation of scripts/nightly.sh: a history made 4x faster than tonight, so tonight's
+// case is a candidate; the previous build's binary is this one (the plumbing is what is tested:
+// rounds of both binaries, their files, the A/B verdict in the report).
+TEST_F(Cli, NightlyScriptConfirmsCandidatesAbAgainstTheBaselineBinary) {
+  const std::string first = m_dir.file("first.json");
+  ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv --ops add" + k_quick + " --output " + first).code, 0);
+  const std::string db = m_dir.file("ab/history.sqlite");
+  core::create_directories(m_dir.file("ab"));
+  for (int n = 0; n < 6; ++n) {
+    Json night = read_json(first);
+    night["context"]["date"] = "2020-01-0" + std::to_string(n + 1) + "T00:00:00Z";
+    for (auto& c : night["cases"]) {
+      for (auto& m : c["timing"]["repetition_medians"]) m = m.get<double>() * 0.25 * (1 + 0.01 * (n % 3));
+    }
+    ASSERT_EQ(opbench("history add --db " + db + " " + m_dir.write("old" + std::to_string(n) + ".json", night.dump())).code, 0);
+  }
+  const std::string script = std::string(OPBENCH_SOURCE_DIR) + "/scripts/nightly.sh";
+  const std::string env = "OPBENCH='" + std::string(OPBENCH_BINARY) + "' OPBENCH_BASELINE_BIN='" + OPBENCH_BINARY +
+                          "' OPBENCH_AB_ROUNDS=2 OPBENCH_NIGHTLY_DIR='" + m_dir.file("ab") + "' OPBENCH_HISTORY='" + db +
+                          "' OPBENCH_GATE_ARGS='--min-history 2 --candidate-alpha 0.05' OPBENCH_CONFIRM_ARGS='--warmup 1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001' ";
+  const std::string err = m_dir.file("ab.err");
+  const int status = std::system((env + script + " --config " + k_data + "/tiny.csv --ops add" + k_quick + " >'" +
+                                  m_dir.file("ab.out") + "' 2>'" + err + "'").c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_LE(WEXITSTATUS(status), 1) << testing::read_text(err);
+  int news = 0, olds = 0, looks = 0;
+  std::string gate_json, gate_md;
+  for (const std::string& path : core::list_directory(m_dir.file("ab"))) {
+    const std::string name = core::filename(path);
+    if (name.size() > 17 && name.compare(name.size() - 17, 17, ".second-look.json") == 0) ++looks;
+    if (name.find(".confirm-new-") != std::string::npos) ++news;
+    if (name.find(".confirm-old-") != std::string::npos) ++olds;
+    if (name.size() > 10 && name.compare(name.size() - 10, 10, ".gate.json") == 0) gate_json = path;
+    if (name.size() > 8 && name.compare(name.size() - 8, 8, ".gate.md") == 0) gate_md = path;
+  }
+  EXPECT_EQ(looks, 1);  // 4x slower tonight: a second look with the night's own settings, then a candidate
+  EXPECT_EQ(news, 6);   // 2 rounds of 3 processes a side
+  EXPECT_EQ(olds, 6);
+  ASSERT_FALSE(gate_json.empty()) << testing::read_text(err);
+  const Json gate = read_json(gate_json);
+  EXPECT_TRUE(gate["second_look_taken"].get<bool>()) << gate.dump();
+  EXPECT_EQ(gate["counts"]["second_looks"], 1) << gate.dump();
+  EXPECT_EQ(gate["counts"]["candidates"], 1) << gate.dump();
+  EXPECT_GT(gate["cases"][0]["look_ratio"].get<double>(), 2.0) << gate.dump();
+  EXPECT_EQ(gate["confirmation"], "a/b against the previous build");
+  const std::string reason = gate["cases"][0]["reason"];
+  EXPECT_NE(reason.find("A/B against the previous build"), std::string::npos) << reason;
+  EXPECT_NE(testing::read_text(gate_md).find("confirmed A/B against the previous build's binary"), std::string::npos);
+}
+
+TEST_F(Cli, GateJudgesEveryNightWithTonightsEstimator) {
+  // Five nights recorded with --estimator min (the default until 2026-11-25), tonight the same
+  // repetition medians with fastest-third: tonight's time is 10% over the nights' stored times by
+  // the estimators' difference alone, and the gate makes every night's value again with
+  // tonight's estimator from its stored repetition medians, so nothing moved.
+  Json base = read_json(k_data + "/compare/base.json");
+  const std::vector<double> shape = {1.0, 1.2, 1.25, 1.3, 1.35, 1.4};  // fastest-third: 1.1
+  auto night = [&](int n, const std::string& estimator, double noise) {
+    Json out = base;
+    out["context"]["date"] = "2026-11-0" + std::to_string(n + 1) + "T00:00:00Z";
+    out["context"]["estimator"] = estimator;
+    out["context"]["repetitions"] = 6;
+    for (auto& c : out["cases"]) {
+      const double t = c["stats"]["median"].get<double>() * noise;  // (base.json predates `estimate`)
+      Json medians = Json::array();
+      for (double f : shape) medians.push_back(t * f);
+      c["timing"]["repetition_medians"] = medians;
+      c["estimate"] = {{"unit", "s"}, {"estimator", estimator}, {"time", estimator == "min" ? t : t * 1.1},
+                       {"repetitions", 6}, {"median", t * 1.275}, {"low", t}, {"high", t * 1.4},
+                       {"coverage", 0.96875}, {"spread", 0.2}};
+    }
+    return m_dir.write("night-" + estimator + std::to_string(n) + ".json", out.dump());
+  };
+  const std::string db = m_dir.file("estimators.sqlite");
+  const double noise[] = {1.0, 1.01, 0.99, 1.005, 0.995};
+  for (int n = 0; n < 5; ++n) ASSERT_EQ(opbench("history add --db " + db + " " + night(n, "min", noise[n])).code, 0);
+  const auto r = opbench("compare --history " + db + " " + night(8, "fastest-third", 1.0) + " --format json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json gate = Json::parse(r.out);
+  EXPECT_EQ(gate["counts"]["candidates"], 0) << r.out;
+  EXPECT_EQ(gate["counts"]["slower"], 0) << r.out;
+  // The trend of `history show` is made the same way: with the newest night's estimator, every
+  // stored night at tonight's level, and what each recorded beside it.
+  ASSERT_EQ(opbench("history add --db " + db + " " + night(8, "fastest-third", 1.0)).code, 0);
+  const auto shown = opbench("history show --db " + db + " --format json");
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  const Json trends = Json::parse(shown.out);
+  ASSERT_FALSE(trends["series"].empty());
+  for (const auto& [id, points] : trends["series"].items()) {
+    ASSERT_EQ(points.size(), 6u) << id;
+    const double tonight = points.back()["time"].get<double>();
+    for (std::size_t n = 0; n < 5; ++n) {
+      EXPECT_EQ(points[n]["estimator"], "fastest-third") << id;
+      EXPECT_EQ(points[n]["recorded"]["estimator"], "min") << id;
+      EXPECT_NEAR(points[n]["time"].get<double>() / tonight, noise[n], 1e-9) << id;
+      EXPECT_NEAR(points[n]["recorded"]["time"].get<double>() / tonight, noise[n] / 1.1, 1e-9) << id;
+    }
+  }
+  const std::string id = trends["series"].begin().key();
+  const auto as_min = opbench("history show --db " + db + " --case '" + id + "' --estimator min");
+  ASSERT_EQ(as_min.code, 0) << as_min.err;
+  EXPECT_NE(as_min.out.find("Each run's time: `min` over"), std::string::npos) << as_min.out;
+  EXPECT_NE(as_min.out.find("| fastest-third: "), std::string::npos) << as_min.out;  // tonight's, as recorded
+  EXPECT_NE(opbench("history show --db " + db + " --estimator mean").code, 0);
+}
+
+TEST_F(Cli, GateJudgesACaseOnlyAgainstNightsThatCalledItTheSameWay) {
+  // Five nights of base.json's cases (called boxed); tonight the first case is called typed, 30%
+  // faster by what the boxed call cost, and the second is called boxed at twice its time. The
+  // typed case has no history called its way: unknown, saying which nights were left out; the
+  // boxed one is judged as before (slower: a candidate).
+  const Json base = read_json(k_data + "/compare/base.json");
+  ASSERT_GE(base["cases"].size(), 2u);
+  auto night = [&](int n, double first, double second, const std::string& first_path) {
+    Json out = base;
+    out["context"]["date"] = "2026-11-0" + std::to_string(n + 1) + "T00:00:00Z";
+    for (std::size_t i = 0; i < out["cases"].size(); ++i) {
+      auto& c = out["cases"][i];
+      const double f = i == 0 ? first : i == 1 ? second : 1.0;
+      const double t = c["stats"]["median"].get<double>() * f;
+      c["stats"]["median"] = t;
+      c["timing"]["repetition_medians"] = Json::array({t, t, t});
+      c["timing"]["call_path"] = i == 0 ? first_path : "boxed";
+    }
+    return m_dir.write("called-" + std::to_string(n) + ".json", out.dump());
+  };
+  const std::string db = m_dir.file("called.sqlite");
+  const double noise[] = {1.0, 1.01, 0.99, 1.005, 0.995};
+  for (int n = 0; n < 5; ++n) {
+    ASSERT_EQ(opbench("history add --db " + db + " " + night(n, noise[n], noise[n], "boxed")).code, 0);
+  }
+  const std::string tonight = night(8, 0.7, 2.0, "typed");
+  const auto r = opbench("compare --history " + db + " " + tonight + " --format json");
+  const Json gate = Json::parse(r.out);
+  const std::string first = base["cases"][0]["case_id"], second = base["cases"][1]["case_id"];
+  for (const auto& c : gate["cases"]) {
+    if (c["case_id"] == first) {
+      EXPECT_EQ(c["verdict"], "unknown") << c.dump();
+      EXPECT_EQ(c["nights"], 0) << c.dump();
+      EXPECT_EQ(c["reason"], "history has 0 night(s), 5 needed; called typed tonight; left out: 5 night(s) called boxed")
+          << c.dump();
+    } else if (c["case_id"] == second) {
+      EXPECT_EQ(c["nights"], 5) << c.dump();
+      EXPECT_TRUE(c["candidate"].get<bool>()) << c.dump();
+    }
+  }
+  EXPECT_EQ(gate["counts"]["called_otherwise"], 1) << r.out;
+  const auto md = opbench("compare --history " + db + " " + tonight);
+  EXPECT_NE(md.out.find("unknown (1 called another way than their history: opbench's change, not the code's)"),
+            std::string::npos)
+      << md.out;
+  // The trend says where the call path changed.
+  ASSERT_EQ(opbench("history add --db " + db + " " + tonight).code, 0);
+  const auto shown = opbench("history show --db " + db + " --case '" + first + "'");
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  EXPECT_NE(shown.out.find("called typed from here (was boxed)"), std::string::npos) << shown.out;
+  const auto json = opbench("history show --db " + db + " --case '" + first + "' --format json");
+  const Json trend = Json::parse(json.out);
+  EXPECT_EQ(trend["series"][first].back()["call_path"], "typed") << json.out;
+  ASSERT_EQ(trend["call_path_changes"][first].size(), 1u) << json.out;
+  EXPECT_EQ(trend["call_path_changes"][first][0]["index"], 5) << json.out;
+  EXPECT_EQ(trend["call_path_changes"][first][0]["before"], "boxed") << json.out;
+}
+
+TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
+  // A history of five nights, made from one real result with its repetition medians scaled by
+  // known noise;
+  // tonight mul is 30% slower, and so is its confirmation, while add's confirmation is back to normal.
+  const std::string base_file = k_data + "/compare/base.json";
+  Json base = read_json(base_file);
+  const std::string db = m_dir.file("h.sqlite");
+  const double noise[] = {1.0, 1.01, 0.99, 1.005, 0.995};
+  for (int n = 0; n < 5; ++n) {
+    Json night = base;
+    night["context"]["date"] = "2026-11-0" + std::to_string(n + 1) + "T00:00:00Z";
+    for (auto& c : night["cases"]) {
+      for (auto& m : c["timing"]["repetition_medians"]) m = m.get<double>() * noise[n];
+    }
+    const std::string file = m_dir.write("night" + std::to_string(n) + ".json", night.dump());
+    ASSERT_EQ(opbench("history add --db " + db + " " + file).code, 0);
+  }
+  // Tonight and its re-measurements: each file one process (as nightly.sh's confirmation runs,
+  // `--processes 1`), so a file is one value per case in an A/B.
+  auto scaled = [&](const std::string& name, double add, double mul) {
+    Json night = base;
+    night["context"]["date"] = "2026-11-09T00:00:00Z";
+    night["context"]["isolate"] = false;
+    night["context"]["processes"] = 1;
+    for (auto& c : night["cases"]) {
+      const std::string id = c["case_id"];
+      const double f = id.rfind("add/", 0) == 0 ? add : id.rfind("mul/", 0) == 0 ? mul : 1.0;
+      for (auto& m : c["timing"]["repetition_medians"]) m = m.get<double>() * f;
+    }
+    return m_dir.write(name, night.dump());
+  };
+  const std::string tonight = scaled("tonight.json", 1.3, 1.3);
+  const std::string candidates = m_dir.file("candidates.txt");
+  const auto first = opbench("compare --history " + db + " " + tonight + " --format json --candidates-out " + candidates);
+  ASSERT_EQ(first.code, 0) << first.err;  // candidates are no alert
+  EXPECT_EQ(Json::parse(first.out)["counts"]["candidates"], 2);
+  const std::string listed = testing::read_text(candidates);
+  EXPECT_EQ(std::count(listed.begin(), listed.end(), '\n'), 2) << listed;
+  EXPECT_NE(listed.find("mul/"), std::string::npos) << listed;
+  const std::string again = scaled("again.json", 1.0, 1.3);
+  const auto second = opbench("compare --history " + db + " " + tonight + " --confirm " + again + " --format json");
+  EXPECT_EQ(second.code, 1) << second.err;
+  const Json gate = Json::parse(second.out);
+  EXPECT_EQ(gate["counts"]["slower"], 1);
+  for (const auto& c : gate["cases"]) {
+    const std::string id = c["case_id"];
+    if (id.rfind("mul/", 0) == 0) EXPECT_EQ(c["verdict"], "slower") << c.dump();
+    if (id.rfind("add/", 0) == 0) EXPECT_EQ(c["reason"], "not confirmed") << c.dump();
+  }
+  const auto md = opbench("compare --history " + db + " " + tonight + " --confirm " + again);
+  EXPECT_NE(md.out.find("## Candidates"), std::string::npos) << md.out;
+
+  // A/B against the previous build: five processes of each build, one value each (the run's
+  // estimator over the process's repetitions; 5 against 5 is the fewest for which a rank test
+  // that sees them all apart passes Benjamini-Hochberg over two candidates: p = 2/252). Tonight's
+  // build has mul 30% slower than the previous one; add is the same in both.
+  std::string ab_files;
+  const double jitter[] = {1.0, 1.01, 0.99, 1.005, 0.995};
+  for (int k = 0; k < 5; ++k) {
+    ab_files += " --confirm " + scaled("new" + std::to_string(k) + ".json", jitter[k], 1.3 * jitter[(k + 2) % 5]);
+    ab_files += " --confirm-baseline " + scaled("old" + std::to_string(k) + ".json", jitter[(k + 1) % 5], jitter[(k + 3) % 5]);
+  }
+  const std::string old1 = m_dir.file("old0.json");
+  // Two processes a side are too few to decide: the candidates stay unknown.
+  const auto two = opbench("compare --history " + db + " " + tonight + " --confirm " + m_dir.file("new0.json") +
+                           " --confirm " + m_dir.file("new1.json") + " --confirm-baseline " + old1 +
+                           " --confirm-baseline " + m_dir.file("old1.json") + " --format json");
+  EXPECT_EQ(two.code, 0) << two.err;
+  EXPECT_EQ(Json::parse(two.out)["counts"]["unknown"], 2) << two.out;
+  const auto ab = opbench("compare --history " + db + " " + tonight + ab_files + " --format json");
+  EXPECT_EQ(ab.code, 1) << ab.err;
+  const Json abgate = Json::parse(ab.out);
+  EXPECT_EQ(abgate["confirmation"], "a/b against the previous build");
+  EXPECT_EQ(abgate["counts"]["slower"], 1);
+  for (const auto& c : abgate["cases"]) {
+    const std::string id = c["case_id"];
+    if (id.rfind("mul/", 0) == 0) EXPECT_EQ(c["reason"], "confirmed A/B against the previous build") << c.dump();
+    if (id.rfind("add/", 0) == 0) EXPECT_EQ(c["reason"], "not confirmed A/B against the previous build") << c.dump();
+  }
+  const auto lone = opbench("compare --history " + db + " " + tonight + " --confirm-baseline " + old1);
+  EXPECT_EQ(lone.code, 2);
+  EXPECT_NE(lone.err.find("--confirm-baseline needs --confirm"), std::string::npos) << lone.err;
+  const auto adjusted = opbench("compare --history " + db + " " + tonight + " --adjust-speed");
+  EXPECT_EQ(adjusted.code, 2);
+  EXPECT_NE(adjusted.err.find("--adjust-speed goes with two files"), std::string::npos) << adjusted.err;
+
+  // The second look: mul 4% slower tonight (p about 0.01 against these five nights: a second
+  // look, no candidate) and 8% in the second look (together a candidate); add 30% slower tonight
+  // (a candidate alone) and back in the second look (together under the floor).
+  const std::string looked = scaled("looked.json", 1.3, 1.04);
+  const std::string looks = m_dir.file("looks.txt");
+  const auto asked = opbench("compare --history " + db + " " + looked + " --format json --looks-out " + looks +
+                             " --candidates-out " + candidates);
+  ASSERT_EQ(asked.code, 0) << asked.err;
+  const std::string to_look = testing::read_text(looks);
+  EXPECT_EQ(std::count(to_look.begin(), to_look.end(), '\n'), 2) << to_look;
+  EXPECT_EQ(Json::parse(asked.out)["counts"]["second_looks"], 2);
+  EXPECT_EQ(Json::parse(asked.out)["counts"]["candidates"], 1);
+  EXPECT_NE(asked.err.find("2 second look(s) (not taken"), std::string::npos) << asked.err;
+  const std::string look2 = scaled("second.json", 1 / 1.3, 1.08);
+  const auto both = opbench("compare --history " + db + " " + looked + " --second-look " + look2 +
+                            " --format json --candidates-out " + candidates);
+  ASSERT_EQ(both.code, 0) << both.err;
+  const Json judged = Json::parse(both.out);
+  EXPECT_TRUE(judged["second_look_taken"].get<bool>());
+  EXPECT_EQ(judged["counts"]["candidates"], 1) << judged.dump();
+  EXPECT_EQ(testing::read_text(candidates).rfind("mul/", 0), 0u) << testing::read_text(candidates);
+  for (const auto& c : judged["cases"]) {
+    const std::string id = c["case_id"];
+    if (id.rfind("mul/", 0) == 0) {
+      EXPECT_TRUE(c["candidate"].get<bool>()) << c.dump();
+      EXPECT_NEAR(c["look_ratio"].get<double>(), std::sqrt(1.04 * 1.08), 0.002) << c.dump();
+    }
+    if (id.rfind("add/", 0) == 0) EXPECT_EQ(c["reason"], "not a candidate after a second look") << c.dump();
+  }
+  EXPECT_NE(opbench("compare --history " + db + " " + looked + " --second-look " + look2).out.find("both looks"),
+            std::string::npos);
+  // A second look measured otherwise than tonight cannot be averaged with it.
+  Json other = read_json(look2);
+  other["context"]["repetitions"] = 99;
+  const auto mismatch = opbench("compare --history " + db + " " + looked + " --second-look " +
+                                m_dir.write("other-look.json", other.dump()));
+  EXPECT_EQ(mismatch.code, 2);
+  EXPECT_NE(mismatch.err.find("its repetitions is 99"), std::string::npos) << mismatch.err;
+}
+
+}  // namespace
+}  // namespace opbench

@@ -1,0 +1,162 @@
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "opbench/run/run_loop.hpp"
+
+namespace opbench::run {
+namespace {
+
+// A run of fake cases: each measurement returns a repetition whose speed canary, status and
+// memory canary readings (none when 0) are what `canary_of`, `status_of` and `bandwidth_of` say
+// for the call's number (0-based, over the whole run).
+struct FakeRun {
+  std::vector<results::Case> cases;
+  std::vector<std::string> measured;          // case id per call, in order
+  std::vector<exec::ExecOptions> options_seen;      // per call
+  std::map<std::string, int> kept;            // case id -> kept repetitions reported
+  std::vector<results::CaseResult> finished;  // in order
+  std::function<double(std::size_t)> canary_of = [](std::size_t) { return 1e-4; };
+  std::function<std::string(const std::string&, std::size_t)> status_of = [](const std::string&, std::size_t) {
+    return std::string("ok");
+  };
+  std::function<double(std::size_t)> bandwidth_of = [](std::size_t) { return 0.0; };
+
+  explicit FakeRun(int n) {
+    for (int i = 0; i < n; ++i) {
+      results::Case c;
+      c.case_id = "case" + std::to_string(i);
+      c.threads = 1;
+      cases.push_back(c);
+    }
+  }
+
+  SlowSpells run(const LoopOptions& options) {
+    LoopCallbacks on;
+    on.options_for = [](const results::Case&, const Job& job) {
+      exec::ExecOptions o;
+      o.repetition = job.repetition;
+      o.memory = job.repetition == 0;
+      o.describe = job.repetition == 0;
+      return o;
+    };
+    on.measure = [this](const results::Case& c, const exec::ExecOptions& o) {
+      const std::size_t call = measured.size();
+      measured.push_back(c.case_id);
+      options_seen.push_back(o);
+      results::CaseResult r;
+      r.c = c;
+      r.status = core::parse_name_or_throw<results::Status>(status_of(c.case_id, call), "status", "test");
+      if (r.status != results::Status::ok) r.message = "it broke";
+      r.timing.canary = canary_of(call);
+      r.timing.repetition_medians = {1e-6 * (1 + static_cast<double>(call % 7) / 100)};
+      r.timing.total_time = 1e-3;
+      if (const double bandwidth = bandwidth_of(call); bandwidth > 0) r.timing.repetition_bandwidth = {{bandwidth, bandwidth}};
+      return r;
+    };
+    on.kept = [this](const results::CaseResult& r, int) { ++kept[r.c.case_id]; };
+    on.finish = [this](results::CaseResult r) { finished.push_back(std::move(r)); };
+    return run_loop(cases, options, on);
+  }
+};
+
+LoopOptions quick(int repetitions) {
+  LoopOptions o = loop_options(RunSettings{});
+  o.repetitions = repetitions;
+  o.process_warmup = 0;
+  return o;
+}
+
+TEST(RunLoop, EveryCaseGetsItsRepetitionsCombinedOnce) {
+  FakeRun fake(4);
+  const SlowSpells slow = fake.run(quick(3));
+  EXPECT_EQ(fake.measured.size(), 12u);
+  ASSERT_EQ(fake.finished.size(), 4u);
+  for (const auto& r : fake.finished) {
+    EXPECT_EQ(r.status, results::Status::ok);
+    EXPECT_EQ(r.timing.repetition_medians.size(), 3u) << r.c.case_id;
+    EXPECT_EQ(r.estimate.estimator, "fastest-third");
+    EXPECT_EQ(fake.kept[r.c.case_id], 2) << r.c.case_id;  // the last one finishes the case instead
+  }
+  EXPECT_EQ(slow.repetitions, 12u);
+  EXPECT_EQ(slow.measured_again, 0u);
+  EXPECT_DOUBLE_EQ(slow.fastest_canary.at(1), 1e-4);
+  EXPECT_EQ(slow.time_process_warmup, 0.0);
+}
+
+TEST(RunLoop, ARepetitionInASlowSpellIsMeasuredAgainLater) {
+  FakeRun fake(3);
+  // The fourth call's canary is twice the fastest: that repetition is not kept.
+  fake.canary_of = [](std::size_t call) { return call == 3 ? 2e-4 : 1e-4; };
+  const SlowSpells slow = fake.run(quick(2));
+  EXPECT_EQ(fake.measured.size(), 7u);  // 6 jobs and the one measured again
+  EXPECT_EQ(slow.measured_again, 1u);
+  EXPECT_GT(slow.time_retried, 0.0);
+  std::size_t retried = 0;
+  for (const auto& r : fake.finished) {
+    EXPECT_EQ(r.timing.repetition_medians.size(), 2u);
+    retried += static_cast<std::size_t>(r.timing.retried_repetitions);
+  }
+  EXPECT_EQ(retried, 1u);
+  // With no retries allowed, the slow repetition is kept.
+  FakeRun kept(3);
+  kept.canary_of = fake.canary_of;
+  LoopOptions none = quick(2);
+  none.retries = 0;
+  EXPECT_EQ(kept.run(none).measured_again, 0u);
+  EXPECT_EQ(kept.measured.size(), 6u);
+}
+
+TEST(RunLoop, AFailedRepetitionEndsItsCaseAndNotTheOthers) {
+  FakeRun fake(3);
+  fake.status_of = [](const std::string& id, std::size_t) { return std::string(id == "case1" ? "error" : "ok"); };
+  LoopOptions options = quick(4);
+  options.interleave = false;
+  fake.run(options);
+  EXPECT_EQ(fake.measured.size(), 9u);  // case1 stopped after its first repetition
+  ASSERT_EQ(fake.finished.size(), 3u);
+  EXPECT_EQ(fake.finished[1].c.case_id, "case1");
+  EXPECT_EQ(fake.finished[1].status, results::Status::error);
+  EXPECT_EQ(fake.finished[1].message, "it broke");
+  EXPECT_EQ(fake.finished[0].status, results::Status::ok);
+  EXPECT_EQ(fake.finished[2].status, results::Status::ok);
+}
+
+TEST(RunLoop, TheProcessWarmsUpOnItsFirstJobAndDropsIt) {
+  FakeRun fake(2);
+  LoopOptions options = quick(2);
+  options.interleave = false;
+  options.process_warmup = 0.01;
+  const SlowSpells slow = fake.run(options);
+  ASSERT_GT(fake.measured.size(), 4u);  // the dropped ones come first, then the 4 jobs
+  const std::size_t dropped = fake.measured.size() - 4;
+  for (std::size_t i = 0; i < dropped; ++i) {
+    EXPECT_EQ(fake.measured[i], "case0");
+    EXPECT_FALSE(fake.options_seen[i].memory);  // no probe, no recording, no trace in the warm-up
+    EXPECT_FALSE(fake.options_seen[i].describe);
+  }
+  EXPECT_TRUE(fake.options_seen[dropped].memory);  // the first kept repetition probes memory
+  EXPECT_GE(slow.time_process_warmup, 0.01);
+  for (const auto& r : fake.finished) EXPECT_EQ(r.timing.repetition_medians.size(), 2u);
+}
+
+TEST(RunLoop, RepetitionsOffTheUsualBandwidthAreSetAsideOnlyWhereTheLoopDecides) {
+  // One case, 24 repetitions streaming at 40 GB/s but the 21st at 80 GB/s (after the level is set).
+  for (const bool here : {true, false}) {
+    FakeRun fake(1);
+    fake.bandwidth_of = [](std::size_t call) { return call == 20 ? 80e9 : 40e9; };
+    LoopOptions options = quick(24);
+    options.retries = 0;  // kept, so that it is set aside (or not) at the end
+    options.set_aside_here = here;
+    const SlowSpells slow = fake.run(options);
+    ASSERT_EQ(fake.finished.size(), 1u);
+    EXPECT_EQ(fake.finished[0].timing.set_aside.size(), here ? 1u : 0u);
+    EXPECT_EQ(fake.finished[0].timing.repetition_medians.size(), here ? 23u : 24u);
+    EXPECT_EQ(slow.bandwidth.set_aside(), here ? 1u : 0u);
+  }
+}
+
+}  // namespace
+}  // namespace opbench::run
