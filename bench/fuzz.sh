@@ -5,7 +5,7 @@
 # fuzz/, no LibTorch), seeds each corpus from tests/data and configs/ops, runs each harness for
 # SECONDS and prints one line each. Exit 1 on a crash, a leak, a sanitizer report or a hang
 # (over 10 s on one input); the input that did it is kept in results/fuzz/<harness>/.
-#   bench/fuzz.sh [SECONDS=600] [HARNESS...]      (scripts/test.sh runs a 30 s smoke of each)
+#   bench/fuzz.sh [SECONDS=600] [HARNESS...]      (scripts/ci.sh runs a 30 s smoke of each)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-600}"

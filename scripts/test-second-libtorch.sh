@@ -4,7 +4,7 @@
 # .torch-VERSION/ (ignored by git): its CUDA libraries are the main .venv's (the same CUDA major,
 # 13, so the same library names; the wheel finds them through its RPATH, $ORIGIN/../../nvidia,
 # a link to the .venv's). Built in build-torch-VERSION/ (tests only), then ctest.
-# Run by scripts/test.sh after the main suite; alone: scripts/test-second-libtorch.sh [VERSION]
+# Run by scripts/ci.sh after the main suite and the fuzz smoke; alone: scripts/test-second-libtorch.sh [VERSION]
 # (default: $OPBENCH_SECOND_TORCH, else 2.11.0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
