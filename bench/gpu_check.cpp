@@ -23,8 +23,9 @@ using opbench::Json;
 
 opbench::results::CaseResult run(const std::string& op, const Json& args, const std::string& device,
                                  const opbench::exec::ExecOptions& options) {
-  const auto c = opbench::plan::make_case(op, opbench::catalog::bind_case(op, args, "gpu_check"),
-                                          "float32", device, 1, opbench::results::Direction::forward, 0);
+  const auto c =
+      opbench::plan::make_case(op, opbench::catalog::bind_case(op, args, "gpu_check"), "float32",
+                               device, 1, opbench::results::Direction::forward, 0);
   auto result = opbench::exec::run_case(c, options);
   if (result.status != opbench::results::Status::ok) {
     std::printf("  %s: %s\n", c.case_id.c_str(), result.message.c_str());
@@ -32,7 +33,7 @@ opbench::results::CaseResult run(const std::string& op, const Json& args, const 
   return result;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   const std::string device = argc > 1 ? argv[1] : "cuda:0";
@@ -44,8 +45,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   const Json ctx = opbench::exec::cuda_device_context(std::stoi(device.substr(5)));
-  std::printf("device: %s (%d SMs, %.1f GiB, L2 %.1f MiB)\n", ctx["name"].get<std::string>().c_str(),
-              ctx["sm_count"].get<int>(), static_cast<double>(ctx["memory_bytes"].get<std::int64_t>()) / (1 << 30),
+  std::printf("device: %s (%d SMs, %.1f GiB, L2 %.1f MiB)\n",
+              ctx["name"].get<std::string>().c_str(), ctx["sm_count"].get<int>(),
+              static_cast<double>(ctx["memory_bytes"].get<std::int64_t>()) / (1 << 30),
               static_cast<double>(ctx["l2_cache_bytes"].get<int>()) / (1 << 20));
   opbench::exec::ExecOptions options;
   options.memory = false;
@@ -55,10 +57,13 @@ int main(int argc, char** argv) {
 
   // (a) copy_ of 1 GiB: 2 GiB moved per call.
   const std::int64_t elements = 256LL * 1024 * 1024;
-  const auto copy = run("copy_", {{"self", Json::array({elements})}, {"src", Json::array({elements})}}, device, options);
+  const auto copy =
+      run("copy_", {{"self", Json::array({elements})}, {"src", Json::array({elements})}}, device,
+          options);
   if (copy.status == opbench::results::Status::ok) {
     const double gbps = 2.0 * static_cast<double>(elements) * 4 / copy.summary.median / 1e9;
-    std::printf("(a) copy of 1 GiB: median %.3f ms, %.0f GB/s (reads + writes)\n", copy.summary.median * 1e3, gbps);
+    std::printf("(a) copy of 1 GiB: median %.3f ms, %.0f GB/s (reads + writes)\n",
+                copy.summary.median * 1e3, gbps);
   } else {
     ok = false;
   }
@@ -73,7 +78,8 @@ int main(int argc, char** argv) {
     host.timer = "host";
     const auto event_result = run(op, args, device, options);
     const auto host_result = run(op, args, device, host);
-    if (event_result.status != opbench::results::Status::ok || host_result.status != opbench::results::Status::ok) {
+    if (event_result.status != opbench::results::Status::ok ||
+        host_result.status != opbench::results::Status::ok) {
       ok = false;
       continue;
     }
@@ -95,7 +101,8 @@ int main(int argc, char** argv) {
       continue;
     }
     const double batch = result.timing.batch_times.front();
-    const bool faster = result.timing.measures == opbench::results::Measures::gpu && result.summary.median < batch;
+    const bool faster =
+        result.timing.measures == opbench::results::Measures::gpu && result.summary.median < batch;
     ok = ok && faster;
     std::printf("(c) %-8s batch %.2f us, GPU time %.2f us (%s): %s\n", op.c_str(), batch * 1e6,
                 result.summary.median * 1e6, result.timing.cuda_graph.c_str(),

@@ -35,17 +35,19 @@ long minor_faults() {
 }
 
 // Median seconds per call over blocks of 10 calls for `seconds`; page faults per call.
-template <typename Body>
-std::pair<double, double> time_loop(Body&& body, double seconds) {
-  for (int i = 0; i < 20; ++i) body();
+template <typename Body> std::pair<double, double> time_loop(Body&& body, double seconds) {
+  for (int i = 0; i < 20; ++i)
+    body();
   std::vector<double> samples;
   const long faults0 = minor_faults();
   long calls = 0;
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (std::chrono::steady_clock::now() < end) {
     const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < 10; ++i) body();
-    samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 10);
+    for (int i = 0; i < 10; ++i)
+      body();
+    samples.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() /
+                      10);
     calls += 10;
   }
   return {opbench::stats::median(samples), static_cast<double>(minor_faults() - faults0) / calls};
@@ -60,7 +62,9 @@ void run_one(const std::string& mode, const std::string& variant, double seconds
   double faults = 0;
   if (variant == "opbench") {
     const auto c = opbench::plan::make_case(
-        "add", opbench::catalog::bind_case("add", {{"self", "64x64x128"}, {"other", "64x64x128"}}, "bench"),
+        "add",
+        opbench::catalog::bind_case("add", {{"self", "64x64x128"}, {"other", "64x64x128"}},
+                                    "bench"),
         "float32", "cpu", 1, opbench::results::Direction::forward, 0);
     opbench::exec::ExecOptions options;
     options.memory = false;
@@ -71,28 +75,34 @@ void run_one(const std::string& mode, const std::string& variant, double seconds
     const auto result = opbench::exec::run_case(c, options);
     median = result.summary.median;
     const double calls = static_cast<double>(result.timing.warmup_calls) +
-                         static_cast<double>(result.timing.block_size * static_cast<std::int64_t>(result.samples.size()));
+                         static_cast<double>(result.timing.block_size *
+                                             static_cast<std::int64_t>(result.samples.size()));
     faults = static_cast<double>(minor_faults() - faults0) / calls;
   } else if (variant == "boxed") {
     // opbench's boxed path (schemas without a typed fast path): two stacks, the previous
     // outputs released when the next call's arguments are copied in.
     const auto c = opbench::plan::make_case(
-        "add", opbench::catalog::bind_case("add", {{"self", "64x64x128"}, {"other", "64x64x128"}}, "bench"),
+        "add",
+        opbench::catalog::bind_case("add", {{"self", "64x64x128"}, {"other", "64x64x128"}},
+                                    "bench"),
         "float32", "cpu", 1, opbench::results::Direction::forward, 0);
     const opbench::exec::PreparedCall call = opbench::exec::prepare_call(c, false);
     std::vector<c10::IValue> stack, previous;
-    const auto timed = time_loop([&] {
-      stack.assign(call.args.begin(), call.args.end());
-      call.handle.callBoxed(stack);
-      stack.swap(previous);
-    }, seconds);
+    const auto timed = time_loop(
+        [&] {
+          stack.assign(call.args.begin(), call.args.end());
+          call.handle.callBoxed(stack);
+          stack.swap(previous);
+        },
+        seconds);
     median = timed.first;
     faults = timed.second;
   } else {
     const at::Tensor a = at::randn({64, 64, 128}), b = at::randn({64, 64, 128});
     at::Tensor kept;
-    const auto timed = variant == "alive" ? time_loop([&] { kept = at::add(a, b); }, seconds)
-                                          : time_loop([&] { at::Tensor out = at::add(a, b); }, seconds);
+    const auto timed = variant == "alive"
+                           ? time_loop([&] { kept = at::add(a, b); }, seconds)
+                           : time_loop([&] { at::Tensor out = at::add(a, b); }, seconds);
     median = timed.first;
     faults = timed.second;
   }
@@ -104,11 +114,12 @@ void run_one(const std::string& mode, const std::string& variant, double seconds
               median * 1e6, faults);
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   const double seconds = argc > 1 ? std::atof(argv[1]) : 0.5;
-  std::printf("add of two 64x64x128 float32 tensors (2 MiB output), 1 thread; each line a fresh process\n");
+  std::printf(
+      "add of two 64x64x128 float32 tensors (2 MiB output), 1 thread; each line a fresh process\n");
   std::printf("%-7s %-36s %12s %8s\n", "malloc", "loop", "median/call", "faults/call");
   std::fflush(stdout);
   for (const std::string mode : {"system", "tuned"}) {

@@ -15,21 +15,24 @@
 namespace opbench::fuzz {
 
 class InputFile {
- public:
+public:
   InputFile(const std::uint8_t* data, std::size_t size, const char* suffix) {
     m_fd = ::memfd_create("opbench-fuzz", 0);
-    if (m_fd < 0) std::abort();
+    if (m_fd < 0)
+      std::abort();
     std::size_t done = 0;
     while (done < size) {
       const ssize_t n = ::write(m_fd, data + done, size - done);
-      if (n <= 0) std::abort();
+      if (n <= 0)
+        std::abort();
       done += static_cast<std::size_t>(n);
     }
     // The readers pick the format by the file name's ending: a link in /tmp with that ending
     // (one per process) points at the in-memory file.
     m_link = "/tmp/opbench-fuzz-" + std::to_string(::getpid()) + suffix;
     ::unlink(m_link.c_str());
-    if (::symlink(("/proc/self/fd/" + std::to_string(m_fd)).c_str(), m_link.c_str()) != 0) std::abort();
+    if (::symlink(("/proc/self/fd/" + std::to_string(m_fd)).c_str(), m_link.c_str()) != 0)
+      std::abort();
   }
   ~InputFile() {
     ::unlink(m_link.c_str());
@@ -40,9 +43,9 @@ class InputFile {
 
   const std::string& path() const { return m_link; }
 
- private:
+private:
   int m_fd = -1;
   std::string m_link;
 };
 
-}  // namespace opbench::fuzz
+} // namespace opbench::fuzz

@@ -11,12 +11,14 @@ namespace opbench::samples {
 
 // Box coders (MMDetection DeltaXYWHBBoxCoder with means 0, stds 1).
 at::Tensor bbox2delta(const at::Tensor& proposals, const at::Tensor& gt);
-at::Tensor delta2bbox(const at::Tensor& rois, const at::Tensor& deltas, double max_ratio = 4.135166556742356);
+at::Tensor delta2bbox(const at::Tensor& rois, const at::Tensor& deltas,
+                      double max_ratio = 4.135166556742356);
 // TBLR coder: distances of the box sides from the prior's centre, normalised by its size.
 at::Tensor bbox2tblr(const at::Tensor& priors, const at::Tensor& gts, double normalizer = 4.0);
 at::Tensor tblr2bbox(const at::Tensor& priors, const at::Tensor& tblr, double normalizer = 4.0);
 // YOLO coder: centre offsets in stride units (sigmoid space), log size ratios.
-at::Tensor yolo_encode(const at::Tensor& bboxes, const at::Tensor& gt, const at::Tensor& stride, double eps = 1e-6);
+at::Tensor yolo_encode(const at::Tensor& bboxes, const at::Tensor& gt, const at::Tensor& stride,
+                       double eps = 1e-6);
 at::Tensor yolo_decode(const at::Tensor& bboxes, const at::Tensor& pred, const at::Tensor& stride);
 
 // Detectron's box regression with the legacy + 1 (bbox_transform): boxes and their ground
@@ -39,4 +41,4 @@ at::Tensor bbox2roi(const std::vector<at::Tensor>& boxes_per_image);
 at::Tensor legacy_bbox2delta(const at::Tensor& proposals, const at::Tensor& gt);
 at::Tensor legacy_delta2bbox(const at::Tensor& rois, const at::Tensor& deltas);
 
-}  // namespace opbench::samples
+} // namespace opbench::samples

@@ -11,8 +11,11 @@
 namespace opbench::samples {
 
 at::Tensor detr_loss_cardinality(const at::Tensor& logits, const at::Tensor& target_lengths);
-std::vector<at::Tensor> detr_postprocess(const at::Tensor& logits, const at::Tensor& boxes, const at::Tensor& sizes);
-at::Tensor position_embedding_learned(const at::Tensor& x, const at::Tensor& row_embed, const at::Tensor& col_embed);
-at::Tensor position_embedding_sine(const at::Tensor& mask, std::int64_t num_pos_feats = 64, double temperature = 10000.0);
+std::vector<at::Tensor> detr_postprocess(const at::Tensor& logits, const at::Tensor& boxes,
+                                         const at::Tensor& sizes);
+at::Tensor position_embedding_learned(const at::Tensor& x, const at::Tensor& row_embed,
+                                      const at::Tensor& col_embed);
+at::Tensor position_embedding_sine(const at::Tensor& mask, std::int64_t num_pos_feats = 64,
+                                   double temperature = 10000.0);
 
-}  // namespace opbench::samples
+} // namespace opbench::samples

@@ -12,4 +12,4 @@ namespace opbench::samples {
 // Every sample built into this binary, by name.
 const std::vector<catalog::SampleInfo>& sample_infos();
 
-}  // namespace opbench::samples
+} // namespace opbench::samples

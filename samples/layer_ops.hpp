@@ -10,10 +10,11 @@
 
 namespace opbench::samples {
 
-at::Tensor partialconv2d(const at::Tensor& input, const at::Tensor& mask, const at::Tensor& weight, const at::Tensor& bias);
+at::Tensor partialconv2d(const at::Tensor& input, const at::Tensor& mask, const at::Tensor& weight,
+                         const at::Tensor& bias);
 at::Tensor conv_relu(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b);
-at::Tensor conv_bn(const at::Tensor& x, const at::Tensor& w, const at::Tensor& gamma, const at::Tensor& beta,
-                   const at::Tensor& mean, const at::Tensor& var);
+at::Tensor conv_bn(const at::Tensor& x, const at::Tensor& w, const at::Tensor& gamma,
+                   const at::Tensor& beta, const at::Tensor& mean, const at::Tensor& var);
 at::Tensor linear_gelu(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b);
 
-}  // namespace opbench::samples
+} // namespace opbench::samples

@@ -6,7 +6,8 @@
 
 namespace opbench::samples {
 
-at::Tensor partialconv2d(const at::Tensor& input, const at::Tensor& mask, const at::Tensor& weight, const at::Tensor& bias) {
+at::Tensor partialconv2d(const at::Tensor& input, const at::Tensor& mask, const at::Tensor& weight,
+                         const at::Tensor& bias) {
   const int64_t k = weight.size(2) * weight.size(3);
   at::Tensor updated, ratio;
   {
@@ -25,8 +26,8 @@ at::Tensor conv_relu(const at::Tensor& x, const at::Tensor& w, const at::Tensor&
   return at::relu(at::conv2d(x, w, b, 1, 1));
 }
 
-at::Tensor conv_bn(const at::Tensor& x, const at::Tensor& w, const at::Tensor& gamma, const at::Tensor& beta,
-                   const at::Tensor& mean, const at::Tensor& var) {
+at::Tensor conv_bn(const at::Tensor& x, const at::Tensor& w, const at::Tensor& gamma,
+                   const at::Tensor& beta, const at::Tensor& mean, const at::Tensor& var) {
   return at::batch_norm(at::conv2d(x, w, {}, 1, 1), gamma, beta, mean, var, false, 0.1, 1e-5, true);
 }
 
@@ -36,7 +37,10 @@ at::Tensor linear_gelu(const at::Tensor& x, const at::Tensor& w, const at::Tenso
 
 void register_layer_samples(std::vector<Sample>& out) {
   Family family(out, "layer_samples.cpp");
-  family.add("partialconv2d", {"ThirdPartyCodes", "IfElseBranch"}, "MMEDIT", "https://github.com/open-mmlab/mmediting/blob/ce2a70f1321907d1451a376637cf56be76168a67/mmedit/models/common/partial_conv.py#L10")
+  family
+      .add("partialconv2d", {"ThirdPartyCodes", "IfElseBranch"}, "MMEDIT",
+           "https://github.com/open-mmlab/mmediting/blob/ce2a70f1321907d1451a376637cf56be76168a67/"
+           "mmedit/models/common/partial_conv.py#L10")
       .axes({"side", "channels"})
       .cases({{100, 3}, {200, 3}})
       .backward()
@@ -44,14 +48,20 @@ void register_layer_samples(std::vector<Sample>& out) {
       .grad_inputs({0, 2, 3})
       .inputs([](const Json& s, at::Generator& g) {
         const auto hw = size_at(s, 0), c = size_at(s, 1);
-        return Tensors{at::randn({1, c, hw, hw}, g), at::randint(0, 2, {1, 1, hw, hw}, g, k_long).to(at::kFloat),
+        return Tensors{at::randn({1, c, hw, hw}, g),
+                       at::randint(0, 2, {1, 1, hw, hw}, g, k_long).to(at::kFloat),
                        at::randn({16, c, 3, 3}, g), at::randn({16}, g)};
       })
       .body([](const Tensors& t) { return Tensors{partialconv2d(t[0], t[1], t[2], t[3])}; });
   // Fused patterns (MXNet operator-benchmark design): ResNet-50 layer1 3x3 conv, BERT FFN.
   auto conv_inputs = [](const Json& s, at::Generator& g) {
-    return Tensors{at::randn({size_at(s, 0), 64, 56, 56}, g), at::randn({64, 64, 3, 3}, g) * 0.05, at::randn({64}, g),
-                   at::rand({64}, g) + 0.5, at::randn({64}, g), at::randn({64}, g), at::rand({64}, g) + 0.5};
+    return Tensors{at::randn({size_at(s, 0), 64, 56, 56}, g),
+                   at::randn({64, 64, 3, 3}, g) * 0.05,
+                   at::randn({64}, g),
+                   at::rand({64}, g) + 0.5,
+                   at::randn({64}, g),
+                   at::randn({64}, g),
+                   at::rand({64}, g) + 0.5};
   };
   const std::vector<std::vector<std::int64_t>> conv_cases{{1}, {8}};
   family.add("conv_relu", {"Fused"}, "MXNET_DESIGN", "")
@@ -59,7 +69,8 @@ void register_layer_samples(std::vector<Sample>& out) {
       .cases(conv_cases)
       .backward()
       .grad_inputs({0, 1, 2})
-      .written_from("the fused-operator patterns of MXNet's operator-benchmark design (convolution then ReLU)")
+      .written_from("the fused-operator patterns of MXNet's operator-benchmark design (convolution "
+                    "then ReLU)")
       .inputs(conv_inputs)
       .body([](const Tensors& t) { return Tensors{conv_relu(t[0], t[1], t[2])}; });
   family.add("conv_bn", {"Fused"}, "MXNET_DESIGN", "")
@@ -68,7 +79,8 @@ void register_layer_samples(std::vector<Sample>& out) {
       .backward()
       // Input, conv weight, BN weight and bias; not the running statistics (buffers).
       .grad_inputs({0, 1, 3, 4})
-      .written_from("the fused-operator patterns of MXNet's operator-benchmark design (convolution then batch norm)")
+      .written_from("the fused-operator patterns of MXNet's operator-benchmark design (convolution "
+                    "then batch norm)")
       .inputs(conv_inputs)
       .body([](const Tensors& t) { return Tensors{conv_bn(t[0], t[1], t[3], t[4], t[5], t[6])}; });
   family.add("conv_bn_relu", {"Fused"}, "MXNET_DESIGN", "")
@@ -77,19 +89,25 @@ void register_layer_samples(std::vector<Sample>& out) {
       .backward()
       // Input, conv weight, BN weight and bias; not the running statistics (buffers).
       .grad_inputs({0, 1, 3, 4})
-      .written_from("the fused-operator patterns of MXNet's operator-benchmark design (convolution, batch norm, ReLU)")
+      .written_from("the fused-operator patterns of MXNet's operator-benchmark design "
+                    "(convolution, batch norm, ReLU)")
       .inputs(conv_inputs)
-      .body([](const Tensors& t) { return Tensors{at::relu(conv_bn(t[0], t[1], t[3], t[4], t[5], t[6]))}; });
+      .body([](const Tensors& t) {
+        return Tensors{at::relu(conv_bn(t[0], t[1], t[3], t[4], t[5], t[6]))};
+      });
   family.add("linear_gelu", {"Fused"}, "MXNET_DESIGN", "")
       .axes({"tokens", "in_features", "out_features"})
       .cases({{1024, 768, 3072}})
       .backward()
       .grad_inputs({0, 1, 2})
-      .written_from("the fused-operator patterns of MXNet's operator-benchmark design (linear then GELU)")
+      .written_from(
+          "the fused-operator patterns of MXNet's operator-benchmark design (linear then GELU)")
       .inputs([](const Json& s, at::Generator& g) {
-        return Tensors{at::randn({size_at(s, 0), size_at(s, 1)}, g), at::randn({size_at(s, 2), size_at(s, 1)}, g) * 0.02, at::randn({size_at(s, 2)}, g)};
+        return Tensors{at::randn({size_at(s, 0), size_at(s, 1)}, g),
+                       at::randn({size_at(s, 2), size_at(s, 1)}, g) * 0.02,
+                       at::randn({size_at(s, 2)}, g)};
       })
       .body([](const Tensors& t) { return Tensors{linear_gelu(t[0], t[1], t[2])}; });
 }
 
-}  // namespace opbench::samples
+} // namespace opbench::samples

@@ -21,16 +21,16 @@ using Tensors = std::vector<at::Tensor>;
 // gives one, the default otherwise. Reading one the sample does not declare, or as another type,
 // is a bug of the sample and throws std::logic_error.
 class Params {
- public:
+public:
   Params(const catalog::SampleInfo& info, const Json& given);
   std::int64_t int64(const std::string& name) const;
   double float64(const std::string& name) const;
   const std::string& string(const std::string& name) const;
 
- private:
+private:
   const Json& at(const std::string& name, const char* type) const;
   std::string sample_;
-  std::vector<std::pair<std::string, Json>> values_;  // declared order
+  std::vector<std::pair<std::string, Json>> values_; // declared order
 };
 
 struct Sample {
@@ -55,7 +55,7 @@ struct Sample {
 // google/benchmark's `BENCHMARK(fn)->Args({...})->ArgNames({...})`. It refers to the sample by
 // its place in the registry, so later declarations do not invalidate it.
 class Declaration {
- public:
+public:
   Declaration(std::vector<Sample>& out, std::size_t index) : out_(&out), index_(index) {}
   // The names of a case's sizes, in order (see SampleInfo::axes).
   Declaration& axes(std::vector<std::string> names);
@@ -75,7 +75,8 @@ class Declaration {
   // Parameters of the original's signature, typed, with its default (see SampleInfo::parameters),
   // in the manner of nvbench's add_int64_axis / add_float64_axis / add_string_axis. A string
   // parameter's first choice is its default.
-  Declaration& int64_param(std::string name, std::int64_t default_value, std::int64_t min, std::int64_t max);
+  Declaration& int64_param(std::string name, std::int64_t default_value, std::int64_t min,
+                           std::int64_t max);
   Declaration& float64_param(std::string name, double default_value, double min, double max);
   Declaration& string_param(std::string name, std::vector<std::string> choices);
   Declaration& inputs(Sample::Maker make);
@@ -85,7 +86,7 @@ class Declaration {
   Declaration& body(Sample::Body body);
   Declaration& body(Sample::BodyOfParams body);
 
- private:
+private:
   catalog::SampleInfo& info() { return (*out_)[index_].info; }
   std::vector<Sample>* out_;
   std::size_t index_;
@@ -99,12 +100,13 @@ class Declaration {
 //       .inputs([](const Json& s, at::Generator& g) { ... })
 //       .body([](const Tensors& t) { ... });
 class Family {
- public:
+public:
   Family(std::vector<Sample>& out, std::string file) : out_(out), file_(std::move(file)) {}
   // `url`: the function it reproduces; "" when the catalogue gives none (then `written_from`).
-  Declaration add(std::string name, std::vector<std::string> tags, std::string source, std::string url);
+  Declaration add(std::string name, std::vector<std::string> tags, std::string source,
+                  std::string url);
 
- private:
+private:
   std::vector<Sample>& out_;
   std::string file_;
 };
@@ -124,7 +126,8 @@ const Sample* find(const std::string& name);
 // A case's inputs where it runs: the floating ones cast to `dtype` (one of SampleInfo::dtypes) and
 // every one moved to `device`, except the last `host_inputs`, which stay on the CPU as made.
 // Returns how many are on the device (the first ones).
-std::size_t place_inputs(const Sample& sample, Tensors& inputs, at::ScalarType dtype, const at::Device& device);
+std::size_t place_inputs(const Sample& sample, Tensors& inputs, at::ScalarType dtype,
+                         const at::Device& device);
 
 // A catalogue case, {"sizes": [...]}, and its i-th size.
 Json sizes_case(std::vector<std::int64_t> sizes);
@@ -154,4 +157,4 @@ void register_pose_action_samples(std::vector<Sample>& out);
 void register_sequence_samples(std::vector<Sample>& out);
 void register_segmentation_samples(std::vector<Sample>& out);
 
-}  // namespace opbench::samples
+} // namespace opbench::samples

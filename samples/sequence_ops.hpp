@@ -17,4 +17,4 @@ std::vector<at::Tensor> greedy_decoder(const at::Tensor& output, std::int64_t bl
 at::Tensor sequence_mask(const at::Tensor& lengths, std::int64_t max_len);
 at::Tensor make_positions(const at::Tensor& tokens, std::int64_t padding_idx);
 
-}  // namespace opbench::samples
+} // namespace opbench::samples

@@ -23,6 +23,7 @@ at::Tensor coeff_diversity_loss(const at::Tensor& coeffs, const at::Tensor& inst
 at::Tensor intersect(const at::Tensor& a, const at::Tensor& b);
 at::Tensor jaccard(const at::Tensor& a, const at::Tensor& b);
 at::Tensor index2d(const at::Tensor& src, const at::Tensor& idx);
-std::vector<at::Tensor> sanitize_coordinates(const at::Tensor& x1, const at::Tensor& x2, double img_size, double padding = 0.0);
+std::vector<at::Tensor> sanitize_coordinates(const at::Tensor& x1, const at::Tensor& x2,
+                                             double img_size, double padding = 0.0);
 
-}  // namespace opbench::samples
+} // namespace opbench::samples

@@ -8,7 +8,7 @@ namespace opbench::samples {
 
 namespace {
 constexpr double k_center_variance = 0.1, k_size_variance = 0.2;
-}  // namespace
+} // namespace
 
 at::Tensor yolact_encode(const at::Tensor& matched, const at::Tensor& priors) {
   const auto prior_xy = priors.narrow(1, 0, 2), prior_wh = priors.narrow(1, 2, 2);
@@ -32,8 +32,10 @@ at::Tensor yolact_decode(const at::Tensor& loc, const at::Tensor& priors) {
 
 at::Tensor yolact_crop(const at::Tensor& masks, const at::Tensor& boxes, std::int64_t padding) {
   const auto h = masks.size(0), w = masks.size(1), n = masks.size(2);
-  const auto x = sanitize_coordinates(boxes.select(1, 0), boxes.select(1, 2), static_cast<double>(w), static_cast<double>(padding));
-  const auto y = sanitize_coordinates(boxes.select(1, 1), boxes.select(1, 3), static_cast<double>(h), static_cast<double>(padding));
+  const auto x = sanitize_coordinates(boxes.select(1, 0), boxes.select(1, 2),
+                                      static_cast<double>(w), static_cast<double>(padding));
+  const auto y = sanitize_coordinates(boxes.select(1, 1), boxes.select(1, 3),
+                                      static_cast<double>(h), static_cast<double>(padding));
   const auto options = x[0].options();
   const auto rows = at::arange(w, options).view({1, -1, 1}).expand({h, w, n});
   const auto cols = at::arange(h, options).view({-1, 1, 1}).expand({h, w, n});
@@ -46,9 +48,11 @@ at::Tensor yolact_crop(const at::Tensor& masks, const at::Tensor& boxes, std::in
 at::Tensor coeff_diversity_loss(const at::Tensor& coeffs, const at::Tensor& instance_t) {
   const auto num_pos = coeffs.size(0);
   const auto ids = instance_t.view(-1);
-  const auto coeffs_norm = coeffs / coeffs.norm(2, {1}, /*keepdim=*/true).clamp_min(1e-12);  // F.normalize
+  const auto coeffs_norm =
+      coeffs / coeffs.norm(2, {1}, /*keepdim=*/true).clamp_min(1e-12); // F.normalize
   auto cos_sim = at::matmul(coeffs_norm, coeffs_norm.t());
-  const auto inst_eq = (ids.unsqueeze(1).expand_as(cos_sim) == ids.unsqueeze(0).expand_as(cos_sim)).to(coeffs.scalar_type());
+  const auto inst_eq = (ids.unsqueeze(1).expand_as(cos_sim) == ids.unsqueeze(0).expand_as(cos_sim))
+                           .to(coeffs.scalar_type());
   cos_sim = (cos_sim + 1) / 2;
   const auto loss = (1 - cos_sim) * inst_eq + cos_sim * (1 - inst_eq);
   return loss.sum() / static_cast<double>(num_pos);
@@ -56,8 +60,8 @@ at::Tensor coeff_diversity_loss(const at::Tensor& coeffs, const at::Tensor& inst
 
 namespace {
 
-const std::string k_yolact = "https://github.com/dbolya/yolact/blob/57b8f2d95e62e2e649b382f516ab41f949b57239/layers/";
-
+const std::string k_yolact =
+    "https://github.com/dbolya/yolact/blob/57b8f2d95e62e2e649b382f516ab41f949b57239/layers/";
 
 // n priors (cx, cy, w, h) inside the unit square, as YOLACT's prior boxes are.
 at::Tensor priors(std::int64_t n, at::Generator& g) {
@@ -70,7 +74,7 @@ at::Tensor unit_boxes(std::int64_t n, at::Generator& g) {
   return at::cat({xy, xy + at::rand({n, 2}, g) * 0.35 + 0.05}, 1);
 }
 
-}  // namespace
+} // namespace
 
 at::Tensor intersect(const at::Tensor& a, const at::Tensor& b) {
   const auto max_xy = at::min(a.narrow(1, 2, 2).unsqueeze(1), b.narrow(1, 2, 2).unsqueeze(0));
@@ -90,28 +94,37 @@ at::Tensor index2d(const at::Tensor& src, const at::Tensor& idx) {
   return src.reshape(-1).index({(idx + offs).reshape(-1)}).view(idx.sizes());
 }
 
-std::vector<at::Tensor> sanitize_coordinates(const at::Tensor& x1, const at::Tensor& x2, double img_size, double padding) {
+std::vector<at::Tensor> sanitize_coordinates(const at::Tensor& x1, const at::Tensor& x2,
+                                             double img_size, double padding) {
   const auto a = x1 * img_size, b = x2 * img_size;
   return {at::min(a, b).sub(padding).clamp_min(0), at::max(a, b).add(padding).clamp_max(img_size)};
 }
 
 void register_yolact_samples(std::vector<Sample>& out) {
   Family family(out, "yolact_samples.cpp");
-  family.add("encode", {"IfElseBranch", "ViewAttribute"}, "SINGLE_REPO", k_yolact + "box_utils.py#L230")
+  family
+      .add("encode", {"IfElseBranch", "ViewAttribute"}, "SINGLE_REPO",
+           k_yolact + "box_utils.py#L230")
       .axes({"boxes"})
       .cases({{128}, {256}, {512}})
       .backward()
       // Encodes detached targets, which no training differentiates: backward takes both inputs.
       .grad_inputs({0, 1})
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{unit_boxes(size_at(s, 0), g), priors(size_at(s, 0), g)}; })
+      .inputs([](const Json& s, at::Generator& g) {
+        return Tensors{unit_boxes(size_at(s, 0), g), priors(size_at(s, 0), g)};
+      })
       .body([](const Tensors& t) { return Tensors{yolact_encode(t[0], t[1])}; });
-  family.add("decode", {"IfElseBranch", "ViewAttribute"}, "SINGLE_REPO", k_yolact + "box_utils.py#L268")
+  family
+      .add("decode", {"IfElseBranch", "ViewAttribute"}, "SINGLE_REPO",
+           k_yolact + "box_utils.py#L268")
       .axes({"boxes"})
       .cases({{300}, {600}, {800}})
       .backward()
       // The predicted locations, not the priors.
       .grad_inputs({0})
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({size_at(s, 0), 4}, g), priors(size_at(s, 0), g)}; })
+      .inputs([](const Json& s, at::Generator& g) {
+        return Tensors{at::randn({size_at(s, 0), 4}, g), priors(size_at(s, 0), g)};
+      })
       .body([](const Tensors& t) { return Tensors{yolact_decode(t[0], t[1])}; });
   // YOLACT's mask prototypes are 138 x 138; one mask per detection.
   family.add("crop", {"Reduce", "IfElseBranch"}, "SINGLE_REPO", k_yolact + "box_utils.py#L350")
@@ -120,38 +133,65 @@ void register_yolact_samples(std::vector<Sample>& out) {
       .backward()
       // YOLACT's lincomb mask loss crops the predicted masks with ground-truth boxes.
       .grad_inputs({0})
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::rand({138, 138, size_at(s, 0)}, g), unit_boxes(size_at(s, 0), g)}; })
+      .inputs([](const Json& s, at::Generator& g) {
+        return Tensors{at::rand({138, 138, size_at(s, 0)}, g), unit_boxes(size_at(s, 0), g)};
+      })
       .body([](const Tensors& t) { return Tensors{yolact_crop(t[0], t[1])}; });
   // 32 mask coefficients per detection (YOLACT's default), instances among 10 objects.
-  family.add("coeff_diversity_loss", {"ViewAttribute"}, "SINGLE_REPO", k_yolact + "modules/multibox_loss.py#L475")
+  family
+      .add("coeff_diversity_loss", {"ViewAttribute"}, "SINGLE_REPO",
+           k_yolact + "modules/multibox_loss.py#L475")
       .axes({"detections"})
       .cases({{300}, {400}, {600}})
       .backward()
       .grad_inputs({0})
       .inputs([](const Json& s, at::Generator& g) {
-        return Tensors{at::randn({size_at(s, 0), 32}, g), at::randint(0, 10, {size_at(s, 0)}, g, k_long)};
+        return Tensors{at::randn({size_at(s, 0), 32}, g),
+                       at::randint(0, 10, {size_at(s, 0)}, g, k_long)};
       })
       .body([](const Tensors& t) { return Tensors{coeff_diversity_loss(t[0], t[1])}; });
-  family.add("intersect", {"Reduce", "ViewAttribute"}, "SINGLE_REPO", "https://github.com/dbolya/yolact/blob/57b8f2d95e62e2e649b382f516ab41f949b57239/scripts/optimize_bboxes.py#L24")
+  family
+      .add("intersect", {"Reduce", "ViewAttribute"}, "SINGLE_REPO",
+           "https://github.com/dbolya/yolact/blob/57b8f2d95e62e2e649b382f516ab41f949b57239/scripts/"
+           "optimize_bboxes.py#L24")
       .axes({"boxes"})
       .cases({{128}, {256}, {512}})
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 0), g)}; })
+      .inputs([](const Json& s, at::Generator& g) {
+        return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 0), g)};
+      })
       .body([](const Tensors& t) { return Tensors{intersect(t[0], t[1])}; });
-  family.add("jaccard", {"Reduce", "ViewAttribute"}, "SINGLE_REPO", "https://github.com/dbolya/yolact/blob/57b8f2d95e62e2e649b382f516ab41f949b57239/scripts/optimize_bboxes.py#L45")
+  family
+      .add("jaccard", {"Reduce", "ViewAttribute"}, "SINGLE_REPO",
+           "https://github.com/dbolya/yolact/blob/57b8f2d95e62e2e649b382f516ab41f949b57239/scripts/"
+           "optimize_bboxes.py#L45")
       .axes({"boxes"})
       .cases({{300}, {600}, {800}})
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 0), g)}; })
+      .inputs([](const Json& s, at::Generator& g) {
+        return Tensors{random_boxes(size_at(s, 0), g), random_boxes(size_at(s, 0), g)};
+      })
       .body([](const Tensors& t) { return Tensors{jaccard(t[0], t[1])}; });
-  family.add("index2d", {"ViewAttribute"}, "SINGLE_REPO", "https://github.com/dbolya/yolact/blob/57b8f2d95e62e2e649b382f516ab41f949b57239/layers/box_utils.py#L376")
+  family
+      .add("index2d", {"ViewAttribute"}, "SINGLE_REPO",
+           "https://github.com/dbolya/yolact/blob/57b8f2d95e62e2e649b382f516ab41f949b57239/layers/"
+           "box_utils.py#L376")
       .axes({"rows_x10"})
       .cases({{10}, {20}, {30}})
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::randn({size_at(s, 0) * 10, 100}, g), random_labels(100, {size_at(s, 0) * 10, 8}, g)}; })
+      .inputs([](const Json& s, at::Generator& g) {
+        return Tensors{at::randn({size_at(s, 0) * 10, 100}, g),
+                       random_labels(100, {size_at(s, 0) * 10, 8}, g)};
+      })
       .body([](const Tensors& t) { return Tensors{index2d(t[0], t[1])}; });
-  family.add("sanitize_coordinates", {"Reduce", "IfElseBranch"}, "MMDET", "https://github.com/open-mmlab/mmdetection/blob/c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/dense_heads/yolact_head.py#L876")
+  family
+      .add("sanitize_coordinates", {"Reduce", "IfElseBranch"}, "MMDET",
+           "https://github.com/open-mmlab/mmdetection/blob/"
+           "c76ab0eb3c637b86c343d8454e07e00cfecc1b78/mmdet/models/dense_heads/yolact_head.py#L876")
       .axes({"rows", "columns"})
       .cases({{300, 100}, {600, 100}, {800, 100}})
-      .inputs([](const Json& s, at::Generator& g) { return Tensors{at::rand({size_at(s, 0), size_at(s, 1)}, g), at::rand({size_at(s, 0), size_at(s, 1)}, g)}; })
+      .inputs([](const Json& s, at::Generator& g) {
+        return Tensors{at::rand({size_at(s, 0), size_at(s, 1)}, g),
+                       at::rand({size_at(s, 0), size_at(s, 1)}, g)};
+      })
       .body([](const Tensors& t) { return sanitize_coordinates(t[0], t[1], 550, 1); });
 }
 
-}  // namespace opbench::samples
+} // namespace opbench::samples

@@ -1,3 +1,5 @@
 #include "opbench/cli/main.hpp"
 
-int main(int argc, char** argv) { return opbench::cli::main(argc, argv); }
+int main(int argc, char** argv) {
+  return opbench::cli::main(argc, argv);
+}

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <random>
 
-#include "opbench/results/result_set.hpp"
 #include "opbench/results/estimate.hpp"
+#include "opbench/results/result_set.hpp"
 
 namespace opbench::replay {
 namespace {
@@ -20,57 +20,67 @@ using gate::second_look;
 // own (the differences between processes; the same recorded process twice in one night only when
 // fewer were recorded than the night has), with replacement (the noise inside one); the estimator
 // over all of them.
-double measure(const std::vector<std::vector<double>>& recorded, std::size_t processes, std::size_t repetitions,
-               const std::string& estimator, std::mt19937_64& random) {
-  const std::vector<int> shares = results::split_repetitions(static_cast<int>(repetitions), static_cast<int>(processes));
+double measure(const std::vector<std::vector<double>>& recorded, std::size_t processes,
+               std::size_t repetitions, const std::string& estimator, std::mt19937_64& random) {
+  const std::vector<int> shares =
+      results::split_repetitions(static_cast<int>(repetitions), static_cast<int>(processes));
   // A partial shuffle of the recorded processes: the night's k-th process takes slot k (modulo
   // their number, when a night has more processes than were recorded).
   std::vector<std::size_t> order(recorded.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
   std::vector<double> draw;
   for (std::size_t k = 0; k < shares.size(); ++k) {
     const std::size_t slot = k % order.size();
     std::swap(order[slot], order[slot + random() % (order.size() - slot)]);
     const auto& process = recorded[order[slot]];
-    for (int i = 0; i < shares[k]; ++i) draw.push_back(process[random() % process.size()]);
+    for (int i = 0; i < shares[k]; ++i)
+      draw.push_back(process[random() % process.size()]);
   }
   return results::estimate_with(estimator, draw);
 }
 
-}  // namespace
+} // namespace
 
 ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& options) {
   std::size_t most = 0;
-  for (const auto& [id, runs] : recorded) most = std::max(most, runs.size());
+  for (const auto& [id, runs] : recorded)
+    most = std::max(most, runs.size());
   std::vector<std::pair<std::string, const std::vector<std::vector<double>>*>> usable;
   for (const auto& [id, runs] : recorded) {
-    const bool complete = runs.size() == most &&
-                          std::none_of(runs.begin(), runs.end(), [](const auto& r) { return r.empty(); });
-    if (complete) usable.emplace_back(id, &runs);
+    const bool complete =
+        runs.size() == most &&
+        std::none_of(runs.begin(), runs.end(), [](const auto& r) { return r.empty(); });
+    if (complete)
+      usable.emplace_back(id, &runs);
   }
   ReplayResult out;
   out.cases = usable.size();
   for (const auto& [id, processes] : usable) {
     std::vector<double> values;
-    for (const auto& process : *processes) values.push_back(results::estimate_with(options.estimator, process));
+    for (const auto& process : *processes)
+      values.push_back(results::estimate_with(options.estimator, process));
     out.process_spread.push_back(robust_log_sd(values));
   }
   out.trials = options.trials;
-  for (double step : options.steps) out.power.push_back({step});
+  for (double step : options.steps)
+    out.power.push_back({step});
   std::mt19937_64 random(options.seed);
   for (std::size_t t = 0; t < options.trials; ++t) {
     std::vector<GateInput> inputs;
     std::vector<std::string> ids;
     std::vector<double> again;
-    std::vector<double> looks;  // the second look: the same measurement as tonight's, once more
+    std::vector<double> looks; // the second look: the same measurement as tonight's, once more
     // A/B: the previous build's processes and tonight's (identical code: the same noise).
     std::vector<std::vector<double>> ab_before, ab_after;
     for (const auto& [id, runs] : usable) {
-      const std::size_t repetitions = options.repetitions > 0 ? options.repetitions : runs->front().size();
+      const std::size_t repetitions =
+          options.repetitions > 0 ? options.repetitions : runs->front().size();
       GateInput in;
       in.case_id = id;
       for (std::size_t n = 0; n <= options.nights; ++n) {
-        const double value = measure(*runs, options.processes, repetitions, options.estimator, random);
+        const double value =
+            measure(*runs, options.processes, repetitions, options.estimator, random);
         if (n < options.nights) {
           in.history.push_back(value);
         } else {
@@ -97,10 +107,12 @@ ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& opti
     }
     // Judged as scripts/nightly.sh judges: the gate, the second look, the confirmation (which
     // leaves the candidates as they are).
-    auto decide = [&](const std::vector<GateInput>& step_inputs, const std::vector<double>& step_looks,
-                      const std::vector<double>& step_again, const std::vector<std::vector<double>>& step_after) {
+    auto decide = [&](const std::vector<GateInput>& step_inputs,
+                      const std::vector<double>& step_looks, const std::vector<double>& step_again,
+                      const std::vector<std::vector<double>>& step_after) {
       GateResult r = judge(step_inputs, options.gate);
-      if (options.second_look) second_look(r, ids, step_looks);
+      if (options.second_look)
+        second_look(r, ids, step_looks);
       if (options.ab_rounds > 0) {
         confirm_ab(r, ids, ab_before, step_after);
       } else {
@@ -111,25 +123,33 @@ ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& opti
     const GateResult same = decide(inputs, looks, again, ab_after);
     out.candidates += same.candidates();
     out.max_candidates = std::max(out.max_candidates, same.candidates());
-    if (same.candidates() * 100 > usable.size()) ++out.nights_over_1pct;
+    if (same.candidates() * 100 > usable.size())
+      ++out.nights_over_1pct;
     out.second_looks += same.second_looks();
-    if (same.count("slower") + same.count("faster") > 0) ++out.alert_nights;
+    if (same.count("slower") + same.count("faster") > 0)
+      ++out.alert_nights;
     for (const auto& c : same.cases) {
-      if (c.verdict == "slower" || c.verdict == "faster") ++out.false_alerts[c.verdict + " " + c.case_id];
+      if (c.verdict == "slower" || c.verdict == "faster")
+        ++out.false_alerts[c.verdict + " " + c.case_id];
     }
     if (t == 0) {
-      for (const auto& c : same.cases) out.noise.push_back(c.noise);
+      for (const auto& c : same.cases)
+        out.noise.push_back(c.noise);
     }
     for (auto& p : out.power) {
       std::vector<GateInput> stepped = inputs;
       std::vector<double> stepped_looks = looks;
       std::vector<double> stepped_again = again;
       std::vector<std::vector<double>> stepped_after = ab_after;
-      for (auto& in : stepped) *in.tonight *= p.step;
-      for (auto& v : stepped_looks) v *= p.step;
-      for (auto& v : stepped_again) v *= p.step;
+      for (auto& in : stepped)
+        *in.tonight *= p.step;
+      for (auto& v : stepped_looks)
+        v *= p.step;
+      for (auto& v : stepped_again)
+        v *= p.step;
       for (auto& side : stepped_after) {
-        for (auto& v : side) v *= p.step;
+        for (auto& v : side)
+          v *= p.step;
       }
       const GateResult r = decide(stepped, stepped_looks, stepped_again, stepped_after);
       for (std::size_t i = 0; i < r.cases.size(); ++i) {
@@ -153,4 +173,4 @@ ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& opti
   return out;
 }
 
-}  // namespace opbench::replay
+} // namespace opbench::replay

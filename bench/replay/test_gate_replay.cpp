@@ -3,8 +3,8 @@
 #include <cmath>
 #include <fstream>
 
-#include "replay/gate_replay.hpp"
 #include "opbench/core/json.hpp"
+#include "replay/gate_replay.hpp"
 
 namespace opbench::replay {
 namespace {
@@ -15,7 +15,8 @@ RecordedProcesses recorded() {
   std::ifstream in(std::string(OPBENCH_TEST_DATA) + "/gate/recorded-aa.json");
   const Json json = Json::parse(in);
   RecordedProcesses runs;
-  for (const auto& [id, per_run] : json["cases"].items()) runs[id] = per_run.get<std::vector<std::vector<double>>>();
+  for (const auto& [id, per_run] : json["cases"].items())
+    runs[id] = per_run.get<std::vector<std::vector<double>>>();
   return runs;
 }
 
@@ -24,7 +25,7 @@ TEST(GateReplay, RecordedNoiseFalseAlarmsAndPower) {
   ReplayOptions options;
   options.trials = 100;
   options.seed = 11;
-  options.estimator = "median";  // the figures below were measured with the median
+  options.estimator = "median"; // the figures below were measured with the median
   const ReplayResult r = replay(recorded(), options);
   ASSERT_EQ(r.cases, 62u);
   // Identical code: at most 1 night in 20 with a final alert (issue #12's goal: met).
@@ -77,14 +78,17 @@ TEST(GateReplay, TheDefaultEstimatorMeetsTheGoalsOnTheSameNoise) {
   const StepPower& five = r.power[0];
   const StepPower& ten = r.power[1];
   ASSERT_GT(ten.tried_2, 0u);
-  const std::string figures = "alert nights " + std::to_string(r.alert_nights) + " of " + std::to_string(r.trials) +
-                              ", candidates " + std::to_string(r.candidates) + ", +10% " +
-                              std::to_string(ten.caught_2) + "/" + std::to_string(ten.tried_2) + ", +5% " +
-                              std::to_string(five.caught_2) + "/" + std::to_string(five.tried_2);
+  const std::string figures =
+      "alert nights " + std::to_string(r.alert_nights) + " of " + std::to_string(r.trials) +
+      ", candidates " + std::to_string(r.candidates) + ", +10% " + std::to_string(ten.caught_2) +
+      "/" + std::to_string(ten.tried_2) + ", +5% " + std::to_string(five.caught_2) + "/" +
+      std::to_string(five.tried_2);
   EXPECT_LE(r.alert_nights * 20, r.trials) << figures;
-  EXPECT_LE(static_cast<double>(r.candidates) / static_cast<double>(r.trials * r.cases), 0.01) << figures;
+  EXPECT_LE(static_cast<double>(r.candidates) / static_cast<double>(r.trials * r.cases), 0.01)
+      << figures;
   EXPECT_GE(static_cast<double>(ten.caught_2) / static_cast<double>(ten.tried_2), 0.95) << figures;
-  EXPECT_GE(static_cast<double>(five.caught_2) / static_cast<double>(five.tried_2), 0.80) << figures;
+  EXPECT_GE(static_cast<double>(five.caught_2) / static_cast<double>(five.tried_2), 0.80)
+      << figures;
 }
 
 // A recorded run is split into the processes that measured it, as its context says: run's
@@ -97,11 +101,16 @@ TEST(GateReplay, ARecordedRunIsSplitIntoTheProcessesThatMeasuredIt) {
             (Processes{{1, 2, 3, 4}, {5, 6, 7}}));
   EXPECT_EQ(recorded_processes(Json{{"processes", 3}, {"repetitions", 7}}, seven),
             (Processes{{1, 2, 3}, {4, 5}, {6, 7}}));
-  EXPECT_EQ(recorded_processes(Json{{"processes", 1}, {"repetitions", 7}}, seven), (Processes{seven}));
-  EXPECT_EQ(recorded_processes(Json{{"repetitions", 7}}, seven), (Processes{seven}));  // before --processes
-  EXPECT_EQ(recorded_processes(Json{{"isolate", true}, {"repetitions", 3}}, {1, 2, 3}), (Processes{{1}, {2}, {3}}));
-  EXPECT_EQ(recorded_processes(Json{{"processes", 2}, {"repetitions", 8}}, seven), (Processes{seven}));
-  EXPECT_TRUE(recorded_processes(Json{{"processes", 2}, {"repetitions", 6}}, std::vector<double>{}).empty());
+  EXPECT_EQ(recorded_processes(Json{{"processes", 1}, {"repetitions", 7}}, seven),
+            (Processes{seven}));
+  EXPECT_EQ(recorded_processes(Json{{"repetitions", 7}}, seven),
+            (Processes{seven})); // before --processes
+  EXPECT_EQ(recorded_processes(Json{{"isolate", true}, {"repetitions", 3}}, {1, 2, 3}),
+            (Processes{{1}, {2}, {3}}));
+  EXPECT_EQ(recorded_processes(Json{{"processes", 2}, {"repetitions", 8}}, seven),
+            (Processes{seven}));
+  EXPECT_TRUE(recorded_processes(Json{{"processes", 2}, {"repetitions", 6}}, std::vector<double>{})
+                  .empty());
 }
 
 // Repetitions set aside for an unusual memory bandwidth keep their places: the others stay in the
@@ -118,7 +127,8 @@ TEST(GateReplay, RepetitionsSetAsideLeaveTheOthersInTheirProcesses) {
   EXPECT_EQ(recorded_processes(context, timing), (Processes{{1, 2}, {5, 6}}));
   // Without any set aside, as before; places that do not fit: one process.
   timing.set_aside.clear();
-  EXPECT_EQ(recorded_processes(context, timing).size(), 1u);  // 4 of 6 and none set aside: a child died
+  EXPECT_EQ(recorded_processes(context, timing).size(),
+            1u); // 4 of 6 and none set aside: a child died
   timing.repetition_medians = {1, 2, 3, 4, 5};
   timing.set_aside = {{6.0, {50e9, 50e9}, 9}};
   EXPECT_EQ(recorded_processes(context, timing), (Processes{{1, 2, 3, 4, 5}}));
@@ -151,7 +161,8 @@ TEST(GateReplay, ANightsProcessesAreDistinctRecordedProcesses) {
 // process, and nearly always the fast mode when the fastest of three processes' repetitions counts.
 TEST(GateReplay, ANightOfSeveralProcessesAveragesAProcessesSlowMode) {
   RecordedProcesses runs;
-  runs["bimodal"] = {{1.00, 1.01, 1.02}, {1.01, 1.00, 1.02}, {1.02, 1.01, 1.00}, {2.00, 2.02, 2.01}};
+  runs["bimodal"] = {
+      {1.00, 1.01, 1.02}, {1.01, 1.00, 1.02}, {1.02, 1.01, 1.00}, {2.00, 2.02, 2.01}};
   runs["steady"] = {{1.00, 1.01, 1.02}, {1.01, 1.00, 1.02}, {1.02, 1.01, 1.00}, {1.00, 1.02, 1.01}};
   ReplayOptions one;
   one.trials = 20;
@@ -162,9 +173,9 @@ TEST(GateReplay, ANightOfSeveralProcessesAveragesAProcessesSlowMode) {
   three.repetitions = 3;
   const ReplayResult a = replay(runs, one);
   const ReplayResult b = replay(runs, three);
-  ASSERT_EQ(a.noise.size(), 2u);  // the cases in id order: bimodal, steady
-  EXPECT_GT(a.noise[0], 0.1);     // a quarter of the nights 2x slower
-  EXPECT_LT(b.noise[0], 0.02);    // a night is slow only when all three processes are (1 in 64)
+  ASSERT_EQ(a.noise.size(), 2u); // the cases in id order: bimodal, steady
+  EXPECT_GT(a.noise[0], 0.1);    // a quarter of the nights 2x slower
+  EXPECT_LT(b.noise[0], 0.02);   // a night is slow only when all three processes are (1 in 64)
   EXPECT_LT(b.noise[1], 0.02);
 }
 
@@ -181,8 +192,9 @@ TEST(GateReplay, AnABConfirmationKeepsFalseAlarmsAtItsLevel) {
   ASSERT_EQ(r.cases, 62u);
   EXPECT_LE(r.alert_nights * 20, r.trials) << r.alert_nights;
   std::size_t alerts = 0;
-  for (const auto& [what, trials] : r.false_alerts) alerts += trials;
-  EXPECT_GE(alerts, r.alert_nights);  // every alert night names its cases
+  for (const auto& [what, trials] : r.false_alerts)
+    alerts += trials;
+  EXPECT_GE(alerts, r.alert_nights); // every alert night names its cases
   const StepPower& ten = r.power[1];
   ASSERT_GT(ten.tried_2, 0u);
   EXPECT_GE(static_cast<double>(ten.caught_2) / static_cast<double>(ten.tried_2), 0.95);
@@ -206,18 +218,21 @@ TEST(GateReplay, ASecondLookLowersCandidatesAndRaisesPower) {
   const ReplayResult a = replay(recorded(), alone);
   const ReplayResult b = replay(recorded(), looked);
   ASSERT_EQ(b.cases, 62u);
-  EXPECT_EQ(a.second_looks, b.second_looks);  // the same first judgement
-  const double looks = static_cast<double>(b.second_looks) / static_cast<double>(b.trials * b.cases);
+  EXPECT_EQ(a.second_looks, b.second_looks); // the same first judgement
+  const double looks =
+      static_cast<double>(b.second_looks) / static_cast<double>(b.trials * b.cases);
   EXPECT_GT(looks, 0.01);
   EXPECT_LT(looks, 0.10);
   EXPECT_LT(b.candidates, a.candidates) << b.candidates << " against " << a.candidates;
   EXPECT_LE(b.max_candidates, a.max_candidates);
   EXPECT_LE(b.nights_over_1pct, a.nights_over_1pct);
   EXPECT_LE(b.alert_nights * 20, b.trials) << b.alert_nights;
-  auto caught = [](const StepPower& p) { return static_cast<double>(p.caught_2) / static_cast<double>(p.tried_2); };
-  EXPECT_GT(caught(b.power[0]), caught(a.power[0]) + 0.03);  // +5%
-  EXPECT_GE(caught(b.power[1]), caught(a.power[1]));         // +10%
+  auto caught = [](const StepPower& p) {
+    return static_cast<double>(p.caught_2) / static_cast<double>(p.tried_2);
+  };
+  EXPECT_GT(caught(b.power[0]), caught(a.power[0]) + 0.03); // +5%
+  EXPECT_GE(caught(b.power[1]), caught(a.power[1]));        // +10%
 }
 
-}  // namespace
-}  // namespace opbench::replay
+} // namespace
+} // namespace opbench::replay

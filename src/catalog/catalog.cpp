@@ -15,14 +15,16 @@ namespace opbench::catalog {
 std::vector<std::string> Entry::files() const {
   std::vector<std::string> out;
   for (const auto& c : cases) {
-    if (std::find(out.begin(), out.end(), c.spec.file) == out.end()) out.push_back(c.spec.file);
+    if (std::find(out.begin(), out.end(), c.spec.file) == out.end())
+      out.push_back(c.spec.file);
   }
   return out;
 }
 
 const Entry* Catalog::find(const std::string& name) const {
   for (const auto& entry : entries) {
-    if (entry.name == name) return &entry;
+    if (entry.name == name)
+      return &entry;
   }
   return nullptr;
 }
@@ -40,7 +42,8 @@ Catalog load_catalog(const std::vector<std::string>& files) {
     }
     for (auto& spec : specs) {
       std::string name = spec.op;
-      if (core::starts_with(name, "aten::")) name = name.substr(6);
+      if (core::starts_with(name, "aten::"))
+        name = name.substr(6);
       try {
         BoundOp bound;
         if (spec.unsupported.empty()) {
@@ -53,26 +56,29 @@ Catalog load_catalog(const std::vector<std::string>& files) {
         }
         Entry& entry = by_name[name];
         entry.name = name;
-        if (entry.category.empty()) entry.category = spec.category;
+        if (entry.category.empty())
+          entry.category = spec.category;
         entry.cases.push_back({std::move(spec), std::move(bound)});
       } catch (const ConfigError& e) {
         errors.emplace_back(e.what());
       }
     }
   }
-  if (!errors.empty()) throw ConfigError(core::join(errors, "\n"));
+  if (!errors.empty())
+    throw ConfigError(core::join(errors, "\n"));
 
   Catalog catalog;
   for (auto& item : by_name) {
     std::set<std::string> tags;
-    for (const auto& c : item.second.cases) tags.insert(c.spec.tags.begin(), c.spec.tags.end());
+    for (const auto& c : item.second.cases)
+      tags.insert(c.spec.tags.begin(), c.spec.tags.end());
     item.second.tags.assign(tags.begin(), tags.end());
     catalog.entries.push_back(std::move(item.second));
   }
   return catalog;
 }
 
-}  // namespace opbench::catalog
+} // namespace opbench::catalog
 
 namespace opbench::catalog {
 
@@ -101,7 +107,8 @@ void add_samples(Catalog& catalog, const std::vector<SampleInfo>& samples) {
       c.spec.file = "samples/" + info.file;
       c.spec.row = static_cast<int>(i + 1);
       c.bound.name = "sample::" + info.name;
-      c.bound.schema = "sample " + info.name + (info.backward ? " (forward, backward)" : " (forward)");
+      c.bound.schema =
+          "sample " + info.name + (info.backward ? " (forward, backward)" : " (forward)");
       c.bound.given = info.cases[i];
       c.bound.arguments = info.cases[i];
       entry.cases.push_back(std::move(c));
@@ -111,8 +118,9 @@ void add_samples(Catalog& catalog, const std::vector<SampleInfo>& samples) {
   // By name; where an operator and a sample share one, the operator first (what `show NAME`
   // picks), whatever order the entries were added in (std::sort alone leaves ties unordered).
   std::sort(catalog.entries.begin(), catalog.entries.end(), [](const auto& a, const auto& b) {
-    return std::make_tuple(a.name, a.kind != "op", a.kind) < std::make_tuple(b.name, b.kind != "op", b.kind);
+    return std::make_tuple(a.name, a.kind != "op", a.kind) <
+           std::make_tuple(b.name, b.kind != "op", b.kind);
   });
 }
 
-}  // namespace opbench::catalog
+} // namespace opbench::catalog

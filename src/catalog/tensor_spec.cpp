@@ -14,10 +14,12 @@ std::vector<std::int64_t> parse_dims_json(const Json& value, const std::string& 
 
 std::vector<std::int64_t> parse_dims_text(const std::string& text, const std::string& where) {
   const std::string trimmed = core::trim(text);
-  if (trimmed.empty() || trimmed == "scalar" || trimmed == "[]") return {};
+  if (trimmed.empty() || trimmed == "scalar" || trimmed == "[]")
+    return {};
   if (trimmed.front() == '[') {
     const Json list = Json::parse(trimmed, nullptr, /*allow_exceptions=*/false);
-    if (!list.is_discarded() && list.is_array()) return parse_dims_json(list, where);
+    if (!list.is_discarded() && list.is_array())
+      return parse_dims_json(list, where);
   }
   std::vector<std::int64_t> dims;
   for (const auto& piece : core::split(trimmed, 'x')) {
@@ -33,8 +35,10 @@ std::vector<std::int64_t> parse_dims_text(const std::string& text, const std::st
 }
 
 std::vector<std::int64_t> parse_dims_json(const Json& value, const std::string& where) {
-  if (value.is_string()) return parse_dims_text(value.get<std::string>(), where);
-  if (value.is_number_integer()) return {value.get<std::int64_t>()};
+  if (value.is_string())
+    return parse_dims_text(value.get<std::string>(), where);
+  if (value.is_number_integer())
+    return {value.get<std::int64_t>()};
   if (!value.is_array()) {
     throw ConfigError(where + ": bad shape " + value.dump() +
                       ", expected a list of sizes like [32,3,224,224]");
@@ -50,11 +54,11 @@ std::vector<std::int64_t> parse_dims_json(const Json& value, const std::string& 
   return dims;
 }
 
-}  // namespace
+} // namespace
 
 const std::vector<std::string>& init_names() {
-  static const std::vector<std::string> k_names = {
-      "normal", "uniform", "positive", "zeros", "ones", "arange", "randint", "bool", "sorted"};
+  static const std::vector<std::string> k_names = {"normal", "uniform", "positive", "zeros", "ones",
+                                                   "arange", "randint", "bool",     "sorted"};
   return k_names;
 }
 
@@ -79,20 +83,23 @@ TensorSpec TensorSpec::parse(const Json& value, const std::string& where) {
     } catch (const UsageError& e) {
       throw ConfigError(where + ": " + e.what());
     }
-    if (parts.size() > 2) spec.init = core::trim(parts[2]);
+    if (parts.size() > 2)
+      spec.init = core::trim(parts[2]);
   } else if (value.is_object()) {
-    static const std::vector<std::string> k_keys = {"shape", "dtype", "init", "low", "high",
-                                                    "requires_grad"};
+    static const std::vector<std::string> k_keys = {"shape", "dtype", "init",
+                                                    "low",   "high",  "requires_grad"};
     for (const auto& item : value.items()) {
       if (std::find(k_keys.begin(), k_keys.end(), item.key()) == k_keys.end()) {
         throw ConfigError(where + ": unknown tensor key '" + item.key() +
                           "' (valid: " + core::join(k_keys, ", ") + ")");
       }
     }
-    if (!value.contains("shape")) throw ConfigError(where + ": tensor object needs a 'shape'");
+    if (!value.contains("shape"))
+      throw ConfigError(where + ": tensor object needs a 'shape'");
     spec.shape = parse_dims_json(value["shape"], where);
     if (value.contains("dtype") && !value["dtype"].is_null()) {
-      if (!value["dtype"].is_string()) throw ConfigError(where + ": 'dtype' must be a string");
+      if (!value["dtype"].is_string())
+        throw ConfigError(where + ": 'dtype' must be a string");
       try {
         spec.dtype = core::canonical_dtype(value["dtype"].get<std::string>());
       } catch (const UsageError& e) {
@@ -100,12 +107,14 @@ TensorSpec TensorSpec::parse(const Json& value, const std::string& where) {
       }
     }
     if (value.contains("init") && !value["init"].is_null()) {
-      if (!value["init"].is_string()) throw ConfigError(where + ": 'init' must be a string");
+      if (!value["init"].is_string())
+        throw ConfigError(where + ": 'init' must be a string");
       spec.init = value["init"].get<std::string>();
     }
     for (const char* key : {"low", "high"}) {
       if (value.contains(key) && !value[key].is_null()) {
-        if (!value[key].is_number()) throw ConfigError(where + ": '" + key + "' must be a number");
+        if (!value[key].is_number())
+          throw ConfigError(where + ": '" + key + "' must be a number");
         (std::string(key) == "low" ? spec.low : spec.high) = value[key].get<double>();
       }
     }
@@ -116,7 +125,8 @@ TensorSpec TensorSpec::parse(const Json& value, const std::string& where) {
       spec.requires_grad = value["requires_grad"].get<bool>();
     }
   } else {
-    throw ConfigError(where + ": expected a tensor shape like [32,3,224,224] or 32x3x224x224, found " +
+    throw ConfigError(where +
+                      ": expected a tensor shape like [32,3,224,224] or 32x3x224x224, found " +
                       value.dump());
   }
   if (!spec.init.empty()) {
@@ -135,11 +145,16 @@ TensorSpec TensorSpec::parse(const Json& value, const std::string& where) {
 Json TensorSpec::to_json() const {
   Json out = Json::object();
   out["shape"] = shape;
-  if (!dtype.empty()) out["dtype"] = dtype;
-  if (!init.empty()) out["init"] = init;
-  if (low) out["low"] = *low;
-  if (high) out["high"] = *high;
-  if (!requires_grad) out["requires_grad"] = false;
+  if (!dtype.empty())
+    out["dtype"] = dtype;
+  if (!init.empty())
+    out["init"] = init;
+  if (low)
+    out["low"] = *low;
+  if (high)
+    out["high"] = *high;
+  if (!requires_grad)
+    out["requires_grad"] = false;
   return out;
 }
 
@@ -149,18 +164,22 @@ std::string TensorSpec::short_str() const {
     out = "scalar";
   } else {
     std::vector<std::string> dims;
-    for (auto d : shape) dims.push_back(std::to_string(d));
+    for (auto d : shape)
+      dims.push_back(std::to_string(d));
     out = core::join(dims, "x");
   }
-  if (!dtype.empty()) out += ":" + dtype;
-  if (!init.empty()) out += ":" + init;
+  if (!dtype.empty())
+    out += ":" + dtype;
+  if (!init.empty())
+    out += ":" + init;
   return out;
 }
 
 std::int64_t TensorSpec::numel() const {
   std::int64_t n = 1;
-  for (auto d : shape) n *= d;
+  for (auto d : shape)
+    n *= d;
   return n;
 }
 
-}  // namespace opbench::catalog
+} // namespace opbench::catalog

@@ -22,7 +22,7 @@ struct CalibrateOptions {
   std::vector<std::string> dtypes{"float32"};
   std::vector<int> threads;
   std::string peaks;
-  int bandwidth_mib = 256;  // per buffer
+  int bandwidth_mib = 256; // per buffer
   int gemm_n = 2048;
   double seconds = 1.0;
 };
@@ -30,15 +30,16 @@ struct CalibrateOptions {
 // Median seconds of one call of `op` with `args` at this point of the axes; throws on failure.
 double median_of(const std::string& op, const Json& args, const std::string& dtype,
                  const std::string& device, int threads, double seconds) {
-  const results::Case c = plan::make_case(op, catalog::bind_case(op, args, "calibrate"), dtype, device,
-                                       threads, results::Direction::forward, 0);
+  const results::Case c = plan::make_case(op, catalog::bind_case(op, args, "calibrate"), dtype,
+                                          device, threads, results::Direction::forward, 0);
   exec::ExecOptions options;
   options.memory = false;
   options.measure.min_runs = 5;
   options.measure.min_time = seconds / 2;
   options.measure.max_time = seconds;
   const auto result = exec::run_case(c, options);
-  if (result.status != results::Status::ok) throw Error(c.case_id + ": " + result.message);
+  if (result.status != results::Status::ok)
+    throw Error(c.case_id + ": " + result.message);
   return result.summary.median;
 }
 
@@ -58,36 +59,42 @@ int calibrate(const CalibrateOptions& options, const GlobalOptions& global) {
       const std::string dtype = core::canonical_dtype(dtype_name);
       for (int t : threads) {
         // Element counts for buffers of bandwidth_mib MiB in this dtype.
-        const std::int64_t element_bytes = dtype == "float64" || dtype == "int64" ? 8
+        const std::int64_t element_bytes = dtype == "float64" || dtype == "int64"      ? 8
                                            : dtype == "float16" || dtype == "bfloat16" ? 2
-                                                                                        : 4;
-        const std::int64_t n = static_cast<std::int64_t>(options.bandwidth_mib) * 1024 * 1024 / element_bytes;
+                                                                                       : 4;
+        const std::int64_t n =
+            static_cast<std::int64_t>(options.bandwidth_mib) * 1024 * 1024 / element_bytes;
         const double bytes = static_cast<double>(n * element_bytes);
         const Json vector = Json::array({n});
         cost::Peaks peaks;
         peaks.device = device;
         peaks.dtype = dtype;
         peaks.threads = t;
-        peaks.copy_bandwidth =
-            2 * bytes / median_of("copy_", {{"self", vector}, {"src", vector}}, dtype, device, t, options.seconds);
+        peaks.copy_bandwidth = 2 * bytes /
+                               median_of("copy_", {{"self", vector}, {"src", vector}}, dtype,
+                                         device, t, options.seconds);
         // add.out writes into a preallocated tensor: two reads and one write, no allocation (a
         // fresh buffer this large would come from mmap, page faults and all, on every call).
-        peaks.triad_bandwidth = 3 * bytes / median_of("add.out", {{"self", vector}, {"other", vector}, {"out", vector}},
-                                                      dtype, device, t, options.seconds);
+        peaks.triad_bandwidth =
+            3 * bytes /
+            median_of("add.out", {{"self", vector}, {"other", vector}, {"out", vector}}, dtype,
+                      device, t, options.seconds);
         const Json square = Json::array({options.gemm_n, options.gemm_n});
         const double g = static_cast<double>(options.gemm_n);
-        peaks.gemm_flops = 2 * g * g * g / median_of("mm", {{"self", square}, {"mat2", square}}, dtype, device, t,
-                                                    options.seconds);
+        peaks.gemm_flops = 2 * g * g * g /
+                           median_of("mm", {{"self", square}, {"mat2", square}}, dtype, device, t,
+                                     options.seconds);
         peaks.context = exec::collect_context(global.command_line, 0, allocator, {device});
         peaks.context.erase("libtorch_build");
         peaks.context.erase("parallel_info");
         peaks.context["buffer_mib"] = options.bandwidth_mib;
         peaks.context["gemm_n"] = options.gemm_n;
         store.put(peaks);
-        std::cout << fmt::format(
-            "{} {} t{}: copy {:.1f} GB/s, triad {:.1f} GB/s, mm {}x{} {:.1f} GFLOP/s; ridge {:.1f} FLOP/byte\n",
-            device, dtype, t, peaks.copy_bandwidth / 1e9, peaks.triad_bandwidth / 1e9, options.gemm_n,
-            options.gemm_n, peaks.gemm_flops / 1e9, peaks.ridge());
+        std::cout << fmt::format("{} {} t{}: copy {:.1f} GB/s, triad {:.1f} GB/s, mm {}x{} {:.1f} "
+                                 "GFLOP/s; ridge {:.1f} FLOP/byte\n",
+                                 device, dtype, t, peaks.copy_bandwidth / 1e9,
+                                 peaks.triad_bandwidth / 1e9, options.gemm_n, options.gemm_n,
+                                 peaks.gemm_flops / 1e9, peaks.ridge());
       }
     }
   }
@@ -96,7 +103,7 @@ int calibrate(const CalibrateOptions& options, const GlobalOptions& global) {
   return k_exit_ok;
 }
 
-}  // namespace
+} // namespace
 
 void add_calibrate_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<CalibrateOptions>();
@@ -104,17 +111,22 @@ void add_calibrate_command(CLI::App& app, GlobalOptions& global) {
       "calibrate", "Measure this machine's memory bandwidth and GEMM throughput through LibTorch");
   cmd->add_option("--ctx", options->contexts, "Devices, comma-separated")->capture_default_str();
   cmd->add_option("--dtype", options->dtypes, "Dtypes, comma-separated")->capture_default_str();
-  cmd->add_option("--threads", options->threads, "Intra-op threads, comma-separated (default: 1, as run's; 0: LibTorch's default)")
+  cmd->add_option("--threads", options->threads,
+                  "Intra-op threads, comma-separated (default: 1, as run's; 0: LibTorch's default)")
       ->delimiter(',');
-  cmd->add_option("--peaks", options->peaks,
-                  "Peaks file to update (default: $OPBENCH_PEAKS, else ~/.cache/opbench/peaks.json)");
+  cmd->add_option(
+      "--peaks", options->peaks,
+      "Peaks file to update (default: $OPBENCH_PEAKS, else ~/.cache/opbench/peaks.json)");
   cmd->add_option("--buffer-mib", options->bandwidth_mib, "Size of each bandwidth buffer in MiB")
-      ->check(CLI::PositiveNumber)->capture_default_str();
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--gemm-n", options->gemm_n, "Size of the square mm")
-      ->check(CLI::PositiveNumber)->capture_default_str();
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--seconds", options->seconds, "Measuring time per figure at most")
-      ->check(CLI::PositiveNumber)->capture_default_str();
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->callback([options, &global] { global.exit_code = calibrate(*options, global); });
 }
 
-}  // namespace opbench::cli
+} // namespace opbench::cli

@@ -12,10 +12,10 @@ namespace opbench::cli {
 
 struct GlobalOptions {
   std::string log_level = "warn";
-  std::string config_dir;           // "" means $OPBENCH_CONFIG_DIR, else the built-in default
-  std::string results_dir;          // "" means $OPBENCH_RESULTS_DIR, else ./results
-  std::string command_line;         // the whole command line, for the results context
-  int exit_code = 0;                // set by the subcommand that ran
+  std::string config_dir;   // "" means $OPBENCH_CONFIG_DIR, else the built-in default
+  std::string results_dir;  // "" means $OPBENCH_RESULTS_DIR, else ./results
+  std::string command_line; // the whole command line, for the results context
+  int exit_code = 0;        // set by the subcommand that ran
 };
 
 // Applies the global options (log level) at the start of a subcommand.
@@ -26,8 +26,8 @@ std::string config_dir(const GlobalOptions& global);
 std::string results_dir(const GlobalOptions& global);
 // Loads `files`, or every config of the config directory and the built-in samples when `files`
 // is empty (with `samples`, the samples in any case).
-catalog::Catalog load_catalog_for(const std::vector<std::string>& files, const GlobalOptions& global,
-                                  bool samples = false);
+catalog::Catalog load_catalog_for(const std::vector<std::string>& files,
+                                  const GlobalOptions& global, bool samples = false);
 
 // The `--threads` axis of run and calibrate: `given`, 0 standing for LibTorch's default (its
 // thread count as it starts), or exec::default_threads() when nothing is given. Throws UsageError
@@ -45,4 +45,4 @@ void add_merge_command(CLI::App& app, GlobalOptions& global);
 void add_calibrate_command(CLI::App& app, GlobalOptions& global);
 void add_extract_command(CLI::App& app, GlobalOptions& global);
 
-}  // namespace opbench::cli
+} // namespace opbench::cli

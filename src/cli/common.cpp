@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include "commands.hpp"
+#include "infos.hpp"
 #include "opbench/config/loader.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/exec/executor.hpp"
-#include "infos.hpp"
 
 namespace opbench::cli {
 
@@ -14,25 +14,30 @@ void start_command(const GlobalOptions& global) {
   spdlog::set_level(spdlog::level::from_str(global.log_level));
 }
 
-catalog::Catalog load_catalog_for(const std::vector<std::string>& files, const GlobalOptions& global,
-                                  bool samples) {
-  const std::vector<std::string> chosen = files.empty() ? config::config_files_in(config_dir(global)) : files;
+catalog::Catalog load_catalog_for(const std::vector<std::string>& files,
+                                  const GlobalOptions& global, bool samples) {
+  const std::vector<std::string> chosen =
+      files.empty() ? config::config_files_in(config_dir(global)) : files;
   spdlog::info("loading {} config file(s)", chosen.size());
   catalog::Catalog catalog = catalog::load_catalog(chosen);
   // The built-in samples come with the shipped configs; with --config files, only on request.
-  if (files.empty() || samples) catalog::add_samples(catalog, samples::sample_infos());
+  if (files.empty() || samples)
+    catalog::add_samples(catalog, samples::sample_infos());
   return catalog;
 }
 
 std::vector<int> threads_axis(const std::vector<int>& given) {
-  if (given.empty()) return {exec::default_threads()};
+  if (given.empty())
+    return {exec::default_threads()};
   std::vector<int> axis;
   for (int t : given) {
-    if (t < 0) throw UsageError("--threads takes thread counts of 1 or more, or 0 for LibTorch's default");
+    if (t < 0)
+      throw UsageError("--threads takes thread counts of 1 or more, or 0 for LibTorch's default");
     const int threads = t == 0 ? exec::libtorch_threads() : t;
-    if (std::find(axis.begin(), axis.end(), threads) == axis.end()) axis.push_back(threads);
+    if (std::find(axis.begin(), axis.end(), threads) == axis.end())
+      axis.push_back(threads);
   }
   return axis;
 }
 
-}  // namespace opbench::cli
+} // namespace opbench::cli

@@ -2,17 +2,17 @@
 #include <fmt/format.h>
 
 #include <fstream>
-#include <map>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "commands.hpp"
-#include "opbench/core/files.hpp"
 #include "opbench/compare/compare.hpp"
-#include "opbench/gate/nightly.hpp"
 #include "opbench/core/error.hpp"
-#include "opbench/results/store.hpp"
+#include "opbench/core/files.hpp"
+#include "opbench/gate/nightly.hpp"
 #include "opbench/results/estimate.hpp"
+#include "opbench/results/store.hpp"
 
 namespace opbench::cli {
 namespace {
@@ -23,12 +23,13 @@ struct CompareCommandOptions {
   compare::CompareOptions compare;
   std::string format = "md";
   std::string output = "-";
-  std::string history;                 // --history DB: judge NEW against each case's history
-  std::vector<std::string> confirm;    // --confirm FILE...: the candidates measured again
-  std::vector<std::string> confirm_baseline;  // --confirm-baseline FILE...: and by the previous build
-  std::string candidates_out;          // --candidates-out FILE: candidate case ids, one a line
-  std::string looks_out;               // --looks-out FILE: the case ids that ask for a second look
-  std::string second_look;             // --second-look FILE: those cases measured again tonight
+  std::string history;              // --history DB: judge NEW against each case's history
+  std::vector<std::string> confirm; // --confirm FILE...: the candidates measured again
+  std::vector<std::string>
+      confirm_baseline;       // --confirm-baseline FILE...: and by the previous build
+  std::string candidates_out; // --candidates-out FILE: candidate case ids, one a line
+  std::string looks_out;      // --looks-out FILE: the case ids that ask for a second look
+  std::string second_look;    // --second-look FILE: those cases measured again tonight
   gate::GateOptions gate;
 };
 
@@ -45,14 +46,16 @@ int run_gate(const CompareCommandOptions& options) {
   if (!options.looks_out.empty()) {
     std::string lines;
     for (const auto& c : result.cases) {
-      if (c.second_look) lines += c.case_id + "\n";
+      if (c.second_look)
+        lines += c.case_id + "\n";
     }
     core::write_atomically(options.looks_out, lines);
   }
   if (!options.candidates_out.empty()) {
     std::string lines;
     for (const auto& c : result.cases) {
-      if (c.candidate) lines += c.case_id + "\n";
+      if (c.candidate)
+        lines += c.case_id + "\n";
     }
     core::write_atomically(options.candidates_out, lines);
   }
@@ -70,12 +73,14 @@ int run_gate(const CompareCommandOptions& options) {
     core::write_atomically(options.output, text.str());
   }
   std::cerr << "opbench compare --history: " << result.second_looks() << " second look(s)"
-            << (result.looked || result.second_looks() == 0 ? "" : " (not taken: measure them again and pass --second-look)")
+            << (result.looked || result.second_looks() == 0
+                    ? ""
+                    : " (not taken: measure them again and pass --second-look)")
             << ", " << result.candidates() << " candidate(s)"
-            << (result.confirmed ? "" : " (not confirmed: measure them again and pass --confirm)") << "; "
-            << result.count("slower") << " slower, " << result.count("faster") << " faster, "
-            << result.count("same") << " same, " << result.count("unknown") << " unknown; " << result.blind()
-            << " blind\n";
+            << (result.confirmed ? "" : " (not confirmed: measure them again and pass --confirm)")
+            << "; " << result.count("slower") << " slower, " << result.count("faster")
+            << " faster, " << result.count("same") << " same, " << result.count("unknown")
+            << " unknown; " << result.blind() << " blind\n";
   return result.regressed() ? k_exit_case_failed : k_exit_ok;
 }
 
@@ -83,13 +88,16 @@ int run_compare(const CompareCommandOptions& options, const GlobalOptions& globa
   start_command(global);
   if (!options.history.empty()) {
     if (options.compare.adjust_speed) {
-      throw UsageError("--adjust-speed goes with two files (BASE NEW); the gate confirms candidates by an A/B "
-                       "of the two builds in the same hour instead (--confirm-baseline)");
+      throw UsageError(
+          "--adjust-speed goes with two files (BASE NEW); the gate confirms candidates by an A/B "
+          "of the two builds in the same hour instead (--confirm-baseline)");
     }
     return run_gate(options);
   }
-  if (options.candidate.empty()) throw UsageError("compare needs BASE and NEW (or --history DB and NEW)");
-  if (!options.confirm.empty() || !options.confirm_baseline.empty() || !options.second_look.empty()) {
+  if (options.candidate.empty())
+    throw UsageError("compare needs BASE and NEW (or --history DB and NEW)");
+  if (!options.confirm.empty() || !options.confirm_baseline.empty() ||
+      !options.second_look.empty()) {
     throw UsageError("--confirm, --confirm-baseline and --second-look go with --history");
   }
   const results::ResultSet base = results::load_results(options.base);
@@ -103,7 +111,8 @@ int run_compare(const CompareCommandOptions& options, const GlobalOptions& globa
     std::cout << text.str();
   } else {
     core::write_atomically(options.output, text.str());
-    for (const auto& note : comparison.notes) std::cerr << "opbench compare: note: " << note << "\n";
+    for (const auto& note : comparison.notes)
+      std::cerr << "opbench compare: note: " << note << "\n";
   }
   std::cerr << "opbench compare: " << comparison.count("slower") << " slower, "
             << comparison.count("faster") << " faster, " << comparison.count("same") << " same, "
@@ -111,72 +120,102 @@ int run_compare(const CompareCommandOptions& options, const GlobalOptions& globa
   return comparison.regressed() ? k_exit_case_failed : k_exit_ok;
 }
 
-}  // namespace
+} // namespace
 
 void add_compare_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<CompareCommandOptions>();
   auto* cmd = app.add_subcommand(
       "compare", "Compare two result files case by case; exit 1 when NEW is significantly slower");
-  cmd->add_option("base", options->base, "Baseline result file (or journal); with --history: the new result")
-      ->required()->check(CLI::ExistingFile);
-  cmd->add_option("new", options->candidate, "New result file (or journal)")->check(CLI::ExistingFile);
-  cmd->add_option("--history", options->history,
-                  "Judge NEW against each case's last nights in this history (opbench history) instead of "
-                  "against BASE: candidates, confirmation, minimum detectable effects")
+  cmd->add_option("base", options->base,
+                  "Baseline result file (or journal); with --history: the new result")
+      ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--confirm", options->confirm,
-                  "With --history: the candidates measured again (fresh processes); only what this confirms "
-                  "is slower or faster (repeatable: the files' repetition medians are pooled)")
+  cmd->add_option("new", options->candidate, "New result file (or journal)")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--confirm-baseline", options->confirm_baseline,
-                  "With --confirm: the same candidates measured by the previous build's binary in the same "
-                  "interleaved rounds; the confirmation is then A/B between the two builds (repeatable)")
+  cmd->add_option(
+         "--history", options->history,
+         "Judge NEW against each case's last nights in this history (opbench history) instead of "
+         "against BASE: candidates, confirmation, minimum detectable effects")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--looks-out", options->looks_out,
-                  "With --history: write the case ids that ask for a second look here, one a line (p under "
-                  "--look-alpha tonight: measure them again with tonight's settings for --second-look)");
+  cmd->add_option(
+         "--confirm", options->confirm,
+         "With --history: the candidates measured again (fresh processes); only what this confirms "
+         "is slower or faster (repeatable: the files' repetition medians are pooled)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option(
+         "--confirm-baseline", options->confirm_baseline,
+         "With --confirm: the same candidates measured by the previous build's binary in the same "
+         "interleaved rounds; the confirmation is then A/B between the two builds (repeatable)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option(
+      "--looks-out", options->looks_out,
+      "With --history: write the case ids that ask for a second look here, one a line (p under "
+      "--look-alpha tonight: measure them again with tonight's settings for --second-look)");
   cmd->add_option("--second-look", options->second_look,
-                  "With --history: those cases measured again tonight (`run --from NEW --case ...`, the same "
+                  "With --history: those cases measured again tonight (`run --from NEW --case "
+                  "...`, the same "
                   "settings); a candidate is then judged on both values together")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--candidates-out", options->candidates_out,
-                  "With --history: write the candidate case ids here, one a line (for the confirmation run)");
+  cmd->add_option(
+      "--candidates-out", options->candidates_out,
+      "With --history: write the candidate case ids here, one a line (for the confirmation run)");
   auto& g = options->gate;
-  cmd->add_option("--window", g.window, "With --history: nights used at most")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--min-history", g.min_history, "With --history: fewer nights give verdict unknown")
-      ->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--window", g.window, "With --history: nights used at most")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--min-history", g.min_history,
+                  "With --history: fewer nights give verdict unknown")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--candidate-alpha", g.alpha, "With --history: per-case level of a candidate")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   cmd->add_option("--look-alpha", g.look_alpha,
-                  "With --history: tonight's p under this asks for a second look (--looks-out, --second-look)")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
-  cmd->add_option("--effect-floor", g.effect_floor, "With --history: relative change that counts at least")
-      ->check(CLI::NonNegativeNumber)->capture_default_str();
-  cmd->add_option("--confirm-fdr", g.confirm_fdr, "With --history: Benjamini-Hochberg level over the confirmations")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+                  "With --history: tonight's p under this asks for a second look (--looks-out, "
+                  "--second-look)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--effect-floor", g.effect_floor,
+                  "With --history: relative change that counts at least")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--confirm-fdr", g.confirm_fdr,
+                  "With --history: Benjamini-Hochberg level over the confirmations")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   cmd->add_option("--threshold", options->compare.threshold,
                   "Relative change of the median that counts (0.05 = 5%)")
-      ->check(CLI::NonNegativeNumber)->capture_default_str();
-  cmd->add_option("--alpha", options->compare.alpha, "Significance level of the Mann-Whitney U test")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--alpha", options->compare.alpha,
+                  "Significance level of the Mann-Whitney U test")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   cmd->add_option("--estimator", options->compare.estimator,
                   "Make both sides' times with this estimator from their repetition medians "
                   "(default: the one BASE was run with)")
       ->check(CLI::IsMember(results::estimator_names()));
   cmd->add_option("--speed-tolerance", options->compare.speed_tolerance,
-                  "Note when the two runs' machine speeds (their fastest speed canaries) differ by more than this")
-      ->check(CLI::NonNegativeNumber)->capture_default_str();
+                  "Note when the two runs' machine speeds (their fastest speed canaries) differ by "
+                  "more than this")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_flag("--adjust-speed", options->compare.adjust_speed,
-               "Divide NEW's CPU times by the two runs' machine speed ratio (their fastest speed canaries, per "
-               "thread count): ratios and verdicts then show the code's change without the host's (the times "
-               "shown stay as measured)");
+                "Divide NEW's CPU times by the two runs' machine speed ratio (their fastest speed "
+                "canaries, per "
+                "thread count): ratios and verdicts then show the code's change without the host's "
+                "(the times "
+                "shown stay as measured)");
   cmd->add_option("--min-replicates", options->compare.min_replicates,
                   "Fewer repetition medians than this on either side: verdict unknown")
-      ->check(CLI::PositiveNumber)->capture_default_str();
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--format,-f", options->format, "Output format")
-      ->check(CLI::IsMember(compare::comparison_formats()))->capture_default_str();
-  cmd->add_option("--output,-o", options->output, "Output file; - for stdout")->capture_default_str();
+      ->check(CLI::IsMember(compare::comparison_formats()))
+      ->capture_default_str();
+  cmd->add_option("--output,-o", options->output, "Output file; - for stdout")
+      ->capture_default_str();
   cmd->callback([options, &global] { global.exit_code = run_compare(*options, global); });
 }
 
-}  // namespace opbench::cli
+} // namespace opbench::cli

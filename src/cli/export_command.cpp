@@ -1,5 +1,6 @@
-// `opbench export`: stored results to csv, md, json, gbench, breakdown, html or the stage table; never re-runs
-// anything. html alone takes --compare (a base file) and --history (a results history).
+// `opbench export`: stored results to csv, md, json, gbench, breakdown, html or the stage table;
+// never re-runs anything. html alone takes --compare (a base file) and --history (a results
+// history).
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -21,8 +22,8 @@ struct ExportOptions {
   std::string format;
   std::string output = "-";
   bool aggregates_only = false;
-  std::string compare_base;  // html: --compare
-  std::string history;       // html: --history
+  std::string compare_base; // html: --compare
+  std::string history;      // html: --history
 };
 
 // The HTML report with its extras: the comparison against --compare, the trends from --history
@@ -40,13 +41,16 @@ std::string html_report(const ExportOptions& options, const results::ResultSet& 
   }
   if (!options.history.empty()) {
     if (!core::path_exists(options.history)) {
-      throw UsageError(options.history + ": no results history there (make one with `opbench history add`)");
+      throw UsageError(options.history +
+                       ": no results history there (make one with `opbench history add`)");
     }
     const history::History db(options.history);
     const bool stored = db.find(set) >= 0;
     for (const auto& r : set.cases) {
       // One estimator over the trend, this run's: a night recorded with another would shift.
-      auto points = history::restated(db.series(r.c.case_id, 60, -1, "", core::name_of(r.timing.measures)), r.estimate.estimator);
+      auto points =
+          history::restated(db.series(r.c.case_id, 60, -1, "", core::name_of(r.timing.measures)),
+                            r.estimate.estimator);
       if (!stored && r.status == results::Status::ok) {
         history::Point now;
         now.date = set.context.value("date", std::string());
@@ -56,7 +60,8 @@ std::string html_report(const ExportOptions& options, const results::ResultSet& 
         now.call_path = core::name_of(r.timing.call_path);
         points.push_back(now);
       }
-      if (!points.empty()) extras.trends.emplace(r.c.case_id, std::move(points));
+      if (!points.empty())
+        extras.trends.emplace(r.c.case_id, std::move(points));
     }
     extras.history_path = options.history;
   }
@@ -74,7 +79,8 @@ int export_results(const ExportOptions& options, const GlobalOptions& global) {
   if (options.format != "html" && (!options.compare_base.empty() || !options.history.empty())) {
     throw UsageError("--compare and --history go with --format html");
   }
-  const std::string input = options.input.empty() ? results::latest_result(results_dir(global)) : options.input;
+  const std::string input =
+      options.input.empty() ? results::latest_result(results_dir(global)) : options.input;
   const results::ResultSet set = results::load_results(input);
   std::string text;
   if (options.format == "html") {
@@ -84,23 +90,29 @@ int export_results(const ExportOptions& options, const GlobalOptions& global) {
     report::make_reporter(options.format, options.aggregates_only)->write(set, out);
     text = out.str();
   }
-  if (options.output == "-") std::cout << text;
-  else core::write_atomically(options.output, text);
+  if (options.output == "-")
+    std::cout << text;
+  else
+    core::write_atomically(options.output, text);
   return 0;
 }
 
-}  // namespace
+} // namespace
 
 void add_export_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<ExportOptions>();
-  auto* cmd = app.add_subcommand("export", "Turn stored results into csv, md, json, gbench (google/benchmark JSON), breakdown, html (one self-contained page with charts) or stages / stages-csv (the stage table of run --stage)");
+  auto* cmd = app.add_subcommand("export",
+                                 "Turn stored results into csv, md, json, gbench (google/benchmark "
+                                 "JSON), breakdown, html (one self-contained page with charts) or "
+                                 "stages / stages-csv (the stage table of run --stage)");
   cmd->add_option("--input,-i", options->input,
                   "Result file or journal (default: the most recent in the results directory)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--format,-f", options->format, "Output format")
       ->required()
       ->check(CLI::IsMember(report::reporter_formats()));
-  cmd->add_option("--output,-o", options->output, "Output file; - for stdout")->capture_default_str();
+  cmd->add_option("--output,-o", options->output, "Output file; - for stdout")
+      ->capture_default_str();
   cmd->add_option("--compare", options->compare_base,
                   "html: a base result file; the report shows every case's ratio against it")
       ->check(CLI::ExistingFile);
@@ -111,4 +123,4 @@ void add_export_command(CLI::App& app, GlobalOptions& global) {
   cmd->callback([options, &global] { global.exit_code = export_results(*options, global); });
 }
 
-}  // namespace opbench::cli
+} // namespace opbench::cli

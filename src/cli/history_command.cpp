@@ -7,10 +7,10 @@
 
 #include "commands.hpp"
 #include "opbench/core/error.hpp"
-#include "opbench/history/history.hpp"
 #include "opbench/core/units.hpp"
-#include "opbench/results/store.hpp"
+#include "opbench/history/history.hpp"
 #include "opbench/results/estimate.hpp"
+#include "opbench/results/store.hpp"
 
 namespace opbench::cli {
 namespace {
@@ -21,17 +21,18 @@ struct HistoryOptions {
   std::string label;
   std::string case_id;
   std::string format = "md";
-  std::string estimator;  // show: one estimator over every series (empty: each series' newest)
+  std::string estimator; // show: one estimator over every series (empty: each series' newest)
   std::size_t keep = 100;
 };
 
 // A case's series as recorded, with one estimator over all its runs: --estimator, else the
 // estimator of its newest run (a history recorded with `min` before 2026-11-25 and
 // `fastest-third` since would otherwise step at the switch, and the change points would find it).
-std::vector<history::Point> one_estimator(const std::vector<history::Point>& recorded, const HistoryOptions& options) {
+std::vector<history::Point> one_estimator(const std::vector<history::Point>& recorded,
+                                          const HistoryOptions& options) {
   const std::string estimator = !options.estimator.empty() ? options.estimator
-                                : recorded.empty()           ? std::string()
-                                                             : recorded.back().estimator;
+                                : recorded.empty()         ? std::string()
+                                                           : recorded.back().estimator;
   return history::restated(recorded, estimator);
 }
 
@@ -46,7 +47,8 @@ int run_add(const HistoryOptions& options, const GlobalOptions& global) {
   for (const auto& file : options.files) {
     const results::ResultSet set = results::load_results(file);
     const auto [id, added] = db.add(set, file, options.label);
-    std::cout << fmt::format("{}: run {} {}\n", file, id, added ? "added" : "was already in the history");
+    std::cout << fmt::format("{}: run {} {}\n", file, id,
+                             added ? "added" : "was already in the history");
   }
   return k_exit_ok;
 }
@@ -55,13 +57,18 @@ int run_add(const HistoryOptions& options, const GlobalOptions& global) {
 int run_show(const HistoryOptions& options, const GlobalOptions& global) {
   start_command(global);
   history::History db(db_path(options, global));
-  const std::vector<std::string> ids = options.case_id.empty() ? db.case_ids() : std::vector<std::string>{options.case_id};
+  const std::vector<std::string> ids =
+      options.case_id.empty() ? db.case_ids() : std::vector<std::string>{options.case_id};
   if (options.format == "json") {
     Json out = Json::object();
     Json runs = Json::array();
     for (const auto& r : db.runs()) {
-      runs.push_back({{"id", r.id}, {"date", r.date}, {"label", r.label}, {"host", r.host},
-                      {"source", r.source}, {"cases", r.cases}});
+      runs.push_back({{"id", r.id},
+                      {"date", r.date},
+                      {"label", r.label},
+                      {"host", r.host},
+                      {"source", r.source},
+                      {"cases", r.cases}});
     }
     out["runs"] = runs;
     // Each series, where it changed level (the index of the first point of the new level) and where
@@ -73,18 +80,31 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
       Json values = Json::array(), found = Json::array();
       for (std::size_t i = 0; i < points.size(); ++i) {
         const auto& p = points[i];
-        values.push_back({{"run", p.run_id}, {"date", p.date}, {"label", p.label}, {"time", p.time},
-                          {"estimator", p.estimator}, {"replicates", p.replicates}, {"call_path", p.call_path},
-                          {"recorded", {{"time", recorded[i].time}, {"estimator", recorded[i].estimator}}}});
+        values.push_back(
+            {{"run", p.run_id},
+             {"date", p.date},
+             {"label", p.label},
+             {"time", p.time},
+             {"estimator", p.estimator},
+             {"replicates", p.replicates},
+             {"call_path", p.call_path},
+             {"recorded", {{"time", recorded[i].time}, {"estimator", recorded[i].estimator}}}});
       }
       for (const auto& c : history::change_points(points)) {
-        found.push_back({{"index", c.index}, {"run", points[c.index].run_id}, {"date", points[c.index].date},
-                         {"before", c.before}, {"after", c.after}, {"p_value", c.p_value}});
+        found.push_back({{"index", c.index},
+                         {"run", points[c.index].run_id},
+                         {"date", points[c.index].date},
+                         {"before", c.before},
+                         {"after", c.after},
+                         {"p_value", c.p_value}});
       }
       Json paths = Json::array();
       for (const auto& c : history::call_path_changes(points)) {
-        paths.push_back({{"index", c.index}, {"run", points[c.index].run_id}, {"date", points[c.index].date},
-                         {"before", c.before}, {"after", c.after}});
+        paths.push_back({{"index", c.index},
+                         {"run", points[c.index].run_id},
+                         {"date", points[c.index].date},
+                         {"before", c.before},
+                         {"after", c.after}});
       }
       series[id] = values;
       changes[id] = found;
@@ -97,46 +117,58 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
     return k_exit_ok;
   }
   const auto runs = db.runs();
-  std::cout << fmt::format("# opbench history: {}\n\n{} run(s), {} case(s)\n", db.path(), runs.size(), db.case_ids().size());
+  std::cout << fmt::format("# opbench history: {}\n\n{} run(s), {} case(s)\n", db.path(),
+                           runs.size(), db.case_ids().size());
   if (options.case_id.empty()) {
     std::cout << "\n| run | date | label | host | cases | source |\n|---:|---|---|---|---:|---|\n";
     for (const auto& r : runs) {
-      std::cout << fmt::format("| {} | {} | {} | {} | {} | {} |\n", r.id, r.date, r.label, r.host, r.cases, r.source);
+      std::cout << fmt::format("| {} | {} | {} | {} | {} | {} |\n", r.id, r.date, r.label, r.host,
+                               r.cases, r.source);
     }
     std::cout << "\n(`opbench history show --case ID` shows one case's trend.)\n";
     return k_exit_ok;
   }
   const auto recorded = db.series(options.case_id);
-  if (recorded.empty()) throw UsageError("no value of case '" + options.case_id + "' in " + db.path());
+  if (recorded.empty())
+    throw UsageError("no value of case '" + options.case_id + "' in " + db.path());
   const auto points = one_estimator(recorded, options);
   const auto changes = history::change_points(points);
   std::cout << "\n`" << options.case_id << "`\n\nEach run's time: "
-            << (points.back().estimator.empty() ? std::string("as recorded") : "`" + points.back().estimator + "`")
-            << " over its repetition medians (`--estimator`; where a run was recorded with another, the last column "
-               "has what it recorded).\n\n| run | date | label | time | vs first | repetitions | change point | recorded "
+            << (points.back().estimator.empty() ? std::string("as recorded")
+                                                : "`" + points.back().estimator + "`")
+            << " over its repetition medians (`--estimator`; where a run was recorded with "
+               "another, the last column "
+               "has what it recorded).\n\n| run | date | label | time | vs first | repetitions | "
+               "change point | recorded "
                "|\n|---:|---|---|---:|---:|---:|---|---|\n";
   const auto called = history::call_path_changes(points);
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& p = points[i];
     std::string change;
     for (const auto& c : changes) {
-      if (c.index == i) change = fmt::format("level ×{:.3f} from here (p {:.1g})", c.after / c.before, c.p_value);
+      if (c.index == i)
+        change = fmt::format("level ×{:.3f} from here (p {:.1g})", c.after / c.before, c.p_value);
     }
     for (const auto& c : called) {
-      if (c.index == i) change += fmt::format("{}called {} from here (was {})", change.empty() ? "" : "; ", c.after, c.before);
+      if (c.index == i)
+        change += fmt::format("{}called {} from here (was {})", change.empty() ? "" : "; ", c.after,
+                              c.before);
     }
-    const std::string other = recorded[i].estimator == p.estimator
-                                  ? ""
-                                  : fmt::format("{}: {}", recorded[i].estimator.empty() ? "?" : recorded[i].estimator,
-                                                core::format_duration(recorded[i].time));
-    std::cout << fmt::format("| {} | {} | {} | {} | {:+.1f}% | {} | {} | {} |\n", p.run_id, p.date, p.label,
-                             core::format_duration(p.time), (p.time / points.front().time - 1) * 100,
-                             p.replicates.size(), change, other);
+    const std::string other =
+        recorded[i].estimator == p.estimator
+            ? ""
+            : fmt::format("{}: {}", recorded[i].estimator.empty() ? "?" : recorded[i].estimator,
+                          core::format_duration(recorded[i].time));
+    std::cout << fmt::format("| {} | {} | {} | {} | {:+.1f}% | {} | {} | {} |\n", p.run_id, p.date,
+                             p.label, core::format_duration(p.time),
+                             (p.time / points.front().time - 1) * 100, p.replicates.size(), change,
+                             other);
   }
   const stats::ChangePointOptions rule;
-  std::cout << fmt::format("\n{} change point(s): a level held for {} runs or more on each side (rank test, "
-                           "p < {} over the splits, {:.0f}% or more).\n",
-                           changes.size(), rule.min_segment, rule.alpha, rule.effect_floor * 100);
+  std::cout << fmt::format(
+      "\n{} change point(s): a level held for {} runs or more on each side (rank test, "
+      "p < {} over the splits, {:.0f}% or more).\n",
+      changes.size(), rule.min_segment, rule.alpha, rule.effect_floor * 100);
   return k_exit_ok;
 }
 
@@ -144,37 +176,48 @@ int run_prune(const HistoryOptions& options, const GlobalOptions& global) {
   start_command(global);
   history::History db(db_path(options, global));
   const std::size_t deleted = db.prune(options.keep);
-  std::cout << fmt::format("{}: deleted {} run(s), kept the newest {}\n", db.path(), deleted, options.keep);
+  std::cout << fmt::format("{}: deleted {} run(s), kept the newest {}\n", db.path(), deleted,
+                           options.keep);
   return k_exit_ok;
 }
 
-}  // namespace
+} // namespace
 
 void add_history_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<HistoryOptions>();
-  auto* cmd = app.add_subcommand("history", "The results history (SQLite): add runs, show trends, prune");
+  auto* cmd =
+      app.add_subcommand("history", "The results history (SQLite): add runs, show trends, prune");
   cmd->require_subcommand(1);
   auto db_option = [&](CLI::App* sub) {
     sub->add_option("--db", options->db, "History file (default: RESULTS_DIR/history.sqlite)");
   };
-  auto* add = cmd->add_subcommand("add", "Add result files to the history (adding one twice changes nothing)");
+  auto* add = cmd->add_subcommand(
+      "add", "Add result files to the history (adding one twice changes nothing)");
   db_option(add);
-  add->add_option("results", options->files, "Result files (or journals)")->required()->check(CLI::ExistingFile);
-  add->add_option("--label", options->label, "Name of the run, e.g. a commit (default: the LibTorch version)");
+  add->add_option("results", options->files, "Result files (or journals)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add->add_option("--label", options->label,
+                  "Name of the run, e.g. a commit (default: the LibTorch version)");
   add->callback([options, &global] { global.exit_code = run_add(*options, global); });
   auto* show = cmd->add_subcommand("show", "List the runs, or one case's trend over them");
   db_option(show);
   show->add_option("--case", options->case_id, "The case whose trend to show");
-  show->add_option("--format,-f", options->format, "md or json")->check(CLI::IsMember({"md", "json"}))->capture_default_str();
+  show->add_option("--format,-f", options->format, "md or json")
+      ->check(CLI::IsMember({"md", "json"}))
+      ->capture_default_str();
   show->add_option("--estimator", options->estimator,
-                   "Make every run's time with this estimator from its repetition medians (default: the estimator "
+                   "Make every run's time with this estimator from its repetition medians "
+                   "(default: the estimator "
                    "of the case's newest run)")
       ->check(CLI::IsMember(results::estimator_names()));
   show->callback([options, &global] { global.exit_code = run_show(*options, global); });
   auto* prune = cmd->add_subcommand("prune", "Delete all but the newest runs");
   db_option(prune);
-  prune->add_option("--keep", options->keep, "Runs to keep")->check(CLI::PositiveNumber)->capture_default_str();
+  prune->add_option("--keep", options->keep, "Runs to keep")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   prune->callback([options, &global] { global.exit_code = run_prune(*options, global); });
 }
 
-}  // namespace opbench::cli
+} // namespace opbench::cli

@@ -23,18 +23,22 @@ struct ListOptions {
 };
 
 // A Markdown table of `shown`: name (linked to its source where the source names a URL), kind,
-// tags, source project, cases. docs/samples.md's sample list is this table (a test holds them equal).
+// tags, source project, cases. docs/samples.md's sample list is this table (a test holds them
+// equal).
 void print_markdown(const std::vector<const catalog::Entry*>& shown) {
   std::cout << "| name | kind | tags | source | cases |\n|---|---|---|---|---:|\n";
   for (const auto* entry : shown) {
     const std::string source = entry->cases.front().spec.source;
     const auto url_at = source.find("https://");
-    const std::string project = core::trim(source.substr(0, url_at == std::string::npos ? source.size() : url_at));
-    const std::string name = url_at == std::string::npos
-                                 ? "`" + entry->name + "`"
-                                 : "[`" + entry->name + "`](" + core::trim(source.substr(url_at)) + ")";
-    std::cout << "| " << name << " | " << entry->kind << " | " << core::join(entry->tags, " ") << " | "
-              << (project.empty() ? "-" : project) << " | " << entry->cases.size() << " |\n";
+    const std::string project =
+        core::trim(source.substr(0, url_at == std::string::npos ? source.size() : url_at));
+    const std::string name =
+        url_at == std::string::npos
+            ? "`" + entry->name + "`"
+            : "[`" + entry->name + "`](" + core::trim(source.substr(url_at)) + ")";
+    std::cout << "| " << name << " | " << entry->kind << " | " << core::join(entry->tags, " ")
+              << " | " << (project.empty() ? "-" : project) << " | " << entry->cases.size()
+              << " |\n";
   }
 }
 
@@ -45,15 +49,18 @@ int list(const ListOptions& options, const GlobalOptions& global) {
     if (options.json) {
       std::cout << Json(names).dump(2) << "\n";
     } else {
-      for (const auto& name : names) std::cout << name << "\n";
+      for (const auto& name : names)
+        std::cout << name << "\n";
     }
     return 0;
   }
   const catalog::Catalog catalog = load_catalog_for(options.configs, global);
   std::vector<const catalog::Entry*> shown;
   for (const auto& entry : catalog.entries) {
-    if (!options.kind.empty() && entry.kind != options.kind) continue;
-    if (!options.category.empty() && entry.category != options.category) continue;
+    if (!options.kind.empty() && entry.kind != options.kind)
+      continue;
+    if (!options.category.empty() && entry.category != options.category)
+      continue;
     if (!options.tag.empty() &&
         std::find(entry.tags.begin(), entry.tags.end(), options.tag) == entry.tags.end()) {
       continue;
@@ -78,7 +85,8 @@ int list(const ListOptions& options, const GlobalOptions& global) {
     return 0;
   }
   std::size_t width = 4;
-  for (const auto* entry : shown) width = std::max(width, entry->name.size());
+  for (const auto* entry : shown)
+    width = std::max(width, entry->name.size());
   std::cout << fmt::format("{:<{}}  {:<6}  {:<14}  {:>5}  {}\n", "NAME", width, "KIND", "CATEGORY",
                            "CASES", "TAGS");
   for (const auto* entry : shown) {
@@ -89,20 +97,24 @@ int list(const ListOptions& options, const GlobalOptions& global) {
   return 0;
 }
 
-}  // namespace
+} // namespace
 
 void add_list_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<ListOptions>();
   auto* cmd = app.add_subcommand("list", "List what can be run: name, kind, category, tags, cases");
-  cmd->add_option("--config", options->configs, "Config file to load instead of the config directory")
+  cmd->add_option("--config", options->configs,
+                  "Config file to load instead of the config directory")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--kind", options->kind, "Only this kind")->check(CLI::IsMember({"op", "sample"}));
+  cmd->add_option("--kind", options->kind, "Only this kind")
+      ->check(CLI::IsMember({"op", "sample"}));
   cmd->add_option("--category", options->category, "Only this category");
   cmd->add_option("--tag", options->tag, "Only entries with this tag");
   cmd->add_flag("--json", options->json, "Print JSON");
-  cmd->add_flag("--md", options->markdown, "Print a Markdown table (docs/samples.md's sample list: list --kind sample --md)");
-  cmd->add_flag("--all", options->all, "Every operator LibTorch's dispatcher knows, configured or not");
+  cmd->add_flag("--md", options->markdown,
+                "Print a Markdown table (docs/samples.md's sample list: list --kind sample --md)");
+  cmd->add_flag("--all", options->all,
+                "Every operator LibTorch's dispatcher knows, configured or not");
   cmd->callback([options, &global] { global.exit_code = list(*options, global); });
 }
 
-}  // namespace opbench::cli
+} // namespace opbench::cli

@@ -13,20 +13,25 @@
 namespace opbench::cli {
 
 std::string config_dir(const GlobalOptions& global) {
-  if (!global.config_dir.empty()) return global.config_dir;
-  if (const char* env = std::getenv("OPBENCH_CONFIG_DIR"); env != nullptr && *env != '\0') return env;
+  if (!global.config_dir.empty())
+    return global.config_dir;
+  if (const char* env = std::getenv("OPBENCH_CONFIG_DIR"); env != nullptr && *env != '\0')
+    return env;
   return OPBENCH_DEFAULT_CONFIG_DIR;
 }
 
 std::string results_dir(const GlobalOptions& global) {
-  if (!global.results_dir.empty()) return global.results_dir;
-  if (const char* env = std::getenv("OPBENCH_RESULTS_DIR"); env != nullptr && *env != '\0') return env;
+  if (!global.results_dir.empty())
+    return global.results_dir;
+  if (const char* env = std::getenv("OPBENCH_RESULTS_DIR"); env != nullptr && *env != '\0')
+    return env;
   return "results";
 }
 
 int main(int argc, char** argv) {
   GlobalOptions global;
-  for (int i = 0; i < argc; ++i) global.command_line += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 0; i < argc; ++i)
+    global.command_line += (i ? " " : "") + std::string(argv[i]);
   spdlog::set_default_logger(spdlog::stderr_color_mt("opbench"));
   spdlog::set_pattern("opbench: %l: %v");
 
@@ -72,4 +77,4 @@ int main(int argc, char** argv) {
   return k_exit_usage;
 }
 
-}  // namespace opbench::cli
+} // namespace opbench::cli

@@ -5,8 +5,8 @@
 #include <set>
 
 #include "commands.hpp"
-#include "opbench/core/files.hpp"
 #include "opbench/core/error.hpp"
+#include "opbench/core/files.hpp"
 #include "opbench/results/store.hpp"
 
 namespace opbench::cli {
@@ -44,7 +44,8 @@ int merge(const MergeOptions& options, const GlobalOptions& global) {
         }
       }
     }
-    sources.push_back({{"file", path}, {"host", set.context.value("host", "")},
+    sources.push_back({{"file", path},
+                       {"host", set.context.value("host", "")},
                        {"date", set.context.value("date", "")},
                        {"cases", set.cases.size()}});
     for (auto& r : set.cases) {
@@ -61,16 +62,17 @@ int merge(const MergeOptions& options, const GlobalOptions& global) {
   return k_exit_ok;
 }
 
-}  // namespace
+} // namespace
 
 void add_merge_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<MergeOptions>();
   auto* cmd = app.add_subcommand(
       "merge", "Join result files (e.g. shards) into one; refuses files of different setups");
   cmd->add_option("inputs", options->inputs, "Result files or journals")
-      ->required()->check(CLI::ExistingFile);
+      ->required()
+      ->check(CLI::ExistingFile);
   cmd->add_option("--output,-o", options->output, "Merged result file")->required();
   cmd->callback([options, &global] { global.exit_code = merge(*options, global); });
 }
 
-}  // namespace opbench::cli
+} // namespace opbench::cli

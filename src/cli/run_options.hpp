@@ -30,8 +30,8 @@ struct RunOptions {
   bool backward = false;
   bool no_memory = false;
   bool dry_run = false;
-  std::string output;  // the result file; "": RESULTS_DIR/run-<UTC date>.json
+  std::string output; // the result file; "": RESULTS_DIR/run-<UTC date>.json
   run::RunSettings settings;
 };
 
-}  // namespace opbench::cli
+} // namespace opbench::cli

@@ -9,9 +9,9 @@
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
+#include "opbench/results/estimate.hpp"
 #include "opbench/stats/mann_whitney.hpp"
 #include "opbench/stats/statistics.hpp"
-#include "opbench/results/estimate.hpp"
 
 namespace opbench::compare {
 namespace {
@@ -21,14 +21,16 @@ constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 // The case's time with `estimator`: as recorded when the run used it, else made again from the
 // repetition medians (files with none kept have one repetition: any estimator gives its time).
 double time_with(const results::CaseResult& r, const std::string& estimator) {
-  if (r.estimate.estimator == estimator || r.timing.repetition_medians.empty()) return r.estimate.time;
+  if (r.estimate.estimator == estimator || r.timing.repetition_medians.empty())
+    return r.estimate.time;
   return results::estimate_with(estimator, r.timing.repetition_medians);
 }
 
 // `speed`: what NEW's times are divided by for the machine's speed (1: nothing).
 CaseComparison compare_case(const results::CaseResult& base, const results::CaseResult& candidate,
-                            const Json& base_context, const Json& new_context, const CompareOptions& options,
-                            const std::string& estimator, double speed) {
+                            const Json& base_context, const Json& new_context,
+                            const CompareOptions& options, const std::string& estimator,
+                            double speed) {
   CaseComparison c;
   c.speed_factor = speed;
   c.case_id = base.c.case_id;
@@ -42,7 +44,8 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
   c.p_value = k_nan;
   if (base.status != results::Status::ok || candidate.status != results::Status::ok) {
     c.verdict = "unknown";
-    c.reason = "status base " + core::name_of(base.status) + ", new " + core::name_of(candidate.status);
+    c.reason =
+        "status base " + core::name_of(base.status) + ", new " + core::name_of(candidate.status);
     return c;
   }
   if (base.timing.measures != candidate.timing.measures) {
@@ -66,20 +69,23 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
   if (c.base_replicates < options.min_replicates || c.new_replicates < options.min_replicates) {
     c.verdict = "unknown";
     c.reason = "too few repetitions (" + std::to_string(c.base_replicates) + " and " +
-               std::to_string(c.new_replicates) + ", need " + std::to_string(options.min_replicates) + ")";
+               std::to_string(c.new_replicates) + ", need " +
+               std::to_string(options.min_replicates) + ")";
     return c;
   }
   if (c.base_processes < 2 || c.new_processes < 2) {
     // Repetitions of one process share what is fixed for it: they cannot tell a change of the
     // code from that process's state.
     c.verdict = "unknown";
-    c.reason = std::string("one process on the ") + (c.base_processes < 2 ? "base" : "new") +
-               " side: its repetitions share that process's layout, so they cannot tell a change from it "
-               "(run with --processes 2 or more, the default 3, or --isolate)";
+    c.reason =
+        std::string("one process on the ") + (c.base_processes < 2 ? "base" : "new") +
+        " side: its repetitions share that process's layout, so they cannot tell a change from it "
+        "(run with --processes 2 or more, the default 3, or --isolate)";
     return c;
   }
   std::vector<double> new_medians = candidate.timing.repetition_medians;
-  for (double& m : new_medians) m /= speed;
+  for (double& m : new_medians)
+    m /= speed;
   c.p_value = stats::mann_whitney_u(base.timing.repetition_medians, new_medians).p_value;
   const bool significant = c.p_value < options.alpha;
   if (significant && c.ratio > 1.0 + options.threshold) {
@@ -95,25 +101,34 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
 // Notes for the parts of the two runs' setups that change what a case's time means: the LibTorch,
 // the machine, the host allocator, how the run was split. A ratio across such a change is the
 // setup's as much as the code's; an A/B of two LibTorch builds differs on purpose, and says so.
-void note_setup_differences(const Json& base, const Json& candidate, std::vector<std::string>& notes) {
+void note_setup_differences(const Json& base, const Json& candidate,
+                            std::vector<std::string>& notes) {
   static const std::vector<std::pair<std::string, std::string>> k_keys = {
-      {"libtorch_version", "LibTorch"},  {"libtorch_build", "LibTorch build"},
-      {"cpu_model", "CPU"},              {"logical_cores", "logical cores"},
-      {"threads_default", "LibTorch's default threads"}, {"host_allocator", "host allocator"},
-      {"processes", "processes a run"},  {"repetitions", "repetitions"},
+      {"libtorch_version", "LibTorch"},
+      {"libtorch_build", "LibTorch build"},
+      {"cpu_model", "CPU"},
+      {"logical_cores", "logical cores"},
+      {"threads_default", "LibTorch's default threads"},
+      {"host_allocator", "host allocator"},
+      {"processes", "processes a run"},
+      {"repetitions", "repetitions"},
       {"isolate", "isolate"}};
-  if (!base.is_object() || !candidate.is_object()) return;
+  if (!base.is_object() || !candidate.is_object())
+    return;
   std::vector<std::string> differing;
   for (const auto& [key, name] : k_keys) {
-    if (!base.contains(key) || !candidate.contains(key) || base[key] == candidate[key]) continue;
+    if (!base.contains(key) || !candidate.contains(key) || base[key] == candidate[key])
+      continue;
     const std::string a = base[key].is_string() ? base[key].get<std::string>() : base[key].dump();
-    const std::string b = candidate[key].is_string() ? candidate[key].get<std::string>() : candidate[key].dump();
+    const std::string b =
+        candidate[key].is_string() ? candidate[key].get<std::string>() : candidate[key].dump();
     // Long texts (the build configuration) are named, not quoted.
     const bool long_text = a.size() > 400 || b.size() > 400 || a.find('\n') != std::string::npos ||
                            b.find('\n') != std::string::npos;
     differing.push_back(long_text ? name : name + ": " + a + " in BASE, " + b + " in NEW");
   }
-  if (differing.empty()) return;
+  if (differing.empty())
+    return;
   notes.push_back("the two runs' setups differ (" + core::join(differing, "; ") +
                   "): a ratio is the setup's change as much as the code's");
 }
@@ -124,24 +139,30 @@ void note_setup_differences(const Json& base, const Json& candidate, std::vector
 void note_call_path_differences(const std::map<std::string, std::vector<std::string>>& changed,
                                 std::vector<std::string>& notes) {
   for (const auto& [paths, ids] : changed) {
-    std::vector<std::string> shown(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(ids.size(), 3)));
-    notes.push_back(std::to_string(ids.size()) + " case(s) called another way (" + paths + "; " + core::join(shown, ", ") +
-                    (ids.size() > shown.size() ? ", ..." : "") +
-                    "): the boxed call unpacks its arguments on every call, so their ratios carry that as well as the code's change");
+    std::vector<std::string> shown(
+        ids.begin(),
+        ids.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(ids.size(), 3)));
+    notes.push_back(std::to_string(ids.size()) + " case(s) called another way (" + paths + "; " +
+                    core::join(shown, ", ") + (ids.size() > shown.size() ? ", ..." : "") +
+                    "): the boxed call unpacks its arguments on every call, so their ratios carry "
+                    "that as well as the code's change");
   }
 }
 
 // A note when the host gave the two runs a different usual memory bandwidth (run's summary
 // memory_bandwidth, from the memory canary): the memory-bound cases' ratios then follow the host.
-void note_bandwidth_difference(const Json& base, const Json& candidate, std::vector<std::string>& notes) {
+void note_bandwidth_difference(const Json& base, const Json& candidate,
+                               std::vector<std::string>& notes) {
   auto levels = [](const Json& summary) {
-    std::map<std::string, std::pair<double, double>> out;  // threads -> (usual, tolerance)
-    if (!summary.is_object() || !summary.contains("memory_bandwidth")) return out;
+    std::map<std::string, std::pair<double, double>> out; // threads -> (usual, tolerance)
+    if (!summary.is_object() || !summary.contains("memory_bandwidth"))
+      return out;
     const Json& m = summary["memory_bandwidth"];
     const double tolerance = m.value("tolerance", 0.2);
     const Json by_threads = m.value("by_threads", Json::object());
     for (const auto& [threads, level] : by_threads.items()) {
-      if (level.contains("usual") && level["usual"].is_number()) out[threads] = {level["usual"].get<double>(), tolerance};
+      if (level.contains("usual") && level["usual"].is_number())
+        out[threads] = {level["usual"].get<double>(), tolerance};
     }
     return out;
   };
@@ -149,26 +170,35 @@ void note_bandwidth_difference(const Json& base, const Json& candidate, std::vec
   std::vector<std::string> differing;
   for (const auto& [threads, level] : a) {
     const auto it = b.find(threads);
-    if (it == b.end() || !(level.first > 0) || !(it->second.first > 0)) continue;
+    if (it == b.end() || !(level.first > 0) || !(it->second.first > 0))
+      continue;
     const double tolerance = std::max(level.second, it->second.second);
-    if (stats::is_usual(it->second.first, level.first, tolerance)) continue;
-    differing.push_back(fmt::format("{} thread(s): {:.1f} GB/s in BASE, {:.1f} GB/s in NEW", threads,
-                                    level.first / 1e9, it->second.first / 1e9));
+    if (stats::is_usual(it->second.first, level.first, tolerance))
+      continue;
+    differing.push_back(fmt::format("{} thread(s): {:.1f} GB/s in BASE, {:.1f} GB/s in NEW",
+                                    threads, level.first / 1e9, it->second.first / 1e9));
   }
-  if (differing.empty()) return;
-  notes.push_back("the host gave the two runs a different usual memory bandwidth (" + core::join(differing, "; ") +
-                  ", memory canary): the ratios of memory-bound cases follow it as much as the code");
+  if (differing.empty())
+    return;
+  notes.push_back(
+      "the host gave the two runs a different usual memory bandwidth (" +
+      core::join(differing, "; ") +
+      ", memory canary): the ratios of memory-bound cases follow it as much as the code");
 }
 
 // A run's fastest speed canary per thread count (summary.slow_spells.fastest_canary_by_threads,
 // keyed as the case's `threads`), in seconds; empty for files that have none.
 std::map<std::string, double> fastest_canaries(const Json& summary) {
   std::map<std::string, double> out;
-  if (!summary.is_object() || !summary.contains("slow_spells") || !summary["slow_spells"].is_object()) return out;
+  if (!summary.is_object() || !summary.contains("slow_spells") ||
+      !summary["slow_spells"].is_object())
+    return out;
   const Json by_threads = summary["slow_spells"].value("fastest_canary_by_threads", Json::object());
-  if (!by_threads.is_object()) return out;
+  if (!by_threads.is_object())
+    return out;
   for (const auto& [threads, seconds] : by_threads.items()) {
-    if (seconds.is_number() && seconds.get<double>() > 0) out[threads] = seconds.get<double>();
+    if (seconds.is_number() && seconds.get<double>() > 0)
+      out[threads] = seconds.get<double>();
   }
   return out;
 }
@@ -180,12 +210,14 @@ std::map<std::string, double> fastest_canaries(const Json& summary) {
 // aa-stop35-pinned, aa-stop36; bench/speed_adjust.py): the canary ratio and the median ratio of
 // the pair's cases were 0.8% apart on average, at most 1.9% (x1.085 against x1.076, x0.934
 // against x0.938, x0.980 against x0.965), memory-bound and other cases alike.
-std::map<std::string, std::pair<double, double>> common_canaries(const Json& base, const Json& candidate) {
+std::map<std::string, std::pair<double, double>> common_canaries(const Json& base,
+                                                                 const Json& candidate) {
   std::map<std::string, std::pair<double, double>> out;
   const auto a = fastest_canaries(base), b = fastest_canaries(candidate);
   for (const auto& [threads, seconds] : a) {
     const auto it = b.find(threads);
-    if (it != b.end()) out[threads] = {seconds, it->second};
+    if (it != b.end())
+      out[threads] = {seconds, it->second};
   }
   return out;
 }
@@ -193,47 +225,60 @@ std::map<std::string, std::pair<double, double>> common_canaries(const Json& bas
 // A note when the machine ran the two runs more than the tolerance apart in speed, and one on what
 // --adjust-speed divided (`divided`: Comparison::speed_factors).
 void note_speed_difference(const std::map<std::string, std::pair<double, double>>& canaries,
-                           const CompareOptions& options, const std::map<std::string, double>& divided,
+                           const CompareOptions& options,
+                           const std::map<std::string, double>& divided,
                            std::vector<std::string>& notes) {
   std::vector<std::string> differing;
   for (const auto& [threads, seconds] : canaries) {
     const double ratio = seconds.second / seconds.first;
-    if (std::abs(ratio - 1.0) <= options.speed_tolerance) continue;
-    differing.push_back(fmt::format("{} thread(s): {:.1f} us in BASE, {:.1f} us in NEW, x{:.3f}", threads,
-                                    seconds.first * 1e6, seconds.second * 1e6, ratio));
+    if (std::abs(ratio - 1.0) <= options.speed_tolerance)
+      continue;
+    differing.push_back(fmt::format("{} thread(s): {:.1f} us in BASE, {:.1f} us in NEW, x{:.3f}",
+                                    threads, seconds.first * 1e6, seconds.second * 1e6, ratio));
   }
   if (!differing.empty()) {
     notes.push_back("the machine ran the two runs at different speeds (fastest speed canary, " +
-                    core::join(differing, "; ") + "): every ratio carries about that much of the host's change " +
-                    (options.adjust_speed ? "as well as the code's, unless divided out (--adjust-speed, below)"
-                                          : "as well as the code's (--adjust-speed divides it out)"));
+                    core::join(differing, "; ") +
+                    "): every ratio carries about that much of the host's change " +
+                    (options.adjust_speed
+                         ? "as well as the code's, unless divided out (--adjust-speed, below)"
+                         : "as well as the code's (--adjust-speed divides it out)"));
   }
-  if (!options.adjust_speed) return;
+  if (!options.adjust_speed)
+    return;
   if (divided.empty()) {
-    notes.push_back("--adjust-speed: nothing divided: the two files have no thread count with a speed canary in common");
+    notes.push_back("--adjust-speed: nothing divided: the two files have no thread count with a "
+                    "speed canary in common");
     return;
   }
   std::vector<std::string> factors;
-  for (const auto& [threads, ratio] : divided) factors.push_back(fmt::format("{} thread(s): x{:.3f}", threads, ratio));
-  notes.push_back("--adjust-speed: NEW's CPU times divided by the machine's speed ratio (fastest speed canary, NEW's "
-                  "over BASE's; " +
-                  core::join(factors, "; ") +
-                  ") before the ratios, the U test and the verdicts, which then show the code's change without "
-                  "the host's; the times shown are as measured");
+  for (const auto& [threads, ratio] : divided)
+    factors.push_back(fmt::format("{} thread(s): x{:.3f}", threads, ratio));
+  notes.push_back(
+      "--adjust-speed: NEW's CPU times divided by the machine's speed ratio (fastest speed canary, "
+      "NEW's "
+      "over BASE's; " +
+      core::join(factors, "; ") +
+      ") before the ratios, the U test and the verdicts, which then show the code's change without "
+      "the host's; the times shown are as measured");
 }
 
-}  // namespace
+} // namespace
 
-std::vector<std::vector<double>> recorded_processes(const Json& context, const std::vector<double>& medians) {
+std::vector<std::vector<double>> recorded_processes(const Json& context,
+                                                    const std::vector<double>& medians) {
   std::vector<std::vector<double>> out;
-  if (medians.empty()) return out;
+  if (medians.empty())
+    return out;
   if (context.value("isolate", false)) {
-    for (double m : medians) out.push_back({m});
+    for (double m : medians)
+      out.push_back({m});
     return out;
   }
   const int processes = context.value("processes", 1);
   const int planned = context.value("repetitions", 0);
-  if (processes <= 1 || planned != static_cast<int>(medians.size())) return {medians};
+  if (processes <= 1 || planned != static_cast<int>(medians.size()))
+    return {medians};
   auto next = medians.begin();
   for (int share : results::split_repetitions(planned, processes)) {
     out.emplace_back(next, next + share);
@@ -242,29 +287,35 @@ std::vector<std::vector<double>> recorded_processes(const Json& context, const s
   return out;
 }
 
-std::vector<std::vector<double>> recorded_processes(const Json& context, const results::TimingInfo& timing) {
-  if (timing.set_aside.empty()) return recorded_processes(context, timing.repetition_medians);
+std::vector<std::vector<double>> recorded_processes(const Json& context,
+                                                    const results::TimingInfo& timing) {
+  if (timing.set_aside.empty())
+    return recorded_processes(context, timing.repetition_medians);
   // Every repetition at its place (a set-aside one marked), split as the run split them.
   const std::size_t all = timing.repetition_medians.size() + timing.set_aside.size();
   std::vector<bool> aside(all, false);
   for (const auto& r : timing.set_aside) {
-    if (r.repetition >= all || aside[r.repetition]) return {timing.repetition_medians};  // places that do not fit
+    if (r.repetition >= all || aside[r.repetition])
+      return {timing.repetition_medians}; // places that do not fit
     aside[r.repetition] = true;
   }
   std::vector<double> placed(all, 0.0);
   auto kept = timing.repetition_medians.begin();
   for (std::size_t i = 0; i < all; ++i) {
-    if (!aside[i]) placed[i] = *kept++;
+    if (!aside[i])
+      placed[i] = *kept++;
   }
   std::vector<std::vector<double>> out;
   std::size_t first = 0;
   for (const auto& process : recorded_processes(context, placed)) {
     std::vector<double> mine;
     for (std::size_t i = first; i < first + process.size(); ++i) {
-      if (!aside[i]) mine.push_back(placed[i]);
+      if (!aside[i])
+        mine.push_back(placed[i]);
     }
     first += process.size();
-    if (!mine.empty()) out.push_back(std::move(mine));
+    if (!mine.empty())
+      out.push_back(std::move(mine));
   }
   return out;
 }
@@ -281,18 +332,27 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
   // One estimator for both sides: asked, else BASE's (its first result with a time says it).
   std::string base_estimator = "median", new_estimator = "median";
   for (const auto& r : base.cases) {
-    if (r.status == results::Status::ok) { base_estimator = r.estimate.estimator; break; }
+    if (r.status == results::Status::ok) {
+      base_estimator = r.estimate.estimator;
+      break;
+    }
   }
   for (const auto& r : candidate.cases) {
-    if (r.status == results::Status::ok) { new_estimator = r.estimate.estimator; break; }
+    if (r.status == results::Status::ok) {
+      new_estimator = r.estimate.estimator;
+      break;
+    }
   }
   out.estimator = options.estimator.empty() ? base_estimator : options.estimator;
   if (options.estimator.empty() && new_estimator != base_estimator) {
-    out.notes.push_back("NEW was run with the " + new_estimator + " estimator and BASE with the " + base_estimator +
-                        "; both times are BASE's estimator (" + base_estimator + ") over the repetition medians");
-  } else if (!options.estimator.empty() && (base_estimator != out.estimator || new_estimator != out.estimator)) {
-    out.notes.push_back("times made again with the " + out.estimator + " estimator from the repetition medians (the runs used " +
-                        base_estimator + " and " + new_estimator + ")");
+    out.notes.push_back("NEW was run with the " + new_estimator + " estimator and BASE with the " +
+                        base_estimator + "; both times are BASE's estimator (" + base_estimator +
+                        ") over the repetition medians");
+  } else if (!options.estimator.empty() &&
+             (base_estimator != out.estimator || new_estimator != out.estimator)) {
+    out.notes.push_back("times made again with the " + out.estimator +
+                        " estimator from the repetition medians (the runs used " + base_estimator +
+                        " and " + new_estimator + ")");
   }
   note_setup_differences(base.context, candidate.context, out.notes);
   note_bandwidth_difference(base.summary, candidate.summary, out.notes);
@@ -301,17 +361,20 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
   // most 3.6%), not dividing 3.3% (at most 7.9%).
   const auto canaries = common_canaries(base.summary, candidate.summary);
   if (options.adjust_speed) {
-    for (const auto& [threads, seconds] : canaries) out.speed_factors[threads] = seconds.second / seconds.first;
+    for (const auto& [threads, seconds] : canaries)
+      out.speed_factors[threads] = seconds.second / seconds.first;
   }
   note_speed_difference(canaries, options, out.speed_factors, out.notes);
   // The canary times the host's CPU: a CPU case's time follows it, a GPU's execution does not.
   auto speed_of = [&out](const results::CaseResult& r) {
-    if (r.c.device != "cpu") return 1.0;
+    if (r.c.device != "cpu")
+      return 1.0;
     const auto it = out.speed_factors.find(std::to_string(r.c.threads));
     return it == out.speed_factors.end() ? 1.0 : it->second;
   };
   std::map<std::string, const results::CaseResult*> new_by_id;
-  for (const auto& r : candidate.cases) new_by_id[r.c.case_id] = &r;
+  for (const auto& r : candidate.cases)
+    new_by_id[r.c.case_id] = &r;
   std::map<std::string, bool> in_base;
   std::map<std::string, std::vector<std::string>> call_paths_changed;
   double log_sum = 0.0;
@@ -324,11 +387,14 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
       continue;
     }
     const results::CaseResult& n = *it->second;
-    if (r.status == results::Status::ok && n.status == results::Status::ok && r.timing.call_path != n.timing.call_path) {
+    if (r.status == results::Status::ok && n.status == results::Status::ok &&
+        r.timing.call_path != n.timing.call_path) {
       call_paths_changed["call path " + core::name_of(r.timing.call_path) + " in BASE, " +
-                         core::name_of(n.timing.call_path) + " in NEW"].push_back(r.c.case_id);
+                         core::name_of(n.timing.call_path) + " in NEW"]
+          .push_back(r.c.case_id);
     }
-    out.cases.push_back(compare_case(r, n, base.context, candidate.context, options, out.estimator, speed_of(r)));
+    out.cases.push_back(
+        compare_case(r, n, base.context, candidate.context, options, out.estimator, speed_of(r)));
     const double ratio = out.cases.back().ratio;
     if (std::isfinite(ratio) && ratio > 0) {
       log_sum += std::log(ratio);
@@ -336,7 +402,8 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
     }
   }
   for (const auto& r : candidate.cases) {
-    if (in_base.count(r.c.case_id) == 0) out.only_in_new.push_back(r.c.case_id);
+    if (in_base.count(r.c.case_id) == 0)
+      out.only_in_new.push_back(r.c.case_id);
   }
   note_call_path_differences(call_paths_changed, out.notes);
   if (out.cases.empty()) {
@@ -353,10 +420,12 @@ Agreement agreement_of(const std::vector<CaseComparison>& cases) {
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const double ratio = cases[i].ratio;
-    if (!std::isfinite(ratio) || ratio <= 0) continue;
+    if (!std::isfinite(ratio) || ratio <= 0)
+      continue;
     changes.push_back(std::abs(ratio - 1.0));
     order.push_back(i);
-    if (std::abs(std::log(ratio)) > std::log(Agreement::k_far_ratio)) ++a.past_far_ratio;
+    if (std::abs(std::log(ratio)) > std::log(Agreement::k_far_ratio))
+      ++a.past_far_ratio;
   }
   a.cases = changes.size();
   a.median_abs_change = stats::percentile(changes, 0.5);
@@ -382,8 +451,8 @@ void write_comparison(const Comparison& comparison, const std::string& format, s
   } else if (format == "csv") {
     write_csv(comparison, out);
   } else {
-    throw UsageError("unknown format '" + format + "' (valid: " +
-                     core::join(comparison_formats(), ", ") + ")");
+    throw UsageError("unknown format '" + format +
+                     "' (valid: " + core::join(comparison_formats(), ", ") + ")");
   }
 }
 
@@ -408,7 +477,8 @@ Json to_json(const Comparison& comparison) {
   const Agreement& a = comparison.agreement;
   Json worst = Json::array();
   for (std::size_t i : a.worst) {
-    worst.push_back({{"case_id", comparison.cases[i].case_id}, {"ratio", number(comparison.cases[i].ratio)}});
+    worst.push_back(
+        {{"case_id", comparison.cases[i].case_id}, {"ratio", number(comparison.cases[i].ratio)}});
   }
   out["agreement"] = {{"cases", a.cases},
                       {"median_abs_change", number(a.median_abs_change)},
@@ -437,4 +507,4 @@ Json to_json(const Comparison& comparison) {
   return out;
 }
 
-}  // namespace opbench::compare
+} // namespace opbench::compare

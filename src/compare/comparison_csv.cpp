@@ -12,13 +12,15 @@ void write_csv(const Comparison& comparison, std::ostream& out) {
   auto number = [](double v, const char* spec) {
     return std::isfinite(v) ? fmt::format(fmt::runtime(spec), v) : std::string();
   };
-  out << "case_id,verdict,reason,base_time_us,new_time_us,ratio,p_value,base_replicates,new_replicates,speed_factor\n";
+  out << "case_id,verdict,reason,base_time_us,new_time_us,ratio,p_value,base_replicates,new_"
+         "replicates,speed_factor\n";
   for (const auto& c : comparison.cases) {
     out << core::csv_field(c.case_id) << "," << c.verdict << "," << core::csv_field(c.reason) << ","
         << number(c.base_time * 1e6, "{:.4f}") << "," << number(c.new_time * 1e6, "{:.4f}") << ","
-        << number(c.ratio, "{:.6f}") << "," << number(c.p_value, "{:.6g}") << "," << c.base_replicates
-        << "," << c.new_replicates << "," << number(c.speed_factor, "{:.6f}") << "\n";
+        << number(c.ratio, "{:.6f}") << "," << number(c.p_value, "{:.6g}") << ","
+        << c.base_replicates << "," << c.new_replicates << "," << number(c.speed_factor, "{:.6f}")
+        << "\n";
   }
 }
 
-}  // namespace opbench::compare
+} // namespace opbench::compare

@@ -19,11 +19,12 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
       << " over its repetition medians (run --estimator): host time on the CPU, GPU "
          "time on CUDA (device execution; `timing.measures` says which); cases whose two files "
          "measure different times are `unknown`\n";
-  for (const auto& note : comparison.notes) out << "- **note**: " << note << "\n";
+  for (const auto& note : comparison.notes)
+    out << "- **note**: " << note << "\n";
   out << "\n| case | base | new | ratio | p-value | verdict |\n";
   out << "|---|---:|---:|---:|---:|---|\n";
   for (const auto& c : comparison.cases) {
-    const std::string verdict = c.verdict == "unknown" ? "unknown (" + c.reason + ")"
+    const std::string verdict = c.verdict == "unknown"  ? "unknown (" + c.reason + ")"
                                 : c.verdict == "slower" ? "**slower**"
                                                         : c.verdict;
     out << "| `" << c.case_id << "` | " << core::format_duration(c.base_time) << " | "
@@ -32,19 +33,20 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
         << (std::isfinite(c.p_value) ? fmt::format("{:.3g}", c.p_value) : "-") << " | " << verdict
         << " |\n";
   }
-  out << fmt::format("\n**{} slower, {} faster, {} same, {} unknown**; geometric mean of ratios: {}\n",
-                     comparison.count("slower"), comparison.count("faster"),
-                     comparison.count("same"), comparison.count("unknown"),
-                     std::isfinite(comparison.geomean_ratio)
-                         ? fmt::format("{:.4f}", comparison.geomean_ratio)
-                         : "-");
+  out << fmt::format(
+      "\n**{} slower, {} faster, {} same, {} unknown**; geometric mean of ratios: {}\n",
+      comparison.count("slower"), comparison.count("faster"), comparison.count("same"),
+      comparison.count("unknown"),
+      std::isfinite(comparison.geomean_ratio) ? fmt::format("{:.4f}", comparison.geomean_ratio)
+                                              : "-");
   const Agreement& a = comparison.agreement;
   if (a.cases > 0) {
     const CaseComparison& worst = comparison.cases[a.worst.front()];
-    out << fmt::format("\n## Agreement\n\nOver {} cases, |new/base - 1|: median {:.1f}%, p90 {:.1f}%, "
-                       "worst ×{:.3f} (`{}`); {} past ×{:.2f} either way.\n\n",
-                       a.cases, a.median_abs_change * 100, a.p90_abs_change * 100, worst.ratio,
-                       worst.case_id, a.past_far_ratio, Agreement::k_far_ratio);
+    out << fmt::format(
+        "\n## Agreement\n\nOver {} cases, |new/base - 1|: median {:.1f}%, p90 {:.1f}%, "
+        "worst ×{:.3f} (`{}`); {} past ×{:.2f} either way.\n\n",
+        a.cases, a.median_abs_change * 100, a.p90_abs_change * 100, worst.ratio, worst.case_id,
+        a.past_far_ratio, Agreement::k_far_ratio);
     out << "| farthest from 1 | base | new | ratio |\n|---|---:|---:|---:|\n";
     for (std::size_t i : a.worst) {
       const CaseComparison& c = comparison.cases[i];
@@ -54,12 +56,14 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
   }
   if (!comparison.only_in_base.empty()) {
     out << "\nOnly in base (" << comparison.only_in_base.size() << "):\n";
-    for (const auto& id : comparison.only_in_base) out << "- `" << id << "`\n";
+    for (const auto& id : comparison.only_in_base)
+      out << "- `" << id << "`\n";
   }
   if (!comparison.only_in_new.empty()) {
     out << "\nOnly in new (" << comparison.only_in_new.size() << "):\n";
-    for (const auto& id : comparison.only_in_new) out << "- `" << id << "`\n";
+    for (const auto& id : comparison.only_in_new)
+      out << "- `" << id << "`\n";
   }
 }
 
-}  // namespace opbench::compare
+} // namespace opbench::compare

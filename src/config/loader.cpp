@@ -7,8 +7,8 @@
 #include <set>
 #include <sstream>
 
-#include "opbench/core/files.hpp"
 #include "opbench/core/error.hpp"
+#include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
 
 namespace opbench::config {
@@ -21,7 +21,8 @@ namespace {
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": cannot open config file");
+  if (!in)
+    throw ConfigError(path + ": cannot open config file");
   std::ostringstream buffer;
   buffer << in.rdbuf();
   return buffer.str();
@@ -51,7 +52,8 @@ void on_field(void* data, std::size_t length, void* user) {
 
 void on_record(int /*terminator*/, void* user) {
   auto* state = static_cast<CsvState*>(user);
-  if (!state->in_record) state->current.line = state->line;
+  if (!state->in_record)
+    state->current.line = state->line;
   state->records.push_back(std::move(state->current));
   state->current = CsvRecord{};
   state->in_record = false;
@@ -90,7 +92,8 @@ std::vector<CsvRecord> parse_csv(const std::string& path, const std::string& tex
 std::vector<std::string> parse_tags(const std::string& text) {
   std::vector<std::string> tags;
   for (auto& piece : core::split(text, ' ', true)) {
-    for (auto& tag : core::split(piece, ',', true)) tags.push_back(core::trim(tag));
+    for (auto& tag : core::split(piece, ',', true))
+      tags.push_back(core::trim(tag));
   }
   tags.erase(std::remove(tags.begin(), tags.end(), std::string()), tags.end());
   return tags;
@@ -98,7 +101,8 @@ std::vector<std::string> parse_tags(const std::string& text) {
 
 // A string member of a JSON object, or "" when absent; ConfigError when of another type.
 std::string string_member(const Json& object, const char* key, const std::string& where) {
-  if (!object.contains(key) || object[key].is_null()) return "";
+  if (!object.contains(key) || object[key].is_null())
+    return "";
   if (!object[key].is_string()) {
     throw ConfigError(where + ": '" + key + "' must be a string, found " + object[key].dump());
   }
@@ -106,15 +110,19 @@ std::string string_member(const Json& object, const char* key, const std::string
 }
 
 std::vector<std::string> tags_member(const Json& object, const std::string& where) {
-  if (!object.contains("tags") || object["tags"].is_null()) return {};
+  if (!object.contains("tags") || object["tags"].is_null())
+    return {};
   const Json& tags = object["tags"];
   if (!tags.is_array()) {
-    throw ConfigError(where + ": 'tags' must be a list of strings, e.g. [\"elementwise\", \"broadcast\"] (found " +
-                      std::string(tags.type_name()) + ")");
+    throw ConfigError(
+        where +
+        ": 'tags' must be a list of strings, e.g. [\"elementwise\", \"broadcast\"] (found " +
+        std::string(tags.type_name()) + ")");
   }
   std::vector<std::string> out;
   for (const auto& tag : tags) {
-    if (!tag.is_string()) throw ConfigError(where + ": 'tags' must be a list of strings");
+    if (!tag.is_string())
+      throw ConfigError(where + ": 'tags' must be a list of strings");
     out.push_back(tag.get<std::string>());
   }
   return out;
@@ -130,22 +138,26 @@ void check_keys(const Json& object, const std::set<std::string>& valid, const st
   }
 }
 
-}  // namespace
+} // namespace
 
 Json parse_cell(const std::string& cell) {
   const std::string text = core::trim(cell);
-  if (text.empty()) return nullptr;
+  if (text.empty())
+    return nullptr;
   Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) return Json(text);
+  if (value.is_discarded())
+    return Json(text);
   return value;
 }
 
 std::vector<CaseSpec> load_csv(const std::string& path) {
   const auto records = parse_csv(path, read_file(path));
-  if (records.empty()) throw ConfigError(path + ":1: empty CSV file, expected a header row");
+  if (records.empty())
+    throw ConfigError(path + ":1: empty CSV file, expected a header row");
   const CsvRecord& header = records.front();
   std::vector<std::string> columns;
-  for (const auto& name : header.fields) columns.push_back(core::trim(name));
+  for (const auto& name : header.fields)
+    columns.push_back(core::trim(name));
   if (std::find(columns.begin(), columns.end(), "op") == columns.end()) {
     throw ConfigError(path + ":" + std::to_string(header.line) +
                       ": missing column 'op' in the header (found: " + core::join(columns, ", ") +
@@ -165,7 +177,8 @@ std::vector<CaseSpec> load_csv(const std::string& path) {
   std::vector<CaseSpec> cases;
   for (std::size_t r = 1; r < records.size(); ++r) {
     const CsvRecord& record = records[r];
-    if (record.fields.size() == 1 && core::trim(record.fields[0]).empty()) continue;  // blank
+    if (record.fields.size() == 1 && core::trim(record.fields[0]).empty())
+      continue; // blank
     if (record.fields.size() != columns.size()) {
       throw ConfigError(path + ":" + std::to_string(record.line) + ": expected " +
                         std::to_string(columns.size()) + " fields (" + core::join(columns, ",") +
@@ -232,10 +245,12 @@ std::vector<CaseSpec> load_json(const std::string& path) {
   for (std::size_t i = 0; i < operators->size(); ++i) {
     const Json& entry = (*operators)[i];
     const std::string where = path + ":" + base + "/" + std::to_string(i);
-    if (!entry.is_object()) throw ConfigError(where + ": expected an object with 'op' and 'cases'");
+    if (!entry.is_object())
+      throw ConfigError(where + ": expected an object with 'op' and 'cases'");
     check_keys(entry, {"op", "category", "tags", "cases", "description"}, where);
     const std::string op = string_member(entry, "op", where);
-    if (op.empty()) throw ConfigError(where + ": missing 'op', expected an operator name");
+    if (op.empty())
+      throw ConfigError(where + ": missing 'op', expected an operator name");
     const std::string category = string_member(entry, "category", where);
     const auto tags = tags_member(entry, where);
     if (!entry.contains("cases") || !entry["cases"].is_array() || entry["cases"].empty()) {
@@ -249,13 +264,16 @@ std::vector<CaseSpec> load_json(const std::string& path) {
       spec.row = static_cast<int>(cases.size() + 1);
       spec.pointer = base + "/" + std::to_string(i) + "/cases/" + std::to_string(c);
       const std::string case_where = spec.location();
-      if (!item.is_object()) throw ConfigError(case_where + ": expected an object with 'args'");
-      check_keys(item, {"args", "shape_class", "source", "tags", "description", "count", "unsupported"},
+      if (!item.is_object())
+        throw ConfigError(case_where + ": expected an object with 'args'");
+      check_keys(item,
+                 {"args", "shape_class", "source", "tags", "description", "count", "unsupported"},
                  case_where);
       spec.op = op;
       spec.category = category;
       spec.tags = tags;
-      for (auto& tag : tags_member(item, case_where)) spec.tags.push_back(tag);
+      for (auto& tag : tags_member(item, case_where))
+        spec.tags.push_back(tag);
       spec.shape_class = string_member(item, "shape_class", case_where);
       spec.source = string_member(item, "source", case_where);
       spec.unsupported = string_member(item, "unsupported", case_where);
@@ -270,7 +288,8 @@ std::vector<CaseSpec> load_json(const std::string& path) {
           throw ConfigError(case_where + ": 'args' must be an object of argument name -> value");
         }
         for (const auto& arg : item["args"].items()) {
-          if (!arg.value().is_null()) spec.args[arg.key()] = arg.value();
+          if (!arg.value().is_null())
+            spec.args[arg.key()] = arg.value();
         }
       }
       cases.push_back(std::move(spec));
@@ -280,8 +299,10 @@ std::vector<CaseSpec> load_json(const std::string& path) {
 }
 
 std::vector<CaseSpec> load_file(const std::string& path) {
-  if (core::ends_with(path, ".csv")) return load_csv(path);
-  if (core::ends_with(path, ".json")) return load_json(path);
+  if (core::ends_with(path, ".csv"))
+    return load_csv(path);
+  if (core::ends_with(path, ".json"))
+    return load_json(path);
   throw ConfigError(path + ": unknown config type, expected a .csv or .json file");
 }
 
@@ -291,7 +312,8 @@ std::vector<std::string> config_files_in(const std::string& directory) {
   }
   std::vector<std::string> files;
   for (const std::string& name : core::list_directory(directory)) {
-    if (core::is_regular_file(name) && (core::ends_with(name, ".csv") || core::ends_with(name, ".json"))) {
+    if (core::is_regular_file(name) &&
+        (core::ends_with(name, ".csv") || core::ends_with(name, ".json"))) {
       files.push_back(name);
     }
   }
@@ -299,4 +321,4 @@ std::vector<std::string> config_files_in(const std::string& directory) {
   return files;
 }
 
-}  // namespace opbench::config
+} // namespace opbench::config

@@ -10,27 +10,29 @@
 namespace opbench::core {
 
 const std::vector<std::string>& dtype_names() {
-  static const std::vector<std::string> k_names = {
-      "float32", "float16", "bfloat16", "float64", "int8",      "uint8",
-      "int16",   "int32",   "int64",    "bool",    "complex64", "complex128"};
+  static const std::vector<std::string> k_names = {"float32", "float16", "bfloat16",  "float64",
+                                                   "int8",    "uint8",   "int16",     "int32",
+                                                   "int64",   "bool",    "complex64", "complex128"};
   return k_names;
 }
 
 std::string canonical_dtype(const std::string& name) {
   static const std::map<std::string, std::string> k_aliases = {
-      {"float", "float32"},     {"fp32", "float32"},  {"f32", "float32"},
-      {"half", "float16"},      {"fp16", "float16"},  {"f16", "float16"},
-      {"bf16", "bfloat16"},     {"double", "float64"}, {"fp64", "float64"},
-      {"f64", "float64"},       {"long", "int64"},    {"int", "int32"},
-      {"short", "int16"},       {"char", "int8"},     {"byte", "uint8"},
-      {"cfloat", "complex64"},  {"cdouble", "complex128"}};
+      {"float", "float32"},     {"fp32", "float32"}, {"f32", "float32"},   {"half", "float16"},
+      {"fp16", "float16"},      {"f16", "float16"},  {"bf16", "bfloat16"}, {"double", "float64"},
+      {"fp64", "float64"},      {"f64", "float64"},  {"long", "int64"},    {"int", "int32"},
+      {"short", "int16"},       {"char", "int8"},    {"byte", "uint8"},    {"cfloat", "complex64"},
+      {"cdouble", "complex128"}};
   std::string key = trim(name);
   std::transform(key.begin(), key.end(), key.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (starts_with(key, "torch.")) key = key.substr(6);
+  if (starts_with(key, "torch."))
+    key = key.substr(6);
   const auto& names = dtype_names();
-  if (std::find(names.begin(), names.end(), key) != names.end()) return key;
-  if (auto it = k_aliases.find(key); it != k_aliases.end()) return it->second;
+  if (std::find(names.begin(), names.end(), key) != names.end())
+    return key;
+  if (auto it = k_aliases.find(key); it != k_aliases.end())
+    return it->second;
   throw UsageError("unknown dtype '" + name + "' (valid: " + join(names, ", ") + ")");
 }
 
@@ -52,11 +54,15 @@ DeviceSpec parse_device(const std::string& text) {
     }
     return std::stoi(digits);
   };
-  if (value == "cpu") return {"cpu", 0};
-  if (value == "cuda" || value == "gpu") return {"cuda", 0};
-  if (starts_with(value, "cuda:")) return {"cuda", parse_index(value.substr(5))};
-  if (starts_with(value, "gpu")) return {"cuda", parse_index(value.substr(3))};
+  if (value == "cpu")
+    return {"cpu", 0};
+  if (value == "cuda" || value == "gpu")
+    return {"cuda", 0};
+  if (starts_with(value, "cuda:"))
+    return {"cuda", parse_index(value.substr(5))};
+  if (starts_with(value, "gpu"))
+    return {"cuda", parse_index(value.substr(3))};
   throw UsageError("unknown device '" + text + "' (valid: cpu, gpuN, cuda:N)");
 }
 
-}  // namespace opbench::core
+} // namespace opbench::core

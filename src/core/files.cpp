@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "opbench/core/error.hpp"
@@ -17,9 +17,11 @@
 namespace opbench::core {
 namespace {
 
-bool stat_of(const std::string& path, struct stat& st) { return ::stat(path.c_str(), &st) == 0; }
+bool stat_of(const std::string& path, struct stat& st) {
+  return ::stat(path.c_str(), &st) == 0;
+}
 
-}  // namespace
+} // namespace
 
 bool path_exists(const std::string& path) {
   struct stat st {};
@@ -38,11 +40,13 @@ bool is_regular_file(const std::string& path) {
 
 std::vector<std::string> list_directory(const std::string& directory) {
   DIR* dir = ::opendir(directory.c_str());
-  if (dir == nullptr) throw Error(directory + ": cannot read the directory (" + std::strerror(errno) + ")");
+  if (dir == nullptr)
+    throw Error(directory + ": cannot read the directory (" + std::strerror(errno) + ")");
   std::vector<std::string> out;
   while (const dirent* entry = ::readdir(dir)) {
     const std::string name = entry->d_name;
-    if (name != "." && name != "..") out.push_back(join_path(directory, name));
+    if (name != "." && name != "..")
+      out.push_back(join_path(directory, name));
   }
   ::closedir(dir);
   std::sort(out.begin(), out.end());
@@ -50,9 +54,11 @@ std::vector<std::string> list_directory(const std::string& directory) {
 }
 
 void create_directories(const std::string& path) {
-  if (path.empty() || is_directory(path)) return;
+  if (path.empty() || is_directory(path))
+    return;
   const std::string parent = parent_path(path);
-  if (!parent.empty() && parent != path) create_directories(parent);
+  if (!parent.empty() && parent != path)
+    create_directories(parent);
   if (::mkdir(path.c_str(), 0777) != 0 && errno != EEXIST) {
     throw Error(path + ": cannot create directory (" + std::strerror(errno) + ")");
   }
@@ -60,10 +66,14 @@ void create_directories(const std::string& path) {
 
 bool remove_all(const std::string& path) {
   struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) return errno == ENOENT;
-  if (!S_ISDIR(st.st_mode)) return ::unlink(path.c_str()) == 0;
+  if (::lstat(path.c_str(), &st) != 0)
+    return errno == ENOENT;
+  if (!S_ISDIR(st.st_mode))
+    return ::unlink(path.c_str()) == 0;
   // Children first (FTW_DEPTH), links not followed (FTW_PHYS).
-  auto remove_one = [](const char* p, const struct stat*, int, struct FTW*) -> int { return ::remove(p); };
+  auto remove_one = [](const char* p, const struct stat*, int, struct FTW*) -> int {
+    return ::remove(p);
+  };
   return ::nftw(path.c_str(), remove_one, 16, FTW_DEPTH | FTW_PHYS) == 0;
 }
 
@@ -78,57 +88,69 @@ std::string make_temp_directory(const std::string& prefix) {
 
 std::int64_t modified_ns(const std::string& path) {
   struct stat st {};
-  if (!stat_of(path, st)) return -1;
+  if (!stat_of(path, st))
+    return -1;
   return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
 }
 
 std::string filename(const std::string& path) {
   std::string p = path;
-  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  while (p.size() > 1 && p.back() == '/')
+    p.pop_back();
   const auto slash = p.rfind('/');
   return slash == std::string::npos ? p : p.substr(slash + 1);
 }
 
 std::string parent_path(const std::string& path) {
   std::string p = path;
-  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  while (p.size() > 1 && p.back() == '/')
+    p.pop_back();
   const auto slash = p.rfind('/');
-  if (slash == std::string::npos) return "";
-  if (slash == 0) return "/";
+  if (slash == std::string::npos)
+    return "";
+  if (slash == 0)
+    return "/";
   return p.substr(0, slash);
 }
 
 std::string absolute_path(const std::string& path) {
   char* real = ::realpath(path.c_str(), nullptr);
-  if (real == nullptr) throw Error(path + ": " + std::strerror(errno));
+  if (real == nullptr)
+    throw Error(path + ": " + std::strerror(errno));
   std::string out(real);
   std::free(real);
   return out;
 }
 
 std::string relative_path(const std::string& path, const std::string& directory) {
-  if (path.empty() || path.front() != '/' || directory.empty() || directory.front() != '/') return path;
+  if (path.empty() || path.front() != '/' || directory.empty() || directory.front() != '/')
+    return path;
   auto parts = [](const std::string& p) {
     std::vector<std::string> out;
     std::size_t begin = 0;
     while (begin <= p.size()) {
       const std::size_t end = std::min(p.find('/', begin), p.size());
-      if (end > begin) out.push_back(p.substr(begin, end - begin));
+      if (end > begin)
+        out.push_back(p.substr(begin, end - begin));
       begin = end + 1;
     }
     return out;
   };
   const auto target = parts(path), base = parts(directory);
   std::size_t common = 0;
-  while (common < target.size() && common < base.size() && target[common] == base[common]) ++common;
+  while (common < target.size() && common < base.size() && target[common] == base[common])
+    ++common;
   std::string out;
-  for (std::size_t i = common; i < base.size(); ++i) out += "../";
-  for (std::size_t i = common; i < target.size(); ++i) out += target[i] + (i + 1 < target.size() ? "/" : "");
+  for (std::size_t i = common; i < base.size(); ++i)
+    out += "../";
+  for (std::size_t i = common; i < target.size(); ++i)
+    out += target[i] + (i + 1 < target.size() ? "/" : "");
   return out.empty() ? "." : out;
 }
 
 std::string join_path(const std::string& directory, const std::string& name) {
-  if (directory.empty()) return name;
+  if (directory.empty())
+    return name;
   return directory.back() == '/' ? directory + name : directory + "/" + name;
 }
 
@@ -138,12 +160,13 @@ void write_all(int fd, const std::string& text, const std::string& path) {
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) throw ResultsError(path + ": write failed");
+    if (n < 0)
+      throw ResultsError(path + ": write failed");
     done += static_cast<std::size_t>(n);
   }
 }
 
-}  // namespace
+} // namespace
 
 void write_atomically(const std::string& path, const std::string& text) {
   const std::string parent = parent_path(path);
@@ -156,7 +179,8 @@ void write_atomically(const std::string& path, const std::string& text) {
   }
   const std::string temp = path + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw ResultsError(temp + ": cannot create file");
+  if (fd < 0)
+    throw ResultsError(temp + ": cannot create file");
   try {
     write_all(fd, text, temp);
   } catch (...) {
@@ -172,4 +196,4 @@ void write_atomically(const std::string& path, const std::string& text) {
   }
 }
 
-}  // namespace opbench::core
+} // namespace opbench::core

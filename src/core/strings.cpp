@@ -11,8 +11,10 @@ std::vector<std::string> split(std::string_view text, char sep, bool skip_empty)
     const std::size_t pos = text.find(sep, start);
     const std::string_view piece =
         text.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start);
-    if (!skip_empty || !piece.empty()) pieces.emplace_back(piece);
-    if (pos == std::string_view::npos) break;
+    if (!skip_empty || !piece.empty())
+      pieces.emplace_back(piece);
+    if (pos == std::string_view::npos)
+      break;
     start = pos + 1;
   }
   return pieces;
@@ -21,15 +23,18 @@ std::vector<std::string> split(std::string_view text, char sep, bool skip_empty)
 std::string trim(std::string_view text) {
   std::size_t begin = 0;
   std::size_t end = text.size();
-  while (begin < end && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
-  while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+  while (begin < end && std::isspace(static_cast<unsigned char>(text[begin])))
+    ++begin;
+  while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1])))
+    --end;
   return std::string(text.substr(begin, end - begin));
 }
 
 std::string join(const std::vector<std::string>& pieces, std::string_view sep) {
   std::string out;
   for (std::size_t i = 0; i < pieces.size(); ++i) {
-    if (i > 0) out += sep;
+    if (i > 0)
+      out += sep;
     out += pieces[i];
   }
   return out;
@@ -40,7 +45,8 @@ std::vector<std::string> split_list(const std::vector<std::string>& items) {
   for (const auto& item : items) {
     for (const auto& piece : split(item, ',', true)) {
       std::string value = trim(piece);
-      if (!value.empty()) out.push_back(std::move(value));
+      if (!value.empty())
+        out.push_back(std::move(value));
     }
   }
   return out;
@@ -67,4 +73,4 @@ std::uint64_t stable_hash(std::string_view text) {
   return hash;
 }
 
-}  // namespace opbench::core
+} // namespace opbench::core

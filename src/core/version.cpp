@@ -1,5 +1,7 @@
 #include "opbench/core/version.hpp"
 
 namespace opbench {
-const char* version() { return OPBENCH_VERSION; }
-}  // namespace opbench
+const char* version() {
+  return OPBENCH_VERSION;
+}
+} // namespace opbench

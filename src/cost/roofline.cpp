@@ -1,5 +1,5 @@
-#include "opbench/core/files.hpp"
 #include "opbench/cost/roofline.hpp"
+#include "opbench/core/files.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -13,7 +13,8 @@ namespace opbench::cost {
 PeakStore PeakStore::load(const std::string& path) {
   PeakStore store;
   std::ifstream in(path);
-  if (!in) return store;
+  if (!in)
+    return store;
   Json doc;
   try {
     doc = Json::parse(in);
@@ -22,7 +23,8 @@ PeakStore PeakStore::load(const std::string& path) {
       p.device = e.at("device").get<std::string>();
       p.dtype = e.at("dtype").get<std::string>();
       const auto threads = core::exact_int64(e.at("threads"));
-      if (!threads || *threads < 1 || *threads > (1 << 16)) throw ResultsError(path + ": a peaks entry's 'threads' is not a thread count");
+      if (!threads || *threads < 1 || *threads > (1 << 16))
+        throw ResultsError(path + ": a peaks entry's 'threads' is not a thread count");
       p.threads = static_cast<int>(*threads);
       p.copy_bandwidth = e.at("copy_bandwidth").get<double>();
       p.triad_bandwidth = e.at("triad_bandwidth").get<double>();
@@ -31,7 +33,8 @@ PeakStore PeakStore::load(const std::string& path) {
       store.m_entries.push_back(p);
     }
   } catch (const nlohmann::json::exception& e) {
-    throw ResultsError(path + ": not a peaks file written by `opbench calibrate` (" + e.what() + ")");
+    throw ResultsError(path + ": not a peaks file written by `opbench calibrate` (" + e.what() +
+                       ")");
   }
   return store;
 }
@@ -50,9 +53,11 @@ void PeakStore::save(const std::string& path) const {
   core::write_atomically(path, Json({{"schema_version", 1}, {"peaks", peaks}}).dump(2) + "\n");
 }
 
-const Peaks* PeakStore::find(const std::string& device, const std::string& dtype, int threads) const {
+const Peaks* PeakStore::find(const std::string& device, const std::string& dtype,
+                             int threads) const {
   for (const auto& p : m_entries) {
-    if (p.device == device && p.dtype == dtype && p.threads == threads) return &p;
+    if (p.device == device && p.dtype == dtype && p.threads == threads)
+      return &p;
   }
   return nullptr;
 }
@@ -68,7 +73,8 @@ void PeakStore::put(const Peaks& peaks) {
 }
 
 std::string default_peaks_path() {
-  if (const char* env = std::getenv("OPBENCH_PEAKS"); env != nullptr && *env != '\0') return env;
+  if (const char* env = std::getenv("OPBENCH_PEAKS"); env != nullptr && *env != '\0')
+    return env;
   std::string base;
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') {
     base = xdg;
@@ -81,11 +87,16 @@ std::string default_peaks_path() {
 }
 
 void apply_roofline(WorkInfo& work, double median_seconds, const Peaks* peaks) {
-  if (!(median_seconds > 0) || !std::isfinite(median_seconds)) return;
-  if (work.flops) work.flops_per_second = *work.flops / median_seconds;
-  if (work.bytes) work.bytes_per_second = *work.bytes / median_seconds;
-  if (work.flops && work.bytes && *work.bytes > 0) work.intensity = *work.flops / *work.bytes;
-  if (peaks == nullptr) return;
+  if (!(median_seconds > 0) || !std::isfinite(median_seconds))
+    return;
+  if (work.flops)
+    work.flops_per_second = *work.flops / median_seconds;
+  if (work.bytes)
+    work.bytes_per_second = *work.bytes / median_seconds;
+  if (work.flops && work.bytes && *work.bytes > 0)
+    work.intensity = *work.flops / *work.bytes;
+  if (peaks == nullptr)
+    return;
   work.peaks = peaks->device + "/" + peaks->dtype + "/t" + std::to_string(peaks->threads);
   if (work.intensity && peaks->gemm_flops > 0 && peaks->memory_bandwidth() > 0) {
     const bool memory_bound = *work.intensity < peaks->ridge();
@@ -99,4 +110,4 @@ void apply_roofline(WorkInfo& work, double median_seconds, const Peaks* peaks) {
   }
 }
 
-}  // namespace opbench::cost
+} // namespace opbench::cost

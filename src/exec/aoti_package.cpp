@@ -1,11 +1,11 @@
 // AOTInductor packages of a case's trace for the inductor stage (aoti_package.hpp).
 #include "aoti_package.hpp"
 
+#include <sys/wait.h>
 #include <torch/csrc/jit/api/function_impl.h>
 #include <torch/csrc/jit/api/module.h>
 #include <torch/csrc/jit/serialization/pickle.h>
 #include <torch/version.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -22,10 +22,10 @@
 
 namespace opbench::exec {
 
-
 static std::string shell_quoted(const std::string& text) {
   std::string out = "'";
-  for (const char ch : text) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  for (const char ch : text)
+    out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
   return out + "'";
 }
 
@@ -43,26 +43,32 @@ static std::string package_cache() {
   const char* home = std::getenv("HOME");
   const std::string root = own != nullptr && *own != '\0'   ? std::string(own)
                            : xdg != nullptr && *xdg != '\0' ? std::string(xdg) + "/opbench"
-                           : home != nullptr             ? std::string(home) + "/.cache/opbench"
-                                                         : std::string("/tmp/opbench-cache");
+                           : home != nullptr                ? std::string(home) + "/.cache/opbench"
+                                                            : std::string("/tmp/opbench-cache");
   return root + "/aoti";
 }
 
 // The version's release (`2.15.0` of `2.15.0+cu130`).
-std::string release_of(const std::string& version) { return version.substr(0, version.find('+')); }
+std::string release_of(const std::string& version) {
+  return version.substr(0, version.find('+'));
+}
 
 // The torch version of `python` ("" when it does not run), asked once per process and Python.
 std::string python_torch_version(const std::string& python) {
   static std::map<std::string, std::string> known;
   static std::mutex guard;
   const std::lock_guard<std::mutex> lock(guard);
-  if (const auto it = known.find(python); it != known.end()) return it->second;
-  const std::string command = shell_quoted(python) + " " + shell_quoted(OPBENCH_AOTI_SCRIPT) + " version 2>/dev/null";
+  if (const auto it = known.find(python); it != known.end())
+    return it->second;
+  const std::string command =
+      shell_quoted(python) + " " + shell_quoted(OPBENCH_AOTI_SCRIPT) + " version 2>/dev/null";
   std::string out;
   if (FILE* pipe = ::popen(command.c_str(), "r")) {
     char buffer[256];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
-    if (::pclose(pipe) != 0) out.clear();
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr)
+      out += buffer;
+    if (::pclose(pipe) != 0)
+      out.clear();
   }
   return known[python] = core::trim(out);
 }
@@ -80,7 +86,8 @@ static void save_trace(torch::jit::Graph& graph, const std::string& path) {
 
 // The package of `graph` on `inputs`: from the cache, else compiled into it (SkipCase when the
 // trace cannot be exported, Error when the compiler fails).
-std::string aoti_package(const results::Case& c, torch::jit::Graph& graph, const std::vector<at::Tensor>& inputs) {
+std::string aoti_package(const results::Case& c, torch::jit::Graph& graph,
+                         const std::vector<at::Tensor>& inputs) {
   std::string key = c.case_id + "\n" + graph.toString() + "\nLibTorch " + TORCH_VERSION;
   for (const at::Tensor& t : inputs) {
     // Appended piece by piece: GCC 12 warns (-Wrestrict) on the chained temporaries here.
@@ -96,36 +103,47 @@ std::string aoti_package(const results::Case& c, torch::jit::Graph& graph, const
   const std::string dir = package_cache();
   core::create_directories(dir);
   char name[17];
-  std::snprintf(name, sizeof name, "%016llx", static_cast<unsigned long long>(core::stable_hash(key)));
+  std::snprintf(name, sizeof name, "%016llx",
+                static_cast<unsigned long long>(core::stable_hash(key)));
   const std::string base = dir + "/" + name;
   const std::string package = base + ".pt2";
-  if (core::path_exists(package)) return package;
+  if (core::path_exists(package))
+    return package;
   // This process's own files (another may compile the same package at the same time); the
   // package is renamed into place whole. The compiler wants the .pt2 ending.
   const std::string own = base + "." + std::to_string(::getpid());
-  const std::string trace_path = own + ".trace.pt", inputs_path = own + ".inputs.pt", errors = own + ".err";
+  const std::string trace_path = own + ".trace.pt", inputs_path = own + ".inputs.pt",
+                    errors = own + ".err";
   const std::string partial = own + ".pt2";
   save_trace(graph, trace_path);
   {
     std::vector<c10::IValue> values(inputs.begin(), inputs.end());
-    const std::vector<char> bytes = torch::jit::pickle_save(c10::ivalue::Tuple::create(std::move(values)));
-    std::ofstream(inputs_path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    const std::vector<char> bytes =
+        torch::jit::pickle_save(c10::ivalue::Tuple::create(std::move(values)));
+    std::ofstream(inputs_path, std::ios::binary)
+        .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   }
-  const std::string command = shell_quoted(compiler_python()) + " " + shell_quoted(OPBENCH_AOTI_SCRIPT) + " " +
-                              shell_quoted(trace_path) + " " + shell_quoted(inputs_path) + " " +
-                              shell_quoted(partial) + " >/dev/null 2>" + shell_quoted(errors);
+  const std::string command = shell_quoted(compiler_python()) + " " +
+                              shell_quoted(OPBENCH_AOTI_SCRIPT) + " " + shell_quoted(trace_path) +
+                              " " + shell_quoted(inputs_path) + " " + shell_quoted(partial) +
+                              " >/dev/null 2>" + shell_quoted(errors);
   const int status = std::system(command.c_str());
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::ifstream in(errors);
-  const std::string said = core::trim(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
-  const std::string last = said.substr(said.rfind('\n') == std::string::npos ? 0 : said.rfind('\n') + 1);
-  if (code == 3) throw SkipCase("the trace cannot be exported: " + last);
+  const std::string said =
+      core::trim(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+  const std::string last =
+      said.substr(said.rfind('\n') == std::string::npos ? 0 : said.rfind('\n') + 1);
+  if (code == 3)
+    throw SkipCase("the trace cannot be exported: " + last);
   if (code != 0) {
-    throw Error("stage inductor: AOTInductor failed (exit " + std::to_string(code) + "): " + last + " (see " + errors + ")");
+    throw Error("stage inductor: AOTInductor failed (exit " + std::to_string(code) + "): " + last +
+                " (see " + errors + ")");
   }
   std::rename(partial.c_str(), package.c_str());
-  for (const std::string& made : {trace_path, inputs_path, errors}) std::remove(made.c_str());
+  for (const std::string& made : {trace_path, inputs_path, errors})
+    std::remove(made.c_str());
   return package;
 }
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

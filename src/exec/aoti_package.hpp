@@ -27,6 +27,7 @@ std::string release_of(const std::string& version);
 // $XDG_CACHE_HOME/opbench, else ~/.cache/opbench; then aoti/), else compiled into it; several
 // processes may compile one at once. SkipCase when the trace cannot be exported, Error naming the
 // compiler's messages when it fails.
-std::string aoti_package(const results::Case& c, torch::jit::Graph& graph, const std::vector<at::Tensor>& inputs);
+std::string aoti_package(const results::Case& c, torch::jit::Graph& graph,
+                         const std::vector<at::Tensor>& inputs);
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

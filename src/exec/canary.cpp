@@ -23,7 +23,8 @@ double one_loop(std::uint64_t seed) {
   static std::atomic<std::uint64_t> sink{0};
   const auto start = std::chrono::steady_clock::now();
   std::uint64_t x = seed | 1;
-  for (int i = 0; i < k_iterations; ++i) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+  for (int i = 0; i < k_iterations; ++i)
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
   const auto stop = std::chrono::steady_clock::now();
   sink.fetch_add(x, std::memory_order_relaxed);
   return std::chrono::duration<double>(stop - start).count();
@@ -42,11 +43,13 @@ struct MemoryCanaryBuffer {
   at::Tensor sum;
   MemoryCanaryBuffer() {
     const auto bytes = static_cast<std::size_t>(memory_canary_bytes());
-    void* mapped = mmap(nullptr, bytes + k_huge_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mapped == MAP_FAILED) return;
+    void* mapped = mmap(nullptr, bytes + k_huge_page, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED)
+      return;
     const auto address = reinterpret_cast<std::uintptr_t>(mapped);
     void* p = reinterpret_cast<void*>((address + k_huge_page - 1) / k_huge_page * k_huge_page);
-    madvise(p, bytes, MADV_HUGEPAGE);  // a hint: with THP "never" the pages stay small
+    madvise(p, bytes, MADV_HUGEPAGE); // a hint: with THP "never" the pages stay small
     const auto count = static_cast<std::int64_t>(bytes / sizeof(float));
     std::fill_n(static_cast<float*>(p), count, 1.0f);
     values = at::from_blob(p, {count}, at::TensorOptions().dtype(at::kFloat));
@@ -61,21 +64,29 @@ struct MemoryCanaryBuffer {
 // that do not run at the same time.
 double memory_reading() {
   static const MemoryCanaryBuffer buffer;
-  if (!buffer.values.defined()) return 0.0;
+  if (!buffer.values.defined())
+    return 0.0;
   at::Tensor out = buffer.sum;
   const auto start = std::chrono::steady_clock::now();
   at::sum_out(out, buffer.values, at::IntArrayRef{});
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return seconds > 0 ? static_cast<double>(buffer.values.nbytes()) / seconds : 0.0;
 }
 
-}  // namespace
+} // namespace
 
-std::int64_t memory_canary_bytes() { return 2 * last_level_cache_bytes(); }
+std::int64_t memory_canary_bytes() {
+  return 2 * last_level_cache_bytes();
+}
 
-std::int64_t memory_bound_bytes() { return last_level_cache_bytes() / 4; }
+std::int64_t memory_bound_bytes() {
+  return last_level_cache_bytes() / 4;
+}
 
-double memory_canary_bandwidth() { return std::max(memory_reading(), memory_reading()); }
+double memory_canary_bandwidth() {
+  return std::max(memory_reading(), memory_reading());
+}
 
 double canary_reading(int threads) {
   const int n = std::max(1, threads);
@@ -83,7 +94,8 @@ double canary_reading(int threads) {
   // Each index is timed on its own. In opbench's build parallel_for runs them one after another on
   // the calling thread (canary.hpp); kept as it is, as the retry rule's figures were measured so.
   at::parallel_for(0, n, 1, [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t i = begin; i < end; ++i) seconds[static_cast<std::size_t>(i)] = one_loop(static_cast<std::uint64_t>(i));
+    for (std::int64_t i = begin; i < end; ++i)
+      seconds[static_cast<std::size_t>(i)] = one_loop(static_cast<std::uint64_t>(i));
   });
   return *std::max_element(seconds.begin(), seconds.end());
 }
@@ -92,4 +104,4 @@ double canary_seconds(int threads) {
   return std::min({canary_reading(threads), canary_reading(threads), canary_reading(threads)});
 }
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

@@ -12,9 +12,9 @@
 #include <thread>
 
 #include "opbench/core/strings.hpp"
+#include "opbench/core/version.hpp"
 #include "opbench/exec/device_support.hpp"
 #include "opbench/exec/executor.hpp"
-#include "opbench/core/version.hpp"
 
 namespace opbench::exec {
 namespace {
@@ -25,7 +25,8 @@ std::string cpu_model() {
   while (std::getline(in, line)) {
     if (core::starts_with(line, "model name")) {
       const auto colon = line.find(':');
-      if (colon != std::string::npos) return core::trim(line.substr(colon + 1));
+      if (colon != std::string::npos)
+        return core::trim(line.substr(colon + 1));
     }
   }
   return "unknown";
@@ -47,7 +48,8 @@ void add_load(Json& ctx) {
 
 std::string host_name() {
   char name[256] = {};
-  if (gethostname(name, sizeof name - 1) != 0) return "unknown";
+  if (gethostname(name, sizeof name - 1) != 0)
+    return "unknown";
   return name;
 }
 
@@ -60,9 +62,11 @@ std::string utc_now() {
   return text;
 }
 
-}  // namespace
+} // namespace
 
-std::string libtorch_version() { return TORCH_VERSION; }
+std::string libtorch_version() {
+  return TORCH_VERSION;
+}
 
 Json collect_context(const std::string& command_line, std::uint64_t seed,
                      const std::string& host_allocator, const std::vector<std::string>& devices) {
@@ -79,7 +83,7 @@ Json collect_context(const std::string& command_line, std::uint64_t seed,
   ctx["host"] = host_name();
   ctx["cpu_model"] = cpu_model();
   ctx["logical_cores"] = std::thread::hardware_concurrency();
-  ctx["threads_default"] = libtorch_threads();  // LibTorch's, not opbench's default (1)
+  ctx["threads_default"] = libtorch_threads(); // LibTorch's, not opbench's default (1)
   ctx["host_allocator"] = host_allocator;
   ctx["date"] = utc_now();
   add_load(ctx);
@@ -87,10 +91,12 @@ Json collect_context(const std::string& command_line, std::uint64_t seed,
   ctx["seed"] = seed;
   Json cuda = Json::array();
   for (const auto& device : devices) {
-    if (core::starts_with(device, "cuda:")) cuda.push_back(cuda_device_context(std::stoi(device.substr(5))));
+    if (core::starts_with(device, "cuda:"))
+      cuda.push_back(cuda_device_context(std::stoi(device.substr(5))));
   }
-  if (!cuda.empty()) ctx["cuda_devices"] = cuda;
+  if (!cuda.empty())
+    ctx["cuda_devices"] = cuda;
   return ctx;
 }
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

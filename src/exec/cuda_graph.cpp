@@ -7,8 +7,8 @@
 
 namespace opbench::exec {
 
-std::unique_ptr<at::cuda::CUDAGraph> capture_graph(const at::Device& device, const std::function<void()>& once,
-                                                   int calls) {
+std::unique_ptr<at::cuda::CUDAGraph> capture_graph(const at::Device& device,
+                                                   const std::function<void()>& once, int calls) {
   auto graph = std::make_unique<at::cuda::CUDAGraph>();
   const c10::cuda::CUDAStream side = c10::cuda::getStreamFromPool(false, device.index());
   const c10::cuda::CUDAStream current = c10::cuda::getCurrentCUDAStream(device.index());
@@ -16,19 +16,23 @@ std::unique_ptr<at::cuda::CUDAGraph> capture_graph(const at::Device& device, con
   current.synchronize();
   {
     c10::cuda::CUDAStreamGuard guard(side);
-    for (int i = 0; i < 3; ++i) once();  // warm up on the capturing stream, as capture requires
+    for (int i = 0; i < 3; ++i)
+      once(); // warm up on the capturing stream, as capture requires
     side.synchronize();
     graph->capture_begin();
     try {
-      for (int i = 0; i < calls; ++i) once();
+      for (int i = 0; i < calls; ++i)
+        once();
       graph->capture_end();
     } catch (...) {
       // Leave no capture open behind a failed call (the stream would refuse all later work),
       // and clear the error it left.
       cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-      if (cudaStreamIsCapturing(side.stream(), &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
+      if (cudaStreamIsCapturing(side.stream(), &status) == cudaSuccess &&
+          status != cudaStreamCaptureStatusNone) {
         cudaGraph_t broken = nullptr;
-        if (cudaStreamEndCapture(side.stream(), &broken) == cudaSuccess && broken != nullptr) cudaGraphDestroy(broken);
+        if (cudaStreamEndCapture(side.stream(), &broken) == cudaSuccess && broken != nullptr)
+          cudaGraphDestroy(broken);
       }
       (void)cudaGetLastError();
       throw;
@@ -38,5 +42,5 @@ std::unique_ptr<at::cuda::CUDAGraph> capture_graph(const at::Device& device, con
   return graph;
 }
 
-}  // namespace opbench::exec
+} // namespace opbench::exec
 #endif

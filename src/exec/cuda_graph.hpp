@@ -13,8 +13,8 @@ namespace opbench::exec {
 // Captures `calls` calls of `once` into a CUDA graph on a side stream, after three warm-up calls
 // on that stream (as capture requires); throws with LibTorch's reason when capture fails, leaving
 // no capture open behind.
-std::unique_ptr<at::cuda::CUDAGraph> capture_graph(const at::Device& device, const std::function<void()>& once,
-                                                   int calls);
+std::unique_ptr<at::cuda::CUDAGraph> capture_graph(const at::Device& device,
+                                                   const std::function<void()>& once, int calls);
 
-}  // namespace opbench::exec
+} // namespace opbench::exec
 #endif

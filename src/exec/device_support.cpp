@@ -18,7 +18,9 @@
 
 namespace opbench::exec {
 
-bool cuda_compiled() { return OPBENCH_WITH_CUDA != 0; }
+bool cuda_compiled() {
+  return OPBENCH_WITH_CUDA != 0;
+}
 
 bool libtorch_has_cuda_kernels() {
   const auto op = c10::Dispatcher::singleton().findSchema({"aten::add", "Tensor"});
@@ -92,20 +94,25 @@ std::int64_t last_level_cache_bytes() {
     std::ifstream level_in(dir + "/level"), size_in(dir + "/size");
     int level = 0;
     std::string text;
-    if (!(level_in >> level) || !(size_in >> text) || text.empty()) continue;
+    if (!(level_in >> level) || !(size_in >> text) || text.empty())
+      continue;
     long value = std::atol(text.c_str());
-    if (text.back() == 'K') value *= 1024;
-    if (text.back() == 'M') value *= 1024 * 1024;
+    if (text.back() == 'K')
+      value *= 1024;
+    if (text.back() == 'M')
+      value *= 1024 * 1024;
     if (level > best_level || (level == best_level && value > bytes)) {
       best_level = level;
       bytes = value;
     }
   }
 #ifdef _SC_LEVEL3_CACHE_SIZE
-  if (bytes <= 0) bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  if (bytes <= 0) bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (bytes <= 0)
+    bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (bytes <= 0)
+    bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
   return bytes > 0 ? bytes : 32LL * 1024 * 1024;
 }
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

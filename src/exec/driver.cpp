@@ -9,13 +9,14 @@
 #include <memory>
 
 #if OPBENCH_WITH_CUDA
-#include <cuda_runtime_api.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAStream.h>
+#include <cuda_runtime_api.h>
 
 #include "opbench/exec/cuda_timer.hpp"
 #endif
 
+#include "cuda_graph.hpp"
 #include "opbench/core/log.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/call_recorder.hpp"
@@ -24,7 +25,6 @@
 #include "opbench/exec/memory_probe.hpp"
 #include "opbench/exec/timer.hpp"
 #include "opbench/results/estimate.hpp"
-#include "cuda_graph.hpp"
 #include "trace.hpp"
 #include "workload.hpp"
 
@@ -40,7 +40,8 @@ struct Flush {
   at::Tensor buffer;
   int value = 0;
   void operator()() {
-    if (buffer.defined()) buffer.fill_((++value) & 0x7f);
+    if (buffer.defined())
+      buffer.fill_((++value) & 0x7f);
   }
 };
 
@@ -61,10 +62,17 @@ Flush make_flush(const results::Case& c, bool cold) {
 // moved x0.29 from run to run. The clock's own cost (~30 ns here) is 0.3% of the fastest in-place
 // case of the default suite (13.5 us).
 template <typename Call, typename Timer>
-Measurement measure_with(Call& call, const Restore& restore, Flush& flush, bool cold, const MeasureOptions& options,
-                         Timer& timer) {
-  if (!cold && !restore.run) return measure(call, options, timer);
-  return measure_cold(call, [&] { restore(); flush(); }, options, timer);
+Measurement measure_with(Call& call, const Restore& restore, Flush& flush, bool cold,
+                         const MeasureOptions& options, Timer& timer) {
+  if (!cold && !restore.run)
+    return measure(call, options, timer);
+  return measure_cold(
+      call,
+      [&] {
+        restore();
+        flush();
+      },
+      options, timer);
 }
 
 // The host clock, on the CPU: blocks during which the process was descheduled are taken again
@@ -72,13 +80,15 @@ Measurement measure_with(Call& call, const Restore& restore, Flush& flush, bool 
 // machine ran at full speed meanwhile. With `sync` (a CUDA stream synchronize, --timer host) it
 // waits for the device at both ends of every block.
 // A memory-bound CPU case (inputs of canary.hpp's memory_bound_bytes or more) also has the memory
-// canary before and after: the bandwidth the host gave while it ran (TimingInfo::repetition_bandwidth).
-Measurement time_on_host(const results::Case& c, const ExecOptions& options, Workload& w, results::TimingInfo& timing,
-                         std::function<void()> sync) {
+// canary before and after: the bandwidth the host gave while it ran
+// (TimingInfo::repetition_bandwidth).
+Measurement time_on_host(const results::Case& c, const ExecOptions& options, Workload& w,
+                         results::TimingInfo& timing, std::function<void()> sync) {
   const bool cpu = device_of(c.device).is_cpu();
   Flush flush = make_flush(c, options.cold);
   MeasureOptions measure_options = options.measure;
-  if (cpu) measure_options.interruptions = interruptions_of_this_process;
+  if (cpu)
+    measure_options.interruptions = interruptions_of_this_process;
   const int threads = at::get_num_threads();
   SteadyTimer timer(std::move(sync));
   timing.timer = timer.name();
@@ -95,7 +105,8 @@ Measurement time_on_host(const results::Case& c, const ExecOptions& options, Wor
   timing.spent.canary += seconds_since(start);
   timing.discarded_blocks = m.discarded;
   timing.canary = std::max(before, after);
-  if (bracketed) timing.repetition_bandwidth = {{bandwidth_before, bandwidth_after}};
+  if (bracketed)
+    timing.repetition_bandwidth = {{bandwidth_before, bandwidth_after}};
   return m;
 }
 
@@ -104,7 +115,8 @@ Measurement time_on_host(const results::Case& c, const ExecOptions& options, Wor
 // replay's own launch is amortised and the device never waits for the host; 1 when `alone` (cold,
 // or inputs put back: each call alone after its flush or restore).
 int calls_per_replay(double batch_seconds, bool alone) {
-  if (alone || !(batch_seconds > 0)) return 1;
+  if (alone || !(batch_seconds > 0))
+    return 1;
   return static_cast<int>(std::clamp(std::ceil(5e-4 / batch_seconds), 1.0, 512.0));
 }
 
@@ -136,7 +148,8 @@ Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Wor
       std::clamp(std::ceil(options.measure.block_time / std::max(batch_median, 1e-9)), 1.0, 256.0));
   const auto drain = [stream] { stream.synchronize(); };
   SteadyTimer launches(drain, /*sync_at_stop=*/false);
-  const Measurement cpu = measure_with(w.call, w.restore, flush, options.cold, launch_options, launches);
+  const Measurement cpu =
+      measure_with(w.call, w.restore, flush, options.cold, launch_options, launches);
   timing.cpu_times.push_back(stats::median(cpu.samples));
 
   timing.timer = events.name();
@@ -159,7 +172,8 @@ Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Wor
   }
   auto replay = [&graph] { graph->replay(); };
   Measurement m = measure_with(replay, w.restore, flush, options.cold, options.measure, events);
-  for (double& s : m.samples) s /= calls;  // a replay runs `calls` calls
+  for (double& s : m.samples)
+    s /= calls; // a replay runs `calls` calls
   if (stats::median(m.samples) < 1e-7) {
     // No kernel runs in under 100 ns: the call launches no device work (a view, metadata), so
     // its cost is the host's, measured as the CPU time is, with the full stopping rule.
@@ -205,7 +219,8 @@ results::MemoryStats probe(const results::Case& c, const std::function<void()>& 
     results::MemoryStats stats = probe_memory(call);
     c10::cuda::device_synchronize();
     const auto device_stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device.index());
-    const auto aggregate = static_cast<std::size_t>(c10::CachingDeviceAllocator::StatType::AGGREGATE);
+    const auto aggregate =
+        static_cast<std::size_t>(c10::CachingDeviceAllocator::StatType::AGGREGATE);
     stats.device_peak_allocated_bytes = device_stats.allocated_bytes[aggregate].peak;
     stats.device_peak_reserved_bytes = device_stats.reserved_bytes[aggregate].peak;
     return stats;
@@ -216,9 +231,10 @@ results::MemoryStats probe(const results::Case& c, const std::function<void()>& 
   return probe_memory(call);
 }
 
-}  // namespace
+} // namespace
 
-void drive(const results::Case& c, const ExecOptions& options, Workload& w, results::CaseResult& result) {
+void drive(const results::Case& c, const ExecOptions& options, Workload& w,
+           results::CaseResult& result) {
   at::AutoGradMode grad_mode(w.grad_mode);
   result.timing.call_path = w.call_path;
   result.timing.mode = options.cold ? "cold" : "hot";
@@ -235,7 +251,8 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w, resu
     const auto start = std::chrono::steady_clock::now();
     const Recording recording = record_aten_calls(w.work_call ? w.work_call : w.call);
     if (options.describe) {
-      result.work.aten_calls = w.work_call ? count_aten_calls(w.call) : static_cast<std::int64_t>(recording.calls.size());
+      result.work.aten_calls = w.work_call ? count_aten_calls(w.call)
+                                           : static_cast<std::int64_t>(recording.calls.size());
     }
     const cost::Cost work = work_of(recording.calls);
     result.work.flops = work.flops;
@@ -266,7 +283,8 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w, resu
     }
   }
 #endif
-  if (device.is_cpu()) m = time_on_host(c, options, w, result.timing, {});
+  if (device.is_cpu())
+    m = time_on_host(c, options, w, result.timing, {});
   finish(result, m, options.measure, options.estimator);
   const auto probes_start = std::chrono::steady_clock::now();
   if (options.memory) {
@@ -286,4 +304,4 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w, resu
   result.timing.spent.probes += seconds_since(probes_start);
 }
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

@@ -31,12 +31,16 @@ int libtorch_threads() {
   return k_threads;
 }
 
-int default_threads() { return 1; }
+int default_threads() {
+  return 1;
+}
 
 void check_device(const std::string& device) {
   const at::Device d = device_of(device);
-  if (d.is_cpu()) return;
-  if (!d.is_cuda()) throw DeviceError("device " + device + " is not supported (valid: cpu, gpuN, cuda:N)");
+  if (d.is_cpu())
+    return;
+  if (!d.is_cuda())
+    throw DeviceError("device " + device + " is not supported (valid: cpu, gpuN, cuda:N)");
   if (!cuda_compiled()) {
     throw DeviceError("device " + device +
                       " is not available: this opbench is built against a LibTorch without CUDA");
@@ -71,7 +75,8 @@ results::CaseResult run_case(const results::Case& c, const ExecOptions& options)
     at::set_num_threads(c.threads);
 #if OPBENCH_WITH_CUDA
     std::optional<c10::cuda::CUDAGuard> guard;
-    if (device_of(c.device).is_cuda()) guard.emplace(device_of(c.device));
+    if (device_of(c.device).is_cuda())
+      guard.emplace(device_of(c.device));
 #endif
     // Held until the case ends, so the inputs and outputs made after it sit past it.
     const at::Tensor padding =
@@ -103,10 +108,11 @@ results::CaseResult run_case(const results::Case& c, const ExecOptions& options)
     // operator does not support it, nothing failed.
     const bool unsupported = result.message.find("not implemented for '") != std::string::npos;
     result.status = unsupported ? results::Status::skipped : results::Status::error;
-    if (unsupported) result.message = c.dtype + " is not supported here: " + result.message;
+    if (unsupported)
+      result.message = c.dtype + " is not supported here: " + result.message;
     core::log_debug(c.case_id + ": " + e.what());
   }
   return result;
 }
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

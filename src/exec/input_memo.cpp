@@ -8,7 +8,9 @@ namespace opbench::exec {
 
 std::size_t InputMemo::default_budget() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  const std::size_t eighth = pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 8 : 0;
+  const std::size_t eighth =
+      pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 8
+                            : 0;
   return std::min(std::size_t{2} << 30, eighth);
 }
 
@@ -18,13 +20,15 @@ InputMemo& InputMemo::shared() {
 }
 
 std::size_t InputMemo::bytes_of(const Draw& draw) {
-  return draw.values.nbytes() + (draw.generator_state.defined() ? draw.generator_state.nbytes() : 0);
+  return draw.values.nbytes() +
+         (draw.generator_state.defined() ? draw.generator_state.nbytes() : 0);
 }
 
 std::optional<InputMemo::Draw> InputMemo::find(const std::string& key) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto at = index_.find(key);
-  if (at == index_.end()) return std::nullopt;
+  if (at == index_.end())
+    return std::nullopt;
   order_.splice(order_.begin(), order_, at->second);
   return at->second->second;
 }
@@ -32,7 +36,8 @@ std::optional<InputMemo::Draw> InputMemo::find(const std::string& key) {
 void InputMemo::keep(const std::string& key, Draw draw) {
   std::lock_guard<std::mutex> lock(mutex_);
   const std::size_t size = bytes_of(draw);
-  if (size > budget_) return;
+  if (size > budget_)
+    return;
   if (const auto at = index_.find(key); at != index_.end()) {
     bytes_ -= bytes_of(at->second->second);
     order_.erase(at->second);
@@ -65,4 +70,4 @@ void InputMemo::clear() {
   bytes_ = 0;
 }
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

@@ -20,10 +20,10 @@
 namespace opbench::exec {
 
 class InputMemo {
- public:
+public:
   struct Draw {
-    at::Tensor values;           // as drawn, on the CPU
-    at::Tensor generator_state;  // the generator's state after drawing them
+    at::Tensor values;          // as drawn, on the CPU
+    at::Tensor generator_state; // the generator's state after drawing them
   };
 
   explicit InputMemo(std::size_t budget_bytes) : budget_(budget_bytes) {}
@@ -48,14 +48,14 @@ class InputMemo {
   std::size_t size() const;
   void clear();
 
- private:
+private:
   using Entry = std::pair<std::string, Draw>;
   static std::size_t bytes_of(const Draw& draw);
   mutable std::mutex mutex_;
   std::size_t budget_;
   std::size_t bytes_ = 0;
-  std::list<Entry> order_;  // most recently used first
+  std::list<Entry> order_; // most recently used first
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;
 };
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

@@ -10,7 +10,7 @@ namespace opbench::exec {
 namespace {
 
 class AllocationTracker final : public c10::MemoryReportingInfoBase {
- public:
+public:
   void reportMemoryUsage(void* /*ptr*/, int64_t alloc_size, size_t /*total_allocated*/,
                          size_t /*total_reserved*/, c10::Device /*device*/) override {
     m_current += alloc_size;
@@ -23,12 +23,12 @@ class AllocationTracker final : public c10::MemoryReportingInfoBase {
   bool memoryProfilingEnabled() const override { return true; }
   const results::MemoryStats& stats() const { return m_stats; }
 
- private:
+private:
   std::int64_t m_current = 0;
   results::MemoryStats m_stats;
 };
 
-}  // namespace
+} // namespace
 
 results::MemoryStats probe_memory(const std::function<void()>& call) {
   auto tracker = std::make_shared<AllocationTracker>();
@@ -39,4 +39,4 @@ results::MemoryStats probe_memory(const std::function<void()>& call) {
   return tracker->stats();
 }
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

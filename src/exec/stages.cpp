@@ -4,17 +4,17 @@
 
 #include <ATen/Config.h>
 #include <ATen/core/grad_mode.h>
+#include <sys/wait.h>
+#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/csrc/jit/api/function_impl.h>
+#include <torch/csrc/jit/api/module.h>
 #include <torch/csrc/jit/codegen/fuser/interface.h>
 #include <torch/csrc/jit/codegen/onednn/interface.h>
 #include <torch/csrc/jit/frontend/tracer.h>
 #include <torch/csrc/jit/passes/tensorexpr_fuser.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
-#include <torch/csrc/jit/api/module.h>
 #include <torch/csrc/jit/serialization/pickle.h>
-#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/version.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -33,12 +33,12 @@
 #include "cuda_graph.hpp"
 #endif
 
+#include "aoti_package.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/inputs.hpp"
 #include "opbench/results/case.hpp"
-#include "aoti_package.hpp"
 
 namespace opbench::exec {
 namespace {
@@ -46,7 +46,8 @@ namespace {
 using Tensors = std::vector<at::Tensor>;
 
 Tensors defined_only(Tensors outputs) {
-  outputs.erase(std::remove_if(outputs.begin(), outputs.end(), [](const at::Tensor& t) { return !t.defined(); }),
+  outputs.erase(std::remove_if(outputs.begin(), outputs.end(),
+                               [](const at::Tensor& t) { return !t.defined(); }),
                 outputs.end());
   return outputs;
 }
@@ -60,7 +61,8 @@ Tensors seeded_call(const results::Case& c, const TensorFunction& f) {
   f.restore();
   at::manual_seed(c.seed);
   Tensors outputs = defined_only(f.body(f.inputs));
-  for (at::Tensor& t : outputs) t = t.clone();
+  for (at::Tensor& t : outputs)
+    t = t.clone();
   return outputs;
 }
 
@@ -68,16 +70,14 @@ Tensors seeded_call(const results::Case& c, const TensorFunction& f) {
 // (the first calls); the optimized plan keeps what it was made with. Restores the previous
 // settings when it ends.
 class FuserSettings {
- public:
+public:
   enum class Fuser { none, onednn_graph, tensorexpr };
 
   explicit FuserSettings(Fuser fuser)
-      : texpr_(torch::jit::tensorExprFuserEnabled()),
-        cpu_(torch::jit::canFuseOnCPU()),
-        gpu_(torch::jit::canFuseOnGPU()),
-        llga_(torch::jit::RegisterLlgaFuseGraph::isEnabled()) {
+      : texpr_(torch::jit::tensorExprFuserEnabled()), cpu_(torch::jit::canFuseOnCPU()),
+        gpu_(torch::jit::canFuseOnGPU()), llga_(torch::jit::RegisterLlgaFuseGraph::isEnabled()) {
     torch::jit::setTensorExprFuserEnabled(fuser == Fuser::tensorexpr);
-    torch::jit::overrideCanFuseOnCPU(false);  // the TensorExpr fuser's CPU path needs LLVM
+    torch::jit::overrideCanFuseOnCPU(false); // the TensorExpr fuser's CPU path needs LLVM
     torch::jit::overrideCanFuseOnGPU(fuser == Fuser::tensorexpr);
     set_llga(fuser == Fuser::onednn_graph);
   }
@@ -90,12 +90,13 @@ class FuserSettings {
   FuserSettings(const FuserSettings&) = delete;
   FuserSettings& operator=(const FuserSettings&) = delete;
 
- private:
+private:
   static void set_llga(bool on) {
 #if AT_MKLDNN_ENABLED()
     torch::jit::RegisterLlgaFuseGraph::setEnabled(on);
 #else
-    if (on) throw SkipCase("this LibTorch is built without oneDNN: no CPU fuser");
+    if (on)
+      throw SkipCase("this LibTorch is built without oneDNN: no CPU fuser");
 #endif
   }
   bool texpr_, cpu_, gpu_, llga_;
@@ -103,7 +104,8 @@ class FuserSettings {
 
 bool is_fusion_group(const torch::jit::Node* node) {
   const std::string_view kind = node->kind().toQualString();
-  return kind.find("FusionGroup") != std::string_view::npos || kind.find("TensorExprGroup") != std::string_view::npos;
+  return kind.find("FusionGroup") != std::string_view::npos ||
+         kind.find("TensorExprGroup") != std::string_view::npos;
 }
 
 bool counts_as_op(const torch::jit::Node* node) {
@@ -115,7 +117,8 @@ bool counts_as_op(const torch::jit::Node* node) {
 // runs the optimized block, else a fallback.
 bool is_guard(const torch::jit::Value* condition) {
   const std::string_view kind = condition->node()->kind().toQualString();
-  return kind == "prim::TypeCheck" || kind == "prim::RequiresGradCheck" || kind.find("Guard") != std::string_view::npos;
+  return kind == "prim::TypeCheck" || kind == "prim::RequiresGradCheck" ||
+         kind.find("Guard") != std::string_view::npos;
 }
 
 struct GraphCounts {
@@ -130,7 +133,8 @@ void count_nodes(const torch::jit::Block* block, GraphCounts& counts) {
       ++counts.groups;
       if (node->hasAttribute(torch::jit::attr::Subgraph)) {
         for (const torch::jit::Node* inner : node->g(torch::jit::attr::Subgraph)->nodes()) {
-          if (counts_as_op(inner)) ++counts.fused_ops;
+          if (counts_as_op(inner))
+            ++counts.fused_ops;
         }
       }
       continue;
@@ -139,8 +143,10 @@ void count_nodes(const torch::jit::Block* block, GraphCounts& counts) {
       count_nodes(node->blocks()[0], counts);
       continue;
     }
-    if (counts_as_op(node)) ++counts.ops;
-    for (const torch::jit::Block* inner : node->blocks()) count_nodes(inner, counts);
+    if (counts_as_op(node))
+      ++counts.ops;
+    for (const torch::jit::Block* inner : node->blocks())
+      count_nodes(inner, counts);
   }
 }
 
@@ -153,10 +159,12 @@ std::shared_ptr<torch::jit::Graph> trace(const TensorFunction& f) {
       [&f](torch::jit::Stack stack) {
         Tensors tensors;
         tensors.reserve(stack.size());
-        for (const auto& value : stack) tensors.push_back(value.toTensor());
+        for (const auto& value : stack)
+          tensors.push_back(value.toTensor());
         // One tuple of every output: a graph function has one output.
         std::vector<c10::IValue> outputs;
-        for (const at::Tensor& t : defined_only(f.body(tensors))) outputs.emplace_back(t);
+        for (const at::Tensor& t : defined_only(f.body(tensors)))
+          outputs.emplace_back(t);
         return torch::jit::Stack{c10::ivalue::Tuple::create(std::move(outputs))};
       },
       [](const at::Tensor&) { return std::string(); }, /*strict=*/false, /*force_outplace=*/false);
@@ -173,7 +181,8 @@ Tensors run_graph(ScriptState& s) {
   s.stack.assign(s.f.inputs.begin(), s.f.inputs.end());
   s.function->run(s.stack);
   Tensors out;
-  for (const auto& v : s.stack.at(0).toTupleRef().elements()) out.push_back(v.toTensor());
+  for (const auto& v : s.stack.at(0).toTupleRef().elements())
+    out.push_back(v.toTensor());
   s.stack.clear();
   return out;
 }
@@ -183,19 +192,22 @@ Tensors run_graph(ScriptState& s) {
 std::string interpreter_reason(const std::string& what) {
   const std::string marker = "RuntimeError: ";
   const auto at = what.find(marker);
-  if (at == std::string::npos) return core::first_line(what);
+  if (at == std::string::npos)
+    return core::first_line(what);
   return core::first_line(what.substr(at + marker.size()));
 }
 
 // Holds a stage's outputs to eager's (`eager` nullptr: a later repetition, not checked): a
 // mismatch is the case's error ("stage S: <what> (<detail>)"); the check and its tolerance go
 // into `info`.
-void check_outputs(const results::Case& c, const Tensors* eager, const Tensors& outputs, const std::string& what,
-                   results::StageInfo& info) {
-  if (eager == nullptr) return;
+void check_outputs(const results::Case& c, const Tensors* eager, const Tensors& outputs,
+                   const std::string& what, results::StageInfo& info) {
+  if (eager == nullptr)
+    return;
   double worst = 0;
   const std::string mismatch = outputs_differ(*eager, outputs, worst);
-  if (!mismatch.empty()) throw Error("stage " + core::name_of(c.stage) + ": " + what + " (" + mismatch + ")");
+  if (!mismatch.empty())
+    throw Error("stage " + core::name_of(c.stage) + ": " + what + " (" + mismatch + ")");
   info.check = worst;
   info.tolerance = eager->empty() ? "exact" : tolerance_for(eager->front().scalar_type()).text();
 }
@@ -204,7 +216,8 @@ void check_outputs(const results::Case& c, const Tensors* eager, const Tensors& 
 // without any fuser, on the very inputs it was made from: a trace that does not give eager's
 // outputs cannot be timed as this case (LongTail-Bench leaves such cells empty too). SkipCase
 // says why.
-std::shared_ptr<torch::jit::Graph> faithful_trace(const results::Case& c, const TensorFunction& f, const Tensors* eager);
+std::shared_ptr<torch::jit::Graph> faithful_trace(const results::Case& c, const TensorFunction& f,
+                                                  const Tensors* eager);
 
 // `eager`: the outputs to check against (nullptr: not checked, a later repetition).
 Workload script_workload(const results::Case& c, TensorFunction f, const Tensors* eager) {
@@ -221,11 +234,12 @@ Workload script_workload(const results::Case& c, TensorFunction f, const Tensors
   const std::shared_ptr<torch::jit::Graph> graph = faithful_trace(c, f, eager);
   s->f = std::move(f);
   results::StageInfo info;
-  info.runner = fuser == Fuser::none ? "torchscript"
+  info.runner = fuser == Fuser::none         ? "torchscript"
                 : fuser == Fuser::tensorexpr ? "torchscript+tensorexpr"
                                              : "torchscript+onednn_graph";
   info.note = s->f.note;
-  s->function = std::make_shared<torch::jit::GraphFunction>("opbench_" + core::name_of(c.stage), graph, nullptr);
+  s->function = std::make_shared<torch::jit::GraphFunction>("opbench_" + core::name_of(c.stage),
+                                                            graph, nullptr);
   Tensors outputs;
   {
     // The profiling runs and the optimization happen in the first calls; a few more make sure
@@ -240,11 +254,12 @@ Workload script_workload(const results::Case& c, TensorFunction f, const Tensors
       }
     } catch (const std::exception& e) {
       // The graph ran unoptimized above: what failed is the optimized (fused) graph.
-      throw Error("stage " + core::name_of(c.stage) + ": the " + info.runner + " graph failed: " + interpreter_reason(e.what()) +
-                  "\n\n" + e.what());
+      throw Error("stage " + core::name_of(c.stage) + ": the " + info.runner +
+                  " graph failed: " + interpreter_reason(e.what()) + "\n\n" + e.what());
     }
     GraphCounts counts;
-    if (const auto optimized = torch::jit::lastExecutedOptimizedGraph()) count_nodes(optimized->block(), counts);
+    if (const auto optimized = torch::jit::lastExecutedOptimizedGraph())
+      count_nodes(optimized->block(), counts);
     info.graph_ops = counts.ops;
     info.fusion_groups = counts.groups;
     info.fused_ops = counts.fused_ops;
@@ -255,8 +270,10 @@ Workload script_workload(const results::Case& c, TensorFunction f, const Tensors
                                   " operator nodes of this graph";
       // A single operator: fused would be script again, so it is not timed. A sample's graph is
       // timed all the same, saying so (its row of the stage table shows what the fuser did not do).
-      if (c.kind != results::Kind::sample) throw SkipCase(nothing + ": fused would time script again");
-      info.note = nothing + ": this is the script graph timed again" + (info.note.empty() ? "" : "; " + info.note);
+      if (c.kind != results::Kind::sample)
+        throw SkipCase(nothing + ": fused would time script again");
+      info.note = nothing + ": this is the script graph timed again" +
+                  (info.note.empty() ? "" : "; " + info.note);
     }
   }
   check_outputs(c, eager, outputs, "its outputs differ from eager's", info);
@@ -265,7 +282,7 @@ Workload script_workload(const results::Case& c, TensorFunction f, const Tensors
   w.call = [s] {
     s->stack.assign(s->f.inputs.begin(), s->f.inputs.end());
     s->function->run(s->stack);
-    s->stack.swap(s->previous);  // the previous call's outputs stay alive while the next runs
+    s->stack.swap(s->previous); // the previous call's outputs stay alive while the next runs
   };
   w.release = [s] {
     s->stack.clear();
@@ -273,13 +290,15 @@ Workload script_workload(const results::Case& c, TensorFunction f, const Tensors
   };
   w.work_call = [s] { (void)s->f.body(s->f.inputs); };
   w.restore = s->f.restore;
-  w.call_path = c.stage == results::Stage::fused ? results::CallPath::fused : results::CallPath::script;
+  w.call_path =
+      c.stage == results::Stage::fused ? results::CallPath::fused : results::CallPath::script;
   w.stage_info = info;
   w.state = s;
   return w;
 }
 
-std::shared_ptr<torch::jit::Graph> faithful_trace(const results::Case& c, const TensorFunction& f, const Tensors* eager) {
+std::shared_ptr<torch::jit::Graph> faithful_trace(const results::Case& c, const TensorFunction& f,
+                                                  const Tensors* eager) {
   std::shared_ptr<torch::jit::Graph> graph;
   try {
     graph = trace(f);
@@ -290,26 +309,33 @@ std::shared_ptr<torch::jit::Graph> faithful_trace(const results::Case& c, const 
   }
   if (eager != nullptr) {
     FuserSettings settings(FuserSettings::Fuser::none);
-    ScriptState plain{std::make_shared<torch::jit::GraphFunction>("opbench_trace", graph->copy(), nullptr), f, {}, {}};
+    ScriptState plain{
+        std::make_shared<torch::jit::GraphFunction>("opbench_trace", graph->copy(), nullptr),
+        f,
+        {},
+        {}};
     f.restore();
     at::manual_seed(c.seed);
     double worst = 0;
     const std::string mismatch = outputs_differ(*eager, run_graph(plain), worst);
-    if (!mismatch.empty()) throw SkipCase("the TorchScript trace does not reproduce the eager outputs: " + mismatch);
+    if (!mismatch.empty())
+      throw SkipCase("the TorchScript trace does not reproduce the eager outputs: " + mismatch);
   }
   return graph;
 }
 
 Workload inductor_workload(const results::Case& c, TensorFunction f, const Tensors* eager) {
-  if (f.inputs.empty()) throw SkipCase("the computation has no tensor input: an exported program needs one");
+  if (f.inputs.empty())
+    throw SkipCase("the computation has no tensor input: an exported program needs one");
   const std::string python = compiler_python();
   const std::string version = python_torch_version(python);
   if (version.empty()) {
-    throw SkipCase("the inductor stage compiles with Python's torch, and " + python + " " + OPBENCH_AOTI_SCRIPT +
-                   " did not run (set OPBENCH_PYTHON)");
+    throw SkipCase("the inductor stage compiles with Python's torch, and " + python + " " +
+                   OPBENCH_AOTI_SCRIPT + " did not run (set OPBENCH_PYTHON)");
   }
   if (release_of(version) != release_of(TORCH_VERSION)) {
-    throw SkipCase("the Python torch (" + python + ") is " + version + " and this LibTorch " + TORCH_VERSION +
+    throw SkipCase("the Python torch (" + python + ") is " + version + " and this LibTorch " +
+                   TORCH_VERSION +
                    ": a package must be compiled by the same version (set OPBENCH_PYTHON)");
   }
   const std::shared_ptr<torch::jit::Graph> graph = faithful_trace(c, f, eager);
@@ -344,7 +370,9 @@ Workload inductor_workload(const results::Case& c, TensorFunction f, const Tenso
   check_outputs(c, eager, outputs, "the package's outputs differ from eager's", info);
   Workload w;
   w.input_bytes = tensor_bytes(s->f.inputs);
-  w.call = [s] { s->previous = s->loader->run(s->f.inputs); };  // the previous outputs live until then
+  w.call = [s] {
+    s->previous = s->loader->run(s->f.inputs);
+  }; // the previous outputs live until then
   w.release = [s] { s->previous.clear(); };
   w.work_call = [s] { (void)s->f.body(s->f.inputs); };
   w.restore = s->f.restore;
@@ -364,9 +392,11 @@ Workload graph_workload(const results::Case& c, TensorFunction f, const Tensors*
   auto s = std::make_shared<State>();
   s->f = std::move(f);
   try {
-    s->graph = capture_graph(device_of(c.device), [&s] { s->outputs = defined_only(s->f.body(s->f.inputs)); }, 1);
+    s->graph = capture_graph(
+        device_of(c.device), [&s] { s->outputs = defined_only(s->f.body(s->f.inputs)); }, 1);
   } catch (const std::exception& e) {
-    throw SkipCase("the eager calls cannot be captured in a CUDA graph: " + core::first_line(e.what()));
+    throw SkipCase("the eager calls cannot be captured in a CUDA graph: " +
+                   core::first_line(e.what()));
   }
   s->f.restore();
   s->graph->replay();
@@ -388,10 +418,11 @@ Workload graph_workload(const results::Case& c, TensorFunction f, const Tensors*
 }
 #endif
 
-}  // namespace
+} // namespace
 
 Workload staged_workload(const results::Case& c, TensorFunction f, bool check) {
-  if (c.direction != results::Direction::forward) throw SkipCase("stages time the forward direction only");
+  if (c.direction != results::Direction::forward)
+    throw SkipCase("stages time the forward direction only");
   at::NoGradGuard no_grad;
   Tensors eager;
   if (check) {
@@ -404,15 +435,18 @@ Workload staged_workload(const results::Case& c, TensorFunction f, bool check) {
     }
   }
   const Tensors* reference = check ? &eager : nullptr;
-  if (c.stage == results::Stage::script || c.stage == results::Stage::fused) return script_workload(c, std::move(f), reference);
-  if (c.stage == results::Stage::inductor) return inductor_workload(c, std::move(f), reference);
+  if (c.stage == results::Stage::script || c.stage == results::Stage::fused)
+    return script_workload(c, std::move(f), reference);
+  if (c.stage == results::Stage::inductor)
+    return inductor_workload(c, std::move(f), reference);
   if (c.stage == results::Stage::graph) {
 #if OPBENCH_WITH_CUDA
-    if (device_of(c.device).is_cuda()) return graph_workload(c, std::move(f), reference);
+    if (device_of(c.device).is_cuda())
+      return graph_workload(c, std::move(f), reference);
 #endif
     throw SkipCase("the graph stage captures CUDA calls: it runs on CUDA devices only");
   }
   throw Error("unknown stage '" + core::name_of(c.stage) + "'");
 }
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

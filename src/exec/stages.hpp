@@ -32,9 +32,9 @@ struct TensorFunction {
   std::vector<at::Tensor> inputs;
   // Outputs of one call; undefined tensors are dropped before any check.
   std::function<std::vector<at::Tensor>(const std::vector<at::Tensor>&)> body;
-  std::shared_ptr<void> keep;  // whatever `body` needs alive
-  Restore restore;             // puts back the inputs `body` writes (an in-place operator's)
-  std::string note;            // said in the result (e.g. inputs read on the host are baked in)
+  std::shared_ptr<void> keep; // whatever `body` needs alive
+  Restore restore;            // puts back the inputs `body` writes (an in-place operator's)
+  std::string note;           // said in the result (e.g. inputs read on the host are baked in)
 };
 
 // The workload of `c` at its stage (not "eager"), made from its computation. With `check` (the
@@ -44,4 +44,4 @@ struct TensorFunction {
 // an operator's graph and for a stage the device cannot run.
 Workload staged_workload(const results::Case& c, TensorFunction function, bool check = true);
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

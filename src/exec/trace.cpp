@@ -19,26 +19,30 @@ void write_trace(const std::function<void()>& call, const c10::Device& device, i
   using torch::profiler::impl::ProfilerConfig;
   using torch::profiler::impl::ProfilerState;
   std::set<ActivityType> activities{ActivityType::CPU};
-  if (device.is_cuda()) activities.insert(ActivityType::CUDA);
+  if (device.is_cuda())
+    activities.insert(ActivityType::CUDA);
   const ProfilerConfig config(ProfilerState::KINETO, /*report_input_shapes=*/true);
   auto drain = [&] {
 #if OPBENCH_WITH_CUDA
-    if (device.is_cuda()) c10::cuda::getCurrentCUDAStream(device.index()).synchronize();
+    if (device.is_cuda())
+      c10::cuda::getCurrentCUDAStream(device.index()).synchronize();
 #endif
   };
   profiler::prepareProfiler(config, activities);
   profiler::enableProfiler(config, activities);
   std::unique_ptr<profiler::ProfilerResult> result;
   try {
-    for (int i = 0; i < calls; ++i) call();
+    for (int i = 0; i < calls; ++i)
+      call();
     drain();
     result = profiler::disableProfiler();
   } catch (...) {
     result = profiler::disableProfiler();
     throw;
   }
-  if (!result) throw Error(path + ": the profiler returned no trace");
+  if (!result)
+    throw Error(path + ": the profiler returned no trace");
   result->save(path);
 }
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

@@ -16,4 +16,4 @@ namespace opbench::exec {
 void write_trace(const std::function<void()>& call, const c10::Device& device, int calls,
                  const std::string& path);
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

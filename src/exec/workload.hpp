@@ -24,10 +24,11 @@ namespace opbench::exec {
 // turns a normal tensor into infinities within five calls, and ATen's exp runs 2.7x slower on
 // them.
 struct Restore {
-  std::function<void()> run;        // empty: the call writes no input it reads
-  std::vector<std::string> arguments;  // the schema names of what `run` puts back
+  std::function<void()> run;          // empty: the call writes no input it reads
+  std::vector<std::string> arguments; // the schema names of what `run` puts back
   void operator()() const {
-    if (run) run();
+    if (run)
+      run();
   }
 };
 
@@ -84,6 +85,7 @@ Workload make_workload(const results::Case& c, bool first = true);
 Workload operator_workload(PreparedCall& call);
 
 // Times, records and probes `workload` into `result` (see executor.hpp for what each field is).
-void drive(const results::Case& c, const ExecOptions& options, Workload& workload, results::CaseResult& result);
+void drive(const results::Case& c, const ExecOptions& options, Workload& workload,
+           results::CaseResult& result);
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

@@ -28,9 +28,11 @@ std::vector<at::Tensor> differentiable_outputs(const std::vector<c10::IValue>& s
   };
   for (const auto& value : stack) {
     if (value.isTensorList()) {
-      for (const at::Tensor& t : value.toTensorVector()) take(t);
+      for (const at::Tensor& t : value.toTensorVector())
+        take(t);
     } else if (value.isTuple()) {
-      for (const auto& item : value.toTupleRef().elements()) take(item);
+      for (const auto& item : value.toTupleRef().elements())
+        take(item);
     } else {
       take(value);
     }
@@ -38,9 +40,9 @@ std::vector<at::Tensor> differentiable_outputs(const std::vector<c10::IValue>& s
   return out;
 }
 
-// The gradients of `outputs` with respect to `inputs` over the retained graph. torch::autograd::grad
-// returns them instead of accumulating into .grad, and the graph is retained, so every call walks
-// the same graph. `keep` holds whatever the graph's inputs need to stay alive.
+// The gradients of `outputs` with respect to `inputs` over the retained graph.
+// torch::autograd::grad returns them instead of accumulating into .grad, and the graph is retained,
+// so every call walks the same graph. `keep` holds whatever the graph's inputs need to stay alive.
 Workload gradient_workload(std::vector<at::Tensor> outputs, std::vector<at::Tensor> inputs,
                            std::shared_ptr<void> keep) {
   if (outputs.empty()) {
@@ -51,7 +53,8 @@ Workload gradient_workload(std::vector<at::Tensor> outputs, std::vector<at::Tens
     std::shared_ptr<void> keep;
   };
   auto s = std::make_shared<State>();
-  for (const auto& out : outputs) s->grad_outputs.push_back(at::ones_like(out));
+  for (const auto& out : outputs)
+    s->grad_outputs.push_back(at::ones_like(out));
   s->outputs = std::move(outputs);
   s->inputs = std::move(inputs);
   s->keep = std::move(keep);
@@ -73,7 +76,8 @@ Workload gradient_workload(std::vector<at::Tensor> outputs, std::vector<at::Tens
 Workload operator_backward(const results::Case& c) {
   at::AutoGradMode grad_mode(true);
   auto call = std::make_shared<PreparedCall>(prepare_call(c, /*requires_grad=*/true));
-  if (call->grad_inputs.empty()) throw SkipCase("no floating-point tensor input to differentiate");
+  if (call->grad_inputs.empty())
+    throw SkipCase("no floating-point tensor input to differentiate");
   std::vector<c10::IValue> stack(call->args.begin(), call->args.end());
   call->handle.callBoxed(stack);
   return gradient_workload(differentiable_outputs(stack), call->grad_inputs, call);
@@ -84,7 +88,7 @@ Workload operator_backward(const results::Case& c) {
 // the CPU, as the Python numbers of the original would.
 struct SampleInputs {
   const samples::Sample* sample = nullptr;
-  samples::Sample::Body body;  // at the case's parameters
+  samples::Sample::Body body; // at the case's parameters
   std::vector<at::Tensor> inputs;
   std::size_t on_device = 0;
 };
@@ -92,20 +96,24 @@ struct SampleInputs {
 SampleInputs sample_inputs(const results::Case& c) {
   SampleInputs out;
   out.sample = samples::find(c.name);
-  if (out.sample == nullptr) throw Error("no sample named " + c.name + " is built in");
+  if (out.sample == nullptr)
+    throw Error("no sample named " + c.name + " is built in");
   for (const auto& item : c.given.items()) {
-    if (item.key() == "sizes") continue;
+    if (item.key() == "sizes")
+      continue;
     const auto* parameter = catalog::find_parameter(out.sample->info.parameters, item.key());
-    if (parameter == nullptr) throw Error("sample " + c.name + " has no parameter '" + item.key() + "'");
+    if (parameter == nullptr)
+      throw Error("sample " + c.name + " has no parameter '" + item.key() + "'");
     if (!parameter->accepts(item.value())) {
-      throw Error("sample " + c.name + ": parameter " + item.key() + " = " + item.value().dump() + " is not " +
-                  parameter->domain());
+      throw Error("sample " + c.name + ": parameter " + item.key() + " = " + item.value().dump() +
+                  " is not " + parameter->domain());
     }
   }
   out.body = out.sample->bind(c.given);
   at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(c.seed);
   out.inputs = out.sample->make_inputs(c.given.at("sizes"), generator);
-  out.on_device = samples::place_inputs(*out.sample, out.inputs, scalar_type(c.dtype), device_of(c.device));
+  out.on_device =
+      samples::place_inputs(*out.sample, out.inputs, scalar_type(c.dtype), device_of(c.device));
   return out;
 }
 
@@ -127,7 +135,7 @@ TensorFunction sample_function(const results::Case& c) {
 TensorFunction operator_function(const results::Case& c) {
   auto call = std::make_shared<PreparedCall>(prepare_call(c, /*requires_grad=*/false));
   TensorFunction f;
-  f.restore = restore_of(*call);  // the inputs below are the call's own tensors
+  f.restore = restore_of(*call); // the inputs below are the call's own tensors
   std::vector<std::size_t> positions;
   for (std::size_t i = 0; i < call->args.size(); ++i) {
     if (call->args[i].isTensor() && call->args[i].toTensor().defined()) {
@@ -137,17 +145,20 @@ TensorFunction operator_function(const results::Case& c) {
   }
   f.body = [call, positions](const std::vector<at::Tensor>& inputs) {
     std::vector<c10::IValue> stack(call->args.begin(), call->args.end());
-    for (std::size_t k = 0; k < positions.size(); ++k) stack[positions[k]] = inputs[k];
+    for (std::size_t k = 0; k < positions.size(); ++k)
+      stack[positions[k]] = inputs[k];
     call->handle.callBoxed(stack);
     std::vector<at::Tensor> out;
     for (const auto& value : stack) {
       if (value.isTensor()) {
         out.push_back(value.toTensor());
       } else if (value.isTensorList()) {
-        for (const at::Tensor& t : value.toTensorVector()) out.push_back(t);
+        for (const at::Tensor& t : value.toTensorVector())
+          out.push_back(t);
       } else if (value.isTuple()) {
         for (const auto& item : value.toTupleRef().elements()) {
-          if (item.isTensor()) out.push_back(item.toTensor());
+          if (item.isTensor())
+            out.push_back(item.toTensor());
         }
       }
     }
@@ -173,13 +184,15 @@ Workload sample_workload(const results::Case& c) {
     for (std::size_t i : sample->info.grad_inputs) {
       if (i >= on_device || !at::isFloatingType(inputs[i].scalar_type())) {
         throw Error("sample " + sample->info.name + ": grad input " + std::to_string(i) +
-                    " is not a floating input on the device (it has " + std::to_string(on_device) + ")");
+                    " is not a floating input on the device (it has " + std::to_string(on_device) +
+                    ")");
       }
       grad_inputs.push_back(inputs[i].requires_grad_(true));
     }
     std::vector<at::Tensor> outputs;
     for (const auto& out : made.body(inputs)) {
-      if (out.defined() && out.requires_grad()) outputs.push_back(out);
+      if (out.defined() && out.requires_grad())
+        outputs.push_back(out);
     }
     auto keep = std::make_shared<std::vector<at::Tensor>>(std::move(inputs));
     return gradient_workload(std::move(outputs), std::move(grad_inputs), keep);
@@ -225,24 +238,28 @@ std::int64_t value_bytes(const c10::IValue& value) {
   }
   std::int64_t bytes = 0;
   if (value.isList()) {
-    for (const c10::IValue& item : value.toListRef()) bytes += value_bytes(item);
+    for (const c10::IValue& item : value.toListRef())
+      bytes += value_bytes(item);
   } else if (value.isTuple()) {
-    for (const c10::IValue& item : value.toTupleRef().elements()) bytes += value_bytes(item);
+    for (const c10::IValue& item : value.toTupleRef().elements())
+      bytes += value_bytes(item);
   }
   return bytes;
 }
 
-}  // namespace
+} // namespace
 
 std::int64_t tensor_bytes(const std::vector<c10::IValue>& values) {
   std::int64_t bytes = 0;
-  for (const c10::IValue& v : values) bytes += value_bytes(v);
+  for (const c10::IValue& v : values)
+    bytes += value_bytes(v);
   return bytes;
 }
 
 std::int64_t tensor_bytes(const std::vector<at::Tensor>& tensors) {
   std::int64_t bytes = 0;
-  for (const at::Tensor& t : tensors) bytes += t.defined() ? static_cast<std::int64_t>(t.nbytes()) : 0;
+  for (const at::Tensor& t : tensors)
+    bytes += t.defined() ? static_cast<std::int64_t>(t.nbytes()) : 0;
   return bytes;
 }
 
@@ -255,7 +272,8 @@ Restore restore_of(const PreparedCall& call) {
   const auto& arguments = call.handle.schema().arguments();
   for (std::size_t i = 0; i < arguments.size() && i < call.args.size(); ++i) {
     const c10::Argument& argument = arguments[i];
-    if (argument.is_out() || argument.alias_info() == nullptr || !argument.alias_info()->isWrite()) continue;
+    if (argument.is_out() || argument.alias_info() == nullptr || !argument.alias_info()->isWrite())
+      continue;
     std::vector<at::Tensor> tensors;
     if (call.args[i].isTensor()) {
       tensors.push_back(call.args[i].toTensor());
@@ -264,16 +282,20 @@ Restore restore_of(const PreparedCall& call) {
     }
     const std::size_t before = saved->targets.size();
     for (const at::Tensor& t : tensors) {
-      if (!t.defined()) continue;
+      if (!t.defined())
+        continue;
       saved->targets.push_back(t);
       saved->made.push_back(t.detach().clone());
     }
-    if (saved->targets.size() > before) restore.arguments.push_back(argument.name());
+    if (saved->targets.size() > before)
+      restore.arguments.push_back(argument.name());
   }
-  if (saved->targets.empty()) return restore;
+  if (saved->targets.empty())
+    return restore;
   restore.run = [saved] {
     at::NoGradGuard no_grad;
-    for (std::size_t i = 0; i < saved->targets.size(); ++i) saved->targets[i].copy_(saved->made[i]);
+    for (std::size_t i = 0; i < saved->targets.size(); ++i)
+      saved->targets[i].copy_(saved->made[i]);
   };
   return restore;
 }
@@ -312,16 +334,22 @@ Workload operator_workload(PreparedCall& call) {
 
 Workload make_workload(const results::Case& c, bool first) {
   if (c.stage != results::Stage::eager) {
-    if (c.kind == results::Kind::model) throw SkipCase("a model case is TorchScript already: it runs at stage eager only");
-    return staged_workload(c, c.kind == results::Kind::sample ? sample_function(c) : operator_function(c), first);
+    if (c.kind == results::Kind::model)
+      throw SkipCase("a model case is TorchScript already: it runs at stage eager only");
+    return staged_workload(
+        c, c.kind == results::Kind::sample ? sample_function(c) : operator_function(c), first);
   }
-  if (c.kind == results::Kind::model) return model_workload(c);
-  if (c.kind == results::Kind::sample) return sample_workload(c);
-  if (c.direction == results::Direction::backward) return operator_backward(c);
+  if (c.kind == results::Kind::model)
+    return model_workload(c);
+  if (c.kind == results::Kind::sample)
+    return sample_workload(c);
+  if (c.direction == results::Direction::backward)
+    return operator_backward(c);
   auto call = std::make_shared<PreparedCall>(prepare_call(c, /*requires_grad=*/false));
   Workload w = operator_workload(*call);
-  w.state = std::make_shared<std::pair<std::shared_ptr<PreparedCall>, std::shared_ptr<void>>>(call, w.state);
+  w.state = std::make_shared<std::pair<std::shared_ptr<PreparedCall>, std::shared_ptr<void>>>(
+      call, w.state);
   return w;
 }
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

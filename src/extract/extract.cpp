@@ -1,8 +1,8 @@
 #include "opbench/extract/extract.hpp"
 
-#include <ATen/ATen.h>
 #include "opbench/core/files.hpp"
 #include "opbench/exec/call_recorder.hpp"
+#include <ATen/ATen.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/csrc/jit/serialization/import.h>
 
@@ -21,7 +21,8 @@ namespace opbench::extract {
 InputSpec InputSpec::parse(const std::string& text) {
   const auto parts = core::split(text, ':');
   if (parts.empty() || parts.size() > 2) {
-    throw UsageError("bad --input '" + text + "', expected DIMS[:DTYPE] such as 1x3x224x224:float32");
+    throw UsageError("bad --input '" + text +
+                     "', expected DIMS[:DTYPE] such as 1x3x224x224:float32");
   }
   InputSpec spec;
   try {
@@ -29,17 +30,21 @@ InputSpec InputSpec::parse(const std::string& text) {
   } catch (const ConfigError& e) {
     throw UsageError(std::string("bad --input '") + text + "': " + e.what());
   }
-  if (parts.size() == 2) spec.dtype = core::canonical_dtype(parts[1]);
+  if (parts.size() == 2)
+    spec.dtype = core::canonical_dtype(parts[1]);
   return spec;
 }
 
 std::string InputSpec::str() const {
   std::vector<std::string> dims;
-  for (auto d : shape) dims.push_back(std::to_string(d));
+  for (auto d : shape)
+    dims.push_back(std::to_string(d));
   return core::join(dims, "x") + ":" + dtype;
 }
 
-Json InputSpec::to_json() const { return {{"shape", shape}, {"dtype", dtype}}; }
+Json InputSpec::to_json() const {
+  return {{"shape", shape}, {"dtype", dtype}};
+}
 
 Extraction extract_model(const std::string& model, const std::vector<InputSpec>& inputs,
                          std::uint64_t seed) {
@@ -61,7 +66,8 @@ Extraction extract_model(const std::string& model, const std::vector<InputSpec>&
   c.seed = seed;
   c.origin = model;
   Json specs = Json::array();
-  for (const auto& input : inputs) specs.push_back(input.to_json());
+  for (const auto& input : inputs)
+    specs.push_back(input.to_json());
   const std::vector<c10::IValue> values = exec::make_tensors(c, specs);
 
   exec::Recording recording;
@@ -75,7 +81,8 @@ Extraction extract_model(const std::string& model, const std::vector<InputSpec>&
       recording = exec::record_aten_calls([&] { module.forward(values); }, record_options);
     } catch (const std::exception& e) {
       std::string message = e.what();
-      throw Error(model + ": forward failed on the given inputs (" + message.substr(0, message.find('\n')) + ")");
+      throw Error(model + ": forward failed on the given inputs (" +
+                  message.substr(0, message.find('\n')) + ")");
     }
   }
 
@@ -93,7 +100,8 @@ Extraction extract_model(const std::string& model, const std::vector<InputSpec>&
         catalog::bind_case(recorded.op, recorded.args, model);
       } catch (const ConfigError& e) {
         std::string message = e.what();
-        recorded.unsupported = message.substr(message.find(": ") == std::string::npos ? 0 : message.find(": ") + 2);
+        recorded.unsupported =
+            message.substr(message.find(": ") == std::string::npos ? 0 : message.find(": ") + 2);
       }
     }
     index.emplace(key, out.calls.size());
@@ -106,7 +114,8 @@ Json to_config(const Extraction& extraction) {
   const std::string name = core::filename(extraction.model);
   Json model = {{"path", extraction.model}, {"top_level_calls", extraction.total_calls}};
   Json inputs = Json::array();
-  for (const auto& input : extraction.inputs) inputs.push_back(input.str());
+  for (const auto& input : extraction.inputs)
+    inputs.push_back(input.str());
   model["inputs"] = inputs;
   // One operator entry per ATen operator, in order of first call.
   Json operators = Json::array();
@@ -115,10 +124,15 @@ Json to_config(const Extraction& extraction) {
     auto it = position.find(call.op);
     if (it == position.end()) {
       it = position.emplace(call.op, operators.size()).first;
-      operators.push_back({{"op", call.op}, {"category", "model"}, {"tags", {"extracted"}}, {"cases", Json::array()}});
+      operators.push_back({{"op", call.op},
+                           {"category", "model"},
+                           {"tags", {"extracted"}},
+                           {"cases", Json::array()}});
     }
-    Json c = {{"args", call.args}, {"shape_class", "common"}, {"source", name}, {"count", call.count}};
-    if (!call.unsupported.empty()) c["unsupported"] = call.unsupported;
+    Json c = {
+        {"args", call.args}, {"shape_class", "common"}, {"source", name}, {"count", call.count}};
+    if (!call.unsupported.empty())
+      c["unsupported"] = call.unsupported;
     operators[it->second]["cases"].push_back(c);
   }
   return {{"description", "ATen calls of " + name + ", recorded by opbench extract"},
@@ -126,4 +140,4 @@ Json to_config(const Extraction& extraction) {
           {"operators", operators}};
 }
 
-}  // namespace opbench::extract
+} // namespace opbench::extract

@@ -24,21 +24,24 @@ constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 struct Reference {
   double log_baseline = k_nan;
   double sd = k_nan;
-  double log_low = k_nan;   // the fastest and slowest night of the window
+  double log_low = k_nan; // the fastest and slowest night of the window
   double log_high = k_nan;
   std::size_t n = 0;
-  std::size_t change_nights = 0;  // the window's last change point was this many nights ago; 0: none
-  double change_ratio = k_nan;    // the level after it / the level before it
+  std::size_t change_nights = 0; // the window's last change point was this many nights ago; 0: none
+  double change_ratio = k_nan;   // the level after it / the level before it
 };
 
 // Beyond every night of the window, on the side of `log_value`'s move.
-bool outside(double log_value, const Reference& r) { return log_value > r.log_high || log_value < r.log_low; }
+bool outside(double log_value, const Reference& r) {
+  return log_value > r.log_high || log_value < r.log_low;
+}
 
 Reference reference_of(const std::vector<double>& history, const GateOptions& options) {
   std::vector<double> window;
   const std::size_t first = history.size() > options.window ? history.size() - options.window : 0;
   for (std::size_t i = first; i < history.size(); ++i) {
-    if (history[i] > 0 && std::isfinite(history[i])) window.push_back(history[i]);
+    if (history[i] > 0 && std::isfinite(history[i]))
+      window.push_back(history[i]);
   }
   Reference r;
   // A level that changed inside the window and held since for min_history nights or more is the
@@ -58,9 +61,11 @@ Reference reference_of(const std::vector<double>& history, const GateOptions& op
     }
   }
   std::vector<double> logs;
-  for (double v : window) logs.push_back(std::log(v));
+  for (double v : window)
+    logs.push_back(std::log(v));
   r.n = logs.size();
-  if (logs.empty()) return r;
+  if (logs.empty())
+    return r;
   r.log_baseline = stats::median(logs);
   r.log_low = *std::min_element(logs.begin(), logs.end());
   r.log_high = *std::max_element(logs.begin(), logs.end());
@@ -96,13 +101,16 @@ Reference reference_of(const GateCase& c) {
 double two_look_mde_factor(std::size_t n, const GateOptions& o) {
   const double df = static_cast<double>(n - 1);
   const double inv_n = 1.0 / static_cast<double>(n);
-  const double a = stats::student_t_quantile(1.0 - o.look_level() / 2.0, df) * std::sqrt(1.0 + inv_n);
-  const double b = stats::student_t_quantile(1.0 - o.alpha / 2.0, df) * 2.0 * std::sqrt(0.5 + inv_n);
-  auto upper = [](double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); };  // Q(z) = P(Z > z)
+  const double a =
+      stats::student_t_quantile(1.0 - o.look_level() / 2.0, df) * std::sqrt(1.0 + inv_n);
+  const double b =
+      stats::student_t_quantile(1.0 - o.alpha / 2.0, df) * 2.0 * std::sqrt(0.5 + inv_n);
+  auto upper = [](double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }; // Q(z) = P(Z > z)
   auto power = [&](double k) {
     const double from = std::max(a - k, -9.0), to = 9.0;
-    if (from >= to) return 0.0;
-    const int steps = 600;  // Simpson's rule
+    if (from >= to)
+      return 0.0;
+    const int steps = 600; // Simpson's rule
     const double h = (to - from) / steps;
     double sum = 0;
     for (int i = 0; i <= steps; ++i) {
@@ -124,30 +132,36 @@ std::string candidate_reason(double ratio) {
   return std::string("candidate: ") + (ratio > 1 ? "slower" : "faster") + ", to confirm";
 }
 
-bool past_floor(double ratio, double floor) { return std::abs(ratio - 1.0) >= floor; }
+bool past_floor(double ratio, double floor) {
+  return std::abs(ratio - 1.0) >= floor;
+}
 
-}  // namespace
+} // namespace
 
 double robust_log_sd(const std::vector<double>& values) {
   std::vector<double> logs;
   for (double v : values) {
-    if (v > 0 && std::isfinite(v)) logs.push_back(std::log(v));
+    if (v > 0 && std::isfinite(v))
+      logs.push_back(std::log(v));
   }
-  if (logs.empty()) return k_nan;
+  if (logs.empty())
+    return k_nan;
   const double center = stats::median(logs);
   std::vector<double> deviations;
-  for (double x : logs) deviations.push_back(std::abs(x - center));
+  for (double x : logs)
+    deviations.push_back(std::abs(x - center));
   const double range = (stats::percentile(logs, 0.9) - stats::percentile(logs, 0.1)) / 2.563;
   return std::max(1.4826 * stats::median(deviations), range);
 }
 
 std::size_t GateResult::candidates() const {
-  return static_cast<std::size_t>(std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.candidate; }));
+  return static_cast<std::size_t>(
+      std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.candidate; }));
 }
 
 std::size_t GateResult::count(const std::string& verdict) const {
-  return static_cast<std::size_t>(
-      std::count_if(cases.begin(), cases.end(), [&](const auto& c) { return c.verdict == verdict; }));
+  return static_cast<std::size_t>(std::count_if(
+      cases.begin(), cases.end(), [&](const auto& c) { return c.verdict == verdict; }));
 }
 
 std::size_t GateResult::second_looks() const {
@@ -161,7 +175,8 @@ std::size_t GateResult::called_otherwise() const {
 }
 
 std::size_t GateResult::blind() const {
-  return static_cast<std::size_t>(std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.blind; }));
+  return static_cast<std::size_t>(
+      std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.blind; }));
 }
 
 GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& options) {
@@ -183,7 +198,8 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
   for (const auto& in : inputs) {
     GateCase c;
     c.case_id = in.case_id;
-    c.baseline = c.noise = c.tonight = c.ratio = c.t = c.p_value = c.mde = c.low = c.high = c.change_ratio = k_nan;
+    c.baseline = c.noise = c.tonight = c.ratio = c.t = c.p_value = c.mde = c.low = c.high =
+        c.change_ratio = k_nan;
     c.confirm_ratio = c.confirm_p = c.second = c.look_ratio = c.look_p = k_nan;
     const Reference r = reference_of(in.history, options);
     c.nights = r.n;
@@ -201,13 +217,15 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
       c.mde = std::max(options.effect_floor, std::exp(z * scale) - 1.0);
       c.blind = c.mde > options.blind_above;
     }
-    if (in.tonight && *in.tonight > 0 && std::isfinite(*in.tonight)) c.tonight = *in.tonight;
+    if (in.tonight && *in.tonight > 0 && std::isfinite(*in.tonight))
+      c.tonight = *in.tonight;
     if (std::isnan(c.tonight)) {
       c.verdict = "unknown";
       c.reason = "no value tonight";
     } else if (r.n < options.min_history) {
       c.verdict = "unknown";
-      c.reason = "history has " + std::to_string(r.n) + " night(s), " + std::to_string(options.min_history) + " needed";
+      c.reason = "history has " + std::to_string(r.n) + " night(s), " +
+                 std::to_string(options.min_history) + " needed";
       if (!in.left_out.empty()) {
         c.reason += "; " + in.left_out;
         c.called_otherwise = true;
@@ -231,23 +249,28 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
   return out;
 }
 
-void second_look(GateResult& result, const std::vector<std::string>& ids, const std::vector<double>& values) {
+void second_look(GateResult& result, const std::vector<std::string>& ids,
+                 const std::vector<double>& values) {
   result.looked = true;
   const GateOptions& o = result.options;
-  std::map<std::size_t, double> factors;  // two_look_mde_factor per number of nights
+  std::map<std::size_t, double> factors; // two_look_mde_factor per number of nights
   for (auto& c : result.cases) {
     // Tonight's rule has two looks: the MDE of every case is that rule's.
     if (c.nights >= 2 && std::isfinite(c.noise)) {
       auto it = factors.find(c.nights);
-      if (it == factors.end()) it = factors.emplace(c.nights, two_look_mde_factor(c.nights, o)).first;
+      if (it == factors.end())
+        it = factors.emplace(c.nights, two_look_mde_factor(c.nights, o)).first;
       c.mde = std::max(o.effect_floor, std::exp(it->second * c.noise) - 1.0);
       c.blind = c.mde > o.blind_above;
     }
-    if (!c.second_look) continue;
+    if (!c.second_look)
+      continue;
     const auto it = std::find(ids.begin(), ids.end(), c.case_id);
-    const double value = it == ids.end() ? k_nan : values[static_cast<std::size_t>(it - ids.begin())];
+    const double value =
+        it == ids.end() ? k_nan : values[static_cast<std::size_t>(it - ids.begin())];
     if (!(value > 0) || !std::isfinite(value)) {
-      c.reason = c.candidate ? candidate_reason(c.ratio) + " (no second look: judged on tonight's value alone)"
+      c.reason = c.candidate ? candidate_reason(c.ratio) +
+                                   " (no second look: judged on tonight's value alone)"
                              : "no second look";
       continue;
     }
@@ -256,18 +279,21 @@ void second_look(GateResult& result, const std::vector<std::string>& ids, const 
     c.second = value;
     c.look_ratio = std::exp(log_mean - r.log_baseline);
     c.look_p = test(log_mean, r, 2).second;
-    c.candidate = c.look_p < o.alpha && past_floor(c.look_ratio, o.effect_floor) && outside(log_mean, r);
+    c.candidate =
+        c.look_p < o.alpha && past_floor(c.look_ratio, o.effect_floor) && outside(log_mean, r);
     c.reason = c.candidate ? candidate_reason(c.look_ratio) : "not a candidate after a second look";
   }
 }
 
-void confirm(GateResult& result, const std::vector<std::string>& ids, const std::vector<double>& again) {
+void confirm(GateResult& result, const std::vector<std::string>& ids,
+             const std::vector<double>& again) {
   result.confirmed = true;
   std::vector<GateCase*> candidates;
   std::vector<double> p_values;
   std::vector<bool> beyond_window;
   for (auto& c : result.cases) {
-    if (!c.candidate) continue;
+    if (!c.candidate)
+      continue;
     const auto it = std::find(ids.begin(), ids.end(), c.case_id);
     if (it == ids.end() || !(again[static_cast<std::size_t>(it - ids.begin())] > 0)) {
       c.verdict = "unknown";
@@ -282,12 +308,13 @@ void confirm(GateResult& result, const std::vector<std::string>& ids, const std:
     p_values.push_back(c.confirm_p);
     beyond_window.push_back(outside(std::log(value), r));
   }
-  const std::vector<bool> significant = stats::benjamini_hochberg(p_values, result.options.confirm_fdr);
+  const std::vector<bool> significant =
+      stats::benjamini_hochberg(p_values, result.options.confirm_fdr);
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     GateCase& c = *candidates[i];
     const bool same_direction = (c.confirm_ratio > 1) == (c.judged_ratio() > 1);
-    if (significant[i] && same_direction && past_floor(c.confirm_ratio, result.options.effect_floor) &&
-        beyond_window[i]) {
+    if (significant[i] && same_direction &&
+        past_floor(c.confirm_ratio, result.options.effect_floor) && beyond_window[i]) {
       c.verdict = c.judged_ratio() > 1 ? "slower" : "faster";
       c.reason = "confirmed";
     } else {
@@ -298,20 +325,23 @@ void confirm(GateResult& result, const std::vector<std::string>& ids, const std:
 }
 
 void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
-                const std::vector<std::vector<double>>& baseline, const std::vector<std::vector<double>>& again) {
+                const std::vector<std::vector<double>>& baseline,
+                const std::vector<std::vector<double>>& again) {
   result.confirmed = true;
   result.ab = true;
   // The smallest two-sided p a rank test of n against m values can give, 2 / C(n + m, n): with
   // 3 processes a side that is 0.1, so no A/B of that size could ever confirm at 5%.
   auto smallest_p = [](std::size_t n, std::size_t m) {
     double arrangements = 1;
-    for (std::size_t k = 1; k <= n; ++k) arrangements = arrangements * static_cast<double>(m + k) / static_cast<double>(k);
+    for (std::size_t k = 1; k <= n; ++k)
+      arrangements = arrangements * static_cast<double>(m + k) / static_cast<double>(k);
     return 2.0 / arrangements;
   };
   std::vector<GateCase*> candidates;
   std::vector<double> p_values;
   for (auto& c : result.cases) {
-    if (!c.candidate) continue;
+    if (!c.candidate)
+      continue;
     const auto it = std::find(ids.begin(), ids.end(), c.case_id);
     const std::size_t i = static_cast<std::size_t>(it - ids.begin());
     if (it == ids.end()) {
@@ -322,8 +352,10 @@ void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
     if (baseline[i].empty() || again[i].empty() ||
         smallest_p(baseline[i].size(), again[i].size()) > result.options.confirm_fdr) {
       c.verdict = "unknown";
-      c.reason = fmt::format("candidate, A/B has too few processes to decide: {} against {}, whose rank test "
-                             "cannot reach p < {}", again[i].size(), baseline[i].size(), result.options.confirm_fdr);
+      c.reason = fmt::format(
+          "candidate, A/B has too few processes to decide: {} against {}, whose rank test "
+          "cannot reach p < {}",
+          again[i].size(), baseline[i].size(), result.options.confirm_fdr);
       continue;
     }
     c.confirm_ratio = stats::median(again[i]) / stats::median(baseline[i]);
@@ -331,11 +363,13 @@ void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
     candidates.push_back(&c);
     p_values.push_back(c.confirm_p);
   }
-  const std::vector<bool> significant = stats::benjamini_hochberg(p_values, result.options.confirm_fdr);
+  const std::vector<bool> significant =
+      stats::benjamini_hochberg(p_values, result.options.confirm_fdr);
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     GateCase& c = *candidates[i];
     const bool same_direction = (c.confirm_ratio > 1) == (c.judged_ratio() > 1);
-    if (significant[i] && same_direction && past_floor(c.confirm_ratio, result.options.effect_floor)) {
+    if (significant[i] && same_direction &&
+        past_floor(c.confirm_ratio, result.options.effect_floor)) {
       c.verdict = c.judged_ratio() > 1 ? "slower" : "faster";
       c.reason = "confirmed A/B against the previous build";
     } else {
@@ -345,4 +379,4 @@ void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
   }
 }
 
-}  // namespace opbench::gate
+} // namespace opbench::gate

@@ -3,37 +3,50 @@
 
 #include <cmath>
 
-#include "opbench/gate/gate.hpp"
 #include "opbench/core/csv_field.hpp"
 #include "opbench/core/units.hpp"
+#include "opbench/gate/gate.hpp"
 
 namespace opbench::gate {
 namespace {
 
-Json number(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+Json number(double v) {
+  return std::isfinite(v) ? Json(v) : Json(nullptr);
+}
 
 std::string percent(double ratio) {
   return std::isfinite(ratio) ? fmt::format("{:+.1f}%", (ratio - 1.0) * 100) : "-";
 }
 
-}  // namespace
+} // namespace
 
 Json to_json(const GateResult& result) {
   const auto& o = result.options;
   Json out = Json::object();
-  out["rule"] = {{"window", o.window},         {"min_history", o.min_history}, {"alpha", o.alpha},
+  out["rule"] = {{"window", o.window},
+                 {"min_history", o.min_history},
+                 {"alpha", o.alpha},
                  {"look_alpha", o.look_alpha},
-                 {"confirm_fdr", o.confirm_fdr}, {"effect_floor", o.effect_floor}, {"noise_floor", o.noise_floor},
-                 {"power", o.power},           {"blind_above", o.blind_above},
-                 {"change_segment", o.change_segment}, {"change_alpha", o.change_alpha}};
-  out["second_look_taken"] = result.looked;  // per case, "second_look" says whether it asked for one
+                 {"confirm_fdr", o.confirm_fdr},
+                 {"effect_floor", o.effect_floor},
+                 {"noise_floor", o.noise_floor},
+                 {"power", o.power},
+                 {"blind_above", o.blind_above},
+                 {"change_segment", o.change_segment},
+                 {"change_alpha", o.change_alpha}};
+  out["second_look_taken"] = result.looked; // per case, "second_look" says whether it asked for one
   out["confirmed"] = result.confirmed;
-  out["confirmation"] = !result.confirmed ? "none" : result.ab ? "a/b against the previous build" : "against the history";
+  out["confirmation"] = !result.confirmed ? "none"
+                        : result.ab       ? "a/b against the previous build"
+                                          : "against the history";
   out["regressed"] = result.regressed();
-  out["counts"] = {{"second_looks", result.second_looks()}, {"candidates", result.candidates()},
+  out["counts"] = {{"second_looks", result.second_looks()},
+                   {"candidates", result.candidates()},
                    {"slower", result.count("slower")},
-                   {"faster", result.count("faster")},   {"same", result.count("same")},
-                   {"unknown", result.count("unknown")}, {"blind", result.blind()},
+                   {"faster", result.count("faster")},
+                   {"same", result.count("same")},
+                   {"unknown", result.count("unknown")},
+                   {"blind", result.blind()},
                    {"called_otherwise", result.called_otherwise()}};
   Json cases = Json::array();
   for (const auto& c : result.cases) {
@@ -69,79 +82,103 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
   const auto& o = result.options;
   out << "# opbench nightly gate\n\n";
   out << fmt::format(
-      "- **rule**: each case against its own last {} nights (at least {}) that timed the same thing (GPU, batch or "
+      "- **rule**: each case against its own last {} nights (at least {}) that timed the same "
+      "thing (GPU, batch or "
       "host time) with the case called the same way (typed or boxed): baseline = their median, "
-      "noise = their robust sd in log space (1.4826 MAD, at least {:.1f}%); a *candidate* when tonight's "
-      "two-sided p < {} (Student's t, a new value against the nights) and it moved by {:.0f}% or more; "
-      "*slower* / *faster* only when a second measurement confirms it (Benjamini-Hochberg at {} over the "
+      "noise = their robust sd in log space (1.4826 MAD, at least {:.1f}%); a *candidate* when "
+      "tonight's "
+      "two-sided p < {} (Student's t, a new value against the nights) and it moved by {:.0f}% or "
+      "more; "
+      "*slower* / *faster* only when a second measurement confirms it (Benjamini-Hochberg at {} "
+      "over the "
       "candidates, same direction, past the floor)\n",
       o.window, o.min_history, o.noise_floor * 100, o.alpha, o.effect_floor * 100, o.confirm_fdr);
-  out << fmt::format("- **second look**: a case with p < {} tonight is measured again the same night (fresh "
-                     "processes, same settings) and is a candidate only if the geometric mean of both values "
-                     "passes the rule above with half a night's variance{}\n",
-                     o.look_level(), result.looked ? "" : " (not taken for this report)");
-  out << fmt::format("- **change points**: a level that changed inside the window (rank test at {} over the "
-                     "splits, at least {} nights on each side, {:.0f}% or more) and held for {} nights or more "
-                     "replaces the window: such a case is judged against the nights since (`nights` says so)\n",
-                     o.change_alpha, o.change_segment, o.effect_floor * 100, o.min_history);
-  out << fmt::format("- **minimum detectable effect** (MDE): the change caught with probability {:.0f}% from one "
-                     "night{}; *blind* when over {:.0f}%\n",
-                     o.power * 100, result.looked ? " and its second look" : "", o.blind_above * 100);
-  out << fmt::format("- **result**: {} second look(s), {} candidate(s){}; {} slower, {} faster, {} same, {} unknown{}; "
-                     "{} blind\n\n",
-                     result.second_looks(), result.candidates(), !result.confirmed ? ", not confirmed yet"
-                     : result.ab       ? ", confirmed A/B against the previous build's binary"
-                                       : ", confirmation run",
-                     result.count("slower"), result.count("faster"), result.count("same"),
-                     result.count("unknown"),
-                     result.called_otherwise() == 0
-                         ? std::string()
-                         : fmt::format(" ({} called another way than their history: opbench's change, not the code's)",
-                                       result.called_otherwise()),
-                     result.blind());
+  out << fmt::format(
+      "- **second look**: a case with p < {} tonight is measured again the same night (fresh "
+      "processes, same settings) and is a candidate only if the geometric mean of both values "
+      "passes the rule above with half a night's variance{}\n",
+      o.look_level(), result.looked ? "" : " (not taken for this report)");
+  out << fmt::format(
+      "- **change points**: a level that changed inside the window (rank test at {} over the "
+      "splits, at least {} nights on each side, {:.0f}% or more) and held for {} nights or more "
+      "replaces the window: such a case is judged against the nights since (`nights` says so)\n",
+      o.change_alpha, o.change_segment, o.effect_floor * 100, o.min_history);
+  out << fmt::format(
+      "- **minimum detectable effect** (MDE): the change caught with probability {:.0f}% from one "
+      "night{}; *blind* when over {:.0f}%\n",
+      o.power * 100, result.looked ? " and its second look" : "", o.blind_above * 100);
+  out << fmt::format(
+      "- **result**: {} second look(s), {} candidate(s){}; {} slower, {} faster, {} same, {} "
+      "unknown{}; "
+      "{} blind\n\n",
+      result.second_looks(), result.candidates(),
+      !result.confirmed ? ", not confirmed yet"
+      : result.ab       ? ", confirmed A/B against the previous build's binary"
+                        : ", confirmation run",
+      result.count("slower"), result.count("faster"), result.count("same"), result.count("unknown"),
+      result.called_otherwise() == 0
+          ? std::string()
+          : fmt::format(
+                " ({} called another way than their history: opbench's change, not the code's)",
+                result.called_otherwise()),
+      result.blind());
   auto row = [&](const GateCase& c) {
     out << "| `" << c.case_id << "` | " << core::format_duration(c.baseline) << " | "
         << core::format_duration(c.tonight) << " | " << percent(c.ratio) << " | "
         << (std::isfinite(c.p_value) ? fmt::format("{:.2g}", c.p_value) : "-") << " | "
-        << (std::isfinite(c.look_ratio) ? fmt::format("{} (p {:.2g})", percent(c.look_ratio), c.look_p) : "-") << " | "
-        << (std::isfinite(c.confirm_ratio) ? percent(c.confirm_ratio) : "-") << " | "
+        << (std::isfinite(c.look_ratio)
+                ? fmt::format("{} (p {:.2g})", percent(c.look_ratio), c.look_p)
+                : "-")
+        << " | " << (std::isfinite(c.confirm_ratio) ? percent(c.confirm_ratio) : "-") << " | "
         << (std::isfinite(c.noise) ? fmt::format("{:.1f}%", c.noise * 100) : "-") << " | "
-        << (std::isfinite(c.mde) ? fmt::format("{:.1f}%{}", c.mde * 100, c.blind ? " (blind)" : "") : "-")
+        << (std::isfinite(c.mde) ? fmt::format("{:.1f}%{}", c.mde * 100, c.blind ? " (blind)" : "")
+                                 : "-")
         << " | " << c.nights
-        << (c.change_nights > 0 ? fmt::format(" (level ×{:.2f} since {} nights)", c.change_ratio, c.change_nights) : "")
+        << (c.change_nights > 0
+                ? fmt::format(" (level ×{:.2f} since {} nights)", c.change_ratio, c.change_nights)
+                : "")
         << " | " << (c.verdict == "slower" ? "**slower**" : c.verdict)
         << (c.reason.empty() ? "" : " (" + c.reason + ")") << " |\n";
   };
-  const char* header =
-      "| case | baseline | tonight | change | p | both looks | confirmation | noise | MDE | nights | verdict |\n"
-      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+  const char* header = "| case | baseline | tonight | change | p | both looks | confirmation | "
+                       "noise | MDE | nights | verdict |\n"
+                       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
   bool any = false;
   for (const auto& c : result.cases) {
-    if (!c.candidate) continue;
-    if (!any) out << "## Candidates\n\n" << header;
+    if (!c.candidate)
+      continue;
+    if (!any)
+      out << "## Candidates\n\n" << header;
     any = true;
     row(c);
   }
-  if (!any) out << "No candidate tonight.\n";
+  if (!any)
+    out << "No candidate tonight.\n";
   out << "\n## Every case\n\n" << header;
-  for (const auto& c : result.cases) row(c);
+  for (const auto& c : result.cases)
+    row(c);
 }
 
 void write_gate_csv(const GateResult& result, std::ostream& out) {
-  out << "case_id,verdict,reason,candidate,nights,baseline_us,tonight_us,ratio,p_value,noise,mde,blind,"
-         "confirm_ratio,confirm_p,change_nights,change_ratio,second_look,second_us,look_ratio,look_p\n";
+  out << "case_id,verdict,reason,candidate,nights,baseline_us,tonight_us,ratio,p_value,noise,mde,"
+         "blind,"
+         "confirm_ratio,confirm_p,change_nights,change_ratio,second_look,second_us,look_ratio,look_"
+         "p\n";
   auto num = [](double v, const char* spec) {
     return std::isfinite(v) ? fmt::format(fmt::runtime(spec), v) : std::string();
   };
   for (const auto& c : result.cases) {
     out << core::csv_field(c.case_id) << "," << c.verdict << "," << core::csv_field(c.reason) << ","
-        << (c.candidate ? "true" : "false") << "," << c.nights << "," << num(c.baseline * 1e6, "{:.4f}") << ","
-        << num(c.tonight * 1e6, "{:.4f}") << "," << num(c.ratio, "{:.6f}") << "," << num(c.p_value, "{:.6g}")
-        << "," << num(c.noise, "{:.6f}") << "," << num(c.mde, "{:.6f}") << "," << (c.blind ? "true" : "false")
-        << "," << num(c.confirm_ratio, "{:.6f}") << "," << num(c.confirm_p, "{:.6g}") << "," << c.change_nights << ","
+        << (c.candidate ? "true" : "false") << "," << c.nights << ","
+        << num(c.baseline * 1e6, "{:.4f}") << "," << num(c.tonight * 1e6, "{:.4f}") << ","
+        << num(c.ratio, "{:.6f}") << "," << num(c.p_value, "{:.6g}") << ","
+        << num(c.noise, "{:.6f}") << "," << num(c.mde, "{:.6f}") << ","
+        << (c.blind ? "true" : "false") << "," << num(c.confirm_ratio, "{:.6f}") << ","
+        << num(c.confirm_p, "{:.6g}") << "," << c.change_nights << ","
         << num(c.change_ratio, "{:.6f}") << "," << (c.second_look ? "true" : "false") << ","
-        << num(c.second * 1e6, "{:.4f}") << "," << num(c.look_ratio, "{:.6f}") << "," << num(c.look_p, "{:.6g}") << "\n";
+        << num(c.second * 1e6, "{:.4f}") << "," << num(c.look_ratio, "{:.6f}") << ","
+        << num(c.look_p, "{:.6g}") << "\n";
   }
 }
 
-}  // namespace opbench::gate
+} // namespace opbench::gate

@@ -6,8 +6,8 @@
 
 #include "opbench/core/error.hpp"
 #include "opbench/history/history.hpp"
-#include "opbench/results/store.hpp"
 #include "opbench/results/estimate.hpp"
+#include "opbench/results/store.hpp"
 
 namespace opbench::gate {
 
@@ -25,22 +25,30 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
     // history kept them: a history recorded with another estimator (min, the default before
     // 2026-11-25) would otherwise shift against tonight by the estimators' difference.
     // Only nights that timed the same thing (GPU time, batch time, host time) with the case called
-    // the same way: a call path that changed (typed <-> boxed) steps the time by what the boxed call
-    // costs, which is opbench's, not the code's under test.
-    const auto series = db.series(r.c.case_id, options.window, self, date, core::name_of(r.timing.measures),
-                                  core::name_of(r.timing.call_path));
-    for (const auto& p : history::restated(series, r.estimate.estimator)) in.history.push_back(p.time);
+    // the same way: a call path that changed (typed <-> boxed) steps the time by what the boxed
+    // call costs, which is opbench's, not the code's under test.
+    const auto series =
+        db.series(r.c.case_id, options.window, self, date, core::name_of(r.timing.measures),
+                  core::name_of(r.timing.call_path));
+    for (const auto& p : history::restated(series, r.estimate.estimator))
+      in.history.push_back(p.time);
     if (series.size() < options.min_history) {
       std::map<std::string, std::size_t> others;
-      for (const auto& p : db.series(r.c.case_id, options.window, self, date, core::name_of(r.timing.measures))) {
-        if (!p.call_path.empty() && p.call_path != core::name_of(r.timing.call_path)) ++others[p.call_path];
+      for (const auto& p :
+           db.series(r.c.case_id, options.window, self, date, core::name_of(r.timing.measures))) {
+        if (!p.call_path.empty() && p.call_path != core::name_of(r.timing.call_path))
+          ++others[p.call_path];
       }
       for (const auto& [path, nights] : others) {
-        in.left_out += fmt::format("{}{} night(s) called {}", in.left_out.empty() ? "" : ", ", nights, path);
+        in.left_out +=
+            fmt::format("{}{} night(s) called {}", in.left_out.empty() ? "" : ", ", nights, path);
       }
-      if (!in.left_out.empty()) in.left_out = "called " + core::name_of(r.timing.call_path) + " tonight; left out: " + in.left_out;
+      if (!in.left_out.empty())
+        in.left_out =
+            "called " + core::name_of(r.timing.call_path) + " tonight; left out: " + in.left_out;
     }
-    if (r.status == results::Status::ok) in.tonight = r.estimate.time;
+    if (r.status == results::Status::ok)
+      in.tonight = r.estimate.time;
     inputs.push_back(std::move(in));
   }
   GateResult result = judge(inputs, options);
@@ -51,22 +59,25 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
       const Json a = tonight.context.value(key, Json());
       const Json b = again.context.value(key, Json());
       if (a != b) {
-        throw UsageError(fmt::format("--second-look {}: its {} is {}, tonight's ({}) is {}; the second look must "
-                                     "be measured with tonight's settings",
-                                     night.second_look, key, b.dump(), tonight_path, a.dump()));
+        throw UsageError(fmt::format(
+            "--second-look {}: its {} is {}, tonight's ({}) is {}; the second look must "
+            "be measured with tonight's settings",
+            night.second_look, key, b.dump(), tonight_path, a.dump()));
       }
     }
     std::vector<std::string> ids;
     std::vector<double> values;
     for (const auto& r : again.cases) {
-      if (r.status != results::Status::ok) continue;
+      if (r.status != results::Status::ok)
+        continue;
       ids.push_back(r.c.case_id);
       values.push_back(r.estimate.time);
     }
     second_look(result, ids, values);
   }
   if (!night.confirm_baseline.empty() && night.confirm.empty()) {
-    throw UsageError("--confirm-baseline needs --confirm: tonight's build measured in the same A/B rounds");
+    throw UsageError(
+        "--confirm-baseline needs --confirm: tonight's build measured in the same A/B rounds");
   }
   if (!night.confirm.empty()) {
     // The confirmation's values of a case over all its files (A/B rounds come as several files):
@@ -84,7 +95,8 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
         const results::ResultSet set = results::load_results(file);
         const bool isolated = set.context.value("isolate", false);
         for (const auto& r : set.cases) {
-          if (r.status != results::Status::ok || r.timing.repetition_medians.empty()) continue;
+          if (r.status != results::Status::ok || r.timing.repetition_medians.empty())
+            continue;
           auto& v = values[r.c.case_id];
           const auto& m = r.timing.repetition_medians;
           v.medians.insert(v.medians.end(), m.begin(), m.end());
@@ -119,4 +131,4 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
   return result;
 }
 
-}  // namespace opbench::gate
+} // namespace opbench::gate

@@ -62,9 +62,11 @@ ALTER TABLE measurements ADD COLUMN call_path TEXT NOT NULL DEFAULT '';
 
 // A prepared statement that finalizes itself.
 class Statement {
- public:
-  Statement(sqlite3* db, const std::string& sql, const std::string& where) : m_db(db), m_where(where) {
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &m_stmt, nullptr) != SQLITE_OK) fail();
+public:
+  Statement(sqlite3* db, const std::string& sql, const std::string& where)
+      : m_db(db), m_where(where) {
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &m_stmt, nullptr) != SQLITE_OK)
+      fail();
   }
   ~Statement() { sqlite3_finalize(m_stmt); }
   Statement(const Statement&) = delete;
@@ -90,8 +92,10 @@ class Statement {
   // True while a row is there.
   bool step() {
     const int rc = sqlite3_step(m_stmt);
-    if (rc == SQLITE_ROW) return true;
-    if (rc != SQLITE_DONE) fail();
+    if (rc == SQLITE_ROW)
+      return true;
+    if (rc != SQLITE_DONE)
+      fail();
     return false;
   }
   std::string text(int i) const {
@@ -101,13 +105,12 @@ class Statement {
   std::int64_t integer(int i) const { return sqlite3_column_int64(m_stmt, i); }
   double real(int i) const { return sqlite3_column_double(m_stmt, i); }
 
- private:
+private:
   void check(int rc) {
-    if (rc != SQLITE_OK) fail();
+    if (rc != SQLITE_OK)
+      fail();
   }
-  [[noreturn]] void fail() const {
-    throw ResultsError(m_where + ": " + sqlite3_errmsg(m_db));
-  }
+  [[noreturn]] void fail() const { throw ResultsError(m_where + ": " + sqlite3_errmsg(m_db)); }
   sqlite3* m_db;
   std::string m_where;
   sqlite3_stmt* m_stmt = nullptr;
@@ -127,7 +130,8 @@ std::string context_text(const Json& context, const char* key) {
 }
 
 std::string run_key(const Json& ctx) {
-  return context_text(ctx, "date") + "|" + context_text(ctx, "host") + "|" + context_text(ctx, "command_line");
+  return context_text(ctx, "date") + "|" + context_text(ctx, "host") + "|" +
+         context_text(ctx, "command_line");
 }
 
 // Version 2 to 3: the value column renamed, and each value's estimator from its run's context.
@@ -139,7 +143,8 @@ void upgrade_from_2(sqlite3* db, const std::string& where) {
     while (runs.step()) {
       const Json context = Json::parse(runs.text(1), nullptr, false);
       const Json name = context.is_object() ? context.value("estimator", Json()) : Json();
-      estimators.emplace_back(runs.integer(0), name.is_string() ? name.get<std::string>() : "median");
+      estimators.emplace_back(runs.integer(0),
+                              name.is_string() ? name.get<std::string>() : "median");
     }
   }
   Statement set(db, "UPDATE measurements SET estimator = ? WHERE run_id = ?", where);
@@ -150,17 +155,18 @@ void upgrade_from_2(sqlite3* db, const std::string& where) {
   }
 }
 
-}  // namespace
+} // namespace
 
 History::History(const std::string& path) : m_path(path) {
-  if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+  if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+      SQLITE_OK) {
     const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
     sqlite3_close(m_db);
     m_db = nullptr;
     throw ResultsError(path + ": cannot open the history (" + message + ")");
   }
   sqlite3_busy_timeout(m_db, 10000);
-  std::string newer;  // set when the file is a history of a newer schema: said as it is
+  std::string newer; // set when the file is a history of a newer schema: said as it is
   try {
     exec(m_db, "PRAGMA foreign_keys = ON;", path);
     {
@@ -170,26 +176,31 @@ History::History(const std::string& path) : m_path(path) {
       check.step();
     }
     // The version is read inside the write transaction: where several processes open an older
-    // history at once (the shards of one night), the first upgrades it and the others find it upgraded.
+    // history at once (the shards of one night), the first upgrades it and the others find it
+    // upgraded.
     exec(m_db, "BEGIN IMMEDIATE", path);
     std::int64_t found = 0;
     bool fresh = true;
     {
       Statement version(m_db, "PRAGMA user_version", path);
-      if (version.step()) found = version.integer(0);
+      if (version.step())
+        found = version.integer(0);
       Statement table(m_db, "SELECT 1 FROM sqlite_master WHERE name = 'measurements'", path);
       fresh = !table.step();
     }
     if (found > k_user_version) {
       exec(m_db, "ROLLBACK", path);
-      newer = path + ": a history written by a newer opbench (schema version " + std::to_string(found) +
-              "; this one reads up to " + std::to_string(k_user_version) +
+      newer = path + ": a history written by a newer opbench (schema version " +
+              std::to_string(found) + "; this one reads up to " + std::to_string(k_user_version) +
               "): use that opbench, or start a new history with --db";
     } else {
       exec(m_db, k_schema, path);
-      if (!fresh && found < 2) exec(m_db, k_upgrade_from_1, path);
-      if (!fresh && found < 3) upgrade_from_2(m_db, path);
-      if (!fresh && found < 4) exec(m_db, k_upgrade_from_3, path);
+      if (!fresh && found < 2)
+        exec(m_db, k_upgrade_from_1, path);
+      if (!fresh && found < 3)
+        upgrade_from_2(m_db, path);
+      if (!fresh && found < 4)
+        exec(m_db, k_upgrade_from_3, path);
       exec(m_db, "PRAGMA user_version = " + std::to_string(k_user_version), path);
       exec(m_db, "COMMIT", path);
     }
@@ -205,14 +216,17 @@ History::History(const std::string& path) : m_path(path) {
   }
 }
 
-History::~History() { sqlite3_close(m_db); }
+History::~History() {
+  sqlite3_close(m_db);
+}
 
 std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const std::string& source,
                                            const std::string& label) {
   const Json& ctx = set.context;
   const std::string date = context_text(ctx, "date");
   const std::string host = context_text(ctx, "host");
-  if (date.empty()) throw ResultsError(source + ": the result has no context.date: cannot place it in the history");
+  if (date.empty())
+    throw ResultsError(source + ": the result has no context.date: cannot place it in the history");
   const std::string key = run_key(ctx);
   const std::string name = !label.empty() ? label : context_text(ctx, "libtorch_version");
   // Looked up inside the write transaction: two processes adding the same run at once add it once.
@@ -222,23 +236,36 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
       exec(m_db, "COMMIT", m_path);
       return {known, false};
     }
-    Statement run(m_db, "INSERT INTO runs (key, date, label, host, source, context) VALUES (?, ?, ?, ?, ?, ?)", m_path);
+    Statement run(
+        m_db,
+        "INSERT INTO runs (key, date, label, host, source, context) VALUES (?, ?, ?, ?, ?, ?)",
+        m_path);
     run.bind(1, key).bind(2, date).bind(3, name).bind(4, host).bind(5, source).bind(6, ctx.dump());
     run.step();
     const std::int64_t id = sqlite3_last_insert_rowid(m_db);
-    Statement value(m_db, "INSERT INTO measurements (run_id, case_id, time, estimator, replicates, measures, call_path) "
+    Statement value(m_db,
+                    "INSERT INTO measurements (run_id, case_id, time, estimator, replicates, "
+                    "measures, call_path) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     m_path);
     for (const auto& r : set.cases) {
-      if (r.status != results::Status::ok || !std::isfinite(r.estimate.time)) continue;
+      if (r.status != results::Status::ok || !std::isfinite(r.estimate.time))
+        continue;
       Json replicates = Json::array();
       for (double m : r.timing.repetition_medians) {
-        if (std::isfinite(m)) replicates.push_back(m);
+        if (std::isfinite(m))
+          replicates.push_back(m);
       }
-      if (replicates.empty()) replicates.push_back(r.estimate.time);
+      if (replicates.empty())
+        replicates.push_back(r.estimate.time);
       value.reset();
-      value.bind(1, id).bind(2, r.c.case_id).bind(3, r.estimate.time).bind(4, r.estimate.estimator)
-          .bind(5, replicates.dump()).bind(6, core::name_of(r.timing.measures)).bind(7, core::name_of(r.timing.call_path));
+      value.bind(1, id)
+          .bind(2, r.c.case_id)
+          .bind(3, r.estimate.time)
+          .bind(4, r.estimate.estimator)
+          .bind(5, replicates.dump())
+          .bind(6, core::name_of(r.timing.measures))
+          .bind(7, core::name_of(r.timing.call_path));
       value.step();
     }
     exec(m_db, "COMMIT", m_path);
@@ -256,27 +283,32 @@ std::int64_t History::find(const results::ResultSet& set) const {
 }
 
 std::vector<RunInfo> History::runs() const {
-  Statement q(m_db,
-              "SELECT r.id, r.date, r.label, r.host, r.source, (SELECT count(*) FROM measurements m "
-              "WHERE m.run_id = r.id) FROM runs r ORDER BY r.date, r.id",
-              m_path);
+  Statement q(
+      m_db,
+      "SELECT r.id, r.date, r.label, r.host, r.source, (SELECT count(*) FROM measurements m "
+      "WHERE m.run_id = r.id) FROM runs r ORDER BY r.date, r.id",
+      m_path);
   std::vector<RunInfo> out;
   while (q.step()) {
-    out.push_back({q.integer(0), q.text(1), q.text(2), q.text(3), q.text(4), static_cast<std::size_t>(q.integer(5))});
+    out.push_back({q.integer(0), q.text(1), q.text(2), q.text(3), q.text(4),
+                   static_cast<std::size_t>(q.integer(5))});
   }
   return out;
 }
 
-std::vector<Point> History::series(const std::string& case_id, std::size_t limit, std::int64_t exclude_run,
-                                   const std::string& before_date, const std::string& measures,
+std::vector<Point> History::series(const std::string& case_id, std::size_t limit,
+                                   std::int64_t exclude_run, const std::string& before_date,
+                                   const std::string& measures,
                                    const std::string& call_path) const {
   // Newest first with the limit, then reversed: oldest first.
-  Statement q(m_db,
-              "SELECT r.id, r.date, r.label, m.time, m.estimator, m.replicates, m.call_path FROM measurements m "
-              "JOIN runs r ON r.id = m.run_id WHERE m.case_id = ? AND r.id != ? AND (? = '' OR r.date < ?) "
-              "AND (? = '' OR m.measures = ?) AND (? = '' OR m.call_path = '' OR m.call_path = ?) "
-              "ORDER BY r.date DESC, r.id DESC LIMIT ?",
-              m_path);
+  Statement q(
+      m_db,
+      "SELECT r.id, r.date, r.label, m.time, m.estimator, m.replicates, m.call_path FROM "
+      "measurements m "
+      "JOIN runs r ON r.id = m.run_id WHERE m.case_id = ? AND r.id != ? AND (? = '' OR r.date < ?) "
+      "AND (? = '' OR m.measures = ?) AND (? = '' OR m.call_path = '' OR m.call_path = ?) "
+      "ORDER BY r.date DESC, r.id DESC LIMIT ?",
+      m_path);
   q.bind(1, case_id).bind(2, exclude_run).bind(3, before_date).bind(4, before_date);
   q.bind(5, measures).bind(6, measures).bind(7, call_path).bind(8, call_path);
   q.bind(9, limit == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(limit));
@@ -286,7 +318,8 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
     const Json replicates = Json::parse(q.text(5), nullptr, false);
     if (replicates.is_array()) {
       for (const auto& v : replicates) {
-        if (v.is_number()) p.replicates.push_back(v.get<double>());
+        if (v.is_number())
+          p.replicates.push_back(v.get<double>());
       }
     }
     out.push_back(std::move(p));
@@ -297,7 +330,8 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
 std::vector<std::string> History::case_ids() const {
   Statement q(m_db, "SELECT DISTINCT case_id FROM measurements ORDER BY case_id", m_path);
   std::vector<std::string> out;
-  while (q.step()) out.push_back(q.text(0));
+  while (q.step())
+    out.push_back(q.text(0));
   return out;
 }
 
@@ -305,7 +339,8 @@ std::size_t History::prune(std::size_t keep) {
   exec(m_db, "BEGIN IMMEDIATE", m_path);
   try {
     Statement q(m_db,
-                "DELETE FROM runs WHERE id NOT IN (SELECT id FROM runs ORDER BY date DESC, id DESC LIMIT ?)",
+                "DELETE FROM runs WHERE id NOT IN (SELECT id FROM runs ORDER BY date DESC, id DESC "
+                "LIMIT ?)",
                 m_path);
     q.bind(1, static_cast<std::int64_t>(keep));
     q.step();
@@ -319,9 +354,11 @@ std::size_t History::prune(std::size_t keep) {
 }
 
 std::vector<Point> restated(std::vector<Point> series, const std::string& estimator) {
-  if (estimator.empty()) return series;
+  if (estimator.empty())
+    return series;
   for (auto& p : series) {
-    if (p.replicates.empty() || p.estimator == estimator) continue;
+    if (p.replicates.empty() || p.estimator == estimator)
+      continue;
     p.time = results::estimate_with(estimator, p.replicates);
     p.estimator = estimator;
   }
@@ -330,20 +367,23 @@ std::vector<Point> restated(std::vector<Point> series, const std::string& estima
 
 std::vector<stats::ChangePoint> change_points(const std::vector<Point>& series) {
   std::vector<double> values;
-  for (const auto& p : series) values.push_back(p.time);
+  for (const auto& p : series)
+    values.push_back(p.time);
   return stats::change_points(values);
 }
 
 std::vector<CallPathChange> call_path_changes(const std::vector<Point>& series) {
   std::vector<CallPathChange> out;
-  std::string called;  // the call path of the last point that recorded one
+  std::string called; // the call path of the last point that recorded one
   for (std::size_t i = 0; i < series.size(); ++i) {
     const std::string& path = series[i].call_path;
-    if (path.empty()) continue;
-    if (!called.empty() && path != called) out.push_back({i, called, path});
+    if (path.empty())
+      continue;
+    if (!called.empty() && path != called)
+      out.push_back({i, called, path});
     called = path;
   }
   return out;
 }
 
-}  // namespace opbench::history
+} // namespace opbench::history

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <functional>
-#include <stdexcept>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
@@ -30,8 +30,10 @@ bool entry_name_matches(const catalog::Entry& entry, const std::string& name) {
 // The entry's cases once its swept axes and parameters take each of their values (every
 // combination of those it has, from each catalogue case); its catalogue cases when it has none
 // of them. A combination reached from two catalogue cases is planned once.
-std::vector<catalog::CatalogCase> swept(const catalog::Entry& entry, const std::vector<AxisSweep>& axes) {
-  if (entry.kind != "sample" || axes.empty()) return entry.cases;
+std::vector<catalog::CatalogCase> swept(const catalog::Entry& entry,
+                                        const std::vector<AxisSweep>& axes) {
+  if (entry.kind != "sample" || axes.empty())
+    return entry.cases;
   std::vector<catalog::CatalogCase> out = entry.cases;
   for (const auto& axis : axes) {
     // How each value changes a case's given arguments: a size in place, or a parameter by name.
@@ -58,7 +60,8 @@ std::vector<catalog::CatalogCase> swept(const catalog::Entry& entry, const std::
         set(c.bound.given);
         c.bound.arguments = c.bound.given;
         c.spec.args = c.bound.given;
-        if (std::none_of(next.begin(), next.end(), [&](const auto& u) { return u.bound.given == c.bound.given; })) {
+        if (std::none_of(next.begin(), next.end(),
+                         [&](const auto& u) { return u.bound.given == c.bound.given; })) {
           next.push_back(std::move(c));
         }
       }
@@ -68,11 +71,12 @@ std::vector<catalog::CatalogCase> swept(const catalog::Entry& entry, const std::
   return out;
 }
 
-}  // namespace
+} // namespace
 
-results::Case make_case(const std::string& name, const catalog::BoundOp& bound, const std::string& dtype,
-               const std::string& device, int threads, results::Direction direction,
-               std::uint64_t seed, const std::string& memory_format, results::Stage stage) {
+results::Case make_case(const std::string& name, const catalog::BoundOp& bound,
+                        const std::string& dtype, const std::string& device, int threads,
+                        results::Direction direction, std::uint64_t seed,
+                        const std::string& memory_format, results::Stage stage) {
   results::Case c;
   c.name = name;
   c.kind = results::Kind::op;
@@ -87,10 +91,10 @@ results::Case make_case(const std::string& name, const catalog::BoundOp& bound, 
   c.seed = seed;
   c.memory_format = memory_format;
   c.stage = stage;
-  c.case_id = results::make_case_id(name, c.given, dtype, device, threads, direction, memory_format, stage);
+  c.case_id =
+      results::make_case_id(name, c.given, dtype, device, threads, direction, memory_format, stage);
   return c;
 }
-
 
 bool in_shard(const std::string& case_id, int index, int count) {
   return count <= 1 || core::stable_hash(case_id) % static_cast<std::uint64_t>(count) ==
@@ -116,7 +120,8 @@ std::pair<int, int> parse_shard(const std::string& text) {
 
 namespace {
 
-std::int64_t integer(const std::string& text, const std::string& axis, std::int64_t min, const std::string& what) {
+std::int64_t integer(const std::string& text, const std::string& axis, std::int64_t min,
+                     const std::string& what) {
   std::size_t used = 0;
   long long value = 0;
   try {
@@ -131,7 +136,8 @@ std::int64_t integer(const std::string& text, const std::string& axis, std::int6
 }
 
 // Integers and ranges LO:HI[:STEP|:*FACTOR], each at least `min`.
-std::vector<std::int64_t> integers(const AxisSweep& axis, std::int64_t min, const std::string& what) {
+std::vector<std::int64_t> integers(const AxisSweep& axis, std::int64_t min,
+                                   const std::string& what) {
   const std::string& text = axis.text;
   std::vector<std::int64_t> values;
   for (const auto& item : axis.items) {
@@ -140,24 +146,30 @@ std::vector<std::int64_t> integers(const AxisSweep& axis, std::int64_t min, cons
       values.push_back(integer(parts[0], text, min, what));
       continue;
     }
-    if (parts.size() > 3) throw UsageError("bad --axis '" + text + "': '" + item + "' is not LO:HI[:STEP]");
-    const std::int64_t lo = integer(parts[0], text, min, what), hi = integer(parts[1], text, min, what);
-    if (hi < lo) throw UsageError("bad --axis '" + text + "': the range '" + item + "' ends before it starts");
+    if (parts.size() > 3)
+      throw UsageError("bad --axis '" + text + "': '" + item + "' is not LO:HI[:STEP]");
+    const std::int64_t lo = integer(parts[0], text, min, what),
+                       hi = integer(parts[1], text, min, what);
+    if (hi < lo)
+      throw UsageError("bad --axis '" + text + "': the range '" + item + "' ends before it starts");
     const bool geometric = parts.size() == 3 && core::starts_with(parts[2], "*");
-    const std::int64_t step =
-        parts.size() == 3 ? integer(geometric ? parts[2].substr(1) : parts[2], text, 1, "a positive integer") : 1;
+    const std::int64_t step = parts.size() == 3 ? integer(geometric ? parts[2].substr(1) : parts[2],
+                                                          text, 1, "a positive integer")
+                                                : 1;
     if (geometric && (step < 2 || lo < 1)) {
-      throw UsageError("bad --axis '" + text + "': a geometric range needs a factor of at least 2 and a positive start");
+      throw UsageError("bad --axis '" + text +
+                       "': a geometric range needs a factor of at least 2 and a positive start");
     }
     for (std::int64_t v = lo; v <= hi; v = geometric ? v * step : v + step) {
       values.push_back(v);
-      if (values.size() > 10000) throw UsageError("bad --axis '" + text + "': over 10000 values");
+      if (values.size() > 10000)
+        throw UsageError("bad --axis '" + text + "': over 10000 values");
     }
   }
   return values;
 }
 
-}  // namespace
+} // namespace
 
 AxisSweep parse_axis(const std::string& text) {
   const auto equals = text.find('=');
@@ -165,27 +177,35 @@ AxisSweep parse_axis(const std::string& text) {
   axis.text = text;
   axis.name = equals == std::string::npos ? "" : core::trim(text.substr(0, equals));
   if (!axis.name.empty()) {
-    for (const auto& item : core::split(text.substr(equals + 1), ',')) axis.items.push_back(core::trim(item));
+    for (const auto& item : core::split(text.substr(equals + 1), ','))
+      axis.items.push_back(core::trim(item));
   }
   if (axis.name.empty() || axis.items.empty() ||
-      std::any_of(axis.items.begin(), axis.items.end(), [](const auto& item) { return item.empty(); })) {
-    throw UsageError("bad --axis '" + text + "', expected NAME=VALUES (e.g. boxes=100,200 or boxes=100:1600:*2 or mode=iou,giou)");
+      std::any_of(axis.items.begin(), axis.items.end(),
+                  [](const auto& item) { return item.empty(); })) {
+    throw UsageError(
+        "bad --axis '" + text +
+        "', expected NAME=VALUES (e.g. boxes=100,200 or boxes=100:1600:*2 or mode=iou,giou)");
   }
   return axis;
 }
 
-std::vector<std::int64_t> axis_sizes(const AxisSweep& axis) { return integers(axis, 1, "a positive integer"); }
+std::vector<std::int64_t> axis_sizes(const AxisSweep& axis) {
+  return integers(axis, 1, "a positive integer");
+}
 
 std::vector<Json> parameter_values(const AxisSweep& axis, const catalog::SampleParameter& parameter,
                                    const std::string& sample) {
   const std::string whose = " (" + sample + "'s " + parameter.name + ")";
   std::vector<Json> values;
   if (parameter.type == "int64") {
-    for (std::int64_t v : integers(axis, static_cast<std::int64_t>(parameter.min), parameter.domain() + whose)) {
+    for (std::int64_t v :
+         integers(axis, static_cast<std::int64_t>(parameter.min), parameter.domain() + whose)) {
       values.emplace_back(v);
     }
   } else {
-    for (const auto& item : axis.items) values.push_back(Json(item));
+    for (const auto& item : axis.items)
+      values.push_back(Json(item));
   }
   for (auto& value : values) {
     try {
@@ -215,11 +235,13 @@ bool name_matches(const catalog::Entry& entry, const std::string& name) {
 
 std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& options) {
   for (const auto& name : options.ops) {
-    const bool found = std::any_of(catalog.entries.begin(), catalog.entries.end(), [&](const auto& entry) {
-      return entry.kind != "sample" && name_matches(entry, name);
-    });
+    const bool found =
+        std::any_of(catalog.entries.begin(), catalog.entries.end(), [&](const auto& entry) {
+          return entry.kind != "sample" && name_matches(entry, name);
+        });
     if (!found) {
-      throw UsageError("unknown operator '" + name + "' in --ops (opbench list shows what can run)");
+      throw UsageError("unknown operator '" + name +
+                       "' in --ops (opbench list shows what can run)");
     }
   }
   for (const auto& name : options.samples) {
@@ -229,21 +251,25 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
     }
   }
   for (const auto& axis : options.axes) {
-    if (axis.name == "unused") throw UsageError("--axis unused: those catalogue sizes are not followed by the inputs");
+    if (axis.name == "unused")
+      throw UsageError("--axis unused: those catalogue sizes are not followed by the inputs");
   }
-  std::set<std::string> axes_swept;  // the --axis names some selected sample has
+  std::set<std::string> axes_swept; // the --axis names some selected sample has
   const bool by_name = !options.ops.empty() || !options.samples.empty();
   std::vector<results::Case> cases;
   std::map<std::string, std::string> origin_of;
   for (const auto& entry : catalog.entries) {
     if (by_name) {
-      const bool named = entry.kind == "sample"
-                             ? contains(options.samples, entry.name)
-                             : std::any_of(options.ops.begin(), options.ops.end(),
-                                           [&](const auto& name) { return name_matches(entry, name); });
-      if (!named) continue;
+      const bool named =
+          entry.kind == "sample"
+              ? contains(options.samples, entry.name)
+              : std::any_of(options.ops.begin(), options.ops.end(),
+                            [&](const auto& name) { return name_matches(entry, name); });
+      if (!named)
+        continue;
     }
-    if (!options.categories.empty() && !contains(options.categories, entry.category)) continue;
+    if (!options.categories.empty() && !contains(options.categories, entry.category))
+      continue;
     if (!options.tags.empty() &&
         std::none_of(options.tags.begin(), options.tags.end(),
                      [&](const auto& tag) { return contains(entry.tags, tag); })) {
@@ -252,17 +278,19 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
     // A name that selects the entry by its own name takes all its cases; a resolved overload
     // name ("add.Tensor") takes only the cases bound to that overload.
     const bool whole_entry =
-        options.ops.empty() || entry.kind == "sample" || std::any_of(options.ops.begin(), options.ops.end(), [&](const auto& name) {
-          return entry_name_matches(entry, name);
-        });
+        options.ops.empty() || entry.kind == "sample" ||
+        std::any_of(options.ops.begin(), options.ops.end(),
+                    [&](const auto& name) { return entry_name_matches(entry, name); });
     for (const auto& axis : options.axes) {
-      if (entry.kind == "sample" && (contains(entry.axes, axis.name) || catalog::find_parameter(entry.parameters, axis.name))) {
+      if (entry.kind == "sample" && (contains(entry.axes, axis.name) ||
+                                     catalog::find_parameter(entry.parameters, axis.name))) {
         axes_swept.insert(axis.name);
       }
     }
     for (const auto& item : swept(entry, options.axes)) {
-      if (!whole_entry && std::none_of(options.ops.begin(), options.ops.end(),
-                                       [&](const auto& name) { return case_matches(item, name); })) {
+      if (!whole_entry &&
+          std::none_of(options.ops.begin(), options.ops.end(),
+                       [&](const auto& name) { return case_matches(item, name); })) {
         continue;
       }
       if (!options.shape_classes.empty() &&
@@ -273,38 +301,43 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
         for (const auto& device : options.devices) {
           for (int threads : options.threads) {
             std::vector<results::Direction> directions{results::Direction::forward};
-            if (options.backward) directions.push_back(results::Direction::backward);
+            if (options.backward)
+              directions.push_back(results::Direction::backward);
             for (const auto& memory_format : options.memory_formats) {
-            // A layout axis means something only for 4-d and 5-d tensors.
-            if (memory_format != "contiguous" && !results::has_4d_or_5d_tensor(item.bound.given)) continue;
-            for (const auto& direction : directions) {
-            for (const auto& stage : options.stages) {
-              // Stages time the forward computation only.
-              if (direction == results::Direction::backward && stage != results::Stage::eager) continue;
-              results::Case c = make_case(entry.name, item.bound, dtype, device, threads, direction,
-                                 options.seed, memory_format, stage);
-              c.kind = entry.kind == "sample" ? results::Kind::sample : results::Kind::op;
-              c.shape_class = item.spec.shape_class;
-              c.category = item.spec.category.empty() ? entry.category : item.spec.category;
-              c.tags = item.spec.tags;
-              std::sort(c.tags.begin(), c.tags.end());
-              c.source = item.spec.source;
-              c.origin = item.spec.location();
-              c.count = item.spec.count;
-              c.skip_reason = item.spec.unsupported;
-              if (c.skip_reason.empty() && !entry.dtypes.empty() && !contains(entry.dtypes, dtype)) {
-                c.skip_reason = entry.name + " computes in " + core::join(entry.dtypes, ", ") + ", not " + dtype +
-                                " (opbench show " + entry.name + ")";
+              // A layout axis means something only for 4-d and 5-d tensors.
+              if (memory_format != "contiguous" && !results::has_4d_or_5d_tensor(item.bound.given))
+                continue;
+              for (const auto& direction : directions) {
+                for (const auto& stage : options.stages) {
+                  // Stages time the forward computation only.
+                  if (direction == results::Direction::backward && stage != results::Stage::eager)
+                    continue;
+                  results::Case c = make_case(entry.name, item.bound, dtype, device, threads,
+                                              direction, options.seed, memory_format, stage);
+                  c.kind = entry.kind == "sample" ? results::Kind::sample : results::Kind::op;
+                  c.shape_class = item.spec.shape_class;
+                  c.category = item.spec.category.empty() ? entry.category : item.spec.category;
+                  c.tags = item.spec.tags;
+                  std::sort(c.tags.begin(), c.tags.end());
+                  c.source = item.spec.source;
+                  c.origin = item.spec.location();
+                  c.count = item.spec.count;
+                  c.skip_reason = item.spec.unsupported;
+                  if (c.skip_reason.empty() && !entry.dtypes.empty() &&
+                      !contains(entry.dtypes, dtype)) {
+                    c.skip_reason = entry.name + " computes in " + core::join(entry.dtypes, ", ") +
+                                    ", not " + dtype + " (opbench show " + entry.name + ")";
+                  }
+                  if (!in_shard(c.case_id, options.shard_index, options.shard_count))
+                    continue;
+                  auto [it, inserted] = origin_of.emplace(c.case_id, c.origin);
+                  if (!inserted) {
+                    throw ConfigError(c.origin + ": duplicate case " + c.case_id + " (same as " +
+                                      it->second + ")");
+                  }
+                  cases.push_back(std::move(c));
+                }
               }
-              if (!in_shard(c.case_id, options.shard_index, options.shard_count)) continue;
-              auto [it, inserted] = origin_of.emplace(c.case_id, c.origin);
-              if (!inserted) {
-                throw ConfigError(c.origin + ": duplicate case " + c.case_id + " (same as " +
-                                  it->second + ")");
-              }
-              cases.push_back(std::move(c));
-            }
-            }
             }
           }
         }
@@ -313,10 +346,12 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
   }
   for (const auto& axis : options.axes) {
     if (axes_swept.count(axis.name) == 0) {
-      throw UsageError("--axis " + axis.name + ": no selected sample has that axis or parameter (opbench show NAME lists a sample's)");
+      throw UsageError(
+          "--axis " + axis.name +
+          ": no selected sample has that axis or parameter (opbench show NAME lists a sample's)");
     }
   }
   return cases;
 }
 
-}  // namespace opbench::plan
+} // namespace opbench::plan

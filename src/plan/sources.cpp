@@ -12,14 +12,16 @@ std::vector<results::Case> rebind(std::vector<results::Case> recorded, const std
   std::vector<std::string> errors;
   for (auto& c : recorded) {
     const std::string where = path + ": " + c.case_id;
-    if (!c.skip_reason.empty() || c.kind == results::Kind::model || c.kind == results::Kind::sample) {
-      cases.push_back(std::move(c));  // nothing to bind: samples and models carry their inputs
+    if (!c.skip_reason.empty() || c.kind == results::Kind::model ||
+        c.kind == results::Kind::sample) {
+      cases.push_back(std::move(c)); // nothing to bind: samples and models carry their inputs
       continue;
     }
     try {
       const catalog::BoundOp bound = catalog::bind_case(c.op, c.given, where);
       if (bound.qualified() != c.op) {
-        throw ConfigError(where + ": the arguments now bind to " + bound.qualified() + ", not " + c.op);
+        throw ConfigError(where + ": the arguments now bind to " + bound.qualified() + ", not " +
+                          c.op);
       }
       c.schema = bound.schema;
       c.given = bound.given;
@@ -29,12 +31,14 @@ std::vector<results::Case> rebind(std::vector<results::Case> recorded, const std
       errors.emplace_back(e.what());
     }
   }
-  if (!errors.empty()) throw ConfigError(core::join(errors, "\n"));
+  if (!errors.empty())
+    throw ConfigError(core::join(errors, "\n"));
   return cases;
 }
 
 std::vector<results::Case> model_cases(const std::string& model, const Json& inputs,
-                                       const std::vector<std::string>& input_texts, const PlanOptions& options) {
+                                       const std::vector<std::string>& input_texts,
+                                       const PlanOptions& options) {
   std::vector<results::Case> cases;
   for (const auto& device : options.devices) {
     for (int threads : options.threads) {
@@ -51,12 +55,12 @@ std::vector<results::Case> model_cases(const std::string& model, const Json& inp
       c.threads = threads;
       c.direction = results::Direction::forward;
       c.seed = options.seed;
-      c.case_id = results::make_case_id(c.name, {{"inputs", core::join(input_texts, ";")}}, c.dtype, device, threads,
-                                        results::Direction::forward);
+      c.case_id = results::make_case_id(c.name, {{"inputs", core::join(input_texts, ";")}}, c.dtype,
+                                        device, threads, results::Direction::forward);
       cases.push_back(std::move(c));
     }
   }
   return cases;
 }
 
-}  // namespace opbench::plan
+} // namespace opbench::plan

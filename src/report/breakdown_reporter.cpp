@@ -36,25 +36,29 @@ void BreakdownReporter::write(const results::ResultSet& set, std::ostream& out) 
     const auto* r = parts[i];
     const double total = r->summary.median * r->c.count;
     cumulative += total;
-    out << fmt::format("| {} | `{}` | {} | {} | {} | {:.1f}% | {:.1f}% |\n", i + 1, r->c.case_id, r->c.count,
-                       core::format_duration(r->summary.median), core::format_duration(total),
-                       sum > 0 ? 100 * total / sum : 0.0, sum > 0 ? 100 * cumulative / sum : 0.0);
+    out << fmt::format("| {} | `{}` | {} | {} | {} | {:.1f}% | {:.1f}% |\n", i + 1, r->c.case_id,
+                       r->c.count, core::format_duration(r->summary.median),
+                       core::format_duration(total), sum > 0 ? 100 * total / sum : 0.0,
+                       sum > 0 ? 100 * cumulative / sum : 0.0);
   }
-  out << fmt::format("\n**Sum of the parts**: {} ({} distinct calls)\n", core::format_duration(sum), parts.size());
+  out << fmt::format("\n**Sum of the parts**: {} ({} distinct calls)\n", core::format_duration(sum),
+                     parts.size());
   for (const auto* whole : wholes) {
     if (whole->status == results::Status::ok) {
       out << fmt::format("**Whole model** (`{}`): {}; parts / whole: {:.2f}\n", whole->c.name,
                          core::format_duration(whole->summary.median), sum / whole->summary.median);
     } else {
-      out << fmt::format("**Whole model** (`{}`): {}: {}\n", whole->c.name, core::name_of(whole->status), whole->message);
+      out << fmt::format("**Whole model** (`{}`): {}: {}\n", whole->c.name,
+                         core::name_of(whole->status), whole->message);
     }
   }
   if (!untimed.empty()) {
     out << "\n## Not timed\n\n| case | calls | status | why |\n|---|---:|---|---|\n";
     for (const auto* r : untimed) {
-      out << "| `" << r->c.case_id << "` | " << r->c.count << " | " << core::name_of(r->status) << " | " << r->message << " |\n";
+      out << "| `" << r->c.case_id << "` | " << r->c.count << " | " << core::name_of(r->status)
+          << " | " << r->message << " |\n";
     }
   }
 }
 
-}  // namespace opbench::report
+} // namespace opbench::report

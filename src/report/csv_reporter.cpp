@@ -19,41 +19,66 @@ std::string optional(const std::optional<double>& v, const char* spec, double sc
   return v && std::isfinite(*v) ? fmt::format(fmt::runtime(spec), *v * scale) : std::string();
 }
 
-}  // namespace
+} // namespace
 
 void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const {
   out << "case_id,name,kind,operator,shape_class,dtype,device,threads,direction,status,message,"
          "samples,block_size,repetitions,median_us,median_low_us,median_high_us,median_coverage,"
          "repetition_spread,mean_us,p50_us,p90_us,p99_us,min_us,max_us,stddev_us,cv,"
-         "iqr_us,noise_reached,peak_bytes,total_bytes,allocations,flops,bytes,gflops_per_s,gb_per_s,"
+         "iqr_us,noise_reached,peak_bytes,total_bytes,allocations,flops,bytes,gflops_per_s,gb_per_"
+         "s,"
          "intensity,bound,percent_of_peak,measures,cpu_time_us,batch_time_us,estimator,time_us\n";
   for (const auto& r : set.cases) {
     const auto& s = r.summary;
     std::vector<std::string> cells = {
-        core::csv_field(r.c.case_id), core::csv_field(r.c.name), core::name_of(r.c.kind), core::csv_field(r.c.op), core::csv_field(r.c.shape_class),
-        r.c.dtype, r.c.device, std::to_string(r.c.threads), core::name_of(r.c.direction), core::name_of(r.status),
-        core::csv_field(r.message), std::to_string(s.count), std::to_string(r.timing.block_size),
-        std::to_string(r.estimate.repetitions), micros(r.estimate.median), micros(r.estimate.low),
+        core::csv_field(r.c.case_id),
+        core::csv_field(r.c.name),
+        core::name_of(r.c.kind),
+        core::csv_field(r.c.op),
+        core::csv_field(r.c.shape_class),
+        r.c.dtype,
+        r.c.device,
+        std::to_string(r.c.threads),
+        core::name_of(r.c.direction),
+        core::name_of(r.status),
+        core::csv_field(r.message),
+        std::to_string(s.count),
+        std::to_string(r.timing.block_size),
+        std::to_string(r.estimate.repetitions),
+        micros(r.estimate.median),
+        micros(r.estimate.low),
         micros(r.estimate.high),
         std::isfinite(r.estimate.coverage) ? fmt::format("{:.4f}", r.estimate.coverage) : "",
         std::isfinite(r.estimate.spread) ? fmt::format("{:.5f}", r.estimate.spread) : "",
-        micros(s.mean), micros(s.p50), micros(s.p90), micros(s.p99),
-        micros(s.min), micros(s.max), micros(s.stddev),
-        std::isfinite(s.cv) ? fmt::format("{:.5f}", s.cv) : "", micros(s.iqr),
+        micros(s.mean),
+        micros(s.p50),
+        micros(s.p90),
+        micros(s.p99),
+        micros(s.min),
+        micros(s.max),
+        micros(s.stddev),
+        std::isfinite(s.cv) ? fmt::format("{:.5f}", s.cv) : "",
+        micros(s.iqr),
         r.timing.noise_reached ? "true" : "false",
         r.memory ? std::to_string(r.memory->peak_bytes) : "",
         r.memory ? std::to_string(r.memory->total_bytes) : "",
         r.memory ? std::to_string(r.memory->allocations) : "",
-        optional(r.work.flops, "{:.0f}", 1), optional(r.work.bytes, "{:.0f}", 1),
-        optional(r.work.flops_per_second, "{:.4f}", 1e-9), optional(r.work.bytes_per_second, "{:.4f}", 1e-9),
-        optional(r.work.intensity, "{:.4f}", 1), r.work.bound, optional(r.work.percent_of_peak, "{:.2f}", 1),
+        optional(r.work.flops, "{:.0f}", 1),
+        optional(r.work.bytes, "{:.0f}", 1),
+        optional(r.work.flops_per_second, "{:.4f}", 1e-9),
+        optional(r.work.bytes_per_second, "{:.4f}", 1e-9),
+        optional(r.work.intensity, "{:.4f}", 1),
+        r.work.bound,
+        optional(r.work.percent_of_peak, "{:.2f}", 1),
         core::name_of(r.timing.measures),
         r.timing.cpu_times.empty() ? "" : micros(stats::median(r.timing.cpu_times)),
         r.timing.batch_times.empty() ? "" : micros(stats::median(r.timing.batch_times)),
-        r.estimate.estimator, micros(r.estimate.time)};
-    for (std::size_t i = 0; i < cells.size(); ++i) out << (i ? "," : "") << cells[i];
+        r.estimate.estimator,
+        micros(r.estimate.time)};
+    for (std::size_t i = 0; i < cells.size(); ++i)
+      out << (i ? "," : "") << cells[i];
     out << "\n";
   }
 }
 
-}  // namespace opbench::report
+} // namespace opbench::report

@@ -9,7 +9,7 @@ std::string context_text(const Json& context, const char* key) {
   return context.contains(key) && context[key].is_string() ? context[key].get<std::string>() : "";
 }
 
-}  // namespace
+} // namespace
 
 void GbenchReporter::write(const results::ResultSet& set, std::ostream& out) const {
   const Json& ctx = set.context;
@@ -30,7 +30,8 @@ void GbenchReporter::write(const results::ResultSet& set, std::ostream& out) con
   Json benchmarks = Json::array();
   int family = 0;
   for (const auto& r : set.cases) {
-    if (r.status != results::Status::ok || r.samples.empty()) continue;
+    if (r.status != results::Status::ok || r.samples.empty())
+      continue;
     const auto repetitions = static_cast<std::int64_t>(r.samples.size());
     auto entry = [&](const std::string& name) {
       Json b = Json::object();
@@ -59,7 +60,8 @@ void GbenchReporter::write(const results::ResultSet& set, std::ostream& out) con
                                                          {"stddev", r.summary.stddev},
                                                          {"cv", r.summary.cv}};
     for (const auto& [name, value] : aggregates) {
-      if (!std::isfinite(value)) continue;
+      if (!std::isfinite(value))
+        continue;
       const bool is_cv = std::string(name) == "cv";
       Json b = entry(r.c.case_id + "_" + name);
       b["run_type"] = "aggregate";
@@ -81,4 +83,4 @@ void GbenchReporter::write(const results::ResultSet& set, std::ostream& out) con
   out << doc.dump(2) << "\n";
 }
 
-}  // namespace opbench::report
+} // namespace opbench::report

@@ -24,30 +24,49 @@ inline std::string esc(const std::string& text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&#39;";
+      break;
+    default:
+      out += c;
     }
   }
   return out;
 }
 
-inline std::string num(double v) { return std::isfinite(v) ? fmt::format("{:.4g}", v) : std::string("0"); }
-inline std::string px(double v) { return fmt::format("{:.1f}", v); }
+inline std::string num(double v) {
+  return std::isfinite(v) ? fmt::format("{:.4g}", v) : std::string("0");
+}
+inline std::string px(double v) {
+  return fmt::format("{:.1f}", v);
+}
 
 inline std::string context_text(const Json& context, const char* key) {
-  if (!context.contains(key) || context[key].is_null()) return "";
+  if (!context.contains(key) || context[key].is_null())
+    return "";
   const Json& v = context[key];
   return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
 inline std::string rate_text(double per_second, const char* unit) {
-  if (per_second >= 1e12) return fmt::format("{:.2f} T{}", per_second / 1e12, unit);
-  if (per_second >= 1e9) return fmt::format("{:.2f} G{}", per_second / 1e9, unit);
-  if (per_second >= 1e6) return fmt::format("{:.2f} M{}", per_second / 1e6, unit);
+  if (per_second >= 1e12)
+    return fmt::format("{:.2f} T{}", per_second / 1e12, unit);
+  if (per_second >= 1e9)
+    return fmt::format("{:.2f} G{}", per_second / 1e9, unit);
+  if (per_second >= 1e6)
+    return fmt::format("{:.2f} M{}", per_second / 1e6, unit);
   return fmt::format("{:.3g} {}", per_second, unit);
 }
 
@@ -63,7 +82,8 @@ struct LogAxis {
 // Powers of ten inside [lo, hi].
 inline std::vector<double> decades(double lo, double hi) {
   std::vector<double> out;
-  for (double p = std::pow(10.0, std::ceil(std::log10(lo) - 1e-9)); p <= hi * (1 + 1e-9); p *= 10) out.push_back(p);
+  for (double p = std::pow(10.0, std::ceil(std::log10(lo) - 1e-9)); p <= hi * (1 + 1e-9); p *= 10)
+    out.push_back(p);
   return out;
 }
 
@@ -74,4 +94,4 @@ void write_stages(const StageTable& table, std::ostream& out);
 // The history section (--history): a trend line per case.
 void write_history(const results::ResultSet& set, const HtmlExtras& extras, std::ostream& out);
 
-}  // namespace opbench::report::html
+} // namespace opbench::report::html

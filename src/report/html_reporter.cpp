@@ -13,8 +13,8 @@
 
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
-#include "opbench/report/stage_reporter.hpp"
 #include "opbench/core/units.hpp"
+#include "opbench/report/stage_reporter.hpp"
 #include "opbench/results/estimate.hpp"
 
 namespace opbench::report {
@@ -29,28 +29,34 @@ void write_summary(const results::ResultSet& set, std::ostream& out) {
   std::size_t ok = 0, errors = 0, skipped = 0;
   std::set<std::string> devices;
   for (const auto& r : set.cases) {
-    (r.status == results::Status::ok ? ok : r.status == results::Status::error ? errors : skipped)++;
+    (r.status == results::Status::ok      ? ok
+     : r.status == results::Status::error ? errors
+                                          : skipped)++;
     devices.insert(r.c.device);
   }
   out << "<section id=\"summary\"><h2>Summary</h2><dl>\n";
   auto item = [&](const std::string& name, const std::string& value) {
-    if (!value.empty()) out << "<dt>" << esc(name) << "</dt><dd>" << esc(value) << "</dd>\n";
+    if (!value.empty())
+      out << "<dt>" << esc(name) << "</dt><dd>" << esc(value) << "</dd>\n";
   };
   item("date", context_text(ctx, "date"));
   item("host", context_text(ctx, "host"));
   item("machine", context_text(ctx, "cpu_model"));
   item("logical cores", context_text(ctx, "logical_cores"));
   std::string device_list;
-  for (const auto& d : devices) device_list += (device_list.empty() ? "" : ", ") + d;
+  for (const auto& d : devices)
+    device_list += (device_list.empty() ? "" : ", ") + d;
   item("devices", device_list);
-  if (ctx.contains("cuda_device_name")) item("GPU", context_text(ctx, "cuda_device_name"));
+  if (ctx.contains("cuda_device_name"))
+    item("GPU", context_text(ctx, "cuda_device_name"));
   item("LibTorch", context_text(ctx, "libtorch_version"));
   item("opbench", context_text(ctx, "opbench_version"));
   item("host allocator", context_text(ctx, "host_allocator"));
   item("command", context_text(ctx, "command_line"));
-  out << fmt::format("<dt>cases</dt><dd id=\"counts\"><span class=\"ok\">{} ok</span>, "
-                     "<span class=\"error\">{} error</span>, <span class=\"skipped\">{} skipped</span></dd>\n",
-                     ok, errors, skipped);
+  out << fmt::format(
+      "<dt>cases</dt><dd id=\"counts\"><span class=\"ok\">{} ok</span>, "
+      "<span class=\"error\">{} error</span>, <span class=\"skipped\">{} skipped</span></dd>\n",
+      ok, errors, skipped);
   out << "</dl>\n";
   std::vector<std::string> warnings;
   if (set.summary.contains("warning") && set.summary["warning"].is_string()) {
@@ -60,14 +66,16 @@ void write_summary(const results::ResultSet& set, std::ostream& out) {
     const Json& s = set.summary["slow_spells"];
     const auto again = s.value("repetitions_measured_again", 0);
     if (again > 0) {
-      warnings.push_back(fmt::format("The speed canary found the machine slow {} time(s) in {} repetitions; "
-                                     "those repetitions were measured again.",
-                                     again, s.value("repetitions", 0)));
+      warnings.push_back(
+          fmt::format("The speed canary found the machine slow {} time(s) in {} repetitions; "
+                      "those repetitions were measured again.",
+                      again, s.value("repetitions", 0)));
     }
   }
   if (!warnings.empty()) {
     out << "<ul class=\"warnings\">";
-    for (const auto& w : warnings) out << "<li>" << esc(w) << "</li>";
+    for (const auto& w : warnings)
+      out << "<li>" << esc(w) << "</li>";
     out << "</ul>\n";
   }
   out << "</section>\n";
@@ -81,24 +89,28 @@ void write_summary(const results::ResultSet& set, std::ostream& out) {
 std::string strip_plot(const results::CaseResult& r) {
   constexpr double width = 220, height = 22, pad = 4;
   const double time = r.estimate.time;
-  if (!(time > 0)) return "";
+  if (!(time > 0))
+    return "";
   const LogAxis x{time / 2, time * 2, pad, width - pad};
   auto at = [&](double v) { return std::clamp(x(std::max(v, 1e-300)), pad, width - pad); };
   std::ostringstream svg;
-  svg << fmt::format("<svg class=\"strip\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">", width, height,
-                     width, height);
-  svg << fmt::format("<line class=\"axis\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>", pad, width - pad,
-                     height - 2, height - 2);
+  svg << fmt::format("<svg class=\"strip\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">",
+                     width, height, width, height);
+  svg << fmt::format("<line class=\"axis\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>", pad,
+                     width - pad, height - 2, height - 2);
   std::vector<double> sorted = r.samples;
   std::sort(sorted.begin(), sorted.end());
   const std::size_t shown = std::min(sorted.size(), HtmlReporter::k_strip_samples);
   for (std::size_t i = 0; i < shown; ++i) {
     const std::size_t rank = shown == 1 ? 0 : i * (sorted.size() - 1) / (shown - 1);
-    svg << fmt::format("<line class=\"sample\" x1=\"{0}\" x2=\"{0}\" y1=\"4\" y2=\"18\"/>", px(at(sorted[rank])));
+    svg << fmt::format("<line class=\"sample\" x1=\"{0}\" x2=\"{0}\" y1=\"4\" y2=\"18\"/>",
+                       px(at(sorted[rank])));
   }
-  svg << fmt::format("<line class=\"median\" x1=\"{0}\" x2=\"{0}\" y1=\"1\" y2=\"21\"/>", px(at(time)));
+  svg << fmt::format("<line class=\"median\" x1=\"{0}\" x2=\"{0}\" y1=\"1\" y2=\"21\"/>",
+                     px(at(time)));
   for (double m : r.timing.repetition_medians) {
-    svg << fmt::format("<circle class=\"rep\" cx=\"{}\" cy=\"11\" r=\"3\"><title>repetition median {}</title></circle>",
+    svg << fmt::format("<circle class=\"rep\" cx=\"{}\" cy=\"11\" r=\"3\"><title>repetition median "
+                       "{}</title></circle>",
                        px(at(m)), core::format_duration(m));
   }
   svg << "</svg>";
@@ -108,25 +120,32 @@ std::string strip_plot(const results::CaseResult& r) {
 void write_cases(const results::ResultSet& set, const std::string& report_dir, std::ostream& out) {
   // Relative to the report when it has a place, so the report and its traces move together.
   auto trace_link = [&](const std::string& trace) {
-    if (trace.front() != '/') return trace;
+    if (trace.front() != '/')
+      return trace;
     return report_dir.empty() ? "file://" + trace : core::relative_path(trace, report_dir);
   };
   std::set<std::string> tags, categories, shapes, kinds;
   for (const auto& r : set.cases) {
     tags.insert(r.c.tags.begin(), r.c.tags.end());
-    if (!r.c.category.empty()) categories.insert(r.c.category);
-    if (!r.c.shape_class.empty()) shapes.insert(r.c.shape_class);
+    if (!r.c.category.empty())
+      categories.insert(r.c.category);
+    if (!r.c.shape_class.empty())
+      shapes.insert(r.c.shape_class);
     kinds.insert(core::name_of(r.c.kind));
   }
   auto select = [&](const char* id, const char* label, const std::set<std::string>& values) {
     out << "<label>" << label << " <select id=\"" << id << "\"><option value=\"\">all</option>";
-    for (const auto& v : values) out << "<option>" << esc(v) << "</option>";
+    for (const auto& v : values)
+      out << "<option>" << esc(v) << "</option>";
     out << "</select></label>\n";
   };
   out << "<section id=\"cases\"><h2>Cases</h2>\n";
-  out << "<p class=\"note\">Distribution: the case's timed blocks (up to " << HtmlReporter::k_strip_samples
-      << " evenly spaced order statistics) as ticks, each repetition's median as a dot, the case's time (the "
-         "estimator over the repetition medians) as a bar, on a log axis from half to twice it. Click a column "
+  out << "<p class=\"note\">Distribution: the case's timed blocks (up to "
+      << HtmlReporter::k_strip_samples
+      << " evenly spaced order statistics) as ticks, each repetition's median as a dot, the case's "
+         "time (the "
+         "estimator over the repetition medians) as a bar, on a log axis from half to twice it. "
+         "Click a column "
          "title to sort.</p>\n";
   out << "<div class=\"filters\"><label>case <input id=\"filter-text\" type=\"search\" "
          "placeholder=\"part of the case id\"></label>\n";
@@ -140,31 +159,44 @@ void write_cases(const results::ResultSet& set, const std::string& report_dir, s
          "<th data-num=\"0\">case</th><th data-num=\"0\">status</th><th data-num=\"1\">time</th>"
          "<th data-num=\"1\">across repetitions</th><th data-num=\"0\">distribution</th>"
          "<th data-num=\"0\">measures</th><th data-num=\"1\">p90</th><th data-num=\"1\">cv</th>"
-         "<th data-num=\"1\">peak memory</th><th data-num=\"1\">% of roof</th></tr></thead><tbody>\n";
+         "<th data-num=\"1\">peak memory</th><th data-num=\"1\">% of "
+         "roof</th></tr></thead><tbody>\n";
   for (const auto& r : set.cases) {
     const bool ok = r.status == results::Status::ok;
-    const std::string status = ok ? (results::noisy(r) ? "ok (noisy)" : "ok") : core::name_of(r.status);
-    out << "<tr class=\"case " << esc(core::name_of(r.status)) << "\" data-id=\"" << esc(r.c.case_id) << "\" data-tags=\""
-        << esc(core::join(r.c.tags, " ")) << "\" data-category=\"" << esc(r.c.category) << "\" data-shape=\""
-        << esc(r.c.shape_class) << "\" data-kind=\"" << esc(core::name_of(r.c.kind)) << "\">";
+    const std::string status =
+        ok ? (results::noisy(r) ? "ok (noisy)" : "ok") : core::name_of(r.status);
+    out << "<tr class=\"case " << esc(core::name_of(r.status)) << "\" data-id=\""
+        << esc(r.c.case_id) << "\" data-tags=\"" << esc(core::join(r.c.tags, " "))
+        << "\" data-category=\"" << esc(r.c.category) << "\" data-shape=\"" << esc(r.c.shape_class)
+        << "\" data-kind=\"" << esc(core::name_of(r.c.kind)) << "\">";
     out << "<td><code>" << esc(r.c.case_id) << "</code>"
-        << (r.trace.empty() ? "" : " <a class=\"trace\" href=\"" + esc(trace_link(r.trace)) + "\">trace</a>") << "</td>";
-    out << "<td data-v=\"" << esc(status) << "\"" << (ok ? "" : " title=\"" + esc(r.message) + "\"") << ">"
-        << esc(status) << (ok ? "" : ": " + esc(core::first_line(r.message))) << "</td>";
-    out << "<td data-v=\"" << num(ok ? r.estimate.time : k_nan) << "\">" << (ok ? core::format_duration(r.estimate.time) : "-")
+        << (r.trace.empty()
+                ? ""
+                : " <a class=\"trace\" href=\"" + esc(trace_link(r.trace)) + "\">trace</a>")
         << "</td>";
-    out << "<td data-v=\"" << num(ok ? r.estimate.spread : k_nan) << "\">" << (ok ? esc(estimate_text(r.estimate)) : "-")
-        << "</td>";
+    out << "<td data-v=\"" << esc(status) << "\"" << (ok ? "" : " title=\"" + esc(r.message) + "\"")
+        << ">" << esc(status) << (ok ? "" : ": " + esc(core::first_line(r.message))) << "</td>";
+    out << "<td data-v=\"" << num(ok ? r.estimate.time : k_nan) << "\">"
+        << (ok ? core::format_duration(r.estimate.time) : "-") << "</td>";
+    out << "<td data-v=\"" << num(ok ? r.estimate.spread : k_nan) << "\">"
+        << (ok ? esc(estimate_text(r.estimate)) : "-") << "</td>";
     out << "<td>" << (ok ? strip_plot(r) : "") << "</td>";
-    out << "<td>" << (ok ? esc(r.timing.measures == results::Measures::host ? std::string("host") : device_times_text(r)) : "-") << "</td>";
-    out << "<td data-v=\"" << num(ok ? r.summary.p90 : k_nan) << "\">" << (ok ? core::format_duration(r.summary.p90) : "-")
+    out << "<td>"
+        << (ok ? esc(r.timing.measures == results::Measures::host ? std::string("host")
+                                                                  : device_times_text(r))
+               : "-")
         << "</td>";
+    out << "<td data-v=\"" << num(ok ? r.summary.p90 : k_nan) << "\">"
+        << (ok ? core::format_duration(r.summary.p90) : "-") << "</td>";
     out << "<td data-v=\"" << num(ok ? r.summary.cv : k_nan) << "\">"
-        << (ok && std::isfinite(r.summary.cv) ? fmt::format("{:.1f}%", r.summary.cv * 100) : "-") << "</td>";
+        << (ok && std::isfinite(r.summary.cv) ? fmt::format("{:.1f}%", r.summary.cv * 100) : "-")
+        << "</td>";
     out << "<td data-v=\"" << (r.memory ? r.memory->peak_bytes : 0) << "\">"
         << (r.memory ? core::format_bytes(r.memory->peak_bytes) : "-") << "</td>";
     out << "<td data-v=\"" << num(r.work.percent_of_peak.value_or(k_nan)) << "\">"
-        << (r.work.percent_of_peak ? fmt::format("{:.1f}% {}", *r.work.percent_of_peak, esc(r.work.bound)) : "-")
+        << (r.work.percent_of_peak
+                ? fmt::format("{:.1f}% {}", *r.work.percent_of_peak, esc(r.work.bound))
+                : "-")
         << "</td></tr>\n";
   }
   out << "</tbody></table></section>\n";
@@ -173,8 +205,8 @@ void write_cases(const results::ResultSet& set, const std::string& report_dir, s
 // ---- roofline ------------------------------------------------------------------------------
 
 struct Roofs {
-  double bandwidth = 0;  // bytes/s; 0: unknown
-  double flops = 0;      // FLOP/s; 0: unknown
+  double bandwidth = 0; // bytes/s; 0: unknown
+  double flops = 0;     // FLOP/s; 0: unknown
   std::vector<const results::CaseResult*> points;
 };
 
@@ -184,16 +216,20 @@ std::map<std::string, Roofs> roofs_of(const results::ResultSet& set) {
   std::map<std::string, Roofs> out;
   for (const auto& r : set.cases) {
     const auto& w = r.work;
-    if (r.status != results::Status::ok || !w.intensity || !w.flops_per_second || !(*w.intensity > 0) || !(*w.flops_per_second > 0)) {
+    if (r.status != results::Status::ok || !w.intensity || !w.flops_per_second ||
+        !(*w.intensity > 0) || !(*w.flops_per_second > 0)) {
       continue;
     }
-    const std::string key = w.peaks.empty() ? r.c.device + "/" + r.c.dtype + "/t" + std::to_string(r.c.threads)
-                                            : w.peaks;
+    const std::string key = w.peaks.empty()
+                                ? r.c.device + "/" + r.c.dtype + "/t" + std::to_string(r.c.threads)
+                                : w.peaks;
     Roofs& roofs = out[key];
     roofs.points.push_back(&r);
     if (w.percent_of_peak && *w.percent_of_peak > 0) {
-      if (w.bound == "memory" && w.bytes_per_second) roofs.bandwidth = *w.bytes_per_second * 100 / *w.percent_of_peak;
-      if (w.bound == "compute") roofs.flops = *w.flops_per_second * 100 / *w.percent_of_peak;
+      if (w.bound == "memory" && w.bytes_per_second)
+        roofs.bandwidth = *w.bytes_per_second * 100 / *w.percent_of_peak;
+      if (w.bound == "compute")
+        roofs.flops = *w.flops_per_second * 100 / *w.percent_of_peak;
     }
   }
   return out;
@@ -209,31 +245,39 @@ void write_roofline_chart(const std::string& key, const Roofs& roofs, std::ostre
     y_lo = std::min(y_lo, *r->work.flops_per_second);
     y_hi = std::max(y_hi, *r->work.flops_per_second);
   }
-  if (roofs.flops > 0) y_hi = std::max(y_hi, roofs.flops);
+  if (roofs.flops > 0)
+    y_hi = std::max(y_hi, roofs.flops);
   if (roofs.bandwidth > 0 && roofs.flops > 0) {
     const double ridge = roofs.flops / roofs.bandwidth;
     x_lo = std::min(x_lo, ridge);
     x_hi = std::max(x_hi, ridge);
   }
-  x_lo = std::pow(10.0, std::floor(std::log10(x_lo))), x_hi = std::pow(10.0, std::ceil(std::log10(x_hi) + 1e-9));
-  y_lo = std::pow(10.0, std::floor(std::log10(y_lo))), y_hi = std::pow(10.0, std::ceil(std::log10(y_hi * 1.5)));
+  x_lo = std::pow(10.0, std::floor(std::log10(x_lo))),
+  x_hi = std::pow(10.0, std::ceil(std::log10(x_hi) + 1e-9));
+  y_lo = std::pow(10.0, std::floor(std::log10(y_lo))),
+  y_hi = std::pow(10.0, std::ceil(std::log10(y_hi * 1.5)));
   const LogAxis x{x_lo, x_hi, left, width - right};
   const LogAxis y{y_lo, y_hi, height - bottom, top};
-  out << "<figure><svg class=\"roofline\" data-peaks=\"" << esc(key) << "\" width=\"" << width << "\" height=\""
-      << height << "\" viewBox=\"0 0 " << width << " " << height << "\">\n";
+  out << "<figure><svg class=\"roofline\" data-peaks=\"" << esc(key) << "\" width=\"" << width
+      << "\" height=\"" << height << "\" viewBox=\"0 0 " << width << " " << height << "\">\n";
   for (double d : decades(x_lo, x_hi)) {
-    out << fmt::format("<line class=\"grid\" x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\"/><text class=\"tick\" x=\"{0}\" "
+    out << fmt::format("<line class=\"grid\" x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\"/><text "
+                       "class=\"tick\" x=\"{0}\" "
                        "y=\"{3}\" text-anchor=\"middle\">{4:g}</text>\n",
                        px(x(d)), top, height - bottom, height - bottom + 16, d);
   }
   for (double d : decades(y_lo, y_hi)) {
-    out << fmt::format("<line class=\"grid\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\"/><text class=\"tick\" x=\"{3}\" "
+    out << fmt::format("<line class=\"grid\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\"/><text "
+                       "class=\"tick\" x=\"{3}\" "
                        "y=\"{4}\" text-anchor=\"end\">{5}</text>\n",
-                       left, width - right, px(y(d)), left - 6, px(y(d) + 4), esc(rate_text(d, "FLOP/s")));
+                       left, width - right, px(y(d)), left - 6, px(y(d) + 4),
+                       esc(rate_text(d, "FLOP/s")));
   }
-  out << fmt::format("<text class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">arithmetic intensity (FLOP/byte)</text>\n",
+  out << fmt::format("<text class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">arithmetic "
+                     "intensity (FLOP/byte)</text>\n",
                      (left + width - right) / 2, height - 10);
-  out << fmt::format("<text class=\"label\" transform=\"rotate(-90)\" x=\"{}\" y=\"14\" text-anchor=\"middle\">achieved FLOP/s</text>\n",
+  out << fmt::format("<text class=\"label\" transform=\"rotate(-90)\" x=\"{}\" y=\"14\" "
+                     "text-anchor=\"middle\">achieved FLOP/s</text>\n",
                      -(top + height - bottom) / 2);
   // The roof: bandwidth x intensity up to the ridge, then the compute peak.
   if (roofs.bandwidth > 0 || roofs.flops > 0) {
@@ -246,30 +290,40 @@ void write_roofline_chart(const std::string& key, const Roofs& roofs, std::ostre
       line.emplace_back(ridge, roofs.bandwidth * ridge);
     }
     if (roofs.flops > 0) {
-      line.emplace_back(roofs.bandwidth > 0 ? std::min(x_hi, roofs.flops / roofs.bandwidth) : x_lo, roofs.flops);
+      line.emplace_back(roofs.bandwidth > 0 ? std::min(x_hi, roofs.flops / roofs.bandwidth) : x_lo,
+                        roofs.flops);
       line.emplace_back(x_hi, roofs.flops);
     }
     out << "<polyline class=\"roof\" points=\"";
-    for (const auto& [ix, iy] : line) out << px(x(ix)) << "," << px(y(std::min(iy, y_hi))) << " ";
+    for (const auto& [ix, iy] : line)
+      out << px(x(ix)) << "," << px(y(std::min(iy, y_hi))) << " ";
     out << "\"/>\n";
     if (roofs.bandwidth > 0) {
-      out << fmt::format("<text class=\"roof-label\" x=\"{}\" y=\"{}\">{}</text>\n", px(left + 8), px(top + 14),
-                         esc("memory roof " + rate_text(roofs.bandwidth, "B/s")));
+      out << fmt::format("<text class=\"roof-label\" x=\"{}\" y=\"{}\">{}</text>\n", px(left + 8),
+                         px(top + 14), esc("memory roof " + rate_text(roofs.bandwidth, "B/s")));
     }
     if (roofs.flops > 0) {
-      out << fmt::format("<text class=\"roof-label\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
-                         px(width - right - 4), px(y(roofs.flops) - 6), esc("compute roof " + rate_text(roofs.flops, "FLOP/s")));
+      out << fmt::format(
+          "<text class=\"roof-label\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
+          px(width - right - 4), px(y(roofs.flops) - 6),
+          esc("compute roof " + rate_text(roofs.flops, "FLOP/s")));
     }
   }
   for (const auto* r : roofs.points) {
     const auto& w = r->work;
-    out << fmt::format("<circle class=\"point {}\" cx=\"{}\" cy=\"{}\" r=\"3.5\"><title>{}: {:.3g} FLOP/byte, {}{}</title></circle>\n",
-                       esc(w.bound), px(x(*w.intensity)), px(y(*w.flops_per_second)), esc(r->c.case_id), *w.intensity,
-                       esc(rate_text(*w.flops_per_second, "FLOP/s")),
-                       w.percent_of_peak ? fmt::format(", {:.1f}% of the {} roof", *w.percent_of_peak, w.bound) : "");
+    out << fmt::format(
+        "<circle class=\"point {}\" cx=\"{}\" cy=\"{}\" r=\"3.5\"><title>{}: {:.3g} FLOP/byte, "
+        "{}{}</title></circle>\n",
+        esc(w.bound), px(x(*w.intensity)), px(y(*w.flops_per_second)), esc(r->c.case_id),
+        *w.intensity, esc(rate_text(*w.flops_per_second, "FLOP/s")),
+        w.percent_of_peak ? fmt::format(", {:.1f}% of the {} roof", *w.percent_of_peak, w.bound)
+                          : "");
   }
-  out << "</svg><figcaption>" << esc(key) << ": " << roofs.points.size() << " case(s) with known FLOPs and bytes"
-      << (roofs.bandwidth > 0 || roofs.flops > 0 ? "" : "; no calibrated peaks (run `opbench calibrate`), so no roof")
+  out << "</svg><figcaption>" << esc(key) << ": " << roofs.points.size()
+      << " case(s) with known FLOPs and bytes"
+      << (roofs.bandwidth > 0 || roofs.flops > 0
+              ? ""
+              : "; no calibrated peaks (run `opbench calibrate`), so no roof")
       << "</figcaption></figure>\n";
 }
 
@@ -277,12 +331,15 @@ void write_roofline(const results::ResultSet& set, std::ostream& out) {
   const auto all = roofs_of(set);
   out << "<section id=\"roofline\"><h2>Roofline</h2>\n";
   if (all.empty()) {
-    out << "<p class=\"note\">No case has both known FLOPs and bytes: nothing to place.</p></section>\n";
+    out << "<p class=\"note\">No case has both known FLOPs and bytes: nothing to "
+           "place.</p></section>\n";
     return;
   }
-  out << "<p class=\"note\">Each case at its arithmetic intensity and achieved FLOP/s; the roofs are the "
+  out << "<p class=\"note\">Each case at its arithmetic intensity and achieved FLOP/s; the roofs "
+         "are the "
          "calibrated peaks the run judged it against (<code>opbench calibrate</code>).</p>\n";
-  for (const auto& [key, roofs] : all) write_roofline_chart(key, roofs, out);
+  for (const auto& [key, roofs] : all)
+    write_roofline_chart(key, roofs, out);
   out << "</section>\n";
 }
 
@@ -360,27 +417,34 @@ constexpr const char* k_script = R"(
 })();
 )";
 
-}  // namespace
+} // namespace
 
 void HtmlReporter::write(const results::ResultSet& set, std::ostream& out) const {
   const StageTable stages = make_stage_table(set);
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
+         "'unsafe-inline'; "
          "script-src 'unsafe-inline'; img-src data:\">\n"
          "<meta name=\"viewport\" content=\"width=device-width\">\n<title>opbench report "
-      << esc(context_text(set.context, "date")) << "</title>\n<style>" << k_style << "</style></head>\n<body>\n";
-  out << "<h1>opbench report</h1>\n<nav><a href=\"#summary\">summary</a> &middot; <a href=\"#cases\">cases</a> "
+      << esc(context_text(set.context, "date")) << "</title>\n<style>" << k_style
+      << "</style></head>\n<body>\n";
+  out << "<h1>opbench report</h1>\n<nav><a href=\"#summary\">summary</a> &middot; <a "
+         "href=\"#cases\">cases</a> "
          "&middot; <a href=\"#roofline\">roofline</a>"
       << (m_extras.comparison != nullptr ? " &middot; <a href=\"#compare\">comparison</a>" : "")
       << (stages.rows.empty() ? "" : " &middot; <a href=\"#stages\">stages</a>")
-      << (m_extras.history_path.empty() ? "" : " &middot; <a href=\"#history\">history</a>") << "</nav>\n";
+      << (m_extras.history_path.empty() ? "" : " &middot; <a href=\"#history\">history</a>")
+      << "</nav>\n";
   write_summary(set, out);
-  if (m_extras.comparison != nullptr) write_comparison(set, m_extras, out);
+  if (m_extras.comparison != nullptr)
+    write_comparison(set, m_extras, out);
   write_cases(set, m_extras.report_dir, out);
-  if (!stages.rows.empty()) write_stages(stages, out);
+  if (!stages.rows.empty())
+    write_stages(stages, out);
   write_roofline(set, out);
-  if (!m_extras.history_path.empty()) write_history(set, m_extras, out);
+  if (!m_extras.history_path.empty())
+    write_history(set, m_extras, out);
   out << "<script>" << k_script << "</script>\n</body></html>\n";
 }
 
-}  // namespace opbench::report
+} // namespace opbench::report

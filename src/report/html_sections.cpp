@@ -21,12 +21,16 @@ static std::string ratio_plot(double ratio, double low, double high) {
   constexpr double width = 240, height = 18, pad = 6;
   const LogAxis x{0.5, 2.0, pad, width - pad};
   auto at = [&](double v) { return std::clamp(x(std::max(v, 1e-300)), pad, width - pad); };
-  std::string svg = fmt::format("<svg class=\"ratio\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">", width, height);
-  svg += fmt::format("<line class=\"one\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" y2=\"{1}\"/>", px(x(1.0)), height);
+  std::string svg = fmt::format(
+      "<svg class=\"ratio\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">", width, height);
+  svg += fmt::format("<line class=\"one\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" y2=\"{1}\"/>", px(x(1.0)),
+                     height);
   if (std::isfinite(low) && std::isfinite(high)) {
-    svg += fmt::format("<line class=\"interval\" x1=\"{}\" x2=\"{}\" y1=\"9\" y2=\"9\"/>", px(at(low)), px(at(high)));
+    svg += fmt::format("<line class=\"interval\" x1=\"{}\" x2=\"{}\" y1=\"9\" y2=\"9\"/>",
+                       px(at(low)), px(at(high)));
   }
-  svg += fmt::format("<circle class=\"ratio-dot\" cx=\"{}\" cy=\"9\" r=\"3.5\"/></svg>", px(at(ratio)));
+  svg += fmt::format("<circle class=\"ratio-dot\" cx=\"{}\" cy=\"9\" r=\"3.5\"/></svg>",
+                     px(at(ratio)));
   return svg;
 }
 
@@ -34,49 +38,62 @@ void write_comparison(const results::ResultSet& set, const HtmlExtras& extras, s
   const compare::Comparison& cmp = *extras.comparison;
   std::map<std::string, const results::CaseResult*> base_of, new_of;
   if (extras.base != nullptr) {
-    for (const auto& r : extras.base->cases) base_of[r.c.case_id] = &r;
+    for (const auto& r : extras.base->cases)
+      base_of[r.c.case_id] = &r;
   }
-  for (const auto& r : set.cases) new_of[r.c.case_id] = &r;
+  for (const auto& r : set.cases)
+    new_of[r.c.case_id] = &r;
   std::vector<const compare::CaseComparison*> rows;
-  for (const auto& c : cmp.cases) rows.push_back(&c);
+  for (const auto& c : cmp.cases)
+    rows.push_back(&c);
   auto distance = [](const compare::CaseComparison* c) {
     return std::isfinite(c->ratio) && c->ratio > 0 ? std::abs(std::log(c->ratio)) : -1.0;
   };
-  std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return distance(a) > distance(b); });
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](auto* a, auto* b) { return distance(a) > distance(b); });
   out << "<section id=\"compare\"><h2>Against " << esc(cmp.base_path) << "</h2>\n";
-  out << fmt::format("<p><span class=\"slower\">{} slower</span>, <span class=\"faster\">{} faster</span>, {} same, "
-                     "{} unknown; geometric mean of the ratios {}; |new/base &minus; 1|: median {:.1f}%, p90 {:.1f}%.</p>\n",
-                     cmp.count("slower"), cmp.count("faster"), cmp.count("same"), cmp.count("unknown"),
-                     std::isfinite(cmp.geomean_ratio) ? fmt::format("{:.3f}", cmp.geomean_ratio) : "-",
-                     cmp.agreement.median_abs_change * 100, cmp.agreement.p90_abs_change * 100);
-  out << "<p class=\"note\">Slower or faster: past the " << fmt::format("{:.0f}", cmp.options.threshold * 100)
-      << "% threshold and significant (Mann-Whitney U on the repetition medians). The bar: new/base on a log axis "
-         "from &times;0.5 to &times;2, its interval (median estimator only) from the two medians' intervals; "
+  out << fmt::format(
+      "<p><span class=\"slower\">{} slower</span>, <span class=\"faster\">{} faster</span>, {} "
+      "same, "
+      "{} unknown; geometric mean of the ratios {}; |new/base &minus; 1|: median {:.1f}%, p90 "
+      "{:.1f}%.</p>\n",
+      cmp.count("slower"), cmp.count("faster"), cmp.count("same"), cmp.count("unknown"),
+      std::isfinite(cmp.geomean_ratio) ? fmt::format("{:.3f}", cmp.geomean_ratio) : "-",
+      cmp.agreement.median_abs_change * 100, cmp.agreement.p90_abs_change * 100);
+  out << "<p class=\"note\">Slower or faster: past the "
+      << fmt::format("{:.0f}", cmp.options.threshold * 100)
+      << "% threshold and significant (Mann-Whitney U on the repetition medians). The bar: "
+         "new/base on a log axis "
+         "from &times;0.5 to &times;2, its interval (median estimator only) from the two medians' "
+         "intervals; "
          "farthest from 1 first.</p>\n";
-  out << "<table id=\"compare-table\"><thead><tr><th>case</th><th>verdict</th><th>base</th><th>new</th>"
+  out << "<table "
+         "id=\"compare-table\"><thead><tr><th>case</th><th>verdict</th><th>base</th><th>new</th>"
          "<th>new/base</th><th>ratio</th></tr></thead><tbody>\n";
   for (const auto* c : rows) {
     double low = k_nan, high = k_nan;
     const auto b = base_of.find(c->case_id);
     const auto n = new_of.find(c->case_id);
     // The interval from the two medians' intervals: drawn when the times are those medians.
-    if (cmp.estimator == "median" && b != base_of.end() && n != new_of.end() && b->second->estimate.high > 0 &&
-        b->second->estimate.low > 0) {
+    if (cmp.estimator == "median" && b != base_of.end() && n != new_of.end() &&
+        b->second->estimate.high > 0 && b->second->estimate.low > 0) {
       low = n->second->estimate.low / b->second->estimate.high;
       high = n->second->estimate.high / b->second->estimate.low;
     }
     const bool has_ratio = std::isfinite(c->ratio);
-    out << "<tr class=\"cmp " << esc(c->verdict) << "\"><td><code>" << esc(c->case_id) << "</code></td><td"
-        << (c->reason.empty() ? "" : " title=\"" + esc(c->reason) + "\"") << ">" << esc(c->verdict) << "</td><td>"
-        << core::format_duration(c->base_time) << "</td><td>" << core::format_duration(c->new_time) << "</td><td>"
+    out << "<tr class=\"cmp " << esc(c->verdict) << "\"><td><code>" << esc(c->case_id)
+        << "</code></td><td" << (c->reason.empty() ? "" : " title=\"" + esc(c->reason) + "\"")
+        << ">" << esc(c->verdict) << "</td><td>" << core::format_duration(c->base_time)
+        << "</td><td>" << core::format_duration(c->new_time) << "</td><td>"
         << (has_ratio ? fmt::format("&times;{:.3f}", c->ratio) : "-")
         << (std::isfinite(low) ? fmt::format(" [{:.3f}, {:.3f}]", low, high) : "") << "</td><td>"
         << (has_ratio ? ratio_plot(c->ratio, low, high) : "") << "</td></tr>\n";
   }
   out << "</tbody></table>\n";
   if (!cmp.only_in_base.empty() || !cmp.only_in_new.empty()) {
-    out << fmt::format("<p class=\"note\">{} case(s) only in the base, {} only in the new file.</p>\n",
-                       cmp.only_in_base.size(), cmp.only_in_new.size());
+    out << fmt::format(
+        "<p class=\"note\">{} case(s) only in the base, {} only in the new file.</p>\n",
+        cmp.only_in_base.size(), cmp.only_in_new.size());
   }
   out << "</section>\n";
 }
@@ -93,44 +110,53 @@ static std::string speedup_plot(double speedup) {
   return fmt::format("<svg class=\"speedup\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">"
                      "<rect class=\"{2}\" x=\"{3}\" y=\"3\" width=\"{4}\" height=\"8\"/>"
                      "<line class=\"one\" x1=\"{5}\" x2=\"{5}\" y1=\"0\" y2=\"{1}\"/></svg>",
-                     width, height, speedup >= 1 ? "gain" : "loss", px(std::min(one, at)), px(std::abs(at - one)),
-                     px(one));
+                     width, height, speedup >= 1 ? "gain" : "loss", px(std::min(one, at)),
+                     px(std::abs(at - one)), px(one));
 }
 
 // The stage table of a run --stage (stage_reporter.hpp) as a chart: each row's time at each stage
 // and its speedup over eager as a bar, then the geometric means.
 void write_stages(const StageTable& table, std::ostream& out) {
-  out << "<section id=\"stages\"><h2>Stages</h2>\n<p class=\"note\">The same computation eager, traced to a "
-         "TorchScript graph (script), with LibTorch's fuser (fused), as one CUDA graph (graph); each checked "
-         "against eager before timing. Bars: speedup over eager on a log axis from &times;1/8 to &times;8.</p>\n";
+  out << "<section id=\"stages\"><h2>Stages</h2>\n<p class=\"note\">The same computation eager, "
+         "traced to a "
+         "TorchScript graph (script), with LibTorch's fuser (fused), as one CUDA graph (graph); "
+         "each checked "
+         "against eager before timing. Bars: speedup over eager on a log axis from &times;1/8 to "
+         "&times;8.</p>\n";
   out << "<table id=\"stage-table\"><thead><tr><th>case</th><th>tags</th>";
-  for (const auto& stage : table.stages) out << "<th>" << esc(stage) << "</th>";
+  for (const auto& stage : table.stages)
+    out << "<th>" << esc(stage) << "</th>";
   out << "</tr></thead><tbody>\n";
   for (const StageRow& row : table.rows) {
-    out << "<tr><td><code>" << esc(row.case_id) << "</code></td><td>" << esc(core::join(row.tags, " ")) << "</td>";
+    out << "<tr><td><code>" << esc(row.case_id) << "</code></td><td>"
+        << esc(core::join(row.tags, " ")) << "</td>";
     for (const StageCell& cell : row.cells) {
       if (cell.status != "ok") {
-        out << "<td class=\"" << esc(cell.status) << "\" title=\"" << esc(core::first_line(cell.message)) << "\">"
+        out << "<td class=\"" << esc(cell.status) << "\" title=\""
+            << esc(core::first_line(cell.message)) << "\">"
             << (cell.status.empty() ? "-" : esc(cell.status)) << "</td>";
         continue;
       }
       out << "<td>" << core::format_duration(cell.time);
       if (cell.speedup && &cell != &row.cells.front()) {
-        out << fmt::format(" &times;{:.2f}", *cell.speedup) << "<br>" << speedup_plot(*cell.speedup);
+        out << fmt::format(" &times;{:.2f}", *cell.speedup) << "<br>"
+            << speedup_plot(*cell.speedup);
       }
       out << "</td>";
     }
     out << "</tr>\n";
   }
   out << "</tbody></table>\n<table id=\"stage-means\"><thead><tr><th>geometric mean (rows)</th>";
-  for (std::size_t s = 1; s < table.stages.size(); ++s) out << "<th>" << esc(table.stages[s]) << "</th>";
+  for (std::size_t s = 1; s < table.stages.size(); ++s)
+    out << "<th>" << esc(table.stages[s]) << "</th>";
   out << "</tr></thead><tbody>\n";
   for (const StageMean& mean : table.means) {
     out << "<tr><td>" << esc(mean.group) << "</td>";
     for (std::size_t s = 1; s < table.stages.size(); ++s) {
       out << "<td>";
       if (std::isfinite(mean.speedup[s])) {
-        out << fmt::format("&times;{:.2f} ({})<br>", mean.speedup[s], mean.rows[s]) << speedup_plot(mean.speedup[s]);
+        out << fmt::format("&times;{:.2f} ({})<br>", mean.speedup[s], mean.rows[s])
+            << speedup_plot(mean.speedup[s]);
       } else {
         out << "-";
       }
@@ -146,57 +172,74 @@ void write_stages(const StageTable& table, std::ostream& out) {
 static std::string trend_plot(const std::vector<history::Point>& points) {
   constexpr double width = 260, height = 40, pad = 4;
   double lo = std::numeric_limits<double>::infinity(), hi = 0;
-  for (const auto& p : points) lo = std::min(lo, p.time), hi = std::max(hi, p.time);
-  if (!(hi > lo)) lo = lo * 0.95, hi = hi * 1.05;
-  const double step = points.size() > 1 ? (width - 2 * pad) / static_cast<double>(points.size() - 1) : 0;
+  for (const auto& p : points)
+    lo = std::min(lo, p.time), hi = std::max(hi, p.time);
+  if (!(hi > lo))
+    lo = lo * 0.95, hi = hi * 1.05;
+  const double step =
+      points.size() > 1 ? (width - 2 * pad) / static_cast<double>(points.size() - 1) : 0;
   auto y = [&](double v) { return height - pad - (v - lo) / (hi - lo) * (height - 2 * pad); };
-  std::string svg = fmt::format("<svg class=\"trend\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\"><polyline points=\"",
+  std::string svg = fmt::format("<svg class=\"trend\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 "
+                                "{0} {1}\"><polyline points=\"",
                                 width, height);
-  for (std::size_t i = 0; i < points.size(); ++i) svg += px(pad + step * i) + "," + px(y(points[i].time)) + " ";
+  for (std::size_t i = 0; i < points.size(); ++i)
+    svg += px(pad + step * i) + "," + px(y(points[i].time)) + " ";
   svg += "\"/>";
   // A change point sits halfway between the last run of the old level and the first of the new.
   for (const auto& c : history::change_points(points)) {
     const double x = pad + step * (static_cast<double>(c.index) - 0.5);
-    svg += fmt::format("<line class=\"change\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" y2=\"{1}\"><title>level ×{2:.3f} from {3} "
+    svg += fmt::format("<line class=\"change\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" "
+                       "y2=\"{1}\"><title>level ×{2:.3f} from {3} "
                        "(p {4:.1g})</title></line>",
                        px(x), height, c.after / c.before, esc(points[c.index].date), c.p_value);
   }
   // Where opbench called the case another way (typed, boxed): a step there may be opbench's.
   for (const auto& c : history::call_path_changes(points)) {
     const double x = pad + step * (static_cast<double>(c.index) - 0.5);
-    svg += fmt::format("<line class=\"called\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" y2=\"{1}\"><title>called {2} from {3} "
+    svg += fmt::format("<line class=\"called\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" "
+                       "y2=\"{1}\"><title>called {2} from {3} "
                        "(was {4})</title></line>",
                        px(x), height, esc(c.after), esc(points[c.index].date), esc(c.before));
   }
   for (std::size_t i = 0; i < points.size(); ++i) {
-    svg += fmt::format("<circle class=\"night\" cx=\"{}\" cy=\"{}\" r=\"2.5\"><title>{} {}: {}</title></circle>",
-                       px(pad + step * i), px(y(points[i].time)), esc(points[i].date), esc(points[i].label),
-                       core::format_duration(points[i].time));
+    svg += fmt::format(
+        "<circle class=\"night\" cx=\"{}\" cy=\"{}\" r=\"2.5\"><title>{} {}: {}</title></circle>",
+        px(pad + step * i), px(y(points[i].time)), esc(points[i].date), esc(points[i].label),
+        core::format_duration(points[i].time));
   }
   return svg + "</svg>";
 }
 
 void write_history(const results::ResultSet& set, const HtmlExtras& extras, std::ostream& out) {
-  out << "<section id=\"history\"><h2>History</h2>\n<p class=\"note\">Each case's time in every run stored in "
+  out << "<section id=\"history\"><h2>History</h2>\n<p class=\"note\">Each case's time in every "
+         "run stored in "
       << esc(extras.history_path)
-      << fmt::format(", made with this run's estimator from each run's repetition medians (a run recorded with "
-                     "another estimator does not shift the trend), oldest first; hover a dot for its date and label. A dashed red line is a change point: "
-                     "the level moved by {:.0f}% or more and held for {} runs or more on each side (rank test). A dotted grey line: "
-                     "from there opbench called the case another way (typed or boxed; hover it), which moves a small "
+      << fmt::format(", made with this run's estimator from each run's repetition medians (a run "
+                     "recorded with "
+                     "another estimator does not shift the trend), oldest first; hover a dot for "
+                     "its date and label. A dashed red line is a change point: "
+                     "the level moved by {:.0f}% or more and held for {} runs or more on each side "
+                     "(rank test). A dotted grey line: "
+                     "from there opbench called the case another way (typed or boxed; hover it), "
+                     "which moves a small "
                      "operator's time by itself.</p>\n",
-                     stats::ChangePointOptions{}.effect_floor * 100, stats::ChangePointOptions{}.min_segment);
-  out << "<table id=\"history-table\"><thead><tr><th>case</th><th>runs</th><th>first</th><th>last</th>"
+                     stats::ChangePointOptions{}.effect_floor * 100,
+                     stats::ChangePointOptions{}.min_segment);
+  out << "<table "
+         "id=\"history-table\"><thead><tr><th>case</th><th>runs</th><th>first</th><th>last</th>"
          "<th>last/first</th><th>trend</th></tr></thead><tbody>\n";
   for (const auto& r : set.cases) {
     const auto it = extras.trends.find(r.c.case_id);
-    if (it == extras.trends.end() || it->second.empty()) continue;
+    if (it == extras.trends.end() || it->second.empty())
+      continue;
     const auto& points = it->second;
-    out << "<tr class=\"trend-row\"><td><code>" << esc(r.c.case_id) << "</code></td><td>" << points.size() << "</td><td>"
-        << core::format_duration(points.front().time) << "</td><td>" << core::format_duration(points.back().time) << "</td><td>"
+    out << "<tr class=\"trend-row\"><td><code>" << esc(r.c.case_id) << "</code></td><td>"
+        << points.size() << "</td><td>" << core::format_duration(points.front().time) << "</td><td>"
+        << core::format_duration(points.back().time) << "</td><td>"
         << fmt::format("&times;{:.3f}", points.back().time / points.front().time) << "</td><td>"
         << trend_plot(points) << "</td></tr>\n";
   }
   out << "</tbody></table></section>\n";
 }
 
-}  // namespace opbench::report::html
+} // namespace opbench::report::html

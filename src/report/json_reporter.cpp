@@ -6,4 +6,4 @@ void JsonReporter::write(const results::ResultSet& set, std::ostream& out) const
   out << results::to_json(set).dump(2) << "\n";
 }
 
-}  // namespace opbench::report
+} // namespace opbench::report

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "opbench/core/strings.hpp"
-#include "opbench/report/reporter.hpp"
 #include "opbench/core/units.hpp"
+#include "opbench/report/reporter.hpp"
 #include "opbench/results/estimate.hpp"
 
 namespace opbench::report {
@@ -18,67 +18,84 @@ namespace {
 std::string cell(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }
 
 std::string context_value(const Json& context, const char* key) {
-  if (!context.contains(key)) return "-";
+  if (!context.contains(key))
+    return "-";
   const Json& v = context[key];
   return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
-}  // namespace
+} // namespace
 
 void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) const {
   const Json& ctx = set.context;
   out << "# opbench results\n\n";
   for (const char* key : {"date", "opbench_version", "libtorch_version", "host", "cpu_model",
                           "threads_default", "host_allocator", "command_line"}) {
-    if (ctx.contains(key)) out << "- **" << key << "**: " << cell(context_value(ctx, key)) << "\n";
+    if (ctx.contains(key))
+      out << "- **" << key << "**: " << cell(context_value(ctx, key)) << "\n";
   }
   std::size_t ok = 0, errors = 0, skipped = 0;
   for (const auto& r : set.cases) {
-    (r.status == results::Status::ok ? ok : r.status == results::Status::error ? errors : skipped)++;
+    (r.status == results::Status::ok      ? ok
+     : r.status == results::Status::error ? errors
+                                          : skipped)++;
   }
   out << fmt::format("- **cases**: {} ok, {} error, {} skipped\n", ok, errors, skipped);
-  out << "- **time**: the case's time, the estimator (`fastest-third`: the mean of the fastest third of the "
-         "repetition medians; `min`: the fastest one; `median`: their median) over the repetition medians; *across repetitions*: the estimator, the "
-         "repetitions, their median with its distribution-free interval and the interval's coverage, "
-         "± half their relative range (each repetition: fresh inputs at another placement, at another "
+  out << "- **time**: the case's time, the estimator (`fastest-third`: the mean of the fastest "
+         "third of the "
+         "repetition medians; `min`: the fastest one; `median`: their median) over the repetition "
+         "medians; *across repetitions*: the estimator, the "
+         "repetitions, their median with its distribution-free interval and the interval's "
+         "coverage, "
+         "± half their relative range (each repetition: fresh inputs at another placement, at "
+         "another "
          "moment); p90, p99, cv and samples: the timed blocks of all repetitions pooled\n"
          "- **measures**: what the time is: host (CPU cases: the host clock); on CUDA, GPU time "
          "(device execution, launches hidden in CUDA-graph replays), with the CPU time (the host's "
          "time in one call) and the batch time (back-to-back eager calls) beside it\n\n";
-  out << "| case | status | time | across repetitions | measures | p90 | p99 | cv | samples | peak memory | allocs | GFLOP/s | GB/s | % of roof |\n";
+  out << "| case | status | time | across repetitions | measures | p90 | p99 | cv | samples | peak "
+         "memory | allocs | GFLOP/s | GB/s | % of roof |\n";
   out << "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   auto rate = [](const std::optional<double>& v) {
     return v ? fmt::format("{:.2f}", *v / 1e9) : std::string("-");
   };
   for (const auto& r : set.cases) {
     const auto& s = r.summary;
-    const std::string status = r.status == results::Status::ok ? (results::noisy(r) ? "ok (noisy)" : "ok")
-                                                : core::name_of(r.status) + ": " + core::first_line(r.message);
+    const std::string status = r.status == results::Status::ok
+                                   ? (results::noisy(r) ? "ok (noisy)" : "ok")
+                                   : core::name_of(r.status) + ": " + core::first_line(r.message);
     out << "| `" << cell(r.c.case_id) << "` | " << cell(status) << " | "
         << core::format_duration(r.estimate.time) << " | "
         << (r.status == results::Status::ok ? estimate_text(r.estimate) : "-") << " | "
-        << (r.status != results::Status::ok ? "-" : r.timing.measures == results::Measures::host ? "host" : cell(device_times_text(r))) << " | "
-        << core::format_duration(s.p90) << " | "
-        << core::format_duration(s.p99) << " | "
+        << (r.status != results::Status::ok                ? "-"
+            : r.timing.measures == results::Measures::host ? "host"
+                                                           : cell(device_times_text(r)))
+        << " | " << core::format_duration(s.p90) << " | " << core::format_duration(s.p99) << " | "
         << (std::isfinite(s.cv) ? fmt::format("{:.1f}%", s.cv * 100) : "-") << " | " << s.count
         << " | " << (r.memory ? core::format_bytes(r.memory->peak_bytes) : "-") << " | "
         << (r.memory ? std::to_string(r.memory->allocations) : "-") << " | "
         << rate(r.work.flops_per_second) << " | " << rate(r.work.bytes_per_second) << " | "
-        << (r.work.percent_of_peak ? fmt::format("{:.1f}% {}", *r.work.percent_of_peak, r.work.bound) : "-")
+        << (r.work.percent_of_peak
+                ? fmt::format("{:.1f}% {}", *r.work.percent_of_peak, r.work.bound)
+                : "-")
         << " |\n";
   }
   // Cases far from their roof: where there is most to gain.
   std::vector<const results::CaseResult*> far;
   for (const auto& r : set.cases) {
-    if (r.status == results::Status::ok && r.work.percent_of_peak && *r.work.percent_of_peak < 10.0) far.push_back(&r);
+    if (r.status == results::Status::ok && r.work.percent_of_peak && *r.work.percent_of_peak < 10.0)
+      far.push_back(&r);
   }
   std::sort(far.begin(), far.end(), [](const auto* a, const auto* b) {
     return *a->work.percent_of_peak < *b->work.percent_of_peak;
@@ -99,4 +116,4 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
   }
 }
 
-}  // namespace opbench::report
+} // namespace opbench::report

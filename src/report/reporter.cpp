@@ -4,6 +4,7 @@
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
+#include "opbench/core/units.hpp"
 #include "opbench/report/breakdown_reporter.hpp"
 #include "opbench/report/csv_reporter.hpp"
 #include "opbench/report/gbench_reporter.hpp"
@@ -11,65 +12,80 @@
 #include "opbench/report/json_reporter.hpp"
 #include "opbench/report/md_reporter.hpp"
 #include "opbench/report/stage_reporter.hpp"
-#include "opbench/core/units.hpp"
 #include "opbench/results/estimate.hpp"
 
 namespace opbench::report {
 
 const std::vector<std::string>& reporter_formats() {
-  static const std::vector<std::string> k_formats = {"csv", "md", "json", "gbench", "breakdown", "html", "stages", "stages-csv"};
+  static const std::vector<std::string> k_formats = {"csv",       "md",   "json",   "gbench",
+                                                     "breakdown", "html", "stages", "stages-csv"};
   return k_formats;
 }
 
 std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregates_only) {
-  if (format == "csv") return std::make_unique<CsvReporter>();
-  if (format == "md" || format == "markdown") return std::make_unique<MarkdownReporter>();
-  if (format == "json") return std::make_unique<JsonReporter>();
-  if (format == "gbench") return std::make_unique<GbenchReporter>(aggregates_only);
-  if (format == "breakdown") return std::make_unique<BreakdownReporter>();
-  if (format == "html") return std::make_unique<HtmlReporter>();
-  if (format == "stages") return std::make_unique<StageReporter>(/*csv=*/false);
-  if (format == "stages-csv") return std::make_unique<StageReporter>(/*csv=*/true);
-  throw UsageError("unknown format '" + format + "' (valid: " + core::join(reporter_formats(), ", ") +
-                   ")");
+  if (format == "csv")
+    return std::make_unique<CsvReporter>();
+  if (format == "md" || format == "markdown")
+    return std::make_unique<MarkdownReporter>();
+  if (format == "json")
+    return std::make_unique<JsonReporter>();
+  if (format == "gbench")
+    return std::make_unique<GbenchReporter>(aggregates_only);
+  if (format == "breakdown")
+    return std::make_unique<BreakdownReporter>();
+  if (format == "html")
+    return std::make_unique<HtmlReporter>();
+  if (format == "stages")
+    return std::make_unique<StageReporter>(/*csv=*/false);
+  if (format == "stages-csv")
+    return std::make_unique<StageReporter>(/*csv=*/true);
+  throw UsageError("unknown format '" + format +
+                   "' (valid: " + core::join(reporter_formats(), ", ") + ")");
 }
 
 std::string estimate_text(const results::Estimate& e) {
-  if (e.repetitions < 2) return "1 rep";
-  return fmt::format("{} of {} reps · median {} [{}, {}] {:.0f}% · ± {:.1f}%", e.estimator, e.repetitions,
-                     core::format_duration(e.median), core::format_duration(e.low), core::format_duration(e.high),
-                     e.coverage * 100, e.spread * 50);
+  if (e.repetitions < 2)
+    return "1 rep";
+  return fmt::format("{} of {} reps · median {} [{}, {}] {:.0f}% · ± {:.1f}%", e.estimator,
+                     e.repetitions, core::format_duration(e.median), core::format_duration(e.low),
+                     core::format_duration(e.high), e.coverage * 100, e.spread * 50);
 }
 
 std::string device_times_text(const results::CaseResult& r) {
   using results::Measures;
   const Measures m = r.timing.measures;
-  if (m == Measures::host) return "";
+  if (m == Measures::host)
+    return "";
   const std::string what = m == Measures::gpu     ? "GPU time"
                            : m == Measures::batch ? "batch time (no graph)"
                            : m == Measures::cpu   ? "CPU time (no device work)"
                                                   : "host time with synchronize";
   std::string text = what;
-  if (!r.timing.cpu_times.empty()) text += " · CPU " + core::format_duration(stats::median(r.timing.cpu_times));
-  if (!r.timing.batch_times.empty()) text += " · batch " + core::format_duration(stats::median(r.timing.batch_times));
+  if (!r.timing.cpu_times.empty())
+    text += " · CPU " + core::format_duration(stats::median(r.timing.cpu_times));
+  if (!r.timing.batch_times.empty())
+    text += " · batch " + core::format_duration(stats::median(r.timing.batch_times));
   return text;
 }
 
 std::string console_line(const results::CaseResult& r) {
-  if (r.status != results::Status::ok) return fmt::format("{}  {}: {}", r.c.case_id, core::name_of(r.status), core::first_line(r.message));
+  if (r.status != results::Status::ok)
+    return fmt::format("{}  {}: {}", r.c.case_id, core::name_of(r.status),
+                       core::first_line(r.message));
   const std::string device = device_times_text(r);
   // Repetitions set aside for an unusual memory bandwidth (results::set_aside_unusual_bandwidth).
-  const std::string aside = r.timing.set_aside.empty()
-                                ? ""
-                                : fmt::format(" · {} set aside: memory bandwidth off its usual {:.1f} GB/s",
-                                              r.timing.set_aside.size(), r.timing.usual_bandwidth / 1e9);
+  const std::string aside =
+      r.timing.set_aside.empty()
+          ? ""
+          : fmt::format(" · {} set aside: memory bandwidth off its usual {:.1f} GB/s",
+                        r.timing.set_aside.size(), r.timing.usual_bandwidth / 1e9);
   return fmt::format("{}  {} ({}{}){}  p90 {}  cv {:.1f}%{}  peak {}{}", r.c.case_id,
                      core::format_duration(r.estimate.time), estimate_text(r.estimate), aside,
                      device.empty() ? "" : "  (" + device + ")",
-                     core::format_duration(r.summary.p90),
-                     r.timing.noise * 100, results::noisy(r) ? " (noisy)" : "",
+                     core::format_duration(r.summary.p90), r.timing.noise * 100,
+                     results::noisy(r) ? " (noisy)" : "",
                      r.memory ? core::format_bytes(r.memory->peak_bytes) : "-",
                      r.work.aten_calls ? fmt::format("  {} ATen call(s)", *r.work.aten_calls) : "");
 }
 
-}  // namespace opbench::report
+} // namespace opbench::report

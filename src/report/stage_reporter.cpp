@@ -8,8 +8,8 @@
 #include <map>
 #include <set>
 
-#include "opbench/core/strings.hpp"
 #include "opbench/core/csv_field.hpp"
+#include "opbench/core/strings.hpp"
 #include "opbench/core/units.hpp"
 #include "opbench/stats/statistics.hpp"
 
@@ -19,19 +19,23 @@ namespace {
 constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 
 double geometric_mean(const std::vector<double>& values) {
-  if (values.empty()) return k_nan;
+  if (values.empty())
+    return k_nan;
   double sum = 0;
-  for (double v : values) sum += std::log(v);
+  for (double v : values)
+    sum += std::log(v);
   return std::exp(sum / static_cast<double>(values.size()));
 }
 
-StageMean mean_of(const std::string& group, const StageTable& table, const std::vector<const StageRow*>& rows) {
+StageMean mean_of(const std::string& group, const StageTable& table,
+                  const std::vector<const StageRow*>& rows) {
   StageMean mean;
   mean.group = group;
   for (std::size_t s = 0; s < table.stages.size(); ++s) {
     std::vector<double> speedups;
     for (const StageRow* row : rows) {
-      if (row->cells[s].speedup) speedups.push_back(*row->cells[s].speedup);
+      if (row->cells[s].speedup)
+        speedups.push_back(*row->cells[s].speedup);
     }
     mean.speedup.push_back(s == 0 ? (speedups.empty() ? k_nan : 1.0) : geometric_mean(speedups));
     mean.rows.push_back(speedups.size());
@@ -40,20 +44,26 @@ StageMean mean_of(const std::string& group, const StageTable& table, const std::
 }
 
 bool ran_every_stage(const StageRow& row) {
-  return std::all_of(row.cells.begin(), row.cells.end(), [](const StageCell& c) { return c.status == "ok"; });
+  return std::all_of(row.cells.begin(), row.cells.end(),
+                     [](const StageCell& c) { return c.status == "ok"; });
 }
 
-std::string speedup_text(const std::optional<double>& s) { return s ? fmt::format("{:.2f}×", *s) : "—"; }
+std::string speedup_text(const std::optional<double>& s) {
+  return s ? fmt::format("{:.2f}×", *s) : "—";
+}
 
 std::string mean_text(double value, std::size_t rows) {
   return std::isnan(value) ? "—" : fmt::format("{:.2f}× ({})", value, rows);
 }
 
-std::string count_text(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "-"; }
+std::string count_text(const std::optional<std::int64_t>& v) {
+  return v ? std::to_string(*v) : "-";
+}
 
 // "tag1 tag2" for the table (tags can be many; the first three and a count).
 std::string tags_text(const std::vector<std::string>& tags) {
-  if (tags.size() <= 3) return core::join(tags, " ");
+  if (tags.size() <= 3)
+    return core::join(tags, " ");
   return core::join(std::vector<std::string>(tags.begin(), tags.begin() + 3), " ") +
          fmt::format(" +{}", tags.size() - 3);
 }
@@ -61,9 +71,11 @@ std::string tags_text(const std::vector<std::string>& tags) {
 // The case id without its name: the arguments, dtype, device and threads that tell rows apart.
 std::string case_text(const StageRow& row) {
   const std::string prefix = row.name + "/";
-  std::string rest = core::starts_with(row.case_id, prefix) ? row.case_id.substr(prefix.size()) : row.case_id;
+  std::string rest =
+      core::starts_with(row.case_id, prefix) ? row.case_id.substr(prefix.size()) : row.case_id;
   const std::string forward = "/forward";
-  if (core::ends_with(rest, forward)) rest.resize(rest.size() - forward.size());
+  if (core::ends_with(rest, forward))
+    rest.resize(rest.size() - forward.size());
   return rest;
 }
 
@@ -73,13 +85,16 @@ void write_markdown(const StageTable& table, std::ostream& out) {
     out << "No case ran at a stage other than eager (`opbench run --stage eager,script,fused`).\n";
     return;
   }
-  out << "Time per call at each stage (the median on the CPU; back-to-back calls on CUDA) and its speedup "
+  out << "Time per call at each stage (the median on the CPU; back-to-back calls on CUDA) and its "
+         "speedup "
          "over eager; ATen calls of one call per stage; fused kernels of the fused stage. "
          "— : not run, skipped or failed (reasons below).\n\n";
   out << "| case | | tags |";
-  for (const auto& stage : table.stages) out << " " << stage << " |" << (stage == "eager" ? "" : " × |");
+  for (const auto& stage : table.stages)
+    out << " " << stage << " |" << (stage == "eager" ? "" : " × |");
   out << " ATen calls | fused kernels |\n|---|---|---|";
-  for (const auto& stage : table.stages) out << "---:|" << (stage == "eager" ? "" : "---:|");
+  for (const auto& stage : table.stages)
+    out << "---:|" << (stage == "eager" ? "" : "---:|");
   out << "---|---:|\n";
   const auto fused = std::find(table.stages.begin(), table.stages.end(), "fused");
   for (const StageRow& row : table.rows) {
@@ -88,7 +103,8 @@ void write_markdown(const StageTable& table, std::ostream& out) {
     for (std::size_t s = 0; s < table.stages.size(); ++s) {
       const StageCell& cell = row.cells[s];
       out << " " << (cell.status == "ok" ? core::format_duration(cell.time) : "—") << " |";
-      if (s > 0) out << " " << speedup_text(cell.speedup) << " |";
+      if (s > 0)
+        out << " " << speedup_text(cell.speedup) << " |";
       calls.push_back(cell.status == "ok" ? count_text(cell.aten_calls) : "—");
     }
     out << " " << core::join(calls, " / ") << " |";
@@ -100,13 +116,16 @@ void write_markdown(const StageTable& table, std::ostream& out) {
     }
   }
   out << "\n## Geometric mean of the speedup over eager (rows)\n\n| group |";
-  for (std::size_t s = 1; s < table.stages.size(); ++s) out << " " << table.stages[s] << " |";
+  for (std::size_t s = 1; s < table.stages.size(); ++s)
+    out << " " << table.stages[s] << " |";
   out << "\n|---|";
-  for (std::size_t s = 1; s < table.stages.size(); ++s) out << "---:|";
+  for (std::size_t s = 1; s < table.stages.size(); ++s)
+    out << "---:|";
   out << "\n";
   for (const StageMean& mean : table.means) {
     out << "| " << mean.group << " |";
-    for (std::size_t s = 1; s < table.stages.size(); ++s) out << " " << mean_text(mean.speedup[s], mean.rows[s]) << " |";
+    for (std::size_t s = 1; s < table.stages.size(); ++s)
+      out << " " << mean_text(mean.speedup[s], mean.rows[s]) << " |";
     out << "\n";
   }
   // Why cells are empty, one line per distinct reason.
@@ -114,8 +133,10 @@ void write_markdown(const StageTable& table, std::ostream& out) {
   for (const StageRow& row : table.rows) {
     for (std::size_t s = 0; s < table.stages.size(); ++s) {
       const StageCell& cell = row.cells[s];
-      if (cell.status.empty() || cell.status == "ok") continue;
-      reasons[table.stages[s] + " " + cell.status + ": " + core::first_line(cell.message)].push_back(row.case_id);
+      if (cell.status.empty() || cell.status == "ok")
+        continue;
+      reasons[table.stages[s] + " " + cell.status + ": " + core::first_line(cell.message)]
+          .push_back(row.case_id);
     }
   }
   if (!reasons.empty()) {
@@ -129,12 +150,14 @@ void write_markdown(const StageTable& table, std::ostream& out) {
 void write_csv(const StageTable& table, std::ostream& out) {
   out << "case_id,name,kind,tags,source,device";
   for (const auto& stage : table.stages) {
-    out << fmt::format(",{0}_status,{0}_time_s,{0}_speedup,{0}_aten_calls,{0}_fusion_groups,{0}_message", stage);
+    out << fmt::format(
+        ",{0}_status,{0}_time_s,{0}_speedup,{0}_aten_calls,{0}_fusion_groups,{0}_message", stage);
   }
   out << "\n";
   for (const StageRow& row : table.rows) {
-    out << core::csv_field(row.case_id) << ',' << core::csv_field(row.name) << ',' << row.kind << ',' << core::csv_field(core::join(row.tags, " "))
-        << ',' << core::csv_field(row.source) << ',' << row.device;
+    out << core::csv_field(row.case_id) << ',' << core::csv_field(row.name) << ',' << row.kind
+        << ',' << core::csv_field(core::join(row.tags, " ")) << ',' << core::csv_field(row.source)
+        << ',' << row.device;
     for (const StageCell& cell : row.cells) {
       const bool ok = cell.status == "ok";
       out << ',' << cell.status << ',' << (ok ? fmt::format("{:.9g}", cell.time) : "") << ','
@@ -147,10 +170,11 @@ void write_csv(const StageTable& table, std::ostream& out) {
   }
 }
 
-}  // namespace
+} // namespace
 
 double stage_time(const results::CaseResult& r) {
-  if (!r.timing.batch_times.empty()) return stats::median(r.timing.batch_times);
+  if (!r.timing.batch_times.empty())
+    return stats::median(r.timing.batch_times);
   return r.estimate.time;
 }
 
@@ -159,15 +183,18 @@ StageTable make_stage_table(const results::ResultSet& set) {
   std::set<std::string> present{"eager"}, staged;
   for (const auto& r : set.cases) {
     present.insert(core::name_of(r.c.stage));
-    if (r.c.stage != results::Stage::eager) staged.insert(results::eager_case_id(r.c));
+    if (r.c.stage != results::Stage::eager)
+      staged.insert(results::eager_case_id(r.c));
   }
   for (const auto& stage : core::names_of<results::Stage>()) {
-    if (present.count(stage) > 0) table.stages.push_back(stage);
+    if (present.count(stage) > 0)
+      table.stages.push_back(stage);
   }
   std::map<std::string, std::size_t> row_of;
   for (const auto& r : set.cases) {
     const std::string id = results::eager_case_id(r.c);
-    if (staged.count(id) == 0) continue;
+    if (staged.count(id) == 0)
+      continue;
     auto [it, added] = row_of.emplace(id, table.rows.size());
     if (added) {
       StageRow row;
@@ -181,14 +208,16 @@ StageTable make_stage_table(const results::ResultSet& set) {
       table.rows.push_back(std::move(row));
     }
     const auto s = static_cast<std::size_t>(
-        std::find(table.stages.begin(), table.stages.end(), core::name_of(r.c.stage)) - table.stages.begin());
+        std::find(table.stages.begin(), table.stages.end(), core::name_of(r.c.stage)) -
+        table.stages.begin());
     StageCell& cell = table.rows[it->second].cells[s];
     cell.status = core::name_of(r.status);
     cell.message = r.message;
     if (r.status == results::Status::ok) {
       cell.time = stage_time(r);
       cell.aten_calls = r.work.aten_calls;
-      if (r.stage_info) cell.fusion_groups = r.stage_info->fusion_groups;
+      if (r.stage_info)
+        cell.fusion_groups = r.stage_info->fusion_groups;
     }
   }
   for (StageRow& row : table.rows) {
@@ -203,21 +232,26 @@ StageTable make_stage_table(const results::ResultSet& set) {
   std::map<std::string, std::vector<const StageRow*>> by_tag;
   for (const StageRow& row : table.rows) {
     all.push_back(&row);
-    if (ran_every_stage(row)) every.push_back(&row);
-    for (const auto& tag : row.tags) by_tag[tag].push_back(&row);
+    if (ran_every_stage(row))
+      every.push_back(&row);
+    for (const auto& tag : row.tags)
+      by_tag[tag].push_back(&row);
   }
   if (!table.rows.empty()) {
     table.means.push_back(mean_of("all", table, all));
     table.means.push_back(mean_of("rows that ran every stage", table, every));
-    for (const auto& [tag, rows] : by_tag) table.means.push_back(mean_of(tag, table, rows));
+    for (const auto& [tag, rows] : by_tag)
+      table.means.push_back(mean_of(tag, table, rows));
   }
   return table;
 }
 
 void StageReporter::write(const results::ResultSet& set, std::ostream& out) const {
   const StageTable table = make_stage_table(set);
-  if (csv_) write_csv(table, out);
-  else write_markdown(table, out);
+  if (csv_)
+    write_csv(table, out);
+  else
+    write_markdown(table, out);
 }
 
-}  // namespace opbench::report
+} // namespace opbench::report

@@ -11,7 +11,9 @@
 namespace opbench::results {
 namespace {
 
-bool is_tensor_object(const Json& value) { return value.is_object() && value.contains("shape"); }
+bool is_tensor_object(const Json& value) {
+  return value.is_object() && value.contains("shape");
+}
 
 std::string tensor_text(const Json& value) {
   std::string out;
@@ -20,24 +22,30 @@ std::string tensor_text(const Json& value) {
     out = "scalar";
   } else {
     std::vector<std::string> dims;
-    for (const auto& d : shape) dims.push_back(std::to_string(d.get<std::int64_t>()));
+    for (const auto& d : shape)
+      dims.push_back(std::to_string(d.get<std::int64_t>()));
     out = core::join(dims, "x");
   }
-  if (value.contains("dtype")) out += ":" + value["dtype"].get<std::string>();
-  if (value.contains("init")) out += ":" + value["init"].get<std::string>();
+  if (value.contains("dtype"))
+    out += ":" + value["dtype"].get<std::string>();
+  if (value.contains("init"))
+    out += ":" + value["init"].get<std::string>();
   return out;
 }
 
-}  // namespace
+} // namespace
 
 std::string argument_text(const Json& value) {
-  if (is_tensor_object(value)) return tensor_text(value);
+  if (is_tensor_object(value))
+    return tensor_text(value);
   if (value.is_array() && !value.empty() && (is_tensor_object(value[0]) || value[0].is_null())) {
     std::vector<std::string> items;
-    for (const auto& item : value) items.push_back(item.is_null() ? "none" : tensor_text(item));
+    for (const auto& item : value)
+      items.push_back(item.is_null() ? "none" : tensor_text(item));
     return "(" + core::join(items, ";") + ")";
   }
-  if (value.is_string()) return value.get<std::string>();
+  if (value.is_string())
+    return value.get<std::string>();
   return value.dump();
 }
 
@@ -45,17 +53,22 @@ std::string make_case_id(const std::string& name, const Json& given, const std::
                          const std::string& device, int threads, Direction direction,
                          const std::string& memory_format, Stage stage) {
   std::vector<std::string> args;
-  for (const auto& item : given.items()) args.push_back(item.key() + "=" + argument_text(item.value()));
-  std::string id = fmt::format("{}/{}/{}/{}/t{}/{}", name, args.empty() ? "-" : core::join(args, ","),
-                               dtype, device, threads, core::name_of(direction));
-  if (!memory_format.empty() && memory_format != "contiguous") id += "/" + memory_format;
-  if (stage != Stage::eager) id += "/" + core::name_of(stage);
+  for (const auto& item : given.items())
+    args.push_back(item.key() + "=" + argument_text(item.value()));
+  std::string id =
+      fmt::format("{}/{}/{}/{}/t{}/{}", name, args.empty() ? "-" : core::join(args, ","), dtype,
+                  device, threads, core::name_of(direction));
+  if (!memory_format.empty() && memory_format != "contiguous")
+    id += "/" + memory_format;
+  if (stage != Stage::eager)
+    id += "/" + core::name_of(stage);
   return id;
 }
 
 std::string eager_case_id(const Case& c) {
   const std::string suffix = "/" + core::name_of(c.stage);
-  if (c.stage == Stage::eager || !core::ends_with(c.case_id, suffix)) return c.case_id;
+  if (c.stage == Stage::eager || !core::ends_with(c.case_id, suffix))
+    return c.case_id;
   return c.case_id.substr(0, c.case_id.size() - suffix.size());
 }
 
@@ -65,8 +78,10 @@ bool has_4d_or_5d_tensor(const Json& given) {
   };
   for (const auto& item : given.items()) {
     const Json& v = item.value();
-    if (rank_fits(v)) return true;
-    if (v.is_array() && std::any_of(v.begin(), v.end(), rank_fits)) return true;
+    if (rank_fits(v))
+      return true;
+    if (v.is_array() && std::any_of(v.begin(), v.end(), rank_fits))
+      return true;
   }
   return false;
 }
@@ -93,26 +108,30 @@ Json to_json(const Case& c) {
   out["stage"] = core::name_of(c.stage);
   out["seed"] = c.seed;
   out["count"] = c.count;
-  if (!c.skip_reason.empty()) out["skip_reason"] = c.skip_reason;
+  if (!c.skip_reason.empty())
+    out["skip_reason"] = c.skip_reason;
   return out;
 }
 
 Case case_from_json(const Json& json, const std::string& where) {
   auto need = [&](const char* key) -> const Json& {
-    if (!json.contains(key)) throw ResultsError(where + ": missing field '" + key + "'");
+    if (!json.contains(key))
+      throw ResultsError(where + ": missing field '" + key + "'");
     return json[key];
   };
   auto integer = [&](const char* key, std::int64_t fallback, std::int64_t low, std::int64_t high) {
     return core::integer_field(json, key, fallback, where, low, high);
   };
   auto text = [&](const char* key) {
-    return json.contains(key) && json[key].is_string() ? json[key].get<std::string>() : std::string();
+    return json.contains(key) && json[key].is_string() ? json[key].get<std::string>()
+                                                       : std::string();
   };
   Case c;
   try {
     c.case_id = need("case_id").get<std::string>();
     c.name = need("name").get<std::string>();
-    if (const std::string kind = text("kind"); !kind.empty()) c.kind = core::parse_name_or_throw<Kind>(kind, "kind", where);
+    if (const std::string kind = text("kind"); !kind.empty())
+      c.kind = core::parse_name_or_throw<Kind>(kind, "kind", where);
     c.op = text("operator");
     c.schema = text("schema");
     c.given = json.value("given", Json::object());
@@ -121,7 +140,8 @@ Case case_from_json(const Json& json, const std::string& where) {
     c.category = text("category");
     if (json.contains("tags") && json["tags"].is_array()) {
       for (const auto& tag : json["tags"]) {
-        if (tag.is_string()) c.tags.push_back(tag.get<std::string>());
+        if (tag.is_string())
+          c.tags.push_back(tag.get<std::string>());
       }
     }
     c.source = text("source");
@@ -133,10 +153,12 @@ Case case_from_json(const Json& json, const std::string& where) {
       c.direction = core::parse_name_or_throw<Direction>(direction, "direction", where);
     }
     c.memory_format = json.value("memory_format", std::string("contiguous"));
-    c.stage = core::parse_name_or_throw<Stage>(json.value("stage", std::string("eager")), "stage", where);
+    c.stage =
+        core::parse_name_or_throw<Stage>(json.value("stage", std::string("eager")), "stage", where);
     c.seed = json.contains("seed") && json["seed"].is_number_unsigned()
                  ? json["seed"].get<std::uint64_t>()
-                 : static_cast<std::uint64_t>(integer("seed", 0, 0, std::numeric_limits<std::int64_t>::max()));
+                 : static_cast<std::uint64_t>(
+                       integer("seed", 0, 0, std::numeric_limits<std::int64_t>::max()));
     c.count = static_cast<int>(integer("count", 1, 0, std::numeric_limits<int>::max()));
     c.skip_reason = json.value("skip_reason", std::string());
   } catch (const nlohmann::json::exception& e) {
@@ -145,4 +167,4 @@ Case case_from_json(const Json& json, const std::string& where) {
   return c;
 }
 
-}  // namespace opbench::results
+} // namespace opbench::results

@@ -17,25 +17,32 @@ const std::vector<std::string>& estimator_names() {
 }
 
 double estimate_with(const std::string& estimator, const std::vector<double>& repetition_medians) {
-  if (estimator == "median") return stats::median_interval(repetition_medians, 0.95).median;
+  if (estimator == "median")
+    return stats::median_interval(repetition_medians, 0.95).median;
   if (estimator == "fastest-third") {
     std::vector<double> finite;
     for (double m : repetition_medians) {
-      if (std::isfinite(m)) finite.push_back(m);
+      if (std::isfinite(m))
+        finite.push_back(m);
     }
-    if (finite.empty()) return std::nan("");
+    if (finite.empty())
+      return std::nan("");
     const std::size_t k = std::max<std::size_t>(1, finite.size() / 3);
-    std::partial_sort(finite.begin(), finite.begin() + static_cast<std::ptrdiff_t>(k), finite.end());
+    std::partial_sort(finite.begin(), finite.begin() + static_cast<std::ptrdiff_t>(k),
+                      finite.end());
     double sum = 0;
-    for (std::size_t i = 0; i < k; ++i) sum += finite[i];
+    for (std::size_t i = 0; i < k; ++i)
+      sum += finite[i];
     return sum / static_cast<double>(k);
   }
   if (estimator != "min") {
-    throw Error("unknown estimator '" + estimator + "' (expected one of: " + core::join(estimator_names(), ", ") + ")");
+    throw Error("unknown estimator '" + estimator +
+                "' (expected one of: " + core::join(estimator_names(), ", ") + ")");
   }
   double best = std::nan("");
   for (double m : repetition_medians) {
-    if (std::isfinite(m) && !(m >= best)) best = m;
+    if (std::isfinite(m) && !(m >= best))
+      best = m;
   }
   return best;
 }
@@ -54,10 +61,13 @@ Estimate estimate_of(const std::vector<double>& repetition_medians, const std::s
   return e;
 }
 
-CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const std::string& estimator) {
-  if (repetitions.empty()) throw Error("combine_repetitions: no repetition");
+CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
+                               const std::string& estimator) {
+  if (repetitions.empty())
+    throw Error("combine_repetitions: no repetition");
   CaseResult out = repetitions.front();
-  if (out.status != results::Status::ok && repetitions.size() == 1) return out;
+  if (out.status != results::Status::ok && repetitions.size() == 1)
+    return out;
   out.samples.clear();
   out.timing.total_time = 0;
   out.timing.warmup_calls = 0;
@@ -92,39 +102,51 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions, const
     if (r.timing.repetition_medians.empty()) {
       out.timing.repetition_medians.push_back(r.summary.median);
     } else {
-      out.timing.repetition_medians.insert(out.timing.repetition_medians.end(), r.timing.repetition_medians.begin(),
+      out.timing.repetition_medians.insert(out.timing.repetition_medians.end(),
+                                           r.timing.repetition_medians.begin(),
                                            r.timing.repetition_medians.end());
     }
-    const std::size_t medians_of_part = std::max<std::size_t>(1, r.timing.repetition_medians.size());
+    const std::size_t medians_of_part =
+        std::max<std::size_t>(1, r.timing.repetition_medians.size());
     if (r.timing.repetition_bandwidth.size() == medians_of_part) {
-      out.timing.repetition_bandwidth.insert(out.timing.repetition_bandwidth.end(), r.timing.repetition_bandwidth.begin(),
+      out.timing.repetition_bandwidth.insert(out.timing.repetition_bandwidth.end(),
+                                             r.timing.repetition_bandwidth.begin(),
                                              r.timing.repetition_bandwidth.end());
     } else {
       bandwidth_everywhere = false;
     }
-    out.timing.set_aside.insert(out.timing.set_aside.end(), r.timing.set_aside.begin(), r.timing.set_aside.end());
-    out.timing.cpu_times.insert(out.timing.cpu_times.end(), r.timing.cpu_times.begin(), r.timing.cpu_times.end());
+    out.timing.set_aside.insert(out.timing.set_aside.end(), r.timing.set_aside.begin(),
+                                r.timing.set_aside.end());
+    out.timing.cpu_times.insert(out.timing.cpu_times.end(), r.timing.cpu_times.begin(),
+                                r.timing.cpu_times.end());
     out.timing.batch_times.insert(out.timing.batch_times.end(), r.timing.batch_times.begin(),
                                   r.timing.batch_times.end());
-    if (!out.memory && r.memory) out.memory = r.memory;
-    if (out.trace.empty()) out.trace = r.trace;
+    if (!out.memory && r.memory)
+      out.memory = r.memory;
+    if (out.trace.empty())
+      out.trace = r.trace;
     // The checked repetition's (the first one's) stage figures.
-    if (r.stage_info && (!out.stage_info || out.stage_info->tolerance.empty())) out.stage_info = r.stage_info;
+    if (r.stage_info && (!out.stage_info || out.stage_info->tolerance.empty()))
+      out.stage_info = r.stage_info;
     // The work is the first repetition's, the one that recorded the ATen calls (a repetition
     // measured again may come back after later ones).
-    if (!out.work.aten_calls && r.work.aten_calls) out.work = r.work;
+    if (!out.work.aten_calls && r.work.aten_calls)
+      out.work = r.work;
   }
-  if (!bandwidth_everywhere) out.timing.repetition_bandwidth.clear();
+  if (!bandwidth_everywhere)
+    out.timing.repetition_bandwidth.clear();
   out.summary = stats::summarize(out.samples);
   out.estimate = estimate_of(out.timing.repetition_medians, estimator);
   // The noise each repetition's stopping rule aimed at is its own blocks' cv: the typical
   // (median) repetition's is the case's. The pooled samples' cv would add the differences
   // between repetitions, which no repetition can stop on (they are estimate.spread), and so
   // miss the target in nearly every case.
-  // A part of several repetitions counts once per repetition (its noise is already its typical one).
+  // A part of several repetitions counts once per repetition (its noise is already its typical
+  // one).
   std::vector<double> noises;
   for (const auto& r : repetitions) {
-    noises.insert(noises.end(), std::max<std::size_t>(1, r.timing.repetition_medians.size()), r.timing.noise);
+    noises.insert(noises.end(), std::max<std::size_t>(1, r.timing.repetition_medians.size()),
+                  r.timing.noise);
   }
   out.timing.noise = stats::median(noises);
   out.timing.noise_reached = out.timing.noise <= out.timing.target_noise;
@@ -144,11 +166,12 @@ SetAsideOutcome set_aside_unusual_bandwidth(CaseResult& result, double usual, do
   };
   if (std::none_of(t.repetition_bandwidth.begin(), t.repetition_bandwidth.end(), usual_pair)) {
     std::vector<double> readings;
-    for (const auto& b : t.repetition_bandwidth) readings.insert(readings.end(), b.begin(), b.end());
+    for (const auto& b : t.repetition_bandwidth)
+      readings.insert(readings.end(), b.begin(), b.end());
     const auto [low, high] = std::minmax_element(readings.begin(), readings.end());
-    const std::string note = fmt::format(
-        "every repetition ran at an unusual memory bandwidth ({:.0f}-{:.0f} GB/s against the run's usual {:.0f} GB/s)",
-        *low / 1e9, *high / 1e9, usual / 1e9);
+    const std::string note = fmt::format("every repetition ran at an unusual memory bandwidth "
+                                         "({:.0f}-{:.0f} GB/s against the run's usual {:.0f} GB/s)",
+                                         *low / 1e9, *high / 1e9, usual / 1e9);
     result.message = result.message.empty() ? note : result.message + "; " + note;
     outcome.all_unusual = true;
     return outcome;
@@ -171,14 +194,16 @@ SetAsideOutcome set_aside_unusual_bandwidth(CaseResult& result, double usual, do
 }
 
 bool noisy(const CaseResult& result) {
-  return result.status == results::Status::ok && result.timing.noise > std::max(k_noisy_cv, result.timing.target_noise);
+  return result.status == results::Status::ok &&
+         result.timing.noise > std::max(k_noisy_cv, result.timing.target_noise);
 }
 
 std::vector<int> split_repetitions(int repetitions, int processes) {
   const int n = std::max(1, std::min(processes, repetitions));
   std::vector<int> shares;
-  for (int k = 0; k < n; ++k) shares.push_back(repetitions / n + (k < repetitions % n ? 1 : 0));
+  for (int k = 0; k < n; ++k)
+    shares.push_back(repetitions / n + (k < repetitions % n ? 1 : 0));
   return shares;
 }
 
-}  // namespace opbench::results
+} // namespace opbench::results

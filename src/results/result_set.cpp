@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "opbench/core/error.hpp"
-#include "opbench/results/estimate.hpp"
 #include "opbench/core/strings.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::results {
 namespace {
@@ -15,10 +15,13 @@ namespace {
 using core::integer_field;
 
 // NaN and infinities have no JSON form: they are written as null and read back as NaN.
-Json number(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
+Json number(double value) {
+  return std::isfinite(value) ? Json(value) : Json(nullptr);
+}
 
 double read_number(const Json& json, const char* key) {
-  if (!json.contains(key) || !json[key].is_number()) return std::nan("");
+  if (!json.contains(key) || !json[key].is_number())
+    return std::nan("");
   return json[key].get<double>();
 }
 
@@ -41,7 +44,8 @@ Json summary_json(const stats::Summary& s) {
 
 stats::Summary summary_from_json(const Json& json, const std::string& where) {
   stats::Summary s;
-  s.count = static_cast<std::size_t>(std::max<std::int64_t>(0, integer_field(json, "count", 0, where)));
+  s.count =
+      static_cast<std::size_t>(std::max<std::int64_t>(0, integer_field(json, "count", 0, where)));
   s.mean = read_number(json, "mean");
   s.median = read_number(json, "median");
   s.p50 = read_number(json, "p50");
@@ -56,8 +60,7 @@ stats::Summary summary_from_json(const Json& json, const std::string& where) {
 }
 
 // TimeSpent's fields by their JSON names, for writing and reading alike.
-template <typename Spent, typename Visit>
-void each_phase(Spent& spent, Visit&& visit) {
+template <typename Spent, typename Visit> void each_phase(Spent& spent, Visit&& visit) {
   visit("inputs", spent.inputs);
   visit("recording", spent.recording);
   visit("warmup", spent.warmup);
@@ -66,7 +69,7 @@ void each_phase(Spent& spent, Visit&& visit) {
   visit("probes", spent.probes);
 }
 
-}  // namespace
+} // namespace
 
 TimeSpent& TimeSpent::operator+=(const TimeSpent& other) {
   inputs += other.inputs;
@@ -104,11 +107,14 @@ Json to_json(const CaseResult& result) {
   timing["call_path"] = core::name_of(result.timing.call_path);
   timing["cuda_graph"] = result.timing.cuda_graph;
   timing["measures"] = core::name_of(result.timing.measures);
-  if (!result.timing.restored.empty()) timing["restored"] = result.timing.restored;
+  if (!result.timing.restored.empty())
+    timing["restored"] = result.timing.restored;
   if (!result.timing.cpu_times.empty()) {
     Json cpu = Json::array(), batch = Json::array();
-    for (double t : result.timing.cpu_times) cpu.push_back(number(t));
-    for (double t : result.timing.batch_times) batch.push_back(number(t));
+    for (double t : result.timing.cpu_times)
+      cpu.push_back(number(t));
+    for (double t : result.timing.batch_times)
+      batch.push_back(number(t));
     timing["cpu_times"] = cpu;
     timing["batch_times"] = batch;
     timing["cpu_time"] = number(stats::median(result.timing.cpu_times));
@@ -121,7 +127,8 @@ Json to_json(const CaseResult& result) {
   timing["noise"] = number(result.timing.noise);
   timing["noise_reached"] = result.timing.noise_reached;
   Json medians = Json::array();
-  for (double m : result.timing.repetition_medians) medians.push_back(number(m));
+  for (double m : result.timing.repetition_medians)
+    medians.push_back(number(m));
   timing["repetition_medians"] = medians;
   timing["discarded_blocks"] = result.timing.discarded_blocks;
   timing["placement_padding"] = result.timing.placement_padding;
@@ -129,7 +136,8 @@ Json to_json(const CaseResult& result) {
   timing["retried_repetitions"] = result.timing.retried_repetitions;
   if (!result.timing.repetition_bandwidth.empty() || !result.timing.set_aside.empty()) {
     Json bandwidth = Json::array();
-    for (const auto& pair : result.timing.repetition_bandwidth) bandwidth.push_back({number(pair[0]), number(pair[1])});
+    for (const auto& pair : result.timing.repetition_bandwidth)
+      bandwidth.push_back({number(pair[0]), number(pair[1])});
     timing["repetition_bandwidth"] = bandwidth;
     Json aside = Json::array();
     for (const auto& r : result.timing.set_aside) {
@@ -170,7 +178,8 @@ Json to_json(const CaseResult& result) {
   work["peaks"] = result.work.peaks;
   work["aten_calls"] = result.work.aten_calls ? Json(*result.work.aten_calls) : Json(nullptr);
   out["work"] = work;
-  if (!result.trace.empty()) out["trace"] = result.trace;
+  if (!result.trace.empty())
+    out["trace"] = result.trace;
   if (result.stage_info) {
     const StageInfo& s = *result.stage_info;
     auto count = [](const std::optional<std::int64_t>& v) { return v ? Json(*v) : Json(nullptr); };
@@ -183,7 +192,8 @@ Json to_json(const CaseResult& result) {
                          {"note", s.note}};
   }
   Json samples = Json::array();
-  for (double s : result.samples) samples.push_back(number(s));
+  for (double s : result.samples)
+    samples.push_back(number(s));
   out["samples"] = samples;
   return out;
 }
@@ -193,18 +203,22 @@ Json to_json(const ResultSet& set) {
   out["schema_version"] = k_schema_version;
   out["context"] = set.context;
   Json cases = Json::array();
-  for (const auto& result : set.cases) cases.push_back(to_json(result));
+  for (const auto& result : set.cases)
+    cases.push_back(to_json(result));
   out["cases"] = cases;
-  if (!set.summary.empty()) out["summary"] = set.summary;
+  if (!set.summary.empty())
+    out["summary"] = set.summary;
   return out;
 }
 
 CaseResult case_result_from_json(const Json& json, const std::string& where) {
-  if (!json.is_object()) throw ResultsError(where + ": a case record must be an object");
+  if (!json.is_object())
+    throw ResultsError(where + ": a case record must be an object");
   CaseResult result;
   result.c = results::case_from_json(json, where);
   try {
-    result.status = core::parse_name_or_throw<Status>(json.value("status", std::string("ok")), "status", where);
+    result.status =
+        core::parse_name_or_throw<Status>(json.value("status", std::string("ok")), "status", where);
     result.message = json.value("message", std::string());
     if (json.contains("stats") && json["stats"].is_object()) {
       result.summary = summary_from_json(json["stats"], where);
@@ -213,20 +227,26 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       const Json& t = json["timing"];
       result.timing.timer = t.value("timer", std::string());
       result.timing.mode = t.value("mode", std::string("hot"));
-      result.timing.call_path =
-          core::parse_name_or_throw<CallPath>(t.value("call_path", std::string("boxed")), "call path", where);
+      result.timing.call_path = core::parse_name_or_throw<CallPath>(
+          t.value("call_path", std::string("boxed")), "call path", where);
       result.timing.cuda_graph = t.value("cuda_graph", std::string("off"));
       result.timing.measures = core::parse_name_or_throw<Measures>(
-          t.value("measures", std::string(result.timing.timer == "cuda_event" ? "batch" : "host")), "measures", where);
+          t.value("measures", std::string(result.timing.timer == "cuda_event" ? "batch" : "host")),
+          "measures", where);
       auto read_list = [&](const char* key, std::vector<double>& out) {
-        if (!t.contains(key) || !t[key].is_array()) return;
-        for (const auto& v : t[key]) out.push_back(v.is_number() ? v.get<double>() : std::nan(""));
+        if (!t.contains(key) || !t[key].is_array())
+          return;
+        for (const auto& v : t[key])
+          out.push_back(v.is_number() ? v.get<double>() : std::nan(""));
       };
       if (t.contains("restored")) {
         const Json& restored = t["restored"];
-        const bool names = restored.is_array() && std::all_of(restored.begin(), restored.end(),
-                                                              [](const Json& v) { return v.is_string(); });
-        if (!names) throw ResultsError(where + ": timing.restored: expected a list of argument names, got " + restored.dump());
+        const bool names =
+            restored.is_array() && std::all_of(restored.begin(), restored.end(),
+                                               [](const Json& v) { return v.is_string(); });
+        if (!names)
+          throw ResultsError(where + ": timing.restored: expected a list of argument names, got " +
+                             restored.dump());
         result.timing.restored = restored.get<std::vector<std::string>>();
       }
       read_list("cpu_times", result.timing.cpu_times);
@@ -239,17 +259,20 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       result.timing.noise_reached = t.value("noise_reached", false);
       if (t.contains("repetition_medians") && t["repetition_medians"].is_array()) {
         for (const auto& m : t["repetition_medians"]) {
-          result.timing.repetition_medians.push_back(m.is_number() ? m.get<double>() : std::nan(""));
+          result.timing.repetition_medians.push_back(m.is_number() ? m.get<double>()
+                                                                   : std::nan(""));
         }
       }
       result.timing.discarded_blocks = integer_field(t, "discarded_blocks", 0, where);
       result.timing.placement_padding = integer_field(t, "placement_padding", 0, where);
-      result.timing.canary = t.contains("canary") && t["canary"].is_number() ? t["canary"].get<double>() : 0.0;
+      result.timing.canary =
+          t.contains("canary") && t["canary"].is_number() ? t["canary"].get<double>() : 0.0;
       result.timing.retried_repetitions = integer_field(t, "retried_repetitions", 0, where);
       // Absent from files before the memory canary, and for cases it does not bracket.
       auto read_pair = [&where](const Json& v, const char* what) {
         if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number()) {
-          throw ResultsError(where + ": timing." + what + ": expected [before, after] in bytes/s, got " + v.dump());
+          throw ResultsError(where + ": timing." + what +
+                             ": expected [before, after] in bytes/s, got " + v.dump());
         }
         return std::array<double, 2>{v[0].get<double>(), v[1].get<double>()};
       };
@@ -266,20 +289,26 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       }
       if (t.contains("set_aside") && t["set_aside"].is_array()) {
         for (const auto& v : t["set_aside"]) {
-          if (!v.is_object() || !v.contains("median") || !v["median"].is_number() || !v.contains("bandwidth")) {
-            throw ResultsError(where + ": timing.set_aside: expected {median, bandwidth}, got " + v.dump());
+          if (!v.is_object() || !v.contains("median") || !v["median"].is_number() ||
+              !v.contains("bandwidth")) {
+            throw ResultsError(where + ": timing.set_aside: expected {median, bandwidth}, got " +
+                               v.dump());
           }
           const std::int64_t repetition = integer_field(v, "repetition", 0, where);
-          if (repetition < 0) throw ResultsError(where + ": timing.set_aside.repetition must be 0 or more");
-          result.timing.set_aside.push_back({v["median"].get<double>(), read_pair(v["bandwidth"], "set_aside.bandwidth"),
+          if (repetition < 0)
+            throw ResultsError(where + ": timing.set_aside.repetition must be 0 or more");
+          result.timing.set_aside.push_back({v["median"].get<double>(),
+                                             read_pair(v["bandwidth"], "set_aside.bandwidth"),
                                              static_cast<std::size_t>(repetition)});
         }
       }
       const double usual = read_number(t, "usual_bandwidth");
       result.timing.usual_bandwidth = std::isfinite(usual) ? usual : 0.0;
-      if (t.contains("spent") && t["spent"].is_object()) {  // absent from files before it
+      if (t.contains("spent") && t["spent"].is_object()) { // absent from files before it
         each_phase(result.timing.spent, [&t](const char* name, double& value) {
-          value = t["spent"].contains(name) && t["spent"][name].is_number() ? t["spent"][name].get<double>() : 0.0;
+          value = t["spent"].contains(name) && t["spent"][name].is_number()
+                      ? t["spent"][name].get<double>()
+                      : 0.0;
         });
       }
     }
@@ -290,16 +319,19 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       result.memory->total_bytes = integer_field(m, "total_bytes", 0, where);
       result.memory->allocations = integer_field(m, "allocations", 0, where);
       if (m.contains("device_peak_allocated_bytes")) {
-        result.memory->device_peak_allocated_bytes = integer_field(m, "device_peak_allocated_bytes", 0, where);
+        result.memory->device_peak_allocated_bytes =
+            integer_field(m, "device_peak_allocated_bytes", 0, where);
       }
       if (m.contains("device_peak_reserved_bytes")) {
-        result.memory->device_peak_reserved_bytes = integer_field(m, "device_peak_reserved_bytes", 0, where);
+        result.memory->device_peak_reserved_bytes =
+            integer_field(m, "device_peak_reserved_bytes", 0, where);
       }
     }
     if (json.contains("work") && json["work"].is_object()) {
       const Json& w = json["work"];
       auto read = [&](const char* key) -> std::optional<double> {
-        if (w.contains(key) && w[key].is_number()) return w[key].get<double>();
+        if (w.contains(key) && w[key].is_number())
+          return w[key].get<double>();
         return std::nullopt;
       };
       result.work.flops = read("flops");
@@ -321,7 +353,8 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       StageInfo info;
       info.runner = s.value("runner", std::string());
       auto count = [&](const char* key) -> std::optional<std::int64_t> {
-        if (!s.contains(key) || s[key].is_null()) return std::nullopt;
+        if (!s.contains(key) || s[key].is_null())
+          return std::nullopt;
         return integer_field(s, key, 0, where);
       };
       info.graph_ops = count("graph_ops");
@@ -333,23 +366,27 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       result.stage_info = info;
     }
     if (json.contains("samples") && json["samples"].is_array()) {
-      for (const auto& s : json["samples"]) result.samples.push_back(s.is_number() ? s.get<double>() : std::nan(""));
+      for (const auto& s : json["samples"])
+        result.samples.push_back(s.is_number() ? s.get<double>() : std::nan(""));
     }
     // The estimate is derived data: made again from the repetition medians (files written
     // before it existed have one repetition: the samples' median) with the estimator the run
     // used (files written before there was a choice used the median).
     std::string estimator = "median";
-    if (json.contains("estimate") && json["estimate"].is_object() && json["estimate"].contains("estimator")) {
+    if (json.contains("estimate") && json["estimate"].is_object() &&
+        json["estimate"].contains("estimator")) {
       estimator = json["estimate"]["estimator"].get<std::string>();
       const auto& names = estimator_names();
       if (std::find(names.begin(), names.end(), estimator) == names.end()) {
-        throw ResultsError(where + ": estimate.estimator '" + estimator + "' is not one of " + core::join(names, ", "));
+        throw ResultsError(where + ": estimate.estimator '" + estimator + "' is not one of " +
+                           core::join(names, ", "));
       }
     }
     result.estimate.estimator = estimator;
     if (result.status == results::Status::ok) {
       std::vector<double> medians = result.timing.repetition_medians;
-      if (medians.empty() && std::isfinite(result.summary.median)) medians.push_back(result.summary.median);
+      if (medians.empty() && std::isfinite(result.summary.median))
+        medians.push_back(result.summary.median);
       result.estimate = estimate_of(medians, estimator);
     }
   } catch (const nlohmann::json::exception& e) {
@@ -365,7 +402,8 @@ ResultSet result_set_from_json(const Json& json, const std::string& where) {
   const std::int64_t version = integer_field(json, "schema_version", 0, where);
   if (version > k_schema_version) {
     throw ResultsError(where + ": schema_version " + std::to_string(version) +
-                       " is newer than this opbench reads (" + std::to_string(k_schema_version) + ")");
+                       " is newer than this opbench reads (" + std::to_string(k_schema_version) +
+                       ")");
   }
   ResultSet set;
   set.context = json.value("context", Json::object());
@@ -380,4 +418,4 @@ ResultSet result_set_from_json(const Json& json, const std::string& where) {
   return set;
 }
 
-}  // namespace opbench::results
+} // namespace opbench::results

@@ -5,10 +5,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
-#include <set>
 #include <ctime>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include "opbench/core/error.hpp"
@@ -31,7 +31,7 @@ void make_parent(const std::string& path) {
   }
 }
 
-}  // namespace
+} // namespace
 
 std::string journal_path_for(const std::string& output_path) {
   return output_path + ".journal.jsonl";
@@ -42,7 +42,8 @@ ResultWriter::ResultWriter(std::string output_path, Json context)
   make_parent(m_output_path);
   m_set.context = std::move(context);
   m_journal = std::fopen(m_journal_path.c_str(), "w");
-  if (m_journal == nullptr) throw ResultsError(m_journal_path + ": cannot create journal");
+  if (m_journal == nullptr)
+    throw ResultsError(m_journal_path + ": cannot create journal");
   Json header = {{"schema_version", k_schema_version}, {"context", m_set.context}};
   const std::string line = header.dump() + "\n";
   std::fputs(line.c_str(), m_journal);
@@ -51,7 +52,8 @@ ResultWriter::ResultWriter(std::string output_path, Json context)
 }
 
 ResultWriter::~ResultWriter() {
-  if (m_journal != nullptr) std::fclose(m_journal);
+  if (m_journal != nullptr)
+    std::fclose(m_journal);
 }
 
 namespace {
@@ -64,10 +66,11 @@ void append_line(std::FILE* journal, const std::string& path, const Json& json, 
   if (std::fputs(line.c_str(), journal) < 0 || std::fflush(journal) != 0) {
     throw ResultsError(path + ": cannot append to journal");
   }
-  if (durable) ::fsync(::fileno(journal));
+  if (durable)
+    ::fsync(::fileno(journal));
 }
 
-}  // namespace
+} // namespace
 
 void ResultWriter::append(const CaseResult& result) {
   append_line(m_journal, m_journal_path, to_json(result), true);
@@ -85,7 +88,8 @@ void ResultWriter::finish(const std::vector<std::string>& order, const Json& sum
   m_set.summary = summary;
   if (!order.empty()) {
     std::map<std::string, std::size_t> rank;
-    for (std::size_t i = 0; i < order.size(); ++i) rank.emplace(order[i], i);
+    for (std::size_t i = 0; i < order.size(); ++i)
+      rank.emplace(order[i], i);
     auto position = [&](const CaseResult& r) {
       const auto it = rank.find(r.c.case_id);
       return it == rank.end() ? order.size() : it->second;
@@ -101,7 +105,8 @@ void ResultWriter::finish(const std::vector<std::string>& order, const Json& sum
 
 ResultSet load_results(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw ResultsError(path + ": cannot open result file");
+  if (!in)
+    throw ResultsError(path + ": cannot open result file");
   if (core::ends_with(path, ".jsonl")) {
     ResultSet set;
     std::string line;
@@ -113,21 +118,25 @@ ResultSet load_results(const std::string& path) {
     std::map<std::string, int> planned;
     while (std::getline(in, line)) {
       ++number;
-      if (core::trim(line).empty()) continue;
+      if (core::trim(line).empty())
+        continue;
       const std::string where = path + ":" + std::to_string(number);
       Json json = Json::parse(line, nullptr, false);
       if (json.is_discarded()) {
         // A run killed mid-write leaves a torn last line; everything before it stands.
-        if (in.peek() == EOF) break;
+        if (in.peek() == EOF)
+          break;
         throw ResultsError(where + ": malformed journal line");
       }
       if (!header_seen) {
-        if (!json.contains("context")) throw ResultsError(where + ": journal has no context line");
+        if (!json.contains("context"))
+          throw ResultsError(where + ": journal has no context line");
         set.context = json["context"];
         header_seen = true;
       } else if (json.contains("repetition")) {
         CaseResult r = case_result_from_json(json, where);
-        if (repetitions.count(r.c.case_id) == 0) repetition_order.push_back(r.c.case_id);
+        if (repetitions.count(r.c.case_id) == 0)
+          repetition_order.push_back(r.c.case_id);
         const auto of = core::exact_int64(json.value("repetitions_planned", Json(0)));
         planned[r.c.case_id] = of && *of >= 0 && *of <= 1'000'000 ? static_cast<int>(*of) : 0;
         repetitions[r.c.case_id].push_back(std::move(r));
@@ -135,15 +144,20 @@ ResultSet load_results(const std::string& path) {
         set.cases.push_back(case_result_from_json(json, where));
       }
     }
-    if (!header_seen) throw ResultsError(path + ": empty journal");
+    if (!header_seen)
+      throw ResultsError(path + ": empty journal");
     std::set<std::string> finished;
-    for (const auto& r : set.cases) finished.insert(r.c.case_id);
+    for (const auto& r : set.cases)
+      finished.insert(r.c.case_id);
     for (const auto& id : repetition_order) {
-      if (finished.count(id) > 0) continue;
+      if (finished.count(id) > 0)
+        continue;
       // With the run's estimator, which each repetition records.
-      CaseResult partial = combine_repetitions(repetitions[id], repetitions[id].front().estimate.estimator);
+      CaseResult partial =
+          combine_repetitions(repetitions[id], repetitions[id].front().estimate.estimator);
       if (partial.status == results::Status::ok) {
-        partial.message = std::to_string(partial.timing.repetition_medians.size()) + " of " + std::to_string(planned[id]) +
+        partial.message = std::to_string(partial.timing.repetition_medians.size()) + " of " +
+                          std::to_string(planned[id]) +
                           " repetitions: the run ended before the others";
       }
       set.cases.push_back(std::move(partial));
@@ -161,20 +175,23 @@ ResultSet load_results(const std::string& path) {
 
 std::string latest_result(const std::string& directory) {
   if (!core::is_directory(directory)) {
-    throw ResultsError(directory + ": no results directory (run `opbench run` first, or pass --input)");
+    throw ResultsError(directory +
+                       ": no results directory (run `opbench run` first, or pass --input)");
   }
   std::string best;
   std::int64_t best_time = 0;
   for (const char* suffix : {".json", ".journal.jsonl"}) {
     for (const std::string& name : core::list_directory(directory)) {
-      if (!core::is_regular_file(name) || !core::ends_with(name, suffix)) continue;
+      if (!core::is_regular_file(name) || !core::ends_with(name, suffix))
+        continue;
       const std::int64_t time = core::modified_ns(name);
       if (best.empty() || time > best_time || (time == best_time && name > best)) {
         best = name;
         best_time = time;
       }
     }
-    if (!best.empty()) return best;
+    if (!best.empty())
+      return best;
   }
   throw ResultsError(directory + ": no result files (run `opbench run` first, or pass --input)");
 }
@@ -187,9 +204,10 @@ std::string default_output_path(const std::string& directory) {
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
   std::string path = core::join_path(directory, std::string("run-") + stamp + ".json");
   for (int i = 1; core::path_exists(path) || core::path_exists(journal_path_for(path)); ++i) {
-    path = core::join_path(directory, std::string("run-") + stamp + "-" + std::to_string(i) + ".json");
+    path =
+        core::join_path(directory, std::string("run-") + stamp + "-" + std::to_string(i) + ".json");
   }
   return path;
 }
 
-}  // namespace opbench::results
+} // namespace opbench::results

@@ -22,13 +22,18 @@ namespace {
 // The options that decide how a child measures, as this run was given them.
 std::vector<std::string> measuring_args(const RunSettings& options) {
   const auto& m = options.exec.measure;
-  std::vector<std::string> args = {
-      "--warmup", std::to_string(m.warmup), "--runs", std::to_string(m.min_runs),
-      "--min-time", fmt::format("{}", m.min_time), "--max-time", fmt::format("{}", m.max_time),
-      "--target-noise", fmt::format("{}", m.target_noise), "--block-time", fmt::format("{}", m.block_time),
-      "--host-allocator", options.host_allocator, "--timer", options.exec.timer, "--estimator", options.estimator,
-      "--process-warmup", fmt::format("{}", options.process_warmup)};
-  if (options.exec.cold) args.emplace_back("--cold");
+  std::vector<std::string> args = {"--warmup",         std::to_string(m.warmup),
+                                   "--runs",           std::to_string(m.min_runs),
+                                   "--min-time",       fmt::format("{}", m.min_time),
+                                   "--max-time",       fmt::format("{}", m.max_time),
+                                   "--target-noise",   fmt::format("{}", m.target_noise),
+                                   "--block-time",     fmt::format("{}", m.block_time),
+                                   "--host-allocator", options.host_allocator,
+                                   "--timer",          options.exec.timer,
+                                   "--estimator",      options.estimator,
+                                   "--process-warmup", fmt::format("{}", options.process_warmup)};
+  if (options.exec.cold)
+    args.emplace_back("--cold");
   return args;
 }
 
@@ -42,31 +47,35 @@ struct Exit {
 // when empty) and waits for it.
 Exit spawn_and_wait(std::vector<std::string> args, const std::string& log) {
   std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
+  for (auto& a : args)
+    argv.push_back(a.data());
   argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   if (!log.empty()) {
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
   }
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   pid_t pid = 0;
   const int spawned = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   Exit out;
-  if (spawned != 0) return out;
+  if (spawned != 0)
+    return out;
   out.started = true;
   waitpid(pid, &out.status, 0);
   return out;
 }
 
 std::string describe(const Exit& exit) {
-  if (!exit.started) return "it could not be started";
+  if (!exit.started)
+    return "it could not be started";
   return WIFSIGNALED(exit.status) ? "signal " + std::to_string(WTERMSIG(exit.status))
                                   : "exit " + std::to_string(WEXITSTATUS(exit.status));
 }
 
-}  // namespace
+} // namespace
 
 void write_plan(const std::vector<results::Case>& cases, const std::string& path) {
   results::ResultSet planned;
@@ -80,17 +89,34 @@ void write_plan(const std::vector<results::Case>& cases, const std::string& path
   core::write_atomically(path, results::to_json(planned).dump());
 }
 
-results::CaseResult run_isolated(const results::Case& c, const std::string& plan_file, const RunSettings& options,
-                                 bool memory, bool trace, int repetition, const std::string& scratch, int serial) {
+results::CaseResult run_isolated(const results::Case& c, const std::string& plan_file,
+                                 const RunSettings& options, bool memory, bool trace,
+                                 int repetition, const std::string& scratch, int serial) {
   const std::string output = scratch + "/repetition-" + std::to_string(serial) + ".json";
   const std::string log = scratch + "/repetition-" + std::to_string(serial) + ".log";
-  std::vector<std::string> args = {"opbench", "run", "--from", plan_file, "--case", c.case_id, "--output", output,
-                                   "--repetitions", "1", "--processes", "1", "--no-interleave", "--retries", "0",
-                                   "--placement", std::to_string(repetition)};
+  std::vector<std::string> args = {"opbench",
+                                   "run",
+                                   "--from",
+                                   plan_file,
+                                   "--case",
+                                   c.case_id,
+                                   "--output",
+                                   output,
+                                   "--repetitions",
+                                   "1",
+                                   "--processes",
+                                   "1",
+                                   "--no-interleave",
+                                   "--retries",
+                                   "0",
+                                   "--placement",
+                                   std::to_string(repetition)};
   const auto measuring = measuring_args(options);
   args.insert(args.end(), measuring.begin(), measuring.end());
-  if (!memory) args.emplace_back("--no-memory");
-  if (trace) args.insert(args.end(), {"--trace", options.trace_dir});
+  if (!memory)
+    args.emplace_back("--no-memory");
+  if (trace)
+    args.insert(args.end(), {"--trace", options.trace_dir});
   const Exit exit = spawn_and_wait(args, log);
   results::CaseResult failed;
   failed.c = c;
@@ -109,45 +135,69 @@ results::CaseResult run_isolated(const results::Case& c, const std::string& plan
   }
   std::ifstream in(log);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  failed.message = "the fresh process for this repetition ended without a result (" + describe(exit) +
-                   "): " + core::trim(text);
+  failed.message = "the fresh process for this repetition ended without a result (" +
+                   describe(exit) + "): " + core::trim(text);
   return failed;
 }
 
-ProcessPart run_process(const std::string& plan_file, const RunSettings& options, int index, int of, int repetitions, int first_placement, bool memory, bool trace,
+ProcessPart run_process(const std::string& plan_file, const RunSettings& options, int index, int of,
+                        int repetitions, int first_placement, bool memory, bool trace,
                         const std::string& scratch) {
   const std::string output = scratch + "/process-" + std::to_string(index + 1) + ".json";
-  std::vector<std::string> args = {"opbench", "--log-level", options.log_level, "run", "--from", plan_file,
-                                   "--output", output, "--repetitions", std::to_string(repetitions),
-                                   "--processes", "1", "--placement", std::to_string(first_placement),
-                                   "--process-label", fmt::format("{}/{}", index + 1, of),
-                                   "--seed", std::to_string(options.seed), "--retries", std::to_string(options.retries),
-                                   "--slow-tolerance", fmt::format("{}", options.slow_tolerance),
-                                   "--bandwidth-tolerance", fmt::format("{}", options.bandwidth_tolerance)};
+  std::vector<std::string> args = {"opbench",
+                                   "--log-level",
+                                   options.log_level,
+                                   "run",
+                                   "--from",
+                                   plan_file,
+                                   "--output",
+                                   output,
+                                   "--repetitions",
+                                   std::to_string(repetitions),
+                                   "--processes",
+                                   "1",
+                                   "--placement",
+                                   std::to_string(first_placement),
+                                   "--process-label",
+                                   fmt::format("{}/{}", index + 1, of),
+                                   "--seed",
+                                   std::to_string(options.seed),
+                                   "--retries",
+                                   std::to_string(options.retries),
+                                   "--slow-tolerance",
+                                   fmt::format("{}", options.slow_tolerance),
+                                   "--bandwidth-tolerance",
+                                   fmt::format("{}", options.bandwidth_tolerance)};
   const auto measuring = measuring_args(options);
   args.insert(args.end(), measuring.begin(), measuring.end());
-  if (!options.interleave) args.emplace_back("--no-interleave");
-  if (!memory) args.emplace_back("--no-memory");
-  if (trace) args.insert(args.end(), {"--trace", options.trace_dir});
-  if (!options.peaks.empty()) args.insert(args.end(), {"--peaks", options.peaks});
+  if (!options.interleave)
+    args.emplace_back("--no-interleave");
+  if (!memory)
+    args.emplace_back("--no-memory");
+  if (trace)
+    args.insert(args.end(), {"--trace", options.trace_dir});
+  if (!options.peaks.empty())
+    args.insert(args.end(), {"--peaks", options.peaks});
   const Exit exit = spawn_and_wait(args, "");
   ProcessPart part;
   const bool finished = exit.started && WIFEXITED(exit.status) && WEXITSTATUS(exit.status) <= 1;
   // A process that was killed still kept every case and repetition it finished in its journal.
   for (const auto& path : {output, results::journal_path_for(output)}) {
-    if (!core::path_exists(path)) continue;
+    if (!core::path_exists(path))
+      continue;
     try {
       part.results = results::load_results(path);
     } catch (const ResultsError& e) {
       part.problem = e.what();
       continue;
     }
-    if (finished && path == output) return part;
+    if (finished && path == output)
+      return part;
     break;
   }
-  part.problem = fmt::format("process {} of {} ended without finishing ({}){}", index + 1, of, describe(exit),
-                             part.problem.empty() ? "" : ": " + part.problem);
+  part.problem = fmt::format("process {} of {} ended without finishing ({}){}", index + 1, of,
+                             describe(exit), part.problem.empty() ? "" : ": " + part.problem);
   return part;
 }
 
-}  // namespace opbench::run
+} // namespace opbench::run

@@ -30,20 +30,25 @@ namespace {
 // explain it (load at start, CPU frequency governor, the threads the cases used).
 Json run_summary(std::size_t cases, std::size_t ok, std::size_t failed, std::size_t skipped,
                  std::size_t not_reached, std::size_t noisy, const Json& context) {
-  Json summary = {{"cases", cases}, {"ok", ok}, {"error", failed}, {"skipped", skipped},
-                  {"noise_not_reached", not_reached}, {"noisy", noisy}};
+  Json summary = {{"cases", cases},
+                  {"ok", ok},
+                  {"error", failed},
+                  {"skipped", skipped},
+                  {"noise_not_reached", not_reached},
+                  {"noisy", noisy}};
   if (ok > 0 && noisy * 4 > ok) {
-    std::string why = fmt::format("{} of {} cases were noisy (their blocks' cv over {:.0f}%)", noisy, ok,
-                                  results::k_noisy_cv * 100);
+    std::string why = fmt::format("{} of {} cases were noisy (their blocks' cv over {:.0f}%)",
+                                  noisy, ok, results::k_noisy_cv * 100);
     const Json& load = context.value("load_average", Json());
     if (load.is_array() && !load.empty()) {
-      why += fmt::format("; load average at start {:.2f} on {} logical cores", load[0].get<double>(),
-                         context.value("logical_cores", 0));
+      why += fmt::format("; load average at start {:.2f} on {} logical cores",
+                         load[0].get<double>(), context.value("logical_cores", 0));
     }
     if (context.contains("cpu_governor") && context["cpu_governor"].is_string()) {
       why += "; CPU frequency governor " + context["cpu_governor"].get<std::string>();
     }
-    why += ". For quieter numbers: an idle machine, taskset -c with one core per --threads, a longer --min-time, "
+    why += ". For quieter numbers: an idle machine, taskset -c with one core per --threads, a "
+           "longer --min-time, "
            "--repetitions with --interleave (docs/roofline.md, \"Quieter numbers\")";
     summary["warning"] = why;
   }
@@ -65,23 +70,32 @@ Json time_spent_summary(double wall, double timed, const results::TimeSpent& spe
 }
 
 std::string describe_time_spent(const Json& spent) {
-  std::string text = fmt::format("{:.1f} s: {:.1f} s timed", spent["wall"].get<double>(), spent["timed"].get<double>());
+  std::string text = fmt::format("{:.1f} s: {:.1f} s timed", spent["wall"].get<double>(),
+                                 spent["timed"].get<double>());
   const std::pair<const char*, const char*> phases[] = {
-      {"warmup", "warmup and calibration"}, {"inputs", "inputs"},
-      {"retaken", "interrupted blocks taken again"}, {"recording", "recording ATen calls"},
-      {"canary", "speed canary"}, {"probes", "memory probe and traces"},
-      {"retried", "repetitions measured again"}, {"process_warmup", "process warmup"}, {"other", "other"}};
-  for (const auto& [key, words] : phases) text += fmt::format(", {:.1f} s {}", spent[key].get<double>(), words);
+      {"warmup", "warmup and calibration"},
+      {"inputs", "inputs"},
+      {"retaken", "interrupted blocks taken again"},
+      {"recording", "recording ATen calls"},
+      {"canary", "speed canary"},
+      {"probes", "memory probe and traces"},
+      {"retried", "repetitions measured again"},
+      {"process_warmup", "process warmup"},
+      {"other", "other"}};
+  for (const auto& [key, words] : phases)
+    text += fmt::format(", {:.1f} s {}", spent[key].get<double>(), words);
   return text;
 }
 
 // The run's context: the machine and build (exec::collect_context), and the settings that decide
 // what its numbers mean.
-Json run_context(const RunSettings& settings, const std::vector<results::Case>& cases, const std::string& command_line,
-                 const std::string& allocator, const std::string& peaks_path, bool have_peaks, int processes) {
+Json run_context(const RunSettings& settings, const std::vector<results::Case>& cases,
+                 const std::string& command_line, const std::string& allocator,
+                 const std::string& peaks_path, bool have_peaks, int processes) {
   std::vector<std::string> devices;
   for (const auto& c : cases) {
-    if (std::find(devices.begin(), devices.end(), c.device) == devices.end()) devices.push_back(c.device);
+    if (std::find(devices.begin(), devices.end(), c.device) == devices.end())
+      devices.push_back(c.device);
   }
   Json context = exec::collect_context(command_line, settings.seed, allocator, devices);
   context["peaks_file"] = have_peaks ? Json(peaks_path) : Json(nullptr);
@@ -89,60 +103,72 @@ Json run_context(const RunSettings& settings, const std::vector<results::Case>& 
   context["estimator"] = settings.estimator;
   context["interleave"] = settings.interleave;
   context["isolate"] = settings.isolate;
-  // Which cases the memory canary brackets, and how far from the usual bandwidth a repetition may be.
+  // Which cases the memory canary brackets, and how far from the usual bandwidth a repetition may
+  // be.
   context["memory_canary"] = {{"bytes", exec::memory_canary_bytes()},
                               {"memory_bound_bytes", exec::memory_bound_bytes()},
                               {"last_level_cache_bytes", exec::last_level_cache_bytes()},
                               {"bandwidth_tolerance", settings.bandwidth_tolerance}};
   context["processes"] = processes;
-  if (!settings.trace_dir.empty()) context["trace_dir"] = settings.trace_dir;
+  if (!settings.trace_dir.empty())
+    context["trace_dir"] = settings.trace_dir;
   return context;
 }
 
 // The lines the run's end tells about its readings: the memory canary's level, where the time
 // went, the repetitions measured again, the noise warning.
-void tell_summary(const Json& summary, const SlowSpells& slow, const RunSettings& settings, const RunObserver& observer) {
+void tell_summary(const Json& summary, const SlowSpells& slow, const RunSettings& settings,
+                  const RunObserver& observer) {
   if (summary.contains("memory_bandwidth")) {
     for (const auto& [threads, level] : summary["memory_bandwidth"]["by_threads"].items()) {
-      observer.note(fmt::format("memory canary at {} thread(s): usual {:.1f} GB/s (readings {:.1f}-{:.1f})", threads,
-                                level["usual"].get<double>() / 1e9, level["lowest"].get<double>() / 1e9,
-                                level["highest"].get<double>() / 1e9));
+      observer.note(
+          fmt::format("memory canary at {} thread(s): usual {:.1f} GB/s (readings {:.1f}-{:.1f})",
+                      threads, level["usual"].get<double>() / 1e9,
+                      level["lowest"].get<double>() / 1e9, level["highest"].get<double>() / 1e9));
     }
     if (slow.bandwidth.set_aside() > 0) {
-      observer.note(fmt::format("{} repetition(s) of {} memory-bound case(s) ran at an unusual memory bandwidth "
-                                "(over {:.0f}% from the usual) and were set aside",
-                                slow.bandwidth.set_aside(), slow.bandwidth.cases_set_aside(),
-                                settings.bandwidth_tolerance * 100));
+      observer.note(fmt::format(
+          "{} repetition(s) of {} memory-bound case(s) ran at an unusual memory bandwidth "
+          "(over {:.0f}% from the usual) and were set aside",
+          slow.bandwidth.set_aside(), slow.bandwidth.cases_set_aside(),
+          settings.bandwidth_tolerance * 100));
     }
   }
   observer.note(describe_time_spent(summary["time_spent"]));
   if (slow.measured_again > 0) {
     const std::size_t for_bandwidth = slow.bandwidth.measured_again;
-    observer.note(fmt::format("{} of {} repetitions were measured again: {} ran while the machine was over "
-                              "{:.0f}% slow (speed canary){}",
-                              slow.measured_again, slow.repetitions, slow.measured_again - for_bandwidth,
-                              settings.slow_tolerance * 100,
-                              for_bandwidth == 0 ? ""
-                                                 : fmt::format(", {} at a memory bandwidth off the usual one (memory canary)",
-                                                               for_bandwidth)));
+    observer.note(fmt::format(
+        "{} of {} repetitions were measured again: {} ran while the machine was over "
+        "{:.0f}% slow (speed canary){}",
+        slow.measured_again, slow.repetitions, slow.measured_again - for_bandwidth,
+        settings.slow_tolerance * 100,
+        for_bandwidth == 0
+            ? ""
+            : fmt::format(", {} at a memory bandwidth off the usual one (memory canary)",
+                          for_bandwidth)));
   }
-  if (summary.contains("warning")) observer.note("warning: " + summary["warning"].get<std::string>());
+  if (summary.contains("warning"))
+    observer.note("warning: " + summary["warning"].get<std::string>());
 }
 
-}  // namespace
+} // namespace
 
 void check(const RunSettings& settings) {
-  if (settings.repetitions < 1) throw UsageError("--repetitions must be at least 1");
-  if (settings.processes < 1) throw UsageError("--processes must be at least 1");
+  if (settings.repetitions < 1)
+    throw UsageError("--repetitions must be at least 1");
+  if (settings.processes < 1)
+    throw UsageError("--processes must be at least 1");
 }
 
 std::string trace_file(const std::string& dir, const std::string& case_id) {
   std::string name;
   for (char ch : case_id) {
-    const bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' || ch == '=' || ch == ',';
+    const bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' ||
+                      ch == '=' || ch == ',';
     name += keep ? ch : '_';
   }
-  if (name.size() > 150) name.resize(150);
+  if (name.size() > 150)
+    name.resize(150);
   return fmt::format("{}/{}-{:08x}.json", dir, name, core::stable_hash(case_id) & 0xffffffffu);
 }
 
@@ -154,17 +180,21 @@ Session::Session(RunSettings settings) : m_settings(std::move(settings)) {
 RunOutcome Session::run(const std::vector<results::Case>& cases, const std::string& output,
                         const std::string& command_line, const RunObserver& observer) {
   RunSettings& settings = m_settings;
-  const std::string peaks_path = settings.peaks.empty() ? cost::default_peaks_path() : settings.peaks;
+  const std::string peaks_path =
+      settings.peaks.empty() ? cost::default_peaks_path() : settings.peaks;
   const cost::PeakStore peaks = cost::PeakStore::load(peaks_path);
   // The processes the repetitions are split over (--isolate: one per repetition, in the loop).
-  const std::vector<int> shares = settings.isolate ? std::vector<int>{settings.repetitions}
-                                                   : results::split_repetitions(settings.repetitions, settings.processes);
+  const std::vector<int> shares =
+      settings.isolate ? std::vector<int>{settings.repetitions}
+                       : results::split_repetitions(settings.repetitions, settings.processes);
   if (!settings.trace_dir.empty()) {
     core::create_directories(settings.trace_dir);
-    settings.trace_dir = core::absolute_path(settings.trace_dir);  // the report links it from anywhere
+    settings.trace_dir =
+        core::absolute_path(settings.trace_dir); // the report links it from anywhere
   }
-  const Json context = run_context(settings, cases, command_line, m_allocator, peaks_path, !peaks.entries().empty(),
-                                   settings.isolate ? settings.repetitions : static_cast<int>(shares.size()));
+  const Json context =
+      run_context(settings, cases, command_line, m_allocator, peaks_path, !peaks.entries().empty(),
+                  settings.isolate ? settings.repetitions : static_cast<int>(shares.size()));
   results::ResultWriter writer(output, context);
   observer.started(cases.size(), writer.journal_path());
 
@@ -177,8 +207,8 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
   }
 
   const auto start = std::chrono::steady_clock::now();
-  results::TimeSpent spent;  // of the cases' kept repetitions
-  double timed = 0;          // their timed blocks
+  results::TimeSpent spent; // of the cases' kept repetitions
+  double timed = 0;         // their timed blocks
   RunOutcome outcome;
   outcome.cases = cases.size();
   outcome.output = output;
@@ -187,23 +217,28 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
   auto finish_case = [&](results::CaseResult result) {
     spent += result.timing.spent;
     timed += result.timing.total_time;
-    cost::apply_roofline(result.work, result.estimate.time, peaks.find(result.c.device, result.c.dtype, result.c.threads));
+    cost::apply_roofline(result.work, result.estimate.time,
+                         peaks.find(result.c.device, result.c.dtype, result.c.threads));
     writer.append(result);
     ++finished;
-    (result.status == results::Status::ok ? outcome.ok : result.status == results::Status::error ? outcome.failed : outcome.skipped)++;
-    if (result.status == results::Status::ok && !result.timing.noise_reached) ++not_reached;
-    if (results::noisy(result)) ++noisy;
+    (result.status == results::Status::ok      ? outcome.ok
+     : result.status == results::Status::error ? outcome.failed
+                                               : outcome.skipped)++;
+    if (result.status == results::Status::ok && !result.timing.noise_reached)
+      ++not_reached;
+    if (results::noisy(result))
+      ++noisy;
     observer.case_done(result, finished, cases.size(), exec::seconds_since(start));
   };
   SlowSpells slow;
   if (shares.size() > 1) {
     ProcessCallbacks on;
     on.start = [&](const ProcessTask& task) {
-      return run_process(plan_file, settings, task.index, task.of, task.repetitions, task.first_placement, task.memory,
-                         task.trace, scratch);
+      return run_process(plan_file, settings, task.index, task.of, task.repetitions,
+                         task.first_placement, task.memory, task.trace, scratch);
     };
     on.kept = [&](const results::CaseResult& r, int process) {
-      writer.append_repetition(r, process, settings.repetitions);  // kept should this run be killed
+      writer.append_repetition(r, process, settings.repetitions); // kept should this run be killed
     };
     on.finish = finish_case;
     on.note = observer.note;
@@ -219,11 +254,13 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
       exec_options.describe = job.repetition == 0 && settings.placement == 0;
       exec_options.repetition = settings.placement + job.repetition;
       exec_options.estimator = settings.estimator;
-      if (!settings.trace_dir.empty() && job.repetition == 0) exec_options.trace_path = trace_file(settings.trace_dir, c.case_id);
+      if (!settings.trace_dir.empty() && job.repetition == 0)
+        exec_options.trace_path = trace_file(settings.trace_dir, c.case_id);
       return exec_options;
     };
     on.measure = [&](const results::Case& c, const exec::ExecOptions& exec_options) {
-      return settings.isolate ? run_isolated(c, plan_file, settings, exec_options.memory, !exec_options.trace_path.empty(),
+      return settings.isolate ? run_isolated(c, plan_file, settings, exec_options.memory,
+                                             !exec_options.trace_path.empty(),
                                              exec_options.repetition, scratch, serial++)
                               : exec::run_case(c, exec_options);
     };
@@ -234,22 +271,27 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
     slow = run_loop(cases, loop_options(settings), on);
   }
   std::vector<std::string> order;
-  for (const auto& c : cases) order.push_back(c.case_id);
-  Json summary = run_summary(cases.size(), outcome.ok, outcome.failed, outcome.skipped, not_reached, noisy, context);
+  for (const auto& c : cases)
+    order.push_back(c.case_id);
+  Json summary = run_summary(cases.size(), outcome.ok, outcome.failed, outcome.skipped, not_reached,
+                             noisy, context);
   Json fastest = Json::object();
-  for (const auto& [threads, seconds] : slow.fastest_canary) fastest[std::to_string(threads)] = seconds;
+  for (const auto& [threads, seconds] : slow.fastest_canary)
+    fastest[std::to_string(threads)] = seconds;
   summary["slow_spells"] = {{"repetitions_measured_again", slow.measured_again},
                             {"repetitions", slow.repetitions},
                             {"tolerance", settings.slow_tolerance},
                             {"fastest_canary_by_threads", fastest}};
-  if (!slow.bandwidth.empty()) summary["memory_bandwidth"] = slow.bandwidth.summary(settings.bandwidth_tolerance);
-  summary["time_spent"] = time_spent_summary(exec::seconds_since(start), timed, spent, slow.time_retried,
-                                             slow.time_process_warmup);
+  if (!slow.bandwidth.empty())
+    summary["memory_bandwidth"] = slow.bandwidth.summary(settings.bandwidth_tolerance);
+  summary["time_spent"] = time_spent_summary(exec::seconds_since(start), timed, spent,
+                                             slow.time_retried, slow.time_process_warmup);
   tell_summary(summary, slow, settings, observer);
   writer.finish(order, summary);
-  if (!scratch.empty()) core::remove_all(scratch);
+  if (!scratch.empty())
+    core::remove_all(scratch);
   outcome.summary = std::move(summary);
   return outcome;
 }
 
-}  // namespace opbench::run
+} // namespace opbench::run

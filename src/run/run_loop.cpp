@@ -14,7 +14,8 @@ LoopOptions loop_options(const RunSettings& settings) {
   LoopOptions loop;
   loop.repetitions = settings.repetitions;
   loop.interleave = settings.interleave;
-  loop.order_seed = settings.seed + static_cast<std::uint64_t>(settings.placement) * 0x9E3779B97F4A7C15ull;
+  loop.order_seed =
+      settings.seed + static_cast<std::uint64_t>(settings.placement) * 0x9E3779B97F4A7C15ull;
   loop.retries = settings.retries;
   loop.slow_tolerance = settings.slow_tolerance;
   loop.bandwidth_tolerance = settings.bandwidth_tolerance;
@@ -24,11 +25,13 @@ LoopOptions loop_options(const RunSettings& settings) {
   return loop;
 }
 
-SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& options, const LoopCallbacks& on) {
+SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& options,
+                    const LoopCallbacks& on) {
   SlowSpells slow;
   std::map<std::size_t, std::vector<results::CaseResult>> pending;
   std::map<std::size_t, std::int64_t> retried;
-  Schedule schedule(cases.size(), options.repetitions, options.interleave, options.order_seed, options.retries);
+  Schedule schedule(cases.size(), options.repetitions, options.interleave, options.order_seed,
+                    options.retries);
   SpeedGate gate(options.slow_tolerance);
   // A fresh process's first repetition runs 15-20% slow on small cases, whatever case, inputs or
   // placement it meets (bench/fresh_add.sh: `add` of 1-element tensors, 0.58-0.60 us against
@@ -53,11 +56,12 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
       int dropped_repetitions = 0;
       do {
         ++dropped_repetitions;
-        if (on.measure(c, dropped).status != results::Status::ok) break;
+        if (on.measure(c, dropped).status != results::Status::ok)
+          break;
       } while (exec::seconds_since(warmup_start) < options.process_warmup);
       slow.time_process_warmup = exec::seconds_since(warmup_start);
-      core::log_debug(fmt::format("{}: {} repetition(s) dropped as the process's warmup ({:.2f} s)", c.case_id,
-                                  dropped_repetitions, slow.time_process_warmup));
+      core::log_debug(fmt::format("{}: {} repetition(s) dropped as the process's warmup ({:.2f} s)",
+                                  c.case_id, dropped_repetitions, slow.time_process_warmup));
     }
     results::CaseResult repetition = on.measure(c, exec_options);
     // Measured while the machine was slow, or (memory-bound cases) at a memory bandwidth off the
@@ -66,12 +70,15 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
     slow.bandwidth.add(repetition);
     const double slowdown = gate.slowdown(c.threads, repetition.timing.canary);
     const bool off_bandwidth = slow.bandwidth.off_usual(repetition, options.bandwidth_tolerance);
-    if (repetition.status == results::Status::ok && (gate.disturbed(slowdown) || off_bandwidth) && schedule.retry(job)) {
-      core::log_debug(fmt::format("{}: repetition {} again later: {}", c.case_id, job.repetition,
-                                  gate.disturbed(slowdown)
-                                      ? fmt::format("canary {:.1f}% slower than the fastest", slowdown * 100)
-                                      : "memory bandwidth off the usual one so far"));
-      if (!gate.disturbed(slowdown)) ++slow.bandwidth.measured_again;
+    if (repetition.status == results::Status::ok && (gate.disturbed(slowdown) || off_bandwidth) &&
+        schedule.retry(job)) {
+      core::log_debug(
+          fmt::format("{}: repetition {} again later: {}", c.case_id, job.repetition,
+                      gate.disturbed(slowdown)
+                          ? fmt::format("canary {:.1f}% slower than the fastest", slowdown * 100)
+                          : "memory bandwidth off the usual one so far"));
+      if (!gate.disturbed(slowdown))
+        ++slow.bandwidth.measured_again;
       ++retried[index];
       slow.time_retried += repetition.timing.total_time + repetition.timing.spent.total();
       continue;
@@ -79,14 +86,16 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
     // A repetition that failed or was skipped ends its case: the others would say the same.
     const bool case_over = repetition.status != results::Status::ok;
     pending[index].push_back(std::move(repetition));
-    if (case_over) schedule.drop_case(index);
+    if (case_over)
+      schedule.drop_case(index);
     if (!case_over && static_cast<int>(pending[index].size()) < options.repetitions) {
       on.kept(pending[index].back(), job.repetition);
       continue;
     }
     results::CaseResult result = results::combine_repetitions(pending[index], options.estimator);
     result.timing.retried_repetitions = retried[index];
-    if (options.set_aside_here) slow.bandwidth.apply(result, options.bandwidth_tolerance);
+    if (options.set_aside_here)
+      slow.bandwidth.apply(result, options.bandwidth_tolerance);
     pending.erase(index);
     retried.erase(index);
     on.finish(std::move(result));
@@ -97,4 +106,4 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
   return slow;
 }
 
-}  // namespace opbench::run
+} // namespace opbench::run

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "opbench/stats/statistics.hpp"
 #include "opbench/results/estimate.hpp"
+#include "opbench/stats/statistics.hpp"
 
 namespace opbench::run {
 
@@ -15,10 +15,12 @@ Schedule::Schedule(std::size_t cases, int repetitions, bool interleave, std::uin
     : m_random(seed), m_interleave(interleave), m_max_retries(max_retries) {
   std::vector<Job> jobs;
   for (std::size_t i = 0; i < cases; ++i) {
-    for (int r = 0; r < repetitions; ++r) jobs.push_back({i, r, 0});
+    for (int r = 0; r < repetitions; ++r)
+      jobs.push_back({i, r, 0});
   }
   if (interleave) {
-    for (std::size_t i = jobs.size(); i > 1; --i) std::swap(jobs[i - 1], jobs[m_random() % i]);
+    for (std::size_t i = jobs.size(); i > 1; --i)
+      std::swap(jobs[i - 1], jobs[m_random() % i]);
   }
   m_jobs = jobs.size();
   m_retry_limit = static_cast<std::size_t>(std::floor(retry_budget * static_cast<double>(m_jobs)));
@@ -26,14 +28,16 @@ Schedule::Schedule(std::size_t cases, int repetitions, bool interleave, std::uin
 }
 
 bool Schedule::next(Job& job) {
-  if (m_queue.empty()) return false;
+  if (m_queue.empty())
+    return false;
   job = m_queue.front();
   m_queue.pop_front();
   return true;
 }
 
 bool Schedule::retry(const Job& job) {
-  if (job.attempt >= m_max_retries || m_retries >= m_retry_limit) return false;
+  if (job.attempt >= m_max_retries || m_retries >= m_retry_limit)
+    return false;
   ++m_retries;
   Job again = job;
   ++again.attempt;
@@ -52,7 +56,8 @@ void Schedule::drop_case(std::size_t case_index) {
 }
 
 double SpeedGate::slowdown(int threads, double canary) {
-  if (!(canary > 0)) return 0;
+  if (!(canary > 0))
+    return 0;
   const auto it = m_fastest.find(threads);
   if (it == m_fastest.end() || canary < it->second) {
     m_fastest[threads] = canary;
@@ -62,15 +67,18 @@ double SpeedGate::slowdown(int threads, double canary) {
 }
 
 void BandwidthReadings::add(const results::CaseResult& r) {
-  if (r.timing.repetition_bandwidth.empty()) return;
+  if (r.timing.repetition_bandwidth.empty())
+    return;
   auto& readings = m_by_threads[r.c.threads];
-  for (const auto& pair : r.timing.repetition_bandwidth) readings.insert(readings.end(), pair.begin(), pair.end());
+  for (const auto& pair : r.timing.repetition_bandwidth)
+    readings.insert(readings.end(), pair.begin(), pair.end());
   m_known_levels.erase(r.c.threads);
 }
 
 double BandwidthReadings::usual(int threads, double tolerance) {
   const auto it = m_by_threads.find(threads);
-  if (it == m_by_threads.end()) return 0.0;
+  if (it == m_by_threads.end())
+    return 0.0;
   const auto [known, first] = m_known_levels.emplace(threads, Level{tolerance, 0.0});
   if (first || known->second.tolerance != tolerance) {
     known->second = {tolerance, stats::usual_level(it->second, tolerance)};
@@ -79,25 +87,31 @@ double BandwidthReadings::usual(int threads, double tolerance) {
 }
 
 bool BandwidthReadings::off_usual(const results::CaseResult& r, double tolerance) {
-  if (!(tolerance > 0) || r.timing.repetition_bandwidth.empty()) return false;
+  if (!(tolerance > 0) || r.timing.repetition_bandwidth.empty())
+    return false;
   const auto it = m_by_threads.find(r.c.threads);
-  if (it == m_by_threads.end() || it->second.size() < k_min_readings) return false;
+  if (it == m_by_threads.end() || it->second.size() < k_min_readings)
+    return false;
   const double level = usual(r.c.threads, tolerance);
   for (const auto& pair : r.timing.repetition_bandwidth) {
     for (double reading : pair) {
-      if (!stats::is_usual(reading, level, tolerance)) return true;
+      if (!stats::is_usual(reading, level, tolerance))
+        return true;
     }
   }
   return false;
 }
 
 void BandwidthReadings::apply(results::CaseResult& result, double tolerance) {
-  if (!(tolerance > 0) || result.timing.repetition_bandwidth.empty()) return;
+  if (!(tolerance > 0) || result.timing.repetition_bandwidth.empty())
+    return;
   const results::SetAsideOutcome did =
       results::set_aside_unusual_bandwidth(result, usual(result.c.threads, tolerance), tolerance);
   m_set_aside += did.set_aside;
-  if (did.set_aside > 0) ++m_cases_set_aside;
-  if (did.all_unusual) ++m_cases_unusual;
+  if (did.set_aside > 0)
+    ++m_cases_set_aside;
+  if (did.all_unusual)
+    ++m_cases_unusual;
 }
 
 Json BandwidthReadings::summary(double tolerance) const {
@@ -118,4 +132,4 @@ Json BandwidthReadings::summary(double tolerance) const {
           {"cases_at_unusual_bandwidth_only", m_cases_unusual}};
 }
 
-}  // namespace opbench::run
+} // namespace opbench::run

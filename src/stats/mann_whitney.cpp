@@ -12,45 +12,52 @@ namespace {
 std::vector<double> u_counts(std::size_t m, std::size_t n) {
   std::vector<double> c(m * n + 1, 0.0);
   c[0] = 1.0;
-  std::size_t degree = 0;  // of the polynomial so far
+  std::size_t degree = 0; // of the polynomial so far
   for (std::size_t i = 1; i <= m; ++i) {
     // Multiply by (1 - q^(n+i)), descending so each term reads the old coefficients; terms above
     // m * n are dropped: the exact division below never reads them.
     const std::size_t shift = n + i;
     const std::size_t top = std::min(degree + shift, c.size() - 1);
-    for (std::size_t k = top; k >= shift; --k) c[k] -= c[k - shift];
+    for (std::size_t k = top; k >= shift; --k)
+      c[k] -= c[k - shift];
     // Divide by (1 - q^i): the quotient's coefficients, ascending.
-    for (std::size_t k = i; k < c.size(); ++k) c[k] += c[k - i];
+    for (std::size_t k = i; k < c.size(); ++k)
+      c[k] += c[k - i];
     degree += n;
   }
   return c;
 }
 
-}  // namespace
+} // namespace
 
 UTestResult mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y) {
   UTestResult result;
   const std::size_t n1 = x.size(), n2 = y.size();
-  if (n1 == 0 || n2 == 0) return result;
+  if (n1 == 0 || n2 == 0)
+    return result;
 
   // Ranks of the pooled sample, ties get their average rank.
   std::vector<std::pair<double, int>> pooled;
   pooled.reserve(n1 + n2);
-  for (double v : x) pooled.emplace_back(v, 0);
-  for (double v : y) pooled.emplace_back(v, 1);
+  for (double v : x)
+    pooled.emplace_back(v, 0);
+  for (double v : y)
+    pooled.emplace_back(v, 1);
   std::sort(pooled.begin(), pooled.end(),
             [](const auto& a, const auto& b) { return a.first < b.first; });
   const std::size_t n = n1 + n2;
   double rank_sum_x = 0.0;
-  double tie_term = 0.0;  // sum of t^3 - t over tie groups
+  double tie_term = 0.0; // sum of t^3 - t over tie groups
   for (std::size_t i = 0; i < n;) {
     std::size_t j = i;
-    while (j < n && pooled[j].first == pooled[i].first) ++j;
+    while (j < n && pooled[j].first == pooled[i].first)
+      ++j;
     const double average_rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;
     const double t = static_cast<double>(j - i);
     tie_term += t * t * t - t;
     for (std::size_t k = i; k < j; ++k) {
-      if (pooled[k].second == 0) rank_sum_x += average_rank;
+      if (pooled[k].second == 0)
+        rank_sum_x += average_rank;
     }
     i = j;
   }
@@ -74,10 +81,11 @@ UTestResult mann_whitney_u(const std::vector<double>& x, const std::vector<doubl
   const double dn = static_cast<double>(n);
   const double mu = d1 * d2 / 2.0;
   const double variance = d1 * d2 / 12.0 * ((dn + 1.0) - tie_term / (dn * (dn - 1.0)));
-  if (variance <= 0.0) return result;  // every value tied: no evidence of a difference
+  if (variance <= 0.0)
+    return result; // every value tied: no evidence of a difference
   const double z = (u_max - mu - 0.5) / std::sqrt(variance);
   result.p_value = std::min(1.0, std::erfc(z / std::sqrt(2.0)));
   return result;
 }
 
-}  // namespace opbench::stats
+} // namespace opbench::stats

@@ -12,7 +12,8 @@ constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 
 // Quantile of already sorted samples.
 double sorted_percentile(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return k_nan;
+  if (sorted.empty())
+    return k_nan;
   q = std::clamp(q, 0.0, 1.0);
   const double rank = q * static_cast<double>(sorted.size() - 1);
   const auto lower = static_cast<std::size_t>(std::floor(rank));
@@ -21,12 +22,12 @@ double sorted_percentile(const std::vector<double>& sorted, double q) {
   return sorted[lower] + (sorted[upper] - sorted[lower]) * fraction;
 }
 
-}  // namespace
+} // namespace
 
 double mean(const std::vector<double>& samples) {
-  if (samples.empty()) return k_nan;
-  return std::accumulate(samples.begin(), samples.end(), 0.0) /
-         static_cast<double>(samples.size());
+  if (samples.empty())
+    return k_nan;
+  return std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
 }
 
 double percentile(std::vector<double> samples, double q) {
@@ -34,20 +35,26 @@ double percentile(std::vector<double> samples, double q) {
   return sorted_percentile(samples, q);
 }
 
-double median(const std::vector<double>& samples) { return percentile(samples, 0.5); }
+double median(const std::vector<double>& samples) {
+  return percentile(samples, 0.5);
+}
 
 double stddev(const std::vector<double>& samples) {
-  if (samples.empty()) return k_nan;
-  if (samples.size() == 1) return 0.0;
+  if (samples.empty())
+    return k_nan;
+  if (samples.size() == 1)
+    return 0.0;
   const double m = mean(samples);
   double sum_sq = 0.0;
-  for (double x : samples) sum_sq += (x - m) * (x - m);
+  for (double x : samples)
+    sum_sq += (x - m) * (x - m);
   return std::sqrt(sum_sq / static_cast<double>(samples.size() - 1));
 }
 
 double cv(const std::vector<double>& samples) {
   const double m = mean(samples);
-  if (samples.empty() || m == 0.0) return k_nan;
+  if (samples.empty() || m == 0.0)
+    return k_nan;
   return stddev(samples) / m;
 }
 
@@ -97,7 +104,8 @@ MedianInterval median_interval(const std::vector<double>& values, double confide
   }
   auto coverage_of = [&](std::size_t k) { return std::max(0.0, 1.0 - 2.0 * tail[k - 1]); };
   std::size_t k = 1;
-  while (k + 1 <= (n + 1) / 2 && coverage_of(k + 1) >= confidence) ++k;
+  while (k + 1 <= (n + 1) / 2 && coverage_of(k + 1) >= confidence)
+    ++k;
   out.low = sorted[k - 1];
   out.high = sorted[n - k];
   out.coverage = coverage_of(k);
@@ -105,25 +113,30 @@ MedianInterval median_interval(const std::vector<double>& values, double confide
 }
 
 double relative_spread(const std::vector<double>& values) {
-  if (values.empty()) return k_nan;
+  if (values.empty())
+    return k_nan;
   const auto [low, high] = std::minmax_element(values.begin(), values.end());
   const double m = median(values);
-  if (m == 0.0) return k_nan;
+  if (m == 0.0)
+    return k_nan;
   return (*high - *low) / m;
 }
 
 double usual_level(const std::vector<double>& readings, double tolerance) {
   std::vector<double> sorted;
   for (double r : readings) {
-    if (r > 0 && std::isfinite(r)) sorted.push_back(r);
+    if (r > 0 && std::isfinite(r))
+      sorted.push_back(r);
   }
-  if (sorted.empty()) return k_nan;
+  if (sorted.empty())
+    return k_nan;
   std::sort(sorted.begin(), sorted.end());
   const double width = (1.0 + tolerance) * (1.0 + tolerance);
   std::size_t best_begin = 0, best_end = 1, end = 0;
   for (std::size_t begin = 0; begin < sorted.size(); ++begin) {
     end = std::max(end, begin + 1);
-    while (end < sorted.size() && sorted[end] <= sorted[begin] * width) ++end;
+    while (end < sorted.size() && sorted[end] <= sorted[begin] * width)
+      ++end;
     if (end - begin > best_end - best_begin) {
       best_begin = begin;
       best_end = end;
@@ -134,8 +147,9 @@ double usual_level(const std::vector<double>& readings, double tolerance) {
 }
 
 bool is_usual(double reading, double level, double tolerance) {
-  if (!(reading > 0) || !(level > 0)) return false;
+  if (!(reading > 0) || !(level > 0))
+    return false;
   return std::abs(std::log(reading / level)) <= std::log1p(tolerance) + 1e-12;
 }
 
-}  // namespace opbench::stats
+} // namespace opbench::stats

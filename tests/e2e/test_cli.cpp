@@ -7,35 +7,35 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <chrono>
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
-#include <fstream>
 #include <thread>
 
+#include "cli_fixture.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/results/store.hpp"
-#include "cli_fixture.hpp"
 
 namespace opbench {
 namespace {
 
 TEST_F(Cli, RunWritesResultsWithContextStatisticsAndSamples) {
   const std::string out = m_dir.file("out.json");
-  const auto r = opbench("run --config " + k_data + "/tiny.csv --config " + k_data + "/tiny.json" + k_quick +
-                         " --output " + out);
+  const auto r = opbench("run --config " + k_data + "/tiny.csv --config " + k_data + "/tiny.json" +
+                         k_quick + " --output " + out);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("[5/5]"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("5 case(s): 5 ok, 0 error, 0 skipped"), std::string::npos) << r.out;
   EXPECT_FALSE(core::path_exists(results::journal_path_for(out)));
   const Json json = read_json(out);
   EXPECT_EQ(json["schema_version"], 1);
-  for (const char* key : {"opbench_version", "libtorch_version", "libtorch_build", "libtorch_cuda_compiled",
-                          "host", "cpu_model", "logical_cores", "threads_default", "date", "command_line",
-                          "seed", "host_allocator"}) {
+  for (const char* key : {"opbench_version", "libtorch_version", "libtorch_build",
+                          "libtorch_cuda_compiled", "host", "cpu_model", "logical_cores",
+                          "threads_default", "date", "command_line", "seed", "host_allocator"}) {
     EXPECT_TRUE(json["context"].contains(key)) << key;
   }
   ASSERT_EQ(json["cases"].size(), 5u);
@@ -52,15 +52,15 @@ TEST_F(Cli, RunWritesResultsWithContextStatisticsAndSamples) {
   // clock; the console says it in one line.
   const Json& spent = json["summary"]["time_spent"];
   double parts = 0;
-  for (const char* key : {"timed", "inputs", "recording", "warmup", "retaken", "canary", "probes", "retried",
-                          "process_warmup", "other"}) {
+  for (const char* key : {"timed", "inputs", "recording", "warmup", "retaken", "canary", "probes",
+                          "retried", "process_warmup", "other"}) {
     ASSERT_TRUE(spent.contains(key)) << key;
     EXPECT_GE(spent[key].get<double>(), 0.0) << key;
     parts += spent[key].get<double>();
   }
   EXPECT_GT(spent["timed"].get<double>(), 0.0);
   EXPECT_GT(spent["inputs"].get<double>(), 0.0);
-  EXPECT_NEAR(parts, spent["wall"].get<double>(), 1e-6 + 1e-9 * parts);  // `other` is the rest
+  EXPECT_NEAR(parts, spent["wall"].get<double>(), 1e-6 + 1e-9 * parts); // `other` is the rest
   EXPECT_GT(first["timing"]["spent"]["warmup"].get<double>(), 0.0);
   EXPECT_NE(r.err.find(" s timed, "), std::string::npos) << r.err;
 }
@@ -68,12 +68,16 @@ TEST_F(Cli, RunWritesResultsWithContextStatisticsAndSamples) {
 TEST_F(Cli, EachProcessDropsItsFirstRepetitionsForProcessWarmupSeconds) {
   // The first job of each measuring process is measured for --process-warmup seconds and
   // dropped: every case keeps its 6 repetitions, and the run says where the time went.
-  const std::string quick = " --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001";
+  const std::string quick =
+      " --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001";
   const std::string warm = m_dir.file("warm.json"), cold = m_dir.file("cold.json");
   const auto r = opbench("run --config " + k_data + "/tiny.csv --ops add" + quick +
                          " --processes 2 --process-warmup 0.2 --output " + warm);
   ASSERT_EQ(r.code, 0) << r.err;
-  ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv --ops add" + quick + " --processes 1 --process-warmup 0 --output " + cold).code, 0);
+  ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv --ops add" + quick +
+                    " --processes 1 --process-warmup 0 --output " + cold)
+                .code,
+            0);
   const Json warm_run = read_json(warm), cold_run = read_json(cold);
   ASSERT_FALSE(warm_run["cases"].empty());
   for (const auto& c : warm_run["cases"]) {
@@ -91,17 +95,19 @@ TEST_F(Cli, EachProcessDropsItsFirstRepetitionsForProcessWarmupSeconds) {
 TEST_F(Cli, ExportToEveryFormatFromTheLatestRun) {
   const auto r = opbench("run --config " + k_data + "/tiny.csv --ops mm" + k_quick);
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto csv = opbench("export --format csv");  // latest run of the results directory
+  const auto csv = opbench("export --format csv"); // latest run of the results directory
   ASSERT_EQ(csv.code, 0) << csv.err;
   EXPECT_EQ(csv.out.rfind("case_id,name,kind,operator", 0), 0u) << csv.out;
-  EXPECT_NE(csv.out.find("\"mm/self=8x8,mat2=8x8/float32/cpu/t1/forward\",mm,op,aten::mm,small,float32,cpu,1,forward,ok"),
+  EXPECT_NE(csv.out.find("\"mm/self=8x8,mat2=8x8/float32/cpu/t1/"
+                         "forward\",mm,op,aten::mm,small,float32,cpu,1,forward,ok"),
             std::string::npos)
       << csv.out;
   const std::string md_file = m_dir.file("report.md");
   const auto md = opbench("export --format md --output " + md_file);
   ASSERT_EQ(md.code, 0) << md.err;
-  EXPECT_NE(testing::read_text(md_file).find("| `mm/self=8x8,mat2=8x8/float32/cpu/t1/forward` | ok"),
-            std::string::npos);
+  EXPECT_NE(
+      testing::read_text(md_file).find("| `mm/self=8x8,mat2=8x8/float32/cpu/t1/forward` | ok"),
+      std::string::npos);
   const auto json = opbench("export --format json --output -");
   ASSERT_EQ(json.code, 0) << json.err;
   EXPECT_EQ(Json::parse(json.out)["cases"][0]["name"], "mm");
@@ -111,9 +117,11 @@ TEST_F(Cli, BadConfigExitsTwoWithFileAndRowBeforeRunning) {
   const std::string out = m_dir.file("never.json");
   const auto r = opbench("run --config " + k_data + "/bad_argument.csv --output " + out + k_quick);
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find(k_data + "/bad_argument.csv:3: unknown argument 'strides' for aten::conv2d (valid: input, "
-                                "weight, bias, stride, padding, dilation, groups)"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find(k_data +
+                 "/bad_argument.csv:3: unknown argument 'strides' for aten::conv2d (valid: input, "
+                 "weight, bias, stride, padding, dilation, groups)"),
+      std::string::npos)
       << r.err;
   EXPECT_FALSE(core::path_exists(out));
   EXPECT_FALSE(core::path_exists(results::journal_path_for(out)));
@@ -135,7 +143,8 @@ TEST_F(Cli, FailingCaseExitsOneAndTheOthersStillRun) {
 TEST_F(Cli, LibTorchErrorsShowTheirFirstLineAndKeepTheirWholeText) {
   // 4 PB of input, beyond any machine's address space: the allocation fails inside LibTorch,
   // whose message goes on for lines.
-  const std::string config = m_dir.write("huge.csv", "op,self\nrelu,100000x100000x100000\nrelu,[4]\n");
+  const std::string config =
+      m_dir.write("huge.csv", "op,self\nrelu,100000x100000x100000\nrelu,[4]\n");
   const std::string out = m_dir.file("huge.json");
   const auto r = opbench("run --config " + config + k_quick + " --repetitions 1 --output " + out);
   EXPECT_EQ(r.code, 1) << r.err;
@@ -150,12 +159,14 @@ TEST_F(Cli, LibTorchErrorsShowTheirFirstLineAndKeepTheirWholeText) {
   ASSERT_NE(at, std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("frame #"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("Exception raised from"), std::string::npos) << r.err;
-  EXPECT_NE(opbench("export --input " + out + " --format md").out.find("| error: " + first + " |"), std::string::npos);
+  EXPECT_NE(opbench("export --input " + out + " --format md").out.find("| error: " + first + " |"),
+            std::string::npos);
 }
 
 TEST_F(Cli, ColdModeIsRecorded) {
   const std::string out = m_dir.file("cold.json");
-  const auto r = opbench("run --config " + k_data + "/tiny.csv --ops add --cold --output " + out + k_quick);
+  const auto r =
+      opbench("run --config " + k_data + "/tiny.csv --ops add --cold --output " + out + k_quick);
   ASSERT_EQ(r.code, 0) << r.err;
   const Json c = read_json(out)["cases"][0];
   EXPECT_EQ(c["timing"]["mode"], "cold");
@@ -165,7 +176,8 @@ TEST_F(Cli, ColdModeIsRecorded) {
 
 TEST_F(Cli, BackwardAddsBackwardCases) {
   const std::string out = m_dir.file("out.json");
-  const auto r = opbench("run --config " + k_data + "/tiny.csv --ops mm --backward --output " + out + k_quick);
+  const auto r =
+      opbench("run --config " + k_data + "/tiny.csv --ops mm --backward --output " + out + k_quick);
   ASSERT_EQ(r.code, 0) << r.err;
   const Json json = read_json(out);
   ASSERT_EQ(json["cases"].size(), 2u);
@@ -175,13 +187,15 @@ TEST_F(Cli, BackwardAddsBackwardCases) {
 
 TEST_F(Cli, StagesRunCheckedAgainstEagerAndMakeTheStageTable) {
   const std::string out = m_dir.file("stages.json");
-  const auto r = opbench("run --samples bbox2delta --stage eager,script,fused,graph --output " + out + k_quick);
+  const auto r = opbench("run --samples bbox2delta --stage eager,script,fused,graph --output " +
+                         out + k_quick);
   ASSERT_EQ(r.code, 0) << r.err;
   const Json json = read_json(out);
   std::map<std::string, int> ok;
   for (const auto& c : json["cases"]) {
     const std::string stage = c["stage"];
-    if (c["status"] == "ok") ++ok[stage];
+    if (c["status"] == "ok")
+      ++ok[stage];
     if (stage == "graph") {
       EXPECT_EQ(c["status"], "skipped");
       EXPECT_NE(c["message"].get<std::string>().find("CUDA devices only"), std::string::npos);
@@ -198,13 +212,16 @@ TEST_F(Cli, StagesRunCheckedAgainstEagerAndMakeTheStageTable) {
   ASSERT_EQ(md.code, 0) << md.err;
   EXPECT_NE(md.out.find("| bbox2delta | `sizes=[8]/float32/cpu/t"), std::string::npos) << md.out;
   EXPECT_NE(md.out.find("| all |"), std::string::npos) << md.out;
-  EXPECT_NE(md.out.find("- graph skipped: the graph stage captures CUDA calls"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("- graph skipped: the graph stage captures CUDA calls"), std::string::npos)
+      << md.out;
   const auto csv = opbench("export --format stages-csv -i " + out);
   ASSERT_EQ(csv.code, 0) << csv.err;
   EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 4) << csv.out;
   const auto bad = opbench("run --samples bbox2delta --stage eager,jit" + k_quick);
   EXPECT_EQ(bad.code, 2);
-  EXPECT_NE(bad.err.find("unknown stage 'jit' in --stage (valid: eager, script, fused, graph, inductor)"), std::string::npos)
+  EXPECT_NE(
+      bad.err.find("unknown stage 'jit' in --stage (valid: eager, script, fused, graph, inductor)"),
+      std::string::npos)
       << bad.err;
 }
 
@@ -217,8 +234,9 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
   const std::string quick = " --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.02";
   const std::string first = m_dir.file("first.json"), second = m_dir.file("second.json");
   ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv" + quick + " --output " + first).code, 0);
-  ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv" + quick + " --output " + second).code, 0);
-  const Json second_run = read_json(second);  // (a range-for over a temporary's member dangles)
+  ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv" + quick + " --output " + second).code,
+            0);
+  const Json second_run = read_json(second); // (a range-for over a temporary's member dangles)
   ASSERT_EQ(second_run["cases"].size(), 3u);
   for (const auto& c : second_run["cases"]) {
     const Json& e = c["estimate"];
@@ -226,7 +244,7 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
     EXPECT_EQ(c["timing"]["repetition_medians"].size(), 6u);
     EXPECT_LE(e["low"].get<double>(), e["median"].get<double>());
     EXPECT_LE(e["median"].get<double>(), e["high"].get<double>());
-    EXPECT_DOUBLE_EQ(e["coverage"].get<double>(), 1.0 - 2.0 / 64.0);  // [min, max] of 6
+    EXPECT_DOUBLE_EQ(e["coverage"].get<double>(), 1.0 - 2.0 / 64.0); // [min, max] of 6
     // The default estimator: the case's time is the mean of its two fastest repetition medians
     // (the fastest third of 6).
     EXPECT_EQ(e["estimator"], "fastest-third");
@@ -238,22 +256,28 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
     EXPECT_GT(c["work"]["flops"].get<double>(), 0.0) << c["case_id"];
   }
   EXPECT_EQ(read_json(second)["context"]["estimator"], "fastest-third");
-  EXPECT_EQ(read_json(second)["context"]["processes"], 3);  // the default: 2 repetitions in each of 3 processes
+  EXPECT_EQ(read_json(second)["context"]["processes"],
+            3); // the default: 2 repetitions in each of 3 processes
   const auto r = opbench("compare " + first + " " + second + " --format json");
   ASSERT_NE(r.code, 2) << r.err;
   const Json agreement = Json::parse(r.out)["agreement"];
-  EXPECT_EQ(agreement["cases"], 3);  // tiny.csv: add, mul, mm
+  EXPECT_EQ(agreement["cases"], 3); // tiny.csv: add, mul, mm
   EXPECT_LT(agreement["median_abs_change"].get<double>(), 2.0) << agreement.dump();
   for (const auto& w : agreement["worst"]) {
     EXPECT_GT(w["ratio"].get<double>(), 1.0 / 3) << w.dump();
     EXPECT_LT(w["ratio"].get<double>(), 3.0) << w.dump();
   }
   // The console and the Markdown report say how each time was made and how sure it is.
-  EXPECT_NE(opbench("export --input " + second + " --format md").out.find("fastest-third of 6 reps · median "), std::string::npos);
+  EXPECT_NE(opbench("export --input " + second + " --format md")
+                .out.find("fastest-third of 6 reps · median "),
+            std::string::npos);
   // --estimator median: the time is the median of the repetition medians, and compare follows
   // the base file's estimator unless told.
   const std::string third = m_dir.file("third.json");
-  ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv" + quick + " --estimator median --output " + third).code, 0);
+  ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv" + quick +
+                    " --estimator median --output " + third)
+                .code,
+            0);
   const Json third_run = read_json(third);
   ASSERT_EQ(third_run["cases"].size(), 3u);
   for (const auto& c : third_run["cases"]) {
@@ -265,13 +289,19 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
   // One note says NEW's times were made again with BASE's estimator. (Others may come with it:
   // under ctest -j the host can run the two runs over 3% apart in speed, and compare says so.)
   const auto notes = mixed["notes"].get<std::vector<std::string>>();
-  EXPECT_EQ(std::count_if(notes.begin(), notes.end(),
-                          [](const std::string& n) {
-                            return n.rfind("NEW was run with the fastest-third estimator and BASE with the median", 0) == 0;
-                          }),
-            1)
+  EXPECT_EQ(
+      std::count_if(
+          notes.begin(), notes.end(),
+          [](const std::string& n) {
+            return n.rfind("NEW was run with the fastest-third estimator and BASE with the median",
+                           0) == 0;
+          }),
+      1)
       << mixed["notes"].dump();
-  EXPECT_EQ(Json::parse(opbench("compare " + third + " " + second + " --format json --estimator min").out)["estimator"], "min");
+  EXPECT_EQ(
+      Json::parse(opbench("compare " + third + " " + second + " --format json --estimator min")
+                      .out)["estimator"],
+      "min");
   EXPECT_EQ(opbench("run --config " + k_data + "/tiny.csv --estimator mean --dry-run").code, 2);
 }
 
@@ -283,7 +313,7 @@ TEST_F(Cli, IsolatedRepetitionsRunInFreshProcesses) {
   const Json c = read_json(out)["cases"][0];
   EXPECT_EQ(c["status"], "ok");
   EXPECT_EQ(c["timing"]["repetition_medians"].size(), 2u);
-  EXPECT_EQ(c["estimate"]["estimator"], "median");  // the fresh processes are told it too
+  EXPECT_EQ(c["estimate"]["estimator"], "median"); // the fresh processes are told it too
   EXPECT_EQ(c["memory"]["peak_bytes"], 256);
 }
 
@@ -291,7 +321,8 @@ TEST_F(Cli, CompareExitCodesAndFormats) {
   const std::string base = k_data + "/compare/base.json", slow = k_data + "/compare/slow_mul.json";
   const auto same = opbench("compare " + base + " " + base);
   EXPECT_EQ(same.code, 0) << same.err;
-  EXPECT_NE(same.out.find("**0 slower, 0 faster, 5 same, 0 unknown**"), std::string::npos) << same.out;
+  EXPECT_NE(same.out.find("**0 slower, 0 faster, 5 same, 0 unknown**"), std::string::npos)
+      << same.out;
   const auto regressed = opbench("compare " + base + " " + slow + " --format json");
   EXPECT_EQ(regressed.code, 1);
   EXPECT_EQ(Json::parse(regressed.out)["counts"]["slower"], 1);
@@ -310,7 +341,8 @@ TEST_F(Cli, ExportGbench) {
 
 TEST_F(Cli, CalibrateThenRunReportsPercentOfPeak) {
   const std::string peaks = m_dir.file("peaks.json");
-  const auto cal = opbench("calibrate --threads 1 --buffer-mib 8 --gemm-n 128 --seconds 0.05 --peaks " + peaks);
+  const auto cal =
+      opbench("calibrate --threads 1 --buffer-mib 8 --gemm-n 128 --seconds 0.05 --peaks " + peaks);
   ASSERT_EQ(cal.code, 0) << cal.err;
   EXPECT_NE(cal.out.find("cpu float32 t1: copy "), std::string::npos) << cal.out;
   const Json stored = read_json(peaks);
@@ -319,11 +351,12 @@ TEST_F(Cli, CalibrateThenRunReportsPercentOfPeak) {
   EXPECT_EQ(stored["peaks"][0]["context"]["gemm_n"], 128);
 
   const std::string out = m_dir.file("roof.json");
-  const auto run = opbench("run --config " + k_data + "/tiny.csv --ops mm" + k_quick + " --peaks " + peaks + " --output " + out);
+  const auto run = opbench("run --config " + k_data + "/tiny.csv --ops mm" + k_quick + " --peaks " +
+                           peaks + " --output " + out);
   ASSERT_EQ(run.code, 0) << run.err;
   const Json work = read_json(out)["cases"][0]["work"];
-  EXPECT_EQ(work["flops"], 1024.0);  // 2 * 8 * 8 * 8
-  EXPECT_EQ(work["bytes"], 768.0);   // three 8x8 float32 tensors
+  EXPECT_EQ(work["flops"], 1024.0); // 2 * 8 * 8 * 8
+  EXPECT_EQ(work["bytes"], 768.0);  // three 8x8 float32 tensors
   EXPECT_GT(work["percent_of_peak"].get<double>(), 0.0);
   EXPECT_TRUE(work["bound"] == "memory" || work["bound"] == "compute");
   const auto md = opbench("export --format md --input " + out);
@@ -331,19 +364,24 @@ TEST_F(Cli, CalibrateThenRunReportsPercentOfPeak) {
 
   // Without peaks for that point (2 threads were not calibrated): rates, no percentage.
   const std::string other = m_dir.file("other.json");
-  ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv --ops mm --threads 2 --runs 3 --min-time 0 --max-time 0.02 --peaks " +
-                    peaks + " --output " + other).code, 0);
+  ASSERT_EQ(
+      opbench("run --config " + k_data +
+              "/tiny.csv --ops mm --threads 2 --runs 3 --min-time 0 --max-time 0.02 --peaks " +
+              peaks + " --output " + other)
+          .code,
+      0);
   EXPECT_TRUE(read_json(other)["cases"][0]["work"]["percent_of_peak"].is_null());
   EXPECT_GT(read_json(other)["cases"][0]["work"]["flops_per_second"].get<double>(), 0.0);
 }
 
 TEST_F(Cli, HelpOnEverySubcommand) {
-  for (const char* sub : {"", "run", "list", "list-tags", "show", "export", "compare", "merge", "calibrate", "extract"}) {
+  for (const char* sub : {"", "run", "list", "list-tags", "show", "export", "compare", "merge",
+                          "calibrate", "extract"}) {
     const auto r = opbench(std::string(sub) + " --help");
     EXPECT_EQ(r.code, 0) << sub;
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << sub << ": " << r.out;
   }
 }
 
-}  // namespace
-}  // namespace opbench
+} // namespace
+} // namespace opbench

@@ -6,18 +6,18 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <chrono>
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
-#include <fstream>
 #include <thread>
 
+#include "cli_fixture.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/results/store.hpp"
-#include "cli_fixture.hpp"
 
 namespace opbench {
 namespace {
@@ -26,54 +26,64 @@ TEST_F(Cli, NightlyScriptJudgesEachNightAgainstTheHistory) {
   const std::string script = std::string(OPBENCH_SOURCE_DIR) + "/scripts/nightly.sh";
   const std::string db = m_dir.file("nightly/history.sqlite");
   // Two nights of history are enough here (the default is 5); a huge floor: no candidate.
-  const std::string env = "OPBENCH='" + std::string(OPBENCH_BINARY) + "' OPBENCH_NIGHTLY_DIR='" + m_dir.file("nightly") +
-                          "' OPBENCH_GATE_ARGS='--min-history 2 --effect-floor 100' OPBENCH_LABEL=abc123 ";
-  const std::string args = " --config " + k_data + "/tiny.csv --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.01";
+  const std::string env =
+      "OPBENCH='" + std::string(OPBENCH_BINARY) + "' OPBENCH_NIGHTLY_DIR='" +
+      m_dir.file("nightly") +
+      "' OPBENCH_GATE_ARGS='--min-history 2 --effect-floor 100' OPBENCH_LABEL=abc123 ";
+  const std::string args = " --config " + k_data +
+                           "/tiny.csv --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.01";
   auto shell = [&](const std::string& command) {
     const std::string err = m_dir.file("nightly.err");
-    const int status = std::system((env + command + " >'" + m_dir.file("nightly.out") + "' 2>'" + err + "'").c_str());
+    const int status = std::system(
+        (env + command + " >'" + m_dir.file("nightly.out") + "' 2>'" + err + "'").c_str());
     return std::make_pair(WIFEXITED(status) ? WEXITSTATUS(status) : -1, testing::read_text(err));
   };
   for (int night = 0; night < 3; ++night) {
     const auto r = shell(script + args);
     ASSERT_EQ(r.first, 0) << r.second;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // another date for the next night
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100)); // another date for the next night
   }
   int results = 0, first_reports = 0, gates = 0;
   std::string last_gate;
   for (const std::string& path : core::list_directory(m_dir.file("nightly"))) {
     const std::string name = core::filename(path);
     auto ends = [&](const std::string& suffix) {
-      return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+      return name.size() > suffix.size() &&
+             name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
     if (ends(".gate.md")) {
       ++gates;
       const std::string text = testing::read_text(path);
-      if (text.find("3 same") != std::string::npos) last_gate = text;
+      if (text.find("3 same") != std::string::npos)
+        last_gate = text;
     } else if (ends(".md")) {
       ++first_reports;
-    } else if (name.rfind("nightly-", 0) == 0 && ends(".json") && !ends(".gate.json") && !ends(".first.json")) {
+    } else if (name.rfind("nightly-", 0) == 0 && ends(".json") && !ends(".gate.json") &&
+               !ends(".first.json")) {
       ++results;
     }
   }
   EXPECT_EQ(results, 3);
-  EXPECT_EQ(first_reports, 1);  // the first night starts the history
+  EXPECT_EQ(first_reports, 1); // the first night starts the history
   // Every night passed: its binary is kept as the next night's previous build (A/B confirmation).
   EXPECT_TRUE(core::path_exists(m_dir.file("nightly/opbench.previous")));
-  EXPECT_EQ(gates, 2);          // the next two are judged; the third against two nights
+  EXPECT_EQ(gates, 2); // the next two are judged; the third against two nights
   EXPECT_NE(last_gate.find("No candidate tonight."), std::string::npos) << last_gate;
-  EXPECT_NE(last_gate.find("0 slower, 0 faster, 3 same, 0 unknown"), std::string::npos) << last_gate;
+  EXPECT_NE(last_gate.find("0 slower, 0 faster, 3 same, 0 unknown"), std::string::npos)
+      << last_gate;
   const auto show = opbench("history show --db " + db + " --format json");
   ASSERT_EQ(show.code, 0) << show.err;
   const Json history = Json::parse(show.out);
   ASSERT_EQ(history["runs"].size(), 3u);
   EXPECT_EQ(history["runs"][0]["label"], "abc123");
   EXPECT_EQ(history["series"].size(), 3u);
-  ASSERT_EQ(history["change_points"].size(), 3u);  // three nights: too few for a change point
-  for (const auto& [id, found] : history["change_points"].items()) EXPECT_TRUE(found.empty()) << id;
+  ASSERT_EQ(history["change_points"].size(), 3u); // three nights: too few for a change point
+  for (const auto& [id, found] : history["change_points"].items())
+    EXPECT_TRUE(found.empty()) << id;
   // Adding a night again changes nothing.
   const std::string night = history["runs"][0]["source"];
-  EXPECT_NE(opbench("history add --db " + db + " " + night).out.find("was already in the history"), std::string::npos);
+  EXPECT_NE(opbench("history add --db " + db + " " + night).out.find("was already in the history"),
+            std::string::npos);
 }
 
 // The A/B confirmation of scripts/nightly.sh: a history made 4x faster than tonight, so tonight's
@@ -81,38 +91,55 @@ TEST_F(Cli, NightlyScriptJudgesEachNightAgainstTheHistory) {
 // rounds of both binaries, their files, the A/B verdict in the report).
 TEST_F(Cli, NightlyScriptConfirmsCandidatesAbAgainstTheBaselineBinary) {
   const std::string first = m_dir.file("first.json");
-  ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv --ops add" + k_quick + " --output " + first).code, 0);
+  ASSERT_EQ(
+      opbench("run --config " + k_data + "/tiny.csv --ops add" + k_quick + " --output " + first)
+          .code,
+      0);
   const std::string db = m_dir.file("ab/history.sqlite");
   core::create_directories(m_dir.file("ab"));
   for (int n = 0; n < 6; ++n) {
     Json night = read_json(first);
     night["context"]["date"] = "2020-01-0" + std::to_string(n + 1) + "T00:00:00Z";
     for (auto& c : night["cases"]) {
-      for (auto& m : c["timing"]["repetition_medians"]) m = m.get<double>() * 0.25 * (1 + 0.01 * (n % 3));
+      for (auto& m : c["timing"]["repetition_medians"])
+        m = m.get<double>() * 0.25 * (1 + 0.01 * (n % 3));
     }
-    ASSERT_EQ(opbench("history add --db " + db + " " + m_dir.write("old" + std::to_string(n) + ".json", night.dump())).code, 0);
+    ASSERT_EQ(opbench("history add --db " + db + " " +
+                      m_dir.write("old" + std::to_string(n) + ".json", night.dump()))
+                  .code,
+              0);
   }
   const std::string script = std::string(OPBENCH_SOURCE_DIR) + "/scripts/nightly.sh";
-  const std::string env = "OPBENCH='" + std::string(OPBENCH_BINARY) + "' OPBENCH_BASELINE_BIN='" + OPBENCH_BINARY +
-                          "' OPBENCH_AB_ROUNDS=2 OPBENCH_NIGHTLY_DIR='" + m_dir.file("ab") + "' OPBENCH_HISTORY='" + db +
-                          "' OPBENCH_GATE_ARGS='--min-history 2 --candidate-alpha 0.05' OPBENCH_CONFIRM_ARGS='--warmup 1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001' ";
+  const std::string env =
+      "OPBENCH='" + std::string(OPBENCH_BINARY) + "' OPBENCH_BASELINE_BIN='" + OPBENCH_BINARY +
+      "' OPBENCH_AB_ROUNDS=2 OPBENCH_NIGHTLY_DIR='" + m_dir.file("ab") + "' OPBENCH_HISTORY='" +
+      db +
+      "' OPBENCH_GATE_ARGS='--min-history 2 --candidate-alpha 0.05' OPBENCH_CONFIRM_ARGS='--warmup "
+      "1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001' ";
   const std::string err = m_dir.file("ab.err");
-  const int status = std::system((env + script + " --config " + k_data + "/tiny.csv --ops add" + k_quick + " >'" +
-                                  m_dir.file("ab.out") + "' 2>'" + err + "'").c_str());
+  const int status = std::system((env + script + " --config " + k_data + "/tiny.csv --ops add" +
+                                  k_quick + " >'" + m_dir.file("ab.out") + "' 2>'" + err + "'")
+                                     .c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_LE(WEXITSTATUS(status), 1) << testing::read_text(err);
   int news = 0, olds = 0, looks = 0;
   std::string gate_json, gate_md;
   for (const std::string& path : core::list_directory(m_dir.file("ab"))) {
     const std::string name = core::filename(path);
-    if (name.size() > 17 && name.compare(name.size() - 17, 17, ".second-look.json") == 0) ++looks;
-    if (name.find(".confirm-new-") != std::string::npos) ++news;
-    if (name.find(".confirm-old-") != std::string::npos) ++olds;
-    if (name.size() > 10 && name.compare(name.size() - 10, 10, ".gate.json") == 0) gate_json = path;
-    if (name.size() > 8 && name.compare(name.size() - 8, 8, ".gate.md") == 0) gate_md = path;
+    if (name.size() > 17 && name.compare(name.size() - 17, 17, ".second-look.json") == 0)
+      ++looks;
+    if (name.find(".confirm-new-") != std::string::npos)
+      ++news;
+    if (name.find(".confirm-old-") != std::string::npos)
+      ++olds;
+    if (name.size() > 10 && name.compare(name.size() - 10, 10, ".gate.json") == 0)
+      gate_json = path;
+    if (name.size() > 8 && name.compare(name.size() - 8, 8, ".gate.md") == 0)
+      gate_md = path;
   }
-  EXPECT_EQ(looks, 1);  // 4x slower tonight: a second look with the night's own settings, then a candidate
-  EXPECT_EQ(news, 6);   // 2 rounds of 3 processes a side
+  EXPECT_EQ(looks,
+            1); // 4x slower tonight: a second look with the night's own settings, then a candidate
+  EXPECT_EQ(news, 6); // 2 rounds of 3 processes a side
   EXPECT_EQ(olds, 6);
   ASSERT_FALSE(gate_json.empty()) << testing::read_text(err);
   const Json gate = read_json(gate_json);
@@ -123,7 +150,8 @@ TEST_F(Cli, NightlyScriptConfirmsCandidatesAbAgainstTheBaselineBinary) {
   EXPECT_EQ(gate["confirmation"], "a/b against the previous build");
   const std::string reason = gate["cases"][0]["reason"];
   EXPECT_NE(reason.find("A/B against the previous build"), std::string::npos) << reason;
-  EXPECT_NE(testing::read_text(gate_md).find("confirmed A/B against the previous build's binary"), std::string::npos);
+  EXPECT_NE(testing::read_text(gate_md).find("confirmed A/B against the previous build's binary"),
+            std::string::npos);
 }
 
 TEST_F(Cli, GateJudgesEveryNightWithTonightsEstimator) {
@@ -132,27 +160,32 @@ TEST_F(Cli, GateJudgesEveryNightWithTonightsEstimator) {
   // the estimators' difference alone, and the gate makes every night's value again with
   // tonight's estimator from its stored repetition medians, so nothing moved.
   Json base = read_json(k_data + "/compare/base.json");
-  const std::vector<double> shape = {1.0, 1.2, 1.25, 1.3, 1.35, 1.4};  // fastest-third: 1.1
+  const std::vector<double> shape = {1.0, 1.2, 1.25, 1.3, 1.35, 1.4}; // fastest-third: 1.1
   auto night = [&](int n, const std::string& estimator, double noise) {
     Json out = base;
     out["context"]["date"] = "2026-11-0" + std::to_string(n + 1) + "T00:00:00Z";
     out["context"]["estimator"] = estimator;
     out["context"]["repetitions"] = 6;
     for (auto& c : out["cases"]) {
-      const double t = c["stats"]["median"].get<double>() * noise;  // (base.json predates `estimate`)
+      const double t =
+          c["stats"]["median"].get<double>() * noise; // (base.json predates `estimate`)
       Json medians = Json::array();
-      for (double f : shape) medians.push_back(t * f);
+      for (double f : shape)
+        medians.push_back(t * f);
       c["timing"]["repetition_medians"] = medians;
-      c["estimate"] = {{"unit", "s"}, {"estimator", estimator}, {"time", estimator == "min" ? t : t * 1.1},
-                       {"repetitions", 6}, {"median", t * 1.275}, {"low", t}, {"high", t * 1.4},
-                       {"coverage", 0.96875}, {"spread", 0.2}};
+      c["estimate"] = {
+          {"unit", "s"},      {"estimator", estimator}, {"time", estimator == "min" ? t : t * 1.1},
+          {"repetitions", 6}, {"median", t * 1.275},    {"low", t},
+          {"high", t * 1.4},  {"coverage", 0.96875},    {"spread", 0.2}};
     }
     return m_dir.write("night-" + estimator + std::to_string(n) + ".json", out.dump());
   };
   const std::string db = m_dir.file("estimators.sqlite");
   const double noise[] = {1.0, 1.01, 0.99, 1.005, 0.995};
-  for (int n = 0; n < 5; ++n) ASSERT_EQ(opbench("history add --db " + db + " " + night(n, "min", noise[n])).code, 0);
-  const auto r = opbench("compare --history " + db + " " + night(8, "fastest-third", 1.0) + " --format json");
+  for (int n = 0; n < 5; ++n)
+    ASSERT_EQ(opbench("history add --db " + db + " " + night(n, "min", noise[n])).code, 0);
+  const auto r =
+      opbench("compare --history " + db + " " + night(8, "fastest-third", 1.0) + " --format json");
   ASSERT_EQ(r.code, 0) << r.err;
   const Json gate = Json::parse(r.out);
   EXPECT_EQ(gate["counts"]["candidates"], 0) << r.out;
@@ -171,14 +204,16 @@ TEST_F(Cli, GateJudgesEveryNightWithTonightsEstimator) {
       EXPECT_EQ(points[n]["estimator"], "fastest-third") << id;
       EXPECT_EQ(points[n]["recorded"]["estimator"], "min") << id;
       EXPECT_NEAR(points[n]["time"].get<double>() / tonight, noise[n], 1e-9) << id;
-      EXPECT_NEAR(points[n]["recorded"]["time"].get<double>() / tonight, noise[n] / 1.1, 1e-9) << id;
+      EXPECT_NEAR(points[n]["recorded"]["time"].get<double>() / tonight, noise[n] / 1.1, 1e-9)
+          << id;
     }
   }
   const std::string id = trends["series"].begin().key();
   const auto as_min = opbench("history show --db " + db + " --case '" + id + "' --estimator min");
   ASSERT_EQ(as_min.code, 0) << as_min.err;
   EXPECT_NE(as_min.out.find("Each run's time: `min` over"), std::string::npos) << as_min.out;
-  EXPECT_NE(as_min.out.find("| fastest-third: "), std::string::npos) << as_min.out;  // tonight's, as recorded
+  EXPECT_NE(as_min.out.find("| fastest-third: "), std::string::npos)
+      << as_min.out; // tonight's, as recorded
   EXPECT_NE(opbench("history show --db " + db + " --estimator mean").code, 0);
 }
 
@@ -205,7 +240,8 @@ TEST_F(Cli, GateJudgesACaseOnlyAgainstNightsThatCalledItTheSameWay) {
   const std::string db = m_dir.file("called.sqlite");
   const double noise[] = {1.0, 1.01, 0.99, 1.005, 0.995};
   for (int n = 0; n < 5; ++n) {
-    ASSERT_EQ(opbench("history add --db " + db + " " + night(n, noise[n], noise[n], "boxed")).code, 0);
+    ASSERT_EQ(opbench("history add --db " + db + " " + night(n, noise[n], noise[n], "boxed")).code,
+              0);
   }
   const std::string tonight = night(8, 0.7, 2.0, "typed");
   const auto r = opbench("compare --history " + db + " " + tonight + " --format json");
@@ -215,7 +251,8 @@ TEST_F(Cli, GateJudgesACaseOnlyAgainstNightsThatCalledItTheSameWay) {
     if (c["case_id"] == first) {
       EXPECT_EQ(c["verdict"], "unknown") << c.dump();
       EXPECT_EQ(c["nights"], 0) << c.dump();
-      EXPECT_EQ(c["reason"], "history has 0 night(s), 5 needed; called typed tonight; left out: 5 night(s) called boxed")
+      EXPECT_EQ(c["reason"], "history has 0 night(s), 5 needed; called typed tonight; left out: 5 "
+                             "night(s) called boxed")
           << c.dump();
     } else if (c["case_id"] == second) {
       EXPECT_EQ(c["nights"], 5) << c.dump();
@@ -224,8 +261,10 @@ TEST_F(Cli, GateJudgesACaseOnlyAgainstNightsThatCalledItTheSameWay) {
   }
   EXPECT_EQ(gate["counts"]["called_otherwise"], 1) << r.out;
   const auto md = opbench("compare --history " + db + " " + tonight);
-  EXPECT_NE(md.out.find("unknown (1 called another way than their history: opbench's change, not the code's)"),
-            std::string::npos)
+  EXPECT_NE(
+      md.out.find(
+          "unknown (1 called another way than their history: opbench's change, not the code's)"),
+      std::string::npos)
       << md.out;
   // The trend says where the call path changed.
   ASSERT_EQ(opbench("history add --db " + db + " " + tonight).code, 0);
@@ -243,7 +282,8 @@ TEST_F(Cli, GateJudgesACaseOnlyAgainstNightsThatCalledItTheSameWay) {
 TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
   // A history of five nights, made from one real result with its repetition medians scaled by
   // known noise;
-  // tonight mul is 30% slower, and so is its confirmation, while add's confirmation is back to normal.
+  // tonight mul is 30% slower, and so is its confirmation, while add's confirmation is back to
+  // normal.
   const std::string base_file = k_data + "/compare/base.json";
   Json base = read_json(base_file);
   const std::string db = m_dir.file("h.sqlite");
@@ -252,7 +292,8 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
     Json night = base;
     night["context"]["date"] = "2026-11-0" + std::to_string(n + 1) + "T00:00:00Z";
     for (auto& c : night["cases"]) {
-      for (auto& m : c["timing"]["repetition_medians"]) m = m.get<double>() * noise[n];
+      for (auto& m : c["timing"]["repetition_medians"])
+        m = m.get<double>() * noise[n];
     }
     const std::string file = m_dir.write("night" + std::to_string(n) + ".json", night.dump());
     ASSERT_EQ(opbench("history add --db " + db + " " + file).code, 0);
@@ -267,27 +308,32 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
     for (auto& c : night["cases"]) {
       const std::string id = c["case_id"];
       const double f = id.rfind("add/", 0) == 0 ? add : id.rfind("mul/", 0) == 0 ? mul : 1.0;
-      for (auto& m : c["timing"]["repetition_medians"]) m = m.get<double>() * f;
+      for (auto& m : c["timing"]["repetition_medians"])
+        m = m.get<double>() * f;
     }
     return m_dir.write(name, night.dump());
   };
   const std::string tonight = scaled("tonight.json", 1.3, 1.3);
   const std::string candidates = m_dir.file("candidates.txt");
-  const auto first = opbench("compare --history " + db + " " + tonight + " --format json --candidates-out " + candidates);
-  ASSERT_EQ(first.code, 0) << first.err;  // candidates are no alert
+  const auto first = opbench("compare --history " + db + " " + tonight +
+                             " --format json --candidates-out " + candidates);
+  ASSERT_EQ(first.code, 0) << first.err; // candidates are no alert
   EXPECT_EQ(Json::parse(first.out)["counts"]["candidates"], 2);
   const std::string listed = testing::read_text(candidates);
   EXPECT_EQ(std::count(listed.begin(), listed.end(), '\n'), 2) << listed;
   EXPECT_NE(listed.find("mul/"), std::string::npos) << listed;
   const std::string again = scaled("again.json", 1.0, 1.3);
-  const auto second = opbench("compare --history " + db + " " + tonight + " --confirm " + again + " --format json");
+  const auto second =
+      opbench("compare --history " + db + " " + tonight + " --confirm " + again + " --format json");
   EXPECT_EQ(second.code, 1) << second.err;
   const Json gate = Json::parse(second.out);
   EXPECT_EQ(gate["counts"]["slower"], 1);
   for (const auto& c : gate["cases"]) {
     const std::string id = c["case_id"];
-    if (id.rfind("mul/", 0) == 0) EXPECT_EQ(c["verdict"], "slower") << c.dump();
-    if (id.rfind("add/", 0) == 0) EXPECT_EQ(c["reason"], "not confirmed") << c.dump();
+    if (id.rfind("mul/", 0) == 0)
+      EXPECT_EQ(c["verdict"], "slower") << c.dump();
+    if (id.rfind("add/", 0) == 0)
+      EXPECT_EQ(c["reason"], "not confirmed") << c.dump();
   }
   const auto md = opbench("compare --history " + db + " " + tonight + " --confirm " + again);
   EXPECT_NE(md.out.find("## Candidates"), std::string::npos) << md.out;
@@ -299,14 +345,17 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
   std::string ab_files;
   const double jitter[] = {1.0, 1.01, 0.99, 1.005, 0.995};
   for (int k = 0; k < 5; ++k) {
-    ab_files += " --confirm " + scaled("new" + std::to_string(k) + ".json", jitter[k], 1.3 * jitter[(k + 2) % 5]);
-    ab_files += " --confirm-baseline " + scaled("old" + std::to_string(k) + ".json", jitter[(k + 1) % 5], jitter[(k + 3) % 5]);
+    ab_files += " --confirm " +
+                scaled("new" + std::to_string(k) + ".json", jitter[k], 1.3 * jitter[(k + 2) % 5]);
+    ab_files += " --confirm-baseline " + scaled("old" + std::to_string(k) + ".json",
+                                                jitter[(k + 1) % 5], jitter[(k + 3) % 5]);
   }
   const std::string old1 = m_dir.file("old0.json");
   // Two processes a side are too few to decide: the candidates stay unknown.
-  const auto two = opbench("compare --history " + db + " " + tonight + " --confirm " + m_dir.file("new0.json") +
-                           " --confirm " + m_dir.file("new1.json") + " --confirm-baseline " + old1 +
-                           " --confirm-baseline " + m_dir.file("old1.json") + " --format json");
+  const auto two =
+      opbench("compare --history " + db + " " + tonight + " --confirm " + m_dir.file("new0.json") +
+              " --confirm " + m_dir.file("new1.json") + " --confirm-baseline " + old1 +
+              " --confirm-baseline " + m_dir.file("old1.json") + " --format json");
   EXPECT_EQ(two.code, 0) << two.err;
   EXPECT_EQ(Json::parse(two.out)["counts"]["unknown"], 2) << two.out;
   const auto ab = opbench("compare --history " + db + " " + tonight + ab_files + " --format json");
@@ -316,23 +365,28 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
   EXPECT_EQ(abgate["counts"]["slower"], 1);
   for (const auto& c : abgate["cases"]) {
     const std::string id = c["case_id"];
-    if (id.rfind("mul/", 0) == 0) EXPECT_EQ(c["reason"], "confirmed A/B against the previous build") << c.dump();
-    if (id.rfind("add/", 0) == 0) EXPECT_EQ(c["reason"], "not confirmed A/B against the previous build") << c.dump();
+    if (id.rfind("mul/", 0) == 0)
+      EXPECT_EQ(c["reason"], "confirmed A/B against the previous build") << c.dump();
+    if (id.rfind("add/", 0) == 0)
+      EXPECT_EQ(c["reason"], "not confirmed A/B against the previous build") << c.dump();
   }
-  const auto lone = opbench("compare --history " + db + " " + tonight + " --confirm-baseline " + old1);
+  const auto lone =
+      opbench("compare --history " + db + " " + tonight + " --confirm-baseline " + old1);
   EXPECT_EQ(lone.code, 2);
   EXPECT_NE(lone.err.find("--confirm-baseline needs --confirm"), std::string::npos) << lone.err;
   const auto adjusted = opbench("compare --history " + db + " " + tonight + " --adjust-speed");
   EXPECT_EQ(adjusted.code, 2);
-  EXPECT_NE(adjusted.err.find("--adjust-speed goes with two files"), std::string::npos) << adjusted.err;
+  EXPECT_NE(adjusted.err.find("--adjust-speed goes with two files"), std::string::npos)
+      << adjusted.err;
 
   // The second look: mul 4% slower tonight (p about 0.01 against these five nights: a second
   // look, no candidate) and 8% in the second look (together a candidate); add 30% slower tonight
   // (a candidate alone) and back in the second look (together under the floor).
   const std::string looked = scaled("looked.json", 1.3, 1.04);
   const std::string looks = m_dir.file("looks.txt");
-  const auto asked = opbench("compare --history " + db + " " + looked + " --format json --looks-out " + looks +
-                             " --candidates-out " + candidates);
+  const auto asked =
+      opbench("compare --history " + db + " " + looked + " --format json --looks-out " + looks +
+              " --candidates-out " + candidates);
   ASSERT_EQ(asked.code, 0) << asked.err;
   const std::string to_look = testing::read_text(looks);
   EXPECT_EQ(std::count(to_look.begin(), to_look.end(), '\n'), 2) << to_look;
@@ -353,9 +407,11 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
       EXPECT_TRUE(c["candidate"].get<bool>()) << c.dump();
       EXPECT_NEAR(c["look_ratio"].get<double>(), std::sqrt(1.04 * 1.08), 0.002) << c.dump();
     }
-    if (id.rfind("add/", 0) == 0) EXPECT_EQ(c["reason"], "not a candidate after a second look") << c.dump();
+    if (id.rfind("add/", 0) == 0)
+      EXPECT_EQ(c["reason"], "not a candidate after a second look") << c.dump();
   }
-  EXPECT_NE(opbench("compare --history " + db + " " + looked + " --second-look " + look2).out.find("both looks"),
+  EXPECT_NE(opbench("compare --history " + db + " " + looked + " --second-look " + look2)
+                .out.find("both looks"),
             std::string::npos);
   // A second look measured otherwise than tonight cannot be averaged with it.
   Json other = read_json(look2);
@@ -366,5 +422,5 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
   EXPECT_NE(mismatch.err.find("its repetitions is 99"), std::string::npos) << mismatch.err;
 }
 
-}  // namespace
-}  // namespace opbench
+} // namespace
+} // namespace opbench

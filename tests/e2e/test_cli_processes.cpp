@@ -6,18 +6,18 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <chrono>
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
-#include <fstream>
 #include <thread>
 
+#include "cli_fixture.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/results/store.hpp"
-#include "cli_fixture.hpp"
 
 namespace opbench {
 namespace {
@@ -32,9 +32,10 @@ TEST_F(Cli, KilledRunKeepsFinishedCasesInTheJournal) {
     const std::string config = k_data + "/tiny.csv";
     ::freopen(err.c_str(), "w", stderr);
     // One process: this run's own journal, repetition by repetition (--processes: the next test).
-    ::execl(OPBENCH_BINARY, OPBENCH_BINARY, "run", "--config", config.c_str(), "--threads", "1", "--runs", "3",
-            "--min-time", "0.3", "--max-time", "0.3", "--dtype", "float32,float64,float16,bfloat16",
-            "--processes", "1", "--output", out.c_str(), static_cast<char*>(nullptr));
+    ::execl(OPBENCH_BINARY, OPBENCH_BINARY, "run", "--config", config.c_str(), "--threads", "1",
+            "--runs", "3", "--min-time", "0.3", "--max-time", "0.3", "--dtype",
+            "float32,float64,float16,bfloat16", "--processes", "1", "--output", out.c_str(),
+            static_cast<char*>(nullptr));
     std::_Exit(127);
   }
   // Wait until two cases are in the journal (context line + 2), then kill -9.
@@ -49,7 +50,8 @@ TEST_F(Cli, KilledRunKeepsFinishedCasesInTheJournal) {
   ::kill(pid, SIGKILL);
   int status = 0;
   ::waitpid(pid, &status, 0);
-  ASSERT_TRUE(WIFSIGNALED(status)) << "the run ended before it was killed: " << testing::read_text(err);
+  ASSERT_TRUE(WIFSIGNALED(status))
+      << "the run ended before it was killed: " << testing::read_text(err);
   EXPECT_FALSE(core::path_exists(out));
   const auto exported = opbench("export --format json --input " + journal);
   ASSERT_EQ(exported.code, 0) << exported.err;
@@ -60,13 +62,15 @@ TEST_F(Cli, KilledRunKeepsFinishedCasesInTheJournal) {
   EXPECT_LT(json["cases"].size(), 12u);
   std::size_t repetitions = 0;
   for (const auto& c : json["cases"]) {
-    if (c["status"] == "skipped") {  // a dtype the operator lacks: one record, nothing repeated
+    if (c["status"] == "skipped") { // a dtype the operator lacks: one record, nothing repeated
       ++repetitions;
       continue;
     }
     EXPECT_EQ(c["status"], "ok") << c.dump();
-    EXPECT_NE(c["message"].get<std::string>().find(" of 6 repetitions: the run ended before the others"),
-              std::string::npos) << c["message"];
+    EXPECT_NE(
+        c["message"].get<std::string>().find(" of 6 repetitions: the run ended before the others"),
+        std::string::npos)
+        << c["message"];
     repetitions += c["estimate"]["repetitions"].get<std::size_t>();
   }
   EXPECT_EQ(repetitions, static_cast<std::size_t>(lines() - 1));
@@ -75,11 +79,13 @@ TEST_F(Cli, KilledRunKeepsFinishedCasesInTheJournal) {
 TEST_F(Cli, RepetitionsSplitOverFreshProcessesArePooledIntoOneResult) {
   // 5 repetitions over 2 processes: 3 in the first, 2 in the second, every case in both.
   const std::string out = m_dir.file("processes.json");
-  const auto r = opbench("run --config " + k_data + "/tiny.csv" + k_quick + " --repetitions 5 --processes 2 --output " + out);
+  const auto r = opbench("run --config " + k_data + "/tiny.csv" + k_quick +
+                         " --repetitions 5 --processes 2 --output " + out);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("process 1 of 2: 3 repetition(s) of each case"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("process 2 of 2: 2 repetition(s) of each case"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("[process 2/2] [3/3] "), std::string::npos) << r.err;  // the children's progress, labelled
+  EXPECT_NE(r.err.find("[process 2/2] [3/3] "), std::string::npos)
+      << r.err; // the children's progress, labelled
   const Json json = read_json(out);
   EXPECT_EQ(json["context"]["processes"], 2);
   ASSERT_EQ(json["cases"].size(), 3u);
@@ -89,26 +95,31 @@ TEST_F(Cli, RepetitionsSplitOverFreshProcessesArePooledIntoOneResult) {
     EXPECT_EQ(c["estimate"]["repetitions"], 5);
     const auto medians = c["timing"]["repetition_medians"].get<std::vector<double>>();
     ASSERT_EQ(medians.size(), 5u);
-    EXPECT_DOUBLE_EQ(c["estimate"]["time"].get<double>(), *std::min_element(medians.begin(), medians.end()));
+    EXPECT_DOUBLE_EQ(c["estimate"]["time"].get<double>(),
+                     *std::min_element(medians.begin(), medians.end()));
     // The memory probe ran once (in the first process), the ATen calls were recorded.
     EXPECT_GT(c["memory"]["peak_bytes"].get<double>(), 0.0) << c["case_id"];
     EXPECT_EQ(c["work"]["aten_calls"], 1) << c["case_id"];
   }
   // Both processes' time is accounted for, and their repetitions count in the slow-spell figures:
   // all 15 planned ones (3 cases x 5), and those measured again (a slow spell on this shared
-  // machine) within the retry budget of each process (40% of its planned repetitions, rounded down).
+  // machine) within the retry budget of each process (40% of its planned repetitions, rounded
+  // down).
   EXPECT_EQ(json["summary"]["slow_spells"]["repetitions"].get<int>(), 15);
   EXPECT_LE(json["summary"]["slow_spells"]["repetitions_measured_again"].get<int>(), 3 + 2);
   EXPECT_GT(json["summary"]["time_spent"]["timed"].get<double>(), 0.0);
   // A case that fails fails in every process, and says which process told it first.
   const std::string failed = m_dir.file("failed.json");
-  const auto f = opbench("run --config " + k_data + "/failing.csv" + k_quick + " --repetitions 2 --processes 2 --output " + failed);
+  const auto f = opbench("run --config " + k_data + "/failing.csv" + k_quick +
+                         " --repetitions 2 --processes 2 --output " + failed);
   EXPECT_EQ(f.code, 1) << f.err;
   const Json cases = read_json(failed)["cases"];
   ASSERT_EQ(cases.size(), 3u) << f.err;
   EXPECT_EQ(cases[1]["status"], "error");
-  EXPECT_EQ(cases[1]["message"].get<std::string>().rfind("process 1 of 2: ", 0), 0u) << cases[1]["message"];
-  EXPECT_NE(cases[1]["message"].get<std::string>().find("must match"), std::string::npos) << cases[1]["message"];
+  EXPECT_EQ(cases[1]["message"].get<std::string>().rfind("process 1 of 2: ", 0), 0u)
+      << cases[1]["message"];
+  EXPECT_NE(cases[1]["message"].get<std::string>().find("must match"), std::string::npos)
+      << cases[1]["message"];
   EXPECT_EQ(cases[2]["status"], "ok");
   EXPECT_EQ(cases[2]["estimate"]["repetitions"], 2);
 }
@@ -122,9 +133,10 @@ TEST_F(Cli, AProcessKilledMidRunCostsOnlyWhatItHadNotFinished) {
   if (pid == 0) {
     const std::string config = k_data + "/tiny.csv";
     ::freopen(err.c_str(), "w", stderr);
-    ::execl(OPBENCH_BINARY, OPBENCH_BINARY, "run", "--config", config.c_str(), "--threads", "1", "--runs", "3",
-            "--min-time", "0.2", "--max-time", "0.2", "--dtype", "float32,float64", "--repetitions", "4",
-            "--processes", "2", "--output", out.c_str(), static_cast<char*>(nullptr));
+    ::execl(OPBENCH_BINARY, OPBENCH_BINARY, "run", "--config", config.c_str(), "--threads", "1",
+            "--runs", "3", "--min-time", "0.2", "--max-time", "0.2", "--dtype", "float32,float64",
+            "--repetitions", "4", "--processes", "2", "--output", out.c_str(),
+            static_cast<char*>(nullptr));
     std::_Exit(127);
   }
   // The parent's only child once the second process has started.
@@ -137,31 +149,37 @@ TEST_F(Cli, AProcessKilledMidRunCostsOnlyWhatItHadNotFinished) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   pid_t second = 0;
   while (std::chrono::steady_clock::now() < deadline) {
-    if (testing::read_text(err).find("process 2 of 2") != std::string::npos && (second = child_of()) > 0) break;
+    if (testing::read_text(err).find("process 2 of 2") != std::string::npos &&
+        (second = child_of()) > 0)
+      break;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   ASSERT_GT(second, 0) << testing::read_text(err);
-  std::this_thread::sleep_for(std::chrono::milliseconds(600));  // some of its repetitions are measured
+  std::this_thread::sleep_for(
+      std::chrono::milliseconds(600)); // some of its repetitions are measured
   ::kill(second, SIGKILL);
   int status = 0;
   ::waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status)) << testing::read_text(err);
   EXPECT_EQ(WEXITSTATUS(status), 0) << testing::read_text(err);
-  EXPECT_NE(testing::read_text(err).find("process 2 of 2 ended without finishing (signal 9)"), std::string::npos)
+  EXPECT_NE(testing::read_text(err).find("process 2 of 2 ended without finishing (signal 9)"),
+            std::string::npos)
       << testing::read_text(err);
   const Json json = read_json(out);
   ASSERT_EQ(json["cases"].size(), 6u);
   for (const auto& c : json["cases"]) {
     ASSERT_EQ(c["status"], "ok") << c.dump();
     const auto n = c["estimate"]["repetitions"].get<int>();
-    EXPECT_GE(n, 2) << c["case_id"];  // the first process's, at least
+    EXPECT_GE(n, 2) << c["case_id"]; // the first process's, at least
     EXPECT_LE(n, 4) << c["case_id"];
     if (n < 4) {
-      EXPECT_NE(c["message"].get<std::string>().find(" of 4 repetitions: process 2 of 2 ended without finishing (signal 9)"),
-                std::string::npos) << c["message"];
+      EXPECT_NE(c["message"].get<std::string>().find(
+                    " of 4 repetitions: process 2 of 2 ended without finishing (signal 9)"),
+                std::string::npos)
+          << c["message"];
     }
   }
 }
 
-}  // namespace
-}  // namespace opbench
+} // namespace
+} // namespace opbench

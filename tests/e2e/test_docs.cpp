@@ -38,7 +38,8 @@ std::vector<std::string> prose_lines(const std::string& text) {
   bool fenced = false;
   for (std::size_t at = 0; at < text.size();) {
     std::size_t end = text.find('\n', at);
-    if (end == std::string::npos) end = text.size();
+    if (end == std::string::npos)
+      end = text.size();
     const std::string line = text.substr(at, end - at);
     at = end + 1;
     if (line.rfind("```", 0) == 0) {
@@ -53,9 +54,11 @@ std::vector<std::string> prose_lines(const std::string& text) {
 std::set<std::string> anchors_of(const std::string& text) {
   std::set<std::string> out;
   for (const std::string& line : prose_lines(text)) {
-    if (line.empty() || line[0] != '#') continue;
+    if (line.empty() || line[0] != '#')
+      continue;
     const std::size_t title = line.find_first_not_of('#');
-    if (title == std::string::npos || line[title] != ' ') continue;
+    if (title == std::string::npos || line[title] != ' ')
+      continue;
     out.insert(anchor_of(line.substr(title + 1)));
   }
   return out;
@@ -79,10 +82,13 @@ std::string without_code(const std::string& line) {
 std::vector<std::string> links_of(const std::string& text) {
   std::vector<std::string> out;
   std::string prose;
-  for (const std::string& line : prose_lines(text)) prose += without_code(line) + "\n";
-  for (std::size_t from = prose.find("]("); from != std::string::npos; from = prose.find("](", from + 2)) {
+  for (const std::string& line : prose_lines(text))
+    prose += without_code(line) + "\n";
+  for (std::size_t from = prose.find("]("); from != std::string::npos;
+       from = prose.find("](", from + 2)) {
     const std::size_t close = prose.find_first_of(") \n", from + 2);
-    if (close == std::string::npos || prose[close] != ')') continue;
+    if (close == std::string::npos || prose[close] != ')')
+      continue;
     out.push_back(prose.substr(from + 2, close - from - 2));
   }
   return out;
@@ -96,14 +102,16 @@ std::string folder_of(const std::string& path) {
 TEST(Docs, EveryRelativeLinkLeadsToAFileAndHeadingThatExist) {
   std::vector<std::string> pages = {k_root + "/README.md"};
   for (const auto& path : core::list_directory(k_root + "/docs")) {
-    if (path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0) pages.push_back(path);
+    if (path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0)
+      pages.push_back(path);
   }
   ASSERT_GT(pages.size(), 10u);
   std::size_t checked = 0, with_anchor = 0;
   for (const auto& page : pages) {
     const std::string text = testing::read_text(page);
     for (const std::string& link : links_of(text)) {
-      if (link.find("://") != std::string::npos || link.rfind("mailto:", 0) == 0) continue;
+      if (link.find("://") != std::string::npos || link.rfind("mailto:", 0) == 0)
+        continue;
       const std::size_t hash = link.find('#');
       const std::string file = link.substr(0, hash);
       const std::string target = file.empty() ? page : folder_of(page) + "/" + file;
@@ -112,7 +120,9 @@ TEST(Docs, EveryRelativeLinkLeadsToAFileAndHeadingThatExist) {
         ADD_FAILURE() << page << ": the link (" << link << ") leads to no file";
         continue;
       }
-      if (hash == std::string::npos || target.size() < 3 || target.compare(target.size() - 3, 3, ".md") != 0) continue;
+      if (hash == std::string::npos || target.size() < 3 ||
+          target.compare(target.size() - 3, 3, ".md") != 0)
+        continue;
       ++with_anchor;
       const std::string anchor = link.substr(hash + 1);
       EXPECT_EQ(anchors_of(testing::read_text(target)).count(anchor), 1u)
@@ -126,11 +136,13 @@ TEST(Docs, EveryRelativeLinkLeadsToAFileAndHeadingThatExist) {
 TEST(Docs, AnchorsAreMadeAsGitHubMakesThem) {
   EXPECT_EQ(anchor_of("Where it stands (2026-11-26)"), "where-it-stands-2026-11-26");
   EXPECT_EQ(anchor_of("The machine's speed from run to run"), "the-machines-speed-from-run-to-run");
-  EXPECT_EQ(anchor_of("The gate: `opbench compare --history DB NEW.json`"), "the-gate-opbench-compare---history-db-newjson");
-  EXPECT_EQ(anchors_of("# A\n```\n# not a heading\n```\n## B c\n#hashtag\n"), (std::set<std::string>{"a", "b-c"}));
+  EXPECT_EQ(anchor_of("The gate: `opbench compare --history DB NEW.json`"),
+            "the-gate-opbench-compare---history-db-newjson");
+  EXPECT_EQ(anchors_of("# A\n```\n# not a heading\n```\n## B c\n#hashtag\n"),
+            (std::set<std::string>{"a", "b-c"}));
   EXPECT_EQ(links_of("see [a](x.md#y) and `[b](c)`\n```\n[no](z.md)\n```\n[d](https://e) [f](g h)"),
             (std::vector<std::string>{"x.md#y", "https://e"}));
 }
 
-}  // namespace
-}  // namespace opbench
+} // namespace
+} // namespace opbench

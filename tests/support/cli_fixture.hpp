@@ -24,19 +24,21 @@ struct Outcome {
 
 const std::string k_data = OPBENCH_TEST_DATA;
 // Quick stopping settings: these tests check behaviour, not timings.
-const std::string k_quick = " --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001 --process-warmup 0";
+const std::string k_quick = " --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.02 "
+                            "--block-time 0.0001 --process-warmup 0";
 
 class Cli : public ::testing::Test {
- protected:
+protected:
   Outcome opbench(const std::string& args) {
     const std::string err_file = m_dir.file("stderr.txt");
-    const std::string command = "OPBENCH_RESULTS_DIR='" + m_dir.file("results") + "' '" + OPBENCH_BINARY + "' " +
-                                args + " 2>'" + err_file + "'";
+    const std::string command = "OPBENCH_RESULTS_DIR='" + m_dir.file("results") + "' '" +
+                                OPBENCH_BINARY + "' " + args + " 2>'" + err_file + "'";
     Outcome outcome;
     FILE* pipe = ::popen(command.c_str(), "r");
     std::array<char, 4096> buffer{};
     std::size_t n = 0;
-    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) outcome.out.append(buffer.data(), n);
+    while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+      outcome.out.append(buffer.data(), n);
     const int status = ::pclose(pipe);
     outcome.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     outcome.err = testing::read_text(err_file);
@@ -47,4 +49,4 @@ class Cli : public ::testing::Test {
   TempDir m_dir;
 };
 
-}  // namespace opbench
+} // namespace opbench

@@ -15,4 +15,4 @@ inline ExecOptions quick_exec_options(int min_runs = 3) {
   return options;
 }
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

@@ -32,5 +32,4 @@ inline CaseResult make_result(const std::string& id, std::vector<double> samples
   return r;
 }
 
-
-}  // namespace opbench::results::testing_support
+} // namespace opbench::results::testing_support

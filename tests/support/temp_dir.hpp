@@ -12,10 +12,8 @@
 namespace opbench::testing {
 
 class TempDir {
- public:
-  TempDir() {
-    m_path = core::make_temp_directory("opbench-test-");
-  }
+public:
+  TempDir() { m_path = core::make_temp_directory("opbench-test-"); }
   ~TempDir() { core::remove_all(m_path); }
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
@@ -31,7 +29,7 @@ class TempDir {
     return p;
   }
 
- private:
+private:
   std::string m_path;
 };
 
@@ -40,4 +38,4 @@ inline std::string read_text(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-}  // namespace opbench::testing
+} // namespace opbench::testing

@@ -13,9 +13,15 @@
 
 namespace opbench::testing {
 
-inline at::Tensor floats(std::vector<float> v) { return at::tensor(v); }
-inline at::Tensor longs(std::vector<std::int64_t> v) { return at::tensor(v, at::TensorOptions().dtype(at::kLong)); }
-inline at::Generator seeded(std::uint64_t seed) { return at::make_generator<at::CPUGeneratorImpl>(seed); }
+inline at::Tensor floats(std::vector<float> v) {
+  return at::tensor(v);
+}
+inline at::Tensor longs(std::vector<std::int64_t> v) {
+  return at::tensor(v, at::TensorOptions().dtype(at::kLong));
+}
+inline at::Generator seeded(std::uint64_t seed) {
+  return at::make_generator<at::CPUGeneratorImpl>(seed);
+}
 
 inline void expect_tensors_close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) {
   ASSERT_EQ(a.sizes(), b.sizes()) << a << "\nvs\n" << b;
@@ -27,4 +33,4 @@ inline void expect_float_close(const at::Tensor& a, const at::Tensor& b, double 
   expect_tensors_close(a.to(at::kFloat), b.to(at::kFloat), tol);
 }
 
-}  // namespace opbench::testing
+} // namespace opbench::testing

@@ -11,11 +11,11 @@ namespace opbench::catalog {
 
 // A config row bound to one overload of an operator.
 struct BoundOp {
-  std::string name;      // "aten::add"
-  std::string overload;  // "Tensor"; "" for the default overload
-  std::string schema;    // "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
-  Json given;            // the given arguments, normalised, in schema order (tensors as objects)
-  Json arguments;        // every schema argument in schema order, defaults filled in
+  std::string name;     // "aten::add"
+  std::string overload; // "Tensor"; "" for the default overload
+  std::string schema; // "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
+  Json given;         // the given arguments, normalised, in schema order (tensors as objects)
+  Json arguments;     // every schema argument in schema order, defaults filled in
 
   // "aten::add.Tensor" (or "aten::relu" for a default overload).
   std::string qualified() const;
@@ -33,4 +33,4 @@ std::vector<std::string> registered_operators();
 // Schemas of every overload of `op` (bare name or with overload), for `show` and errors.
 std::vector<std::string> schemas_of(const std::string& op);
 
-}  // namespace opbench::catalog
+} // namespace opbench::catalog

@@ -14,13 +14,14 @@
 namespace opbench::catalog {
 
 struct SampleParameter {
-  std::string name;                  // "beta"; never "sizes"
-  std::string type;                  // "int64", "float64" or "string"
-  Json default_value;                // the original's default
-  double min = 0.0, max = 0.0;       // int64 and float64: the closed range of its values
-  std::vector<std::string> choices;  // string: the values it may take, the default first
+  std::string name;                 // "beta"; never "sizes"
+  std::string type;                 // "int64", "float64" or "string"
+  Json default_value;               // the original's default
+  double min = 0.0, max = 0.0;      // int64 and float64: the closed range of its values
+  std::vector<std::string> choices; // string: the values it may take, the default first
 
-  static SampleParameter int64(std::string name, std::int64_t default_value, std::int64_t min, std::int64_t max);
+  static SampleParameter int64(std::string name, std::int64_t default_value, std::int64_t min,
+                               std::int64_t max);
   static SampleParameter float64(std::string name, double default_value, double min, double max);
   static SampleParameter string(std::string name, std::vector<std::string> choices);
 
@@ -33,12 +34,13 @@ struct SampleParameter {
 };
 
 // The parameter called `name`, nullptr when none.
-const SampleParameter* find_parameter(const std::vector<SampleParameter>& parameters, const std::string& name);
+const SampleParameter* find_parameter(const std::vector<SampleParameter>& parameters,
+                                      const std::string& name);
 
 // A case's given arguments with parameter `name` (one of `parameters`) at `value`: given, or left
 // out when it is the default. The parameters follow the sizes in their declared order, so a case
 // has one id whatever order --axis named them in.
-Json with_parameter(const Json& given, const std::vector<SampleParameter>& parameters, const std::string& name,
-                    const Json& value);
+Json with_parameter(const Json& given, const std::vector<SampleParameter>& parameters,
+                    const std::string& name, const Json& value);
 
-}  // namespace opbench::catalog
+} // namespace opbench::catalog

@@ -13,13 +13,13 @@
 namespace opbench::catalog {
 
 struct SampleInfo {
-  std::string name;               // "bbox2delta"
-  std::vector<std::string> tags;  // LongTail-Bench vocabulary (ViewAttribute, Reduce, ...)
-  std::string source;             // source project ("MMDET", "SINGLE_REPO", ...)
-  std::string url;                // the function it reproduces; "" when the catalogue has none
-  std::vector<Json> cases;        // the catalogue's argument cases, {"sizes": [...]}
-  bool backward = false;          // whether backward is timed too
-  std::string file;               // samples/<file>.cpp that holds the body
+  std::string name;              // "bbox2delta"
+  std::vector<std::string> tags; // LongTail-Bench vocabulary (ViewAttribute, Reduce, ...)
+  std::string source;            // source project ("MMDET", "SINGLE_REPO", ...)
+  std::string url;               // the function it reproduces; "" when the catalogue has none
+  std::vector<Json> cases;       // the catalogue's argument cases, {"sizes": [...]}
+  bool backward = false;         // whether backward is timed too
+  std::string file;              // samples/<file>.cpp that holds the body
   // The last `host_inputs` inputs are parameters the body reads on the host with .item()
   // (counts, scales): they stay on the CPU whatever the case's device, as the Python numbers of
   // the original would, so reading them makes no device synchronisation.
@@ -47,4 +47,4 @@ struct SampleInfo {
   std::vector<std::string> dtypes{"float32", "float64", "float16", "bfloat16"};
 };
 
-}  // namespace opbench::catalog
+} // namespace opbench::catalog

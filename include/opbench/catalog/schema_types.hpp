@@ -21,4 +21,4 @@ bool is_tensor(const c10::TypePtr& type);
 c10::OperatorHandle find_operator(const std::string& name, const std::string& overload,
                                   const std::string& where);
 
-}  // namespace opbench::catalog
+} // namespace opbench::catalog

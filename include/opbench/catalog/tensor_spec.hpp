@@ -17,12 +17,12 @@ namespace opbench::catalog {
 const std::vector<std::string>& init_names();
 
 struct TensorSpec {
-  std::vector<std::int64_t> shape;  // [] is a 0-dim tensor
-  std::string dtype;                // canonical dtype name; "" means the case's dtype
-  std::string init;                 // one of init_names(); "" means the dtype's default
-  std::optional<double> low;        // range of uniform/randint/positive
+  std::vector<std::int64_t> shape; // [] is a 0-dim tensor
+  std::string dtype;               // canonical dtype name; "" means the case's dtype
+  std::string init;                // one of init_names(); "" means the dtype's default
+  std::optional<double> low;       // range of uniform/randint/positive
   std::optional<double> high;
-  bool requires_grad = true;        // for backward cases; only floating tensors ever do
+  bool requires_grad = true; // for backward cases; only floating tensors ever do
 
   // Parses any accepted form; throws ConfigError prefixed with `where`.
   static TensorSpec parse(const Json& value, const std::string& where);
@@ -37,4 +37,4 @@ struct TensorSpec {
   std::int64_t numel() const;
 };
 
-}  // namespace opbench::catalog
+} // namespace opbench::catalog

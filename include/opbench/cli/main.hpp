@@ -7,4 +7,4 @@ namespace opbench::cli {
 // 2 usage, config or device error).
 int main(int argc, char** argv);
 
-}  // namespace opbench::cli
+} // namespace opbench::cli

@@ -7,7 +7,8 @@
 // inside one repetition, which are pseudo-replicates: with one repetition a side the verdict is
 // `unknown`, and so it is when a side's repetitions all come from one process (they share what
 // is fixed for a process: its layout, where its heap and thread pools landed), as a run of
-// `--processes 1` makes them. For nightly use, judge against the history instead (compare/gate.hpp).
+// `--processes 1` makes them. For nightly use, judge against the history instead
+// (compare/gate.hpp).
 
 #include <cstddef>
 #include <map>
@@ -16,8 +17,8 @@
 #include <vector>
 
 #include "opbench/core/json.hpp"
-#include "opbench/results/result_set.hpp"
 #include "opbench/results/estimate.hpp"
+#include "opbench/results/result_set.hpp"
 
 namespace opbench::compare {
 
@@ -45,15 +46,16 @@ struct CaseComparison {
   std::string case_id;
   std::string verdict;  // "faster", "slower", "same" or "unknown"
   std::string reason;   // why `unknown`
-  double base_time = 0;  // seconds, the case's time (Comparison::estimator); NaN when absent
+  double base_time = 0; // seconds, the case's time (Comparison::estimator); NaN when absent
   double new_time = 0;
-  double ratio = 0;     // new / base (divided by speed_factor); NaN when absent
-  // What NEW's time was divided by for the machine's speed (CompareOptions::adjust_speed); 1: nothing.
+  double ratio = 0; // new / base (divided by speed_factor); NaN when absent
+  // What NEW's time was divided by for the machine's speed (CompareOptions::adjust_speed); 1:
+  // nothing.
   double speed_factor = 1;
-  double p_value = 0;   // NaN when not tested
-  std::size_t base_replicates = 0;  // repetition medians
+  double p_value = 0;              // NaN when not tested
+  std::size_t base_replicates = 0; // repetition medians
   std::size_t new_replicates = 0;
-  std::size_t base_processes = 0;   // the processes those came from (recorded_processes)
+  std::size_t base_processes = 0; // the processes those came from (recorded_processes)
   std::size_t new_processes = 0;
 };
 
@@ -62,25 +64,27 @@ struct CaseComparison {
 // as exec::split_repetitions shares them; `--isolate` each in a process of its own; else all in
 // one. A case with fewer repetitions than the run planned (a child that died) cannot be split
 // and counts as one process.
-std::vector<std::vector<double>> recorded_processes(const Json& context, const std::vector<double>& repetition_medians);
+std::vector<std::vector<double>> recorded_processes(const Json& context,
+                                                    const std::vector<double>& repetition_medians);
 // The same for a case's timing, whose repetitions set aside for an unusual memory bandwidth
 // (TimingInfo::set_aside) keep their places: each process keeps the medians it measured that were
 // not set aside, and a process left with none is not counted.
-std::vector<std::vector<double>> recorded_processes(const Json& context, const results::TimingInfo& timing);
+std::vector<std::vector<double>> recorded_processes(const Json& context,
+                                                    const results::TimingInfo& timing);
 
 // How closely the two files agree, over the cases that have a ratio on both sides: the
 // distribution of |ratio - 1| (numpy-linear percentiles) and the cases farthest from 1. On two
 // runs of identical code this is the A/A spread (bench/aa.sh).
 struct Agreement {
-  std::size_t cases = 0;               // cases with a finite ratio
-  double median_abs_change = 0;        // median of |ratio - 1|; NaN when no case
-  double p90_abs_change = 0;           // 90th percentile of |ratio - 1|; NaN when no case
+  std::size_t cases = 0;        // cases with a finite ratio
+  double median_abs_change = 0; // median of |ratio - 1|; NaN when no case
+  double p90_abs_change = 0;    // 90th percentile of |ratio - 1|; NaN when no case
   // Cases whose ratio is past k_far_ratio either way (over 1.25 or under 1/1.25): the tail that an
   // A/A of identical code should not have (issue #11's goal).
   std::size_t past_far_ratio = 0;
   static constexpr double k_far_ratio = 1.25;
-  std::vector<std::size_t> worst;      // indices into Comparison::cases, farthest from 1 first
-                                       // (by |log ratio|), at most k_worst_cases
+  std::vector<std::size_t> worst; // indices into Comparison::cases, farthest from 1 first
+                                  // (by |log ratio|), at most k_worst_cases
   static constexpr std::size_t k_worst_cases = 10;
 };
 
@@ -88,13 +92,13 @@ struct Comparison {
   CompareOptions options;
   std::string base_path;
   std::string new_path;
-  std::string estimator;              // how each side's time was made from its repetition medians
-  std::vector<std::string> notes;     // what the reader should know (a side estimated again)
+  std::string estimator;          // how each side's time was made from its repetition medians
+  std::vector<std::string> notes; // what the reader should know (a side estimated again)
   // With CompareOptions::adjust_speed: the speed ratio NEW's CPU times were divided by, per thread
   // count both runs have a canary for (keyed as the summaries key them); empty when none.
   std::map<std::string, double> speed_factors;
-  std::vector<CaseComparison> cases;  // the cases of both files, in BASE's order
-  double geomean_ratio = 0;           // geometric mean of the ratios that exist; NaN when none
+  std::vector<CaseComparison> cases; // the cases of both files, in BASE's order
+  double geomean_ratio = 0;          // geometric mean of the ratios that exist; NaN when none
   std::vector<std::string> only_in_base;
   std::vector<std::string> only_in_new;
   Agreement agreement;
@@ -119,4 +123,4 @@ Json to_json(const Comparison& comparison);
 void write_markdown(const Comparison& comparison, std::ostream& out);
 void write_csv(const Comparison& comparison, std::ostream& out);
 
-}  // namespace opbench::compare
+} // namespace opbench::compare

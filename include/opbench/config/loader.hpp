@@ -33,4 +33,4 @@ std::vector<std::string> config_files_in(const std::string& directory);
 // Reads a CSV cell: JSON when it parses as JSON, else the text as a string; null when empty.
 Json parse_cell(const std::string& cell);
 
-}  // namespace opbench::config
+} // namespace opbench::config

@@ -19,12 +19,12 @@ bool is_floating_dtype(const std::string& canonical);
 
 // A device as the command line spells it: `cpu`, `gpuN` or `cuda:N`; canonical form `cpu`/`cuda:N`.
 struct DeviceSpec {
-  std::string type;  // "cpu" or "cuda"
-  int index = 0;     // CUDA device index; 0 for cpu
+  std::string type; // "cpu" or "cuda"
+  int index = 0;    // CUDA device index; 0 for cpu
   std::string str() const;
 };
 
 // Parses `cpu`, `gpu0`, `cuda`, `cuda:1`; throws UsageError otherwise.
 DeviceSpec parse_device(const std::string& text);
 
-}  // namespace opbench::core
+} // namespace opbench::core

@@ -13,32 +13,32 @@ inline constexpr int k_exit_usage = 2;
 
 // Base of every error opbench reports; the message already carries its context.
 class Error : public std::runtime_error {
- public:
+public:
   using std::runtime_error::runtime_error;
 };
 
 // A config file, a config row or an argument is wrong (`file:row: what is wrong`).
 class ConfigError : public Error {
- public:
+public:
   using Error::Error;
 };
 
 // The requested device cannot be used (no CUDA compiled in, no device visible, ...).
 class DeviceError : public Error {
- public:
+public:
   using Error::Error;
 };
 
 // A command-line value is wrong in a way the parser could not see.
 class UsageError : public Error {
- public:
+public:
   using Error::Error;
 };
 
 // A stored result file cannot be read or does not fit.
 class ResultsError : public Error {
- public:
+public:
   using Error::Error;
 };
 
-}  // namespace opbench
+} // namespace opbench

@@ -45,4 +45,4 @@ std::string relative_path(const std::string& path, const std::string& directory)
 // reader sees the old file or the whole new one; throws ResultsError naming the file.
 void write_atomically(const std::string& path, const std::string& text);
 
-}  // namespace opbench::core
+} // namespace opbench::core

@@ -22,14 +22,17 @@ namespace core {
 inline std::optional<std::int64_t> exact_int64(const Json& value) {
   if (value.is_number_unsigned()) {
     const auto v = value.get<std::uint64_t>();
-    if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+    if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      return std::nullopt;
     return static_cast<std::int64_t>(v);
   }
-  if (value.is_number_integer()) return value.get<std::int64_t>();
+  if (value.is_number_integer())
+    return value.get<std::int64_t>();
   if (value.is_number_float()) {
     const double v = value.get<double>();
     // 2^63 is exactly representable; every integral double below it fits.
-    if (!std::isfinite(v) || std::trunc(v) != v || v < -9223372036854775808.0 || v >= 9223372036854775808.0) {
+    if (!std::isfinite(v) || std::trunc(v) != v || v < -9223372036854775808.0 ||
+        v >= 9223372036854775808.0) {
       return std::nullopt;
     }
     return static_cast<std::int64_t>(v);
@@ -39,19 +42,23 @@ inline std::optional<std::int64_t> exact_int64(const Json& value) {
 
 // An integer field of `object` in a file opbench reads back: `fallback` when absent or null; a
 // ResultsError naming `where` and `key` unless it is an integer in [low, high] (exact_int64).
-inline std::int64_t integer_field(const Json& object, const char* key, std::int64_t fallback, const std::string& where,
+inline std::int64_t integer_field(const Json& object, const char* key, std::int64_t fallback,
+                                  const std::string& where,
                                   std::int64_t low = std::numeric_limits<std::int64_t>::min(),
                                   std::int64_t high = std::numeric_limits<std::int64_t>::max()) {
-  if (!object.contains(key) || object[key].is_null()) return fallback;
+  if (!object.contains(key) || object[key].is_null())
+    return fallback;
   const auto v = exact_int64(object[key]);
   if (!v || *v < low || *v > high) {
-    const bool bounded = low != std::numeric_limits<std::int64_t>::min() || high != std::numeric_limits<std::int64_t>::max();
-    throw ResultsError(where + ": '" + key + "' must be an integer" +
-                       (bounded ? " from " + std::to_string(low) + " to " + std::to_string(high) : std::string()) +
-                       ", found " + object[key].dump());
+    const bool bounded = low != std::numeric_limits<std::int64_t>::min() ||
+                         high != std::numeric_limits<std::int64_t>::max();
+    throw ResultsError(
+        where + ": '" + key + "' must be an integer" +
+        (bounded ? " from " + std::to_string(low) + " to " + std::to_string(high) : std::string()) +
+        ", found " + object[key].dump());
   }
   return *v;
 }
 
-}  // namespace core
-}  // namespace opbench
+} // namespace core
+} // namespace opbench

@@ -11,4 +11,4 @@ void log_debug(const std::string& message);
 void log_info(const std::string& message);
 void log_warn(const std::string& message);
 
-}  // namespace opbench::core
+} // namespace opbench::core

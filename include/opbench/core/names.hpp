@@ -12,29 +12,27 @@
 
 namespace opbench::core {
 
-template <typename E>
-struct NameTable;  // specialized beside each enumeration
+template <typename E> struct NameTable; // specialized beside each enumeration
 
 // The name of `value` (its table's entry).
-template <typename E>
-std::string name_of(E value) {
+template <typename E> std::string name_of(E value) {
   for (const auto& [e, name] : NameTable<E>::k_names) {
-    if (e == value) return std::string(name);
+    if (e == value)
+      return std::string(name);
   }
   return "?";
 }
 
 // Every name of E, in its table's order.
-template <typename E>
-std::vector<std::string> names_of() {
+template <typename E> std::vector<std::string> names_of() {
   std::vector<std::string> out;
-  for (const auto& entry : NameTable<E>::k_names) out.emplace_back(entry.second);
+  for (const auto& entry : NameTable<E>::k_names)
+    out.emplace_back(entry.second);
   return out;
 }
 
 // The value named `text`; false when no entry has that name.
-template <typename E>
-bool parse_name(std::string_view text, E& value) {
+template <typename E> bool parse_name(std::string_view text, E& value) {
   for (const auto& [e, name] : NameTable<E>::k_names) {
     if (name == text) {
       value = e;
@@ -48,10 +46,13 @@ bool parse_name(std::string_view text, E& value) {
 template <typename E>
 E parse_name_or_throw(std::string_view text, const std::string& what, const std::string& where) {
   E value{};
-  if (parse_name(text, value)) return value;
+  if (parse_name(text, value))
+    return value;
   std::string valid;
-  for (const auto& name : names_of<E>()) valid += (valid.empty() ? "" : ", ") + name;
-  throw ResultsError(where + ": unknown " + what + " '" + std::string(text) + "' (valid: " + valid + ")");
+  for (const auto& name : names_of<E>())
+    valid += (valid.empty() ? "" : ", ") + name;
+  throw ResultsError(where + ": unknown " + what + " '" + std::string(text) + "' (valid: " + valid +
+                     ")");
 }
 
-}  // namespace opbench::core
+} // namespace opbench::core

@@ -29,4 +29,4 @@ std::uint64_t stable_hash(std::string_view text);
 bool starts_with(std::string_view text, std::string_view prefix);
 bool ends_with(std::string_view text, std::string_view suffix);
 
-}  // namespace opbench::core
+} // namespace opbench::core

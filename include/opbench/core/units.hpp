@@ -12,4 +12,4 @@ std::string format_duration(double seconds);
 // `512 B`, `4.00 KiB`, `4.00 MiB`, `1.50 GiB`.
 std::string format_bytes(std::int64_t bytes);
 
-}  // namespace opbench::core
+} // namespace opbench::core

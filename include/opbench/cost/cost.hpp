@@ -8,13 +8,13 @@
 //   mm (M,K)x(K,N): 2MNK; bmm: 2BMNK; addmm: 2MNK + MN; baddbmm/addbmm: 2BMNK + MN per output
 //   element added; matmul/linear: 2 * numel(out) * K (+ numel(out) with a bias); mv: 2MN;
 //   dot/vdot: 2N; outer: MN.
-//   convolution (any dims): 2 * numel(out) * (C_in / groups) * prod(kernel) (+ numel(out) with a bias);
-//   transposed convolution: 2 * numel(in) * (C_out / groups) * prod(kernel) (+ numel(out) with a bias).
-//   scaled_dot_product_attention: 2 * B * L * S * (E + Ev) (QK^T and the product with V).
-//   elementwise (listed in elementwise_ops()): 1 per output element.
-//   reductions (listed in reduction_ops()): 1 per input element.
-//   softmax / log_softmax: 4 per input element (max, subtract-and-exp, sum, divide).
-//   batch_norm (inference): 2 per element; layer_norm / group_norm / instance_norm: 5 per element.
+//   convolution (any dims): 2 * numel(out) * (C_in / groups) * prod(kernel) (+ numel(out) with a
+//   bias); transposed convolution: 2 * numel(in) * (C_out / groups) * prod(kernel) (+ numel(out)
+//   with a bias). scaled_dot_product_attention: 2 * B * L * S * (E + Ev) (QK^T and the product with
+//   V). elementwise (listed in elementwise_ops()): 1 per output element. reductions (listed in
+//   reduction_ops()): 1 per input element. softmax / log_softmax: 4 per input element (max,
+//   subtract-and-exp, sum, divide). batch_norm (inference): 2 per element; layer_norm / group_norm
+//   / instance_norm: 5 per element.
 
 #include <cstdint>
 #include <optional>
@@ -26,7 +26,7 @@
 namespace opbench::cost {
 
 struct TensorInfo {
-  std::string argument;             // schema argument name; "" for outputs
+  std::string argument; // schema argument name; "" for outputs
   std::vector<std::int64_t> shape;
   std::int64_t element_bytes = 4;
 
@@ -35,16 +35,16 @@ struct TensorInfo {
 };
 
 struct CallShapes {
-  std::string op;                   // resolved operator, "aten::conv2d" or "aten::add.Tensor"
-  Json arguments = Json::object();  // every bound argument (for stride, groups, transposed, ...)
-  std::vector<TensorInfo> inputs;   // every tensor argument (list elements too), in order
-  std::vector<TensorInfo> outputs;  // outputs that do not alias an input
+  std::string op;                  // resolved operator, "aten::conv2d" or "aten::add.Tensor"
+  Json arguments = Json::object(); // every bound argument (for stride, groups, transposed, ...)
+  std::vector<TensorInfo> inputs;  // every tensor argument (list elements too), in order
+  std::vector<TensorInfo> outputs; // outputs that do not alias an input
 };
 
 struct Cost {
   std::optional<double> flops;
-  double bytes = 0;        // lower bound
-  std::string flops_rule;  // which rule gave the FLOPs ("" when absent)
+  double bytes = 0;       // lower bound
+  std::string flops_rule; // which rule gave the FLOPs ("" when absent)
 };
 
 Cost estimate(const CallShapes& call);
@@ -53,4 +53,4 @@ Cost estimate(const CallShapes& call);
 const std::vector<std::string>& elementwise_ops();
 const std::vector<std::string>& reduction_ops();
 
-}  // namespace opbench::cost
+} // namespace opbench::cost

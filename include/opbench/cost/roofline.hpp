@@ -13,21 +13,21 @@
 namespace opbench::cost {
 
 struct Peaks {
-  std::string device;        // "cpu", "cuda:0"
-  std::string dtype;         // "float32"
+  std::string device; // "cpu", "cuda:0"
+  std::string dtype;  // "float32"
   int threads = 1;
-  double copy_bandwidth = 0;   // bytes/s of a large copy (read + write)
-  double triad_bandwidth = 0;  // bytes/s of a large a + b (two reads, one write)
-  double gemm_flops = 0;       // FLOP/s of a large mm
-  Json context = Json::object();  // where and when they were measured
+  double copy_bandwidth = 0;     // bytes/s of a large copy (read + write)
+  double triad_bandwidth = 0;    // bytes/s of a large a + b (two reads, one write)
+  double gemm_flops = 0;         // FLOP/s of a large mm
+  Json context = Json::object(); // where and when they were measured
 
   double memory_bandwidth() const { return std::max(copy_bandwidth, triad_bandwidth); }
-  double ridge() const { return gemm_flops / memory_bandwidth(); }  // FLOP per byte
+  double ridge() const { return gemm_flops / memory_bandwidth(); } // FLOP per byte
 };
 
 // Peaks by (device, dtype, threads); a file of `schema_version` 1.
 class PeakStore {
- public:
+public:
   // Reads `path`; an absent file is an empty store. Throws ResultsError on a malformed file.
   static PeakStore load(const std::string& path);
   void save(const std::string& path) const;
@@ -37,7 +37,7 @@ class PeakStore {
   void put(const Peaks& peaks);
   const std::vector<Peaks>& entries() const { return m_entries; }
 
- private:
+private:
   std::vector<Peaks> m_entries;
 };
 
@@ -47,4 +47,4 @@ std::string default_peaks_path();
 // Fills the rates of `work` from the median time, and with `peaks` the bound and % of peak.
 void apply_roofline(WorkInfo& work, double median_seconds, const Peaks* peaks);
 
-}  // namespace opbench::cost
+} // namespace opbench::cost

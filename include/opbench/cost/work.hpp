@@ -11,16 +11,16 @@ namespace opbench::cost {
 // The work of one call and the rates it ran at (see cost/cost.hpp for the rules); absent
 // values are unknown, never guessed.
 struct WorkInfo {
-  std::optional<double> flops;             // FLOPs of one call
-  std::optional<double> bytes;             // bytes moved by one call, a lower bound
-  std::string flops_rule;                  // the rule that gave `flops`
-  std::optional<double> flops_per_second;  // flops / median
-  std::optional<double> bytes_per_second;  // bytes / median
-  std::optional<double> intensity;         // flops / bytes
-  std::string bound;                       // "memory" or "compute", against calibrated peaks
-  std::optional<double> percent_of_peak;   // of the bound's peak
-  std::string peaks;                       // which calibrated peaks: "cpu/float32/t2"
-  std::optional<std::int64_t> aten_calls;  // top-level ATen calls of one invocation
+  std::optional<double> flops;            // FLOPs of one call
+  std::optional<double> bytes;            // bytes moved by one call, a lower bound
+  std::string flops_rule;                 // the rule that gave `flops`
+  std::optional<double> flops_per_second; // flops / median
+  std::optional<double> bytes_per_second; // bytes / median
+  std::optional<double> intensity;        // flops / bytes
+  std::string bound;                      // "memory" or "compute", against calibrated peaks
+  std::optional<double> percent_of_peak;  // of the bound's peak
+  std::string peaks;                      // which calibrated peaks: "cpu/float32/t2"
+  std::optional<std::int64_t> aten_calls; // top-level ATen calls of one invocation
 };
 
-}  // namespace opbench::cost
+} // namespace opbench::cost

@@ -24,10 +24,10 @@ struct RecordOptions {
 
 // One top-level ATen call.
 struct RecordedCall {
-  std::string op;               // "aten::conv2d", "aten::add.Tensor"
-  Json args = Json::object();   // config values by schema argument name (tensors as specs)
-  std::string unsupported;      // an argument with no config form ("" when none)
-  cost::CallShapes shapes;      // tensor inputs and non-aliasing outputs, for the cost rules
+  std::string op;             // "aten::conv2d", "aten::add.Tensor"
+  Json args = Json::object(); // config values by schema argument name (tensors as specs)
+  std::string unsupported;    // an argument with no config form ("" when none)
+  cost::CallShapes shapes;    // tensor inputs and non-aliasing outputs, for the cost rules
   // A factory call (a `device` argument and no tensor argument) that was given no device: its
   // tensor lands on the default device (the CPU) whatever device the code's inputs are on.
   bool default_device = false;
@@ -38,7 +38,7 @@ struct RecordedCall {
 struct HostSync {
   std::string op;
   const void* storage = nullptr;
-  bool on_cpu = true;  // that tensor is on the CPU (reading it waits for no device)
+  bool on_cpu = true; // that tensor is on the CPU (reading it waits for no device)
 };
 
 struct Recording {
@@ -58,4 +58,4 @@ std::int64_t count_aten_calls(const std::function<void()>& code);
 // FLOPs summed only when every call has a rule (else absent: never guessed).
 cost::Cost work_of(const std::vector<RecordedCall>& calls);
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

@@ -23,9 +23,9 @@ double canary_reading(int threads);
 // and slows all three (bench_overhead canary measures how often each would call a repetition slow).
 double canary_seconds(int threads);
 
-// The memory canary's buffer: twice the last-level cache (device_support's last_level_cache_bytes), so each
-// reading streams from memory. Mapped on its own, outside the heap the cases allocate from, on
-// transparent huge pages where the kernel allows (as LibTorch puts the cases' large tensors; the
+// The memory canary's buffer: twice the last-level cache (device_support's last_level_cache_bytes),
+// so each reading streams from memory. Mapped on its own, outside the heap the cases allocate from,
+// on transparent huge pages where the kernel allows (as LibTorch puts the cases' large tensors; the
 // kernel's mode is in context.host_allocator).
 std::int64_t memory_canary_bytes();
 
@@ -38,4 +38,4 @@ std::int64_t memory_bound_bytes();
 // (at::get_num_threads()), in bytes per second of wall time (~1-2 ms each here).
 double memory_canary_bandwidth();
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

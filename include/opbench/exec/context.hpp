@@ -11,9 +11,10 @@ namespace opbench::exec {
 
 // `devices`: the devices the run uses; each CUDA one is described in "cuda_devices".
 Json collect_context(const std::string& command_line, std::uint64_t seed,
-                     const std::string& host_allocator, const std::vector<std::string>& devices = {});
+                     const std::string& host_allocator,
+                     const std::vector<std::string>& devices = {});
 
 // LibTorch's version, "2.15.0".
 std::string libtorch_version();
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

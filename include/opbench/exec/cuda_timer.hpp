@@ -12,7 +12,7 @@
 namespace opbench::exec {
 
 class CudaEventTimer {
- public:
+public:
   // Intervals recorded between two reads: the stream stays busy, one synchronize reads them all.
   static constexpr int k_blocks_per_collect = 8;
 
@@ -24,27 +24,30 @@ class CudaEventTimer {
   // cudaEventCreate on the host) between the two records of an interval.
   void start() {
     if (m_used == m_pairs.size()) {
-      m_pairs.emplace_back(c10::cuda::CUDAEvent(cudaEventDefault), c10::cuda::CUDAEvent(cudaEventDefault));
+      m_pairs.emplace_back(c10::cuda::CUDAEvent(cudaEventDefault),
+                           c10::cuda::CUDAEvent(cudaEventDefault));
     }
     m_pairs[m_used].first.record(m_stream);
   }
   void stop() { m_pairs[m_used++].second.record(m_stream); }
   std::vector<double> collect() {
     std::vector<double> seconds;
-    if (m_used == 0) return seconds;
+    if (m_used == 0)
+      return seconds;
     m_pairs[m_used - 1].second.synchronize();
     for (std::size_t i = 0; i < m_used; ++i) {
-      seconds.push_back(static_cast<double>(m_pairs[i].first.elapsed_time(m_pairs[i].second)) * 1e-3);
+      seconds.push_back(static_cast<double>(m_pairs[i].first.elapsed_time(m_pairs[i].second)) *
+                        1e-3);
     }
     m_used = 0;
     return seconds;
   }
   const char* name() const { return "cuda_event"; }
 
- private:
+private:
   c10::cuda::CUDAStream m_stream;
   std::vector<std::pair<c10::cuda::CUDAEvent, c10::cuda::CUDAEvent>> m_pairs;
-  std::size_t m_used = 0;  // pairs recorded since the last collect()
+  std::size_t m_used = 0; // pairs recorded since the last collect()
 };
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

@@ -31,4 +31,4 @@ std::int64_t flush_bytes(const std::string& device);
 // glibc says, else 32 MiB.
 std::int64_t last_level_cache_bytes();
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

@@ -8,21 +8,21 @@
 
 #include "opbench/exec/measure.hpp"
 #include "opbench/results/case.hpp"
-#include "opbench/results/result_set.hpp"
 #include "opbench/results/estimate.hpp"
+#include "opbench/results/result_set.hpp"
 
 namespace opbench::exec {
 
 struct ExecOptions {
   MeasureOptions measure;
-  bool memory = true;          // run the untimed memory probe
+  bool memory = true; // run the untimed memory probe
   // Record one call's ATen calls (their count and work: the same in every repetition, so a
   // run's later repetitions on the CPU skip the recording; CUDA ones record to decide on graphs).
   bool describe = true;
   // CUDA: "event": GPU time from CUDA-graph replays, with the CPU and batch times beside it
   // (results::TimingInfo::measures); "host": the host clock with a synchronize per block.
   std::string timer = "event";
-  bool cold = false;           // overwrite the cache (L2 / last level) before every timed call
+  bool cold = false; // overwrite the cache (L2 / last level) before every timed call
   // Which repetition of the case this is (0-based). Each repetition makes its inputs afresh
   // after a padding allocation whose size (0 to 64 KiB, 64-byte steps) is drawn from the case's
   // seed and this index, so that the buffers of successive repetitions land at different
@@ -53,4 +53,4 @@ int default_threads();
 // Throws DeviceError when `device` ("cpu", "cuda:N") cannot run here, saying why.
 void check_device(const std::string& device);
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

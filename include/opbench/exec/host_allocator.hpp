@@ -16,4 +16,4 @@ namespace opbench::exec {
 // Throws UsageError for another mode.
 std::string configure_host_allocator(const std::string& mode);
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

@@ -6,16 +6,16 @@
 
 #include <vector>
 
-#include "opbench/results/case.hpp"
 #include "opbench/exec/executor.hpp"
+#include "opbench/results/case.hpp"
 #include "opbench/results/result_set.hpp"
 
 namespace opbench::exec {
 
 struct PreparedCall {
   c10::OperatorHandle handle;
-  std::vector<c10::IValue> args;          // one per schema argument, in order
-  std::vector<at::Tensor> grad_inputs;    // tensors that require grad (backward cases)
+  std::vector<c10::IValue> args;       // one per schema argument, in order
+  std::vector<at::Tensor> grad_inputs; // tensors that require grad (backward cases)
 };
 
 // The c10 dtype of a canonical dtype name.
@@ -39,4 +39,4 @@ std::vector<c10::IValue> make_tensors(const results::Case& c, const Json& specs)
 void run_forward_prepared(const results::Case& c, PreparedCall& call, const ExecOptions& options,
                           results::CaseResult& result);
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

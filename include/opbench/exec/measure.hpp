@@ -21,16 +21,17 @@ namespace opbench::exec {
 
 struct MeasureOptions {
   // Per measurement, i.e. per repetition of a case: a run measures each case in several
-  // repetitions spread over the run (run/settings.hpp: RunSettings::repetitions), so these are small.
-  int warmup = 2;             // untimed calls before the first timed block, at least; the
-                              // block-size calibration's calls count (it makes at least one)
-  int min_runs = 3;           // samples at least (wins over max_time)
-  double min_time = 0.01;     // seconds of timed blocks at least
-  double max_time = 0.04;     // stop once min_runs are in and this many seconds are spent, in
-                              // timed blocks or on the wall clock (cold flushes are untimed)
-  double target_noise = 0.02; // stop early once the samples' cv is at or under this
-  double block_time = 1e-3;   // a block lasts at least this many seconds
-  std::int64_t max_block = 1 << 20;  // calls per block at most
+  // repetitions spread over the run (run/settings.hpp: RunSettings::repetitions), so these are
+  // small.
+  int warmup = 2;                   // untimed calls before the first timed block, at least; the
+                                    // block-size calibration's calls count (it makes at least one)
+  int min_runs = 3;                 // samples at least (wins over max_time)
+  double min_time = 0.01;           // seconds of timed blocks at least
+  double max_time = 0.04;           // stop once min_runs are in and this many seconds are spent, in
+                                    // timed blocks or on the wall clock (cold flushes are untimed)
+  double target_noise = 0.02;       // stop early once the samples' cv is at or under this
+  double block_time = 1e-3;         // a block lasts at least this many seconds
+  std::int64_t max_block = 1 << 20; // calls per block at most
   // A cumulative count of interruptions of this process (involuntary context switches:
   // interruptions_of_this_process()); when set, a batch of blocks during which it moves was
   // partly spent running something else and is taken again instead of kept. Re-takes stop once
@@ -40,22 +41,23 @@ struct MeasureOptions {
 };
 
 struct Measurement {
-  std::vector<double> samples;  // seconds per call
+  std::vector<double> samples; // seconds per call
   std::int64_t block_size = 1;
   std::int64_t warmup_calls = 0;
-  double total_time = 0;  // seconds in timed blocks
-  double noise = 0;       // cv of samples
+  double total_time = 0; // seconds in timed blocks
+  double noise = 0;      // cv of samples
   bool noise_reached = false;
-  std::int64_t discarded = 0;  // blocks dropped because the process was interrupted in them
-  double warmup_time = 0;      // [s] wall clock of the warmup and calibration calls
-  double retaken_time = 0;     // [s] in the dropped blocks (what re-taking them cost)
+  std::int64_t discarded = 0; // blocks dropped because the process was interrupted in them
+  double warmup_time = 0;     // [s] wall clock of the warmup and calibration calls
+  double retaken_time = 0;    // [s] in the dropped blocks (what re-taking them cost)
 };
 
 // Involuntary context switches of this process so far (all threads; getrusage RUSAGE_SELF):
 // the scheduler took a CPU from one of our threads to run something else.
 inline std::int64_t interruptions_of_this_process() {
   rusage usage{};
-  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  if (getrusage(RUSAGE_SELF, &usage) != 0)
+    return 0;
   return static_cast<std::int64_t>(usage.ru_nivcsw);
 }
 
@@ -69,8 +71,8 @@ namespace detail {
 // Takes timed intervals of `calls` calls each, a batch per collect(), until the stopping rule
 // says enough. `before` runs untimed before each interval.
 template <typename Timer, typename Call, typename Before>
-void sample_until_done(Measurement& m, Timer& timer, Call& call, Before& before,
-                       std::int64_t calls, const MeasureOptions& options) {
+void sample_until_done(Measurement& m, Timer& timer, Call& call, Before& before, std::int64_t calls,
+                       const MeasureOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   std::int64_t kept_batches = 0;
   std::int64_t dropped_batches = 0;
@@ -79,17 +81,19 @@ void sample_until_done(Measurement& m, Timer& timer, Call& call, Before& before,
     for (int b = 0; b < Timer::k_blocks_per_collect; ++b) {
       before();
       timer.start();
-      for (std::int64_t i = 0; i < calls; ++i) call();
+      for (std::int64_t i = 0; i < calls; ++i)
+        call();
       timer.stop();
     }
     const std::vector<double> batch = timer.collect();
-    const bool interrupted =
-        options.interruptions && options.interruptions() != interrupted_before &&
-        dropped_batches < kept_batches + options.min_runs;
+    const bool interrupted = options.interruptions &&
+                             options.interruptions() != interrupted_before &&
+                             dropped_batches < kept_batches + options.min_runs;
     if (interrupted) {
       ++dropped_batches;
       m.discarded += static_cast<std::int64_t>(batch.size());
-      for (double t : batch) m.retaken_time += t;
+      for (double t : batch)
+        m.retaken_time += t;
     } else {
       ++kept_batches;
       for (double t : batch) {
@@ -98,17 +102,19 @@ void sample_until_done(Measurement& m, Timer& timer, Call& call, Before& before,
       }
     }
     const double wall = seconds_since(wall_start);
-    const bool enough = static_cast<int>(m.samples.size()) >= options.min_runs &&
-                        m.total_time >= options.min_time;
+    const bool enough =
+        static_cast<int>(m.samples.size()) >= options.min_runs && m.total_time >= options.min_time;
     // (Drops are bounded by the kept batches, so this loop ends like one without drops.)
-    if (!enough) continue;
+    if (!enough)
+      continue;
     m.noise = stats::cv(m.samples);
     m.noise_reached = m.noise <= options.target_noise;
-    if (m.noise_reached || m.total_time >= options.max_time || wall >= options.max_time) return;
+    if (m.noise_reached || m.total_time >= options.max_time || wall >= options.max_time)
+      return;
   }
 }
 
-}  // namespace detail
+} // namespace detail
 
 // Hot measurement of `call` (run as `call()`).
 template <typename Timer, typename Call>
@@ -117,18 +123,21 @@ Measurement measure(Call&& call, const MeasureOptions& options, Timer& timer) {
   const auto warmup_start = std::chrono::steady_clock::now();
   // Calibration makes at least one call, and its calls are warmup too: a call that lasts a
   // block already is made `warmup` times before its first timed block, not `warmup` + 1.
-  for (int i = 1; i < options.warmup; ++i) call();
+  for (int i = 1; i < options.warmup; ++i)
+    call();
   m.warmup_calls = std::max(0, options.warmup - 1);
 
   // Calibration: grow k until one block lasts block_time.
   std::int64_t k = 1;
   while (true) {
     timer.start();
-    for (std::int64_t i = 0; i < k; ++i) call();
+    for (std::int64_t i = 0; i < k; ++i)
+      call();
     timer.stop();
     const std::vector<double> t = timer.collect();
     m.warmup_calls += k;
-    if (t.front() >= options.block_time || k >= options.max_block) break;
+    if (t.front() >= options.block_time || k >= options.max_block)
+      break;
     const double scale = t.front() > 0 ? options.block_time * 1.2 / t.front() : 100.0;
     const auto next = static_cast<std::int64_t>(std::ceil(static_cast<double>(k) * scale));
     k = std::min(options.max_block, std::max(k * 2, std::min(next, k * 100)));
@@ -158,4 +167,4 @@ Measurement measure_cold(Call&& call, Flush&& flush, const MeasureOptions& optio
   return m;
 }
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

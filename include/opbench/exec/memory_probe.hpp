@@ -12,4 +12,4 @@ namespace opbench::exec {
 // Runs `call` once under the reporter; peak is relative to the live bytes before the call.
 results::MemoryStats probe_memory(const std::function<void()>& call);
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

@@ -12,10 +12,10 @@ namespace opbench::exec {
 // The tolerance outputs are held to, norm-wise: every element within atol + rtol * the largest
 // finite magnitude of the expected output (a reduction summed in another order errs in proportion
 // to its terms, not to its possibly cancelled result). rtol and atol per dtype: torch.testing's
-// (float64 1e-7/1e-7, float16 1e-3/1e-5, bfloat16 1.6e-2/1e-5), but float32 rtol 1e-4, the tolerance
-// of TorchInductor's accuracy check (torch._dynamo.utils.same): torch.testing's 1.3e-6 is under
-// what another summation order gives (a fused 650-long matmul under tanh: 5e-5 of the largest output);
-// integers and bool must be equal.
+// (float64 1e-7/1e-7, float16 1e-3/1e-5, bfloat16 1.6e-2/1e-5), but float32 rtol 1e-4, the
+// tolerance of TorchInductor's accuracy check (torch._dynamo.utils.same): torch.testing's 1.3e-6 is
+// under what another summation order gives (a fused 650-long matmul under tanh: 5e-5 of the largest
+// output); integers and bool must be equal.
 struct Tolerance {
   double rtol = 0;
   double atol = 0;
@@ -28,7 +28,7 @@ Tolerance tolerance_for(at::ScalarType type);
 // shape and dtype and every element is within tolerance (NaN matches NaN, an infinity itself),
 // else what differs first; `worst` gets the largest |actual - expected| / (atol + rtol * max
 // |expected|) seen.
-std::string outputs_differ(const std::vector<at::Tensor>& expected, const std::vector<at::Tensor>& actual,
-                           double& worst);
+std::string outputs_differ(const std::vector<at::Tensor>& expected,
+                           const std::vector<at::Tensor>& actual, double& worst);
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

@@ -15,7 +15,7 @@ namespace opbench::exec {
 // with `sync_at_stop` false only at start: an interval is then the host's own time in the calls
 // (launching them), the device drained before it so that no queue it left behind slows it.
 class SteadyTimer {
- public:
+public:
   // Intervals the caller may mark before it calls collect().
   static constexpr int k_blocks_per_collect = 1;
 
@@ -27,21 +27,26 @@ class SteadyTimer {
   SteadyTimer& operator=(SteadyTimer&&) = default;
 
   void start() {
-    if (m_sync) m_sync();
+    if (m_sync)
+      m_sync();
     m_start = std::chrono::steady_clock::now();
   }
   void stop() {
-    if (m_sync && m_sync_at_stop) m_sync();
-    m_seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count());
+    if (m_sync && m_sync_at_stop)
+      m_sync();
+    m_seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count());
   }
   std::vector<double> collect() { return std::exchange(m_seconds, {}); }
-  const char* name() const { return !m_sync ? "steady_clock" : m_sync_at_stop ? "host_sync" : "host_launch"; }
+  const char* name() const {
+    return !m_sync ? "steady_clock" : m_sync_at_stop ? "host_sync" : "host_launch";
+  }
 
- private:
+private:
   std::function<void()> m_sync;
   bool m_sync_at_stop = true;
   std::chrono::steady_clock::time_point m_start{};
   std::vector<double> m_seconds;
 };
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

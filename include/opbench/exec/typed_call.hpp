@@ -9,16 +9,16 @@
 // (Tensor, Tensor, Scalar), (Tensor, Scalar, Scalar), (Tensor, int, ScalarType?),
 // (Tensor, int, Tensor) and (Tensor, int, Tensor, bool) (index_select, gather),
 // (Tensor, Tensor, Tensor, Scalar, Scalar); (Tensor, int), (Tensor, int, int), (Tensor, int, int,
-// int), (Tensor, int[]), (Tensor, SymInt[]), (Tensor, SymInt[], bool), (Tensor, SymInt), (Tensor, int, SymInt),
-// (Tensor, int, SymInt, SymInt) (the small shape and view operators: transpose, flatten,
-// diagonal, permute, reshape, expand, tril, select, narrow ...), (Tensor[]) and (Tensor[],
+// int), (Tensor, int[]), (Tensor, SymInt[]), (Tensor, SymInt[], bool), (Tensor, SymInt), (Tensor,
+// int, SymInt), (Tensor, int, SymInt, SymInt) (the small shape and view operators: transpose,
+// flatten, diagonal, permute, reshape, expand, tril, select, narrow ...), (Tensor[]) and (Tensor[],
 // int) (cat, stack, hstack ...), layer_norm's, slice.Tensor's, as_strided's, and the factories'
 // (scalar_tensor, empty, empty_like and the other *_like, empty_strided: their tensor options);
 // and the small operators of the default suite with other signatures: nll_loss, soft_margin_loss,
 // take_along_dim, linspace, triu_indices / tril_indices, randint; equal (a bool); split,
-// split_with_sizes, tensor_split, chunk, unbind (a list of tensors); topk (two tensors); random_.from
-// (in place). On an operator of a microsecond the boxed call's cost shows (`bench_overhead
-// validity`; the readings are in docs/reproducibility-log.md).
+// split_with_sizes, tensor_split, chunk, unbind (a list of tensors); topk (two tensors);
+// random_.from (in place). On an operator of a microsecond the boxed call's cost shows
+// (`bench_overhead validity`; the readings are in docs/reproducibility-log.md).
 
 #include <functional>
 
@@ -28,9 +28,10 @@ namespace opbench::exec {
 
 // One typed call, made once per case.
 struct TypedCall {
-  std::function<void()> call;           // one call; keeps its output until the next call's replaces it
-  std::function<void()> release;        // drops the kept output
-  std::function<c10::IValue()> output;  // the kept output (a tensor, a list of them, a tuple, a bool)
+  std::function<void()> call;    // one call; keeps its output until the next call's replaces it
+  std::function<void()> release; // drops the kept output
+  std::function<c10::IValue()>
+      output; // the kept output (a tensor, a list of them, a tuple, a bool)
   explicit operator bool() const { return static_cast<bool>(call); }
 };
 
@@ -39,4 +40,4 @@ struct TypedCall {
 // signatures above or LibTorch refuses the typed handle.
 TypedCall typed_call(const PreparedCall& call);
 
-}  // namespace opbench::exec
+} // namespace opbench::exec

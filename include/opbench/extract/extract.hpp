@@ -20,22 +20,22 @@ struct InputSpec {
 
   // Parses `DIMS[:DTYPE]`; throws UsageError.
   static InputSpec parse(const std::string& text);
-  std::string str() const;   // "1x3x224x224:float32"
-  Json to_json() const;      // tensor spec {"shape": [...], "dtype": ...}
+  std::string str() const; // "1x3x224x224:float32"
+  Json to_json() const;    // tensor spec {"shape": [...], "dtype": ...}
 };
 
 struct RecordedCall {
-  std::string op;           // "aten::conv2d", "aten::add.Tensor"
-  Json args = Json::object();  // config values, by schema argument name
+  std::string op;             // "aten::conv2d", "aten::add.Tensor"
+  Json args = Json::object(); // config values, by schema argument name
   int count = 1;
-  std::string unsupported;  // why it cannot be a config case ("" when it can)
+  std::string unsupported; // why it cannot be a config case ("" when it can)
 };
 
 struct Extraction {
-  std::string model;              // path as given
+  std::string model; // path as given
   std::vector<InputSpec> inputs;
-  std::vector<RecordedCall> calls;  // in order of first call
-  int total_calls = 0;            // top-level ATen calls, merged ones counted each time
+  std::vector<RecordedCall> calls; // in order of first call
+  int total_calls = 0;             // top-level ATen calls, merged ones counted each time
 };
 
 // Loads `model` (torch::jit::load), runs forward once on seeded inputs under the recorder.
@@ -47,4 +47,4 @@ Extraction extract_model(const std::string& model, const std::vector<InputSpec>&
 // cannot run kept with `unsupported` and their reason; `model` records where it came from.
 Json to_config(const Extraction& extraction);
 
-}  // namespace opbench::extract
+} // namespace opbench::extract

@@ -19,21 +19,22 @@
 // Without a second look, the first value alone decides, as below.
 // A case is a *candidate* when its two-sided p-value is under `alpha`, |ratio - 1| is at least
 // `effect_floor`, and tonight lies beyond every night of the window (real nights have heavy
-// tails that a t test underestimates; this part holds whatever the tail: chance 2/(n+1)). With no change anywhere, about alpha x cases become candidates a night
-// (0.2% by default), and candidates are not alerts: a candidate is *confirmed* only when a
-// second, independent measurement (fresh processes, later: `confirm`) is itself past the floor in
-// the same direction, beyond the window's nights, and significant against the same history after
-// Benjamini-Hochberg over the candidates at `confirm_fdr`. Only confirmed changes are verdicts `slower` / `faster`.
-// The minimum detectable effect (MDE) of a case is the relative change that this gate catches
-// with probability `power` from one night: exp((t(1 - alpha/2) + t(power)) s sqrt(1 + 1/n)) - 1,
-// at least the floor; a case whose MDE is over `blind_above` is reported `blind`. After a second
-// look, the MDE is the two-look rule's (both conditions, normal values with the t test's
-// thresholds): for 20 nights 3.37 s against 4.55 s with one look (80% power).
-// Change points: the window is segmented first (stats::change_points: rank test, at least
-// `change_segment` nights a side, `change_alpha`, `effect_floor`); when its level changed and has
-// held for `min_history` nights or more, only the nights since the change are the reference. So
-// one bad night never moves the reference, and after a real step the gate judges against the new
-// level within `change_segment` nights instead of a window that mixes two levels for `window`.
+// tails that a t test underestimates; this part holds whatever the tail: chance 2/(n+1)). With no
+// change anywhere, about alpha x cases become candidates a night (0.2% by default), and candidates
+// are not alerts: a candidate is *confirmed* only when a second, independent measurement (fresh
+// processes, later: `confirm`) is itself past the floor in the same direction, beyond the window's
+// nights, and significant against the same history after Benjamini-Hochberg over the candidates at
+// `confirm_fdr`. Only confirmed changes are verdicts `slower` / `faster`. The minimum detectable
+// effect (MDE) of a case is the relative change that this gate catches with probability `power`
+// from one night: exp((t(1 - alpha/2) + t(power)) s sqrt(1 + 1/n)) - 1, at least the floor; a case
+// whose MDE is over `blind_above` is reported `blind`. After a second look, the MDE is the two-look
+// rule's (both conditions, normal values with the t test's thresholds): for 20 nights 3.37 s
+// against 4.55 s with one look (80% power). Change points: the window is segmented first
+// (stats::change_points: rank test, at least `change_segment` nights a side, `change_alpha`,
+// `effect_floor`); when its level changed and has held for `min_history` nights or more, only the
+// nights since the change are the reference. So one bad night never moves the reference, and after
+// a real step the gate judges against the new level within `change_segment` nights instead of a
+// window that mixes two levels for `window`.
 
 #include <cstddef>
 #include <optional>
@@ -47,18 +48,22 @@
 namespace opbench::gate {
 
 struct GateOptions {
-  std::size_t window = 20;       // nights of history used at most (the newest)
-  std::size_t min_history = 5;   // fewer nights: verdict unknown
-  double alpha = 0.002;          // per-case level of a candidate
-  double look_alpha = 0.05;      // tonight's p under this (or under alpha): a second look before deciding
-  double confirm_fdr = 0.05;     // Benjamini-Hochberg level over the candidates' confirmations
-  double effect_floor = 0.03;    // |ratio - 1| that counts at least
-  double noise_floor = 0.005;    // the robust sd of log values is at least this
-  double power = 0.8;            // for the MDE
-  double blind_above = 0.10;     // MDE past this: blind
-  std::size_t change_segment = stats::ChangePointOptions{}.min_segment;  // nights a side of a change, at least
-  double change_alpha = stats::ChangePointOptions{}.alpha;  // level of a change point (Bonferroni over the splits)
-  // The p under which a case asks for a second look: look_alpha, and never under the candidate level.
+  std::size_t window = 20;     // nights of history used at most (the newest)
+  std::size_t min_history = 5; // fewer nights: verdict unknown
+  double alpha = 0.002;        // per-case level of a candidate
+  double look_alpha =
+      0.05; // tonight's p under this (or under alpha): a second look before deciding
+  double confirm_fdr = 0.05;  // Benjamini-Hochberg level over the candidates' confirmations
+  double effect_floor = 0.03; // |ratio - 1| that counts at least
+  double noise_floor = 0.005; // the robust sd of log values is at least this
+  double power = 0.8;         // for the MDE
+  double blind_above = 0.10;  // MDE past this: blind
+  std::size_t change_segment =
+      stats::ChangePointOptions{}.min_segment; // nights a side of a change, at least
+  double change_alpha =
+      stats::ChangePointOptions{}.alpha; // level of a change point (Bonferroni over the splits)
+  // The p under which a case asks for a second look: look_alpha, and never under the candidate
+  // level.
   double look_level() const { return look_alpha > alpha ? look_alpha : alpha; }
 };
 
@@ -66,27 +71,28 @@ struct GateOptions {
 struct GateInput {
   std::string case_id;
   std::vector<double> history;
-  std::optional<double> tonight;  // absent: the case did not run ok tonight
+  std::optional<double> tonight; // absent: the case did not run ok tonight
   // Why the history is shorter than the nights recorded, said with a verdict of too little history
-  // (e.g. "12 night(s) called boxed left out": only nights measured the way tonight was are history).
+  // (e.g. "12 night(s) called boxed left out": only nights measured the way tonight was are
+  // history).
   std::string left_out;
 };
 
 struct GateCase {
   std::string case_id;
-  std::size_t nights = 0;    // history used (the nights since the last change point, when one held)
-  std::size_t change_nights = 0;  // the window's last change point was this many nights ago; 0: none
-  double change_ratio = 0;        // its level after / before; NaN without one
-  double baseline = 0;       // [s] median of the nights; NaN without history
-  double noise = 0;          // robust sd of log night values (floored)
-  double low = 0;            // [s] the fastest and slowest night of the window; NaN without history
+  std::size_t nights = 0; // history used (the nights since the last change point, when one held)
+  std::size_t change_nights = 0; // the window's last change point was this many nights ago; 0: none
+  double change_ratio = 0;       // its level after / before; NaN without one
+  double baseline = 0;           // [s] median of the nights; NaN without history
+  double noise = 0;              // robust sd of log night values (floored)
+  double low = 0; // [s] the fastest and slowest night of the window; NaN without history
   double high = 0;
-  double tonight = 0;        // [s]; NaN when absent
-  double ratio = 0;          // tonight / baseline
+  double tonight = 0; // [s]; NaN when absent
+  double ratio = 0;   // tonight / baseline
   double t = 0;
-  double p_value = 0;        // NaN when not tested
-  double mde = 0;            // relative; NaN when unknown
-  bool blind = false;        // mde > blind_above
+  double p_value = 0; // NaN when not tested
+  double mde = 0;     // relative; NaN when unknown
+  bool blind = false; // mde > blind_above
   bool candidate = false;
   // Second look: `second_look` when tonight's p is under look_alpha; after second_look(), the
   // second value [s], the geometric mean of both over the baseline and its p (NaN without one).
@@ -99,11 +105,11 @@ struct GateCase {
   // After confirm(): the second measurement's ratio and p-value (NaN when not re-measured).
   double confirm_ratio = 0;
   double confirm_p = 0;
-  // Tonight called another way than nights of its history, which were left out (GateInput::left_out),
-  // and too little history is left: `unknown` for that reason.
+  // Tonight called another way than nights of its history, which were left out
+  // (GateInput::left_out), and too little history is left: `unknown` for that reason.
   bool called_otherwise = false;
-  std::string verdict;       // "slower", "faster", "same" or "unknown"
-  std::string reason;        // why: candidate, confirmed, not confirmed, too little history...
+  std::string verdict; // "slower", "faster", "same" or "unknown"
+  std::string reason;  // why: candidate, confirmed, not confirmed, too little history...
 };
 
 struct GateResult {
@@ -112,17 +118,18 @@ struct GateResult {
   std::size_t candidates() const;
   std::size_t count(const std::string& verdict) const;
   std::size_t blind() const;
-  std::size_t second_looks() const;  // cases that asked for a second look
-  std::size_t called_otherwise() const;  // unknown: called another way than their history
+  std::size_t second_looks() const;     // cases that asked for a second look
+  std::size_t called_otherwise() const; // unknown: called another way than their history
   bool regressed() const { return count("slower") > 0; }
-  bool looked = false;     // second_look() ran
-  bool confirmed = false;  // confirm() or confirm_ab() ran
-  bool ab = false;         // confirm_ab() ran: the confirmation was against the previous build
+  bool looked = false;    // second_look() ran
+  bool confirmed = false; // confirm() or confirm_ab() ran
+  bool ab = false;        // confirm_ab() ran: the confirmation was against the previous build
 };
 
 // The gate's noise of a set of values (night values, or one value per process): the larger of
 // 1.4826 MAD and (q90 - q10) / 2.563 of their logs, two estimates of the sd that agree on normal
-// data (the second also sees a minority mode); non-positive values are left out, NaN when none is left.
+// data (the second also sees a minority mode); non-positive values are left out, NaN when none is
+// left.
 double robust_log_sd(const std::vector<double>& values);
 
 // Judges every input against its own history: candidates, with verdict "same" and reason
@@ -135,26 +142,29 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
 // the window and past the floor; it becomes a candidate or stops being one. A case that asked and
 // has no second value keeps its first judgement (reason says so). Every case's MDE becomes the
 // two-look rule's.
-void second_look(GateResult& result, const std::vector<std::string>& ids, const std::vector<double>& values);
+void second_look(GateResult& result, const std::vector<std::string>& ids,
+                 const std::vector<double>& values);
 
 // Decides the candidates with a second measurement of them: `again[i]` is the re-measured
 // value of the case with id `ids[i]`. Confirmed candidates get verdict slower / faster; the
 // others "same", reason "not confirmed". Candidates with no second value stay "unknown".
-void confirm(GateResult& result, const std::vector<std::string>& ids, const std::vector<double>& again);
+void confirm(GateResult& result, const std::vector<std::string>& ids,
+             const std::vector<double>& again);
 
 // Decides the candidates A/B, like Chromeperf's Pinpoint: `baseline[i]` and `again[i]` are one
 // value per fresh process (the run's estimator over that process's repetitions) of the case
 // `ids[i]` measured by the previous build's binary and by tonight's, interleaved in time. A
 // candidate is confirmed when tonight's build differs from the previous one in the candidate's
-// direction: the two-sided Mann-Whitney U test of the two sets, Benjamini-Hochberg at `confirm_fdr` over the candidates, and the ratio of
-// their medians past the floor. `confirm_ratio` is that ratio (tonight / previous build). With
-// too few values to ever pass the test (2 / C(n + m, n) > confirm_fdr: 3 a side cannot reach
-// 0.05, 4 can), or none, the candidate stays "unknown".
+// direction: the two-sided Mann-Whitney U test of the two sets, Benjamini-Hochberg at `confirm_fdr`
+// over the candidates, and the ratio of their medians past the floor. `confirm_ratio` is that ratio
+// (tonight / previous build). With too few values to ever pass the test (2 / C(n + m, n) >
+// confirm_fdr: 3 a side cannot reach 0.05, 4 can), or none, the candidate stays "unknown".
 void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
-                const std::vector<std::vector<double>>& baseline, const std::vector<std::vector<double>>& again);
+                const std::vector<std::vector<double>>& baseline,
+                const std::vector<std::vector<double>>& again);
 
 Json to_json(const GateResult& result);
 void write_gate_markdown(const GateResult& result, std::ostream& out);
 void write_gate_csv(const GateResult& result, std::ostream& out);
 
-}  // namespace opbench::gate
+} // namespace opbench::gate

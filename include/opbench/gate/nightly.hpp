@@ -12,12 +12,13 @@ namespace opbench::gate {
 
 // The files of one night.
 struct Night {
-  std::string tonight;  // tonight's result file (or journal)
-  std::string history;  // the history database (history::History)
-  // The cases that asked for a second look, measured again tonight with tonight's settings; "": none.
+  std::string tonight; // tonight's result file (or journal)
+  std::string history; // the history database (history::History)
+  // The cases that asked for a second look, measured again tonight with tonight's settings; "":
+  // none.
   std::string second_look;
-  std::vector<std::string> confirm;           // the candidates measured again (files pooled)
-  std::vector<std::string> confirm_baseline;  // the same, by the previous build (A/B rounds)
+  std::vector<std::string> confirm;          // the candidates measured again (files pooled)
+  std::vector<std::string> confirm_baseline; // the same, by the previous build (A/B rounds)
 };
 
 // Judges tonight: per case, the history's nights measured the way tonight was (the same
@@ -27,4 +28,4 @@ struct Night {
 // isolate) or `confirm_baseline` comes without `confirm`; ResultsError on an unreadable file.
 GateResult judge_night(const Night& night, const GateOptions& options);
 
-}  // namespace opbench::gate
+} // namespace opbench::gate

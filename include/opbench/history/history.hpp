@@ -3,8 +3,8 @@
 // values over runs (nights). A run's value for a case is its time (results::Estimate::time, the
 // run's --estimator over its repetition medians) with the estimator that made it; the repetition
 // medians themselves are kept as the replicates, so that a series can be restated with one
-// estimator (restated): the gate, the trends of `history show` and the HTML report do. Adding the same result twice changes nothing (a run is known by its date, host and
-// command line).
+// estimator (restated): the gate, the trends of `history show` and the HTML report do. Adding the
+// same result twice changes nothing (a run is known by its date, host and command line).
 
 #include <cstddef>
 #include <cstdint>
@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "opbench/results/estimate.hpp"
 #include "opbench/results/result_set.hpp"
 #include "opbench/stats/change_points.hpp"
-#include "opbench/results/estimate.hpp"
 
 struct sqlite3;
 
@@ -23,8 +23,8 @@ namespace opbench::history {
 // One run as stored.
 struct RunInfo {
   std::int64_t id = 0;
-  std::string date;      // the run's context.date (UTC)
-  std::string label;     // what the user named it (a commit), else the LibTorch version
+  std::string date;  // the run's context.date (UTC)
+  std::string label; // what the user named it (a commit), else the LibTorch version
   std::string host;
   std::string source;    // the file it was added from
   std::size_t cases = 0; // cases stored (ok ones)
@@ -35,10 +35,10 @@ struct Point {
   std::int64_t run_id = 0;
   std::string date;
   std::string label;
-  double time = 0;                  // [s] the run's time for the case (its estimate)
-  std::string estimator;            // what made `time` from the replicates ("" where not recorded)
-  std::vector<double> replicates;   // [s] the run's repetition medians
-  std::string call_path;            // how opbench called the case (timing.call_path); "" where not recorded
+  double time = 0;                // [s] the run's time for the case (its estimate)
+  std::string estimator;          // what made `time` from the replicates ("" where not recorded)
+  std::vector<double> replicates; // [s] the run's repetition medians
+  std::string call_path; // how opbench called the case (timing.call_path); "" where not recorded
 };
 
 // The series with every point's time made with `estimator` from its replicates
@@ -55,13 +55,13 @@ std::vector<stats::ChangePoint> change_points(const std::vector<Point>& series);
 // without one skipped): a step there may be opbench's, not the code's (the boxed call unpacks its
 // arguments on every call). `history show` and the HTML report's trends mark them.
 struct CallPathChange {
-  std::size_t index = 0;  // the first point called the new way
+  std::size_t index = 0; // the first point called the new way
   std::string before, after;
 };
 std::vector<CallPathChange> call_path_changes(const std::vector<Point>& series);
 
 class History {
- public:
+public:
   // Opens (creating if needed) the history at `path`; throws ResultsError naming it.
   explicit History(const std::string& path);
   ~History();
@@ -87,7 +87,8 @@ class History {
   // call_path) or not known (added by an opbench before history version 4).
   std::vector<Point> series(const std::string& case_id, std::size_t limit = 0,
                             std::int64_t exclude_run = -1, const std::string& before_date = "",
-                            const std::string& measures = "", const std::string& call_path = "") const;
+                            const std::string& measures = "",
+                            const std::string& call_path = "") const;
 
   // Case ids with at least one value, sorted.
   std::vector<std::string> case_ids() const;
@@ -97,9 +98,9 @@ class History {
 
   const std::string& path() const { return m_path; }
 
- private:
+private:
   std::string m_path;
   sqlite3* m_db = nullptr;
 };
 
-}  // namespace opbench::history
+} // namespace opbench::history

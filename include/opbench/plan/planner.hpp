@@ -14,22 +14,22 @@ namespace opbench::plan {
 // One --axis NAME=VALUES, its values as written: what they are depends on the axis, a size or a
 // parameter of each sample that has it (axis_sizes, parameter_values).
 struct AxisSweep {
-  std::string text;                // "boxes=100,200:800:*2", for messages
-  std::string name;                // "boxes"
-  std::vector<std::string> items;  // "100", "200:800:*2"
+  std::string text;               // "boxes=100,200:800:*2", for messages
+  std::string name;               // "boxes"
+  std::vector<std::string> items; // "100", "200:800:*2"
 };
 
 struct PlanOptions {
-  std::vector<std::string> ops;            // names ("add", "add.Tensor", "aten::add"); empty: all
-  std::vector<std::string> samples;        // long-tail sample names; with ops, the union
-  std::vector<std::string> tags;           // keep entries with any of these tags; empty: all
-  std::vector<std::string> categories;     // keep entries of these categories; empty: all
-  std::vector<std::string> shape_classes;  // keep cases of these shape classes; empty: all
+  std::vector<std::string> ops;           // names ("add", "add.Tensor", "aten::add"); empty: all
+  std::vector<std::string> samples;       // long-tail sample names; with ops, the union
+  std::vector<std::string> tags;          // keep entries with any of these tags; empty: all
+  std::vector<std::string> categories;    // keep entries of these categories; empty: all
+  std::vector<std::string> shape_classes; // keep cases of these shape classes; empty: all
   std::vector<std::string> dtypes{"float32"};
   std::vector<std::string> devices{"cpu"};
   std::vector<int> threads{1};
-  std::vector<std::string> memory_formats{"contiguous"};  // "channels_last" only for 4-d/5-d inputs
-  bool backward = false;  // add a backward case after each forward case
+  std::vector<std::string> memory_formats{"contiguous"}; // "channels_last" only for 4-d/5-d inputs
+  bool backward = false; // add a backward case after each forward case
   // Stages of each forward case (results::stage_names); backward cases run eager only.
   std::vector<results::Stage> stages{results::Stage::eager};
   // Sample sizes and parameters swept by name (--axis NAME=VALUES): each catalogue case of a
@@ -37,19 +37,20 @@ struct PlanOptions {
   // once).
   std::vector<struct AxisSweep> axes;
   std::uint64_t seed = 0;
-  int shard_index = 0;    // keep only shard `shard_index` of `shard_count` (see in_shard)
+  int shard_index = 0; // keep only shard `shard_index` of `shard_count` (see in_shard)
   int shard_count = 1;
 };
 
 // A case of entry `name` bound as `bound`, at one point of the axes; kind "op", case_id made
 // from these. Metadata (shape class, source, origin) is left for the caller.
-results::Case make_case(const std::string& name, const catalog::BoundOp& bound, const std::string& dtype,
-               const std::string& device, int threads, results::Direction direction,
-               std::uint64_t seed, const std::string& memory_format = "contiguous",
-               results::Stage stage = results::Stage::eager);
+results::Case make_case(const std::string& name, const catalog::BoundOp& bound,
+                        const std::string& dtype, const std::string& device, int threads,
+                        results::Direction direction, std::uint64_t seed,
+                        const std::string& memory_format = "contiguous",
+                        results::Stage stage = results::Stage::eager);
 
-// True when the case belongs to shard `index` of `count`: core::stable_hash(case_id) % count == index.
-// Every case is in exactly one shard, whatever else is planned, on every machine.
+// True when the case belongs to shard `index` of `count`: core::stable_hash(case_id) % count ==
+// index. Every case is in exactly one shard, whatever else is planned, on every machine.
 bool in_shard(const std::string& case_id, int index, int count);
 
 // Parses `I/N` (0 <= I < N); throws UsageError otherwise.
@@ -78,8 +79,9 @@ bool case_matches(const catalog::CatalogCase& c, const std::string& name);
 // resolved operator, with or without "aten::".
 bool case_name_matches(const results::Case& c, const std::string& name);
 
-// Cases in catalog order, then axes (dtype, device, threads, layout, direction, stage). Throws UsageError for a
-// name in `ops` that selects nothing, and ConfigError for two rows that make the same case id.
+// Cases in catalog order, then axes (dtype, device, threads, layout, direction, stage). Throws
+// UsageError for a name in `ops` that selects nothing, and ConfigError for two rows that make the
+// same case id.
 std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& options);
 
-}  // namespace opbench::plan
+} // namespace opbench::plan

@@ -19,9 +19,10 @@ std::vector<results::Case> rebind(std::vector<results::Case> recorded, const std
 
 // `run --model FILE --input ...`: the whole model as a case of its own per device and thread
 // count of `options` (float32, forward, seeded with options.seed), measured like the others so the
-// sum of its operators can be held against it. `inputs` are the inputs' specs as JSON, `input_texts`
-// as given (`1x3x224x224:float32`; the case id joins them).
+// sum of its operators can be held against it. `inputs` are the inputs' specs as JSON,
+// `input_texts` as given (`1x3x224x224:float32`; the case id joins them).
 std::vector<results::Case> model_cases(const std::string& model, const Json& inputs,
-                                       const std::vector<std::string>& input_texts, const PlanOptions& options);
+                                       const std::vector<std::string>& input_texts,
+                                       const PlanOptions& options);
 
-}  // namespace opbench::plan
+} // namespace opbench::plan

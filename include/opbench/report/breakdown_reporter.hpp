@@ -6,7 +6,7 @@ namespace opbench::report {
 // share of the sum, the sum of the parts against the whole model's own case (kind "model",
 // from `run --model`), and the calls that were not timed, with why.
 class BreakdownReporter final : public Reporter {
- public:
+public:
   void write(const results::ResultSet& set, std::ostream& out) const override;
 };
-}  // namespace opbench::report
+} // namespace opbench::report

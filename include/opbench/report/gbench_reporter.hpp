@@ -8,11 +8,11 @@ namespace opbench::report {
 // stddev and cv aggregates; times in ns. opbench measures wall time only: cpu_time = real_time.
 // Only `ok` cases are written.
 class GbenchReporter final : public Reporter {
- public:
+public:
   explicit GbenchReporter(bool aggregates_only = false) : m_aggregates_only(aggregates_only) {}
   void write(const results::ResultSet& set, std::ostream& out) const override;
 
- private:
+private:
   bool m_aggregates_only;
 };
-}  // namespace opbench::report
+} // namespace opbench::report

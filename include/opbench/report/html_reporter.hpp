@@ -29,7 +29,7 @@ struct HtmlExtras {
 };
 
 class HtmlReporter final : public Reporter {
- public:
+public:
   explicit HtmlReporter(HtmlExtras extras = {}) : m_extras(std::move(extras)) {}
   void write(const results::ResultSet& set, std::ostream& out) const override;
 
@@ -37,8 +37,8 @@ class HtmlReporter final : public Reporter {
   // all its blocks (every block when it has fewer).
   static constexpr std::size_t k_strip_samples = 48;
 
- private:
+private:
   HtmlExtras m_extras;
 };
 
-}  // namespace opbench::report
+} // namespace opbench::report

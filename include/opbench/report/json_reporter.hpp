@@ -4,7 +4,7 @@
 namespace opbench::report {
 // The result file's own schema (schema_version, context, cases with raw samples).
 class JsonReporter final : public Reporter {
- public:
+public:
   void write(const results::ResultSet& set, std::ostream& out) const override;
 };
-}  // namespace opbench::report
+} // namespace opbench::report

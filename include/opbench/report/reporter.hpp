@@ -11,7 +11,7 @@
 namespace opbench::report {
 
 class Reporter {
- public:
+public:
   virtual ~Reporter() = default;
   virtual void write(const results::ResultSet& set, std::ostream& out) const = 0;
 };
@@ -37,4 +37,4 @@ std::string device_times_text(const results::CaseResult& r);
 
 std::string console_line(const results::CaseResult& result);
 
-}  // namespace opbench::report
+} // namespace opbench::report

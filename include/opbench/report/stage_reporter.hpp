@@ -22,23 +22,23 @@ struct StageCell {
 };
 
 struct StageRow {
-  std::string case_id;  // the eager case id
+  std::string case_id; // the eager case id
   std::string name, kind, source, device;
   std::vector<std::string> tags;
-  std::vector<StageCell> cells;  // one per StageTable::stages
+  std::vector<StageCell> cells; // one per StageTable::stages
 };
 
 // Geometric mean of the speedups of one stage over a group of rows.
 struct StageMean {
-  std::string group;               // a tag, or "all"
-  std::vector<double> speedup;     // per stage (NaN where no row ran it)
-  std::vector<std::size_t> rows;   // rows behind each
+  std::string group;             // a tag, or "all"
+  std::vector<double> speedup;   // per stage (NaN where no row ran it)
+  std::vector<std::size_t> rows; // rows behind each
 };
 
 struct StageTable {
-  std::vector<std::string> stages;  // present in the results, in results::stage_names order
+  std::vector<std::string> stages; // present in the results, in results::stage_names order
   std::vector<StageRow> rows;
-  std::vector<StageMean> means;     // "all" first, then tags by name
+  std::vector<StageMean> means; // "all" first, then tags by name
 };
 
 // The time a stage table holds for a result: the case's median on the CPU; on CUDA its batch
@@ -52,12 +52,12 @@ StageTable make_stage_table(const results::ResultSet& set);
 
 // Markdown (`export --format stages`) or CSV (`--format stages-csv`).
 class StageReporter final : public Reporter {
- public:
+public:
   explicit StageReporter(bool csv) : csv_(csv) {}
   void write(const results::ResultSet& set, std::ostream& out) const override;
 
- private:
+private:
   bool csv_;
 };
 
-}  // namespace opbench::report
+} // namespace opbench::report

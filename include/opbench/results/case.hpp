@@ -11,27 +11,27 @@
 namespace opbench::results {
 
 struct Case {
-  std::string case_id;      // stable, readable key: name/args/dtype/device/tN/direction
-  std::string name;         // catalog name ("conv2d")
+  std::string case_id; // stable, readable key: name/args/dtype/device/tN/direction
+  std::string name;    // catalog name ("conv2d")
   Kind kind = Kind::op;
-  std::string op;           // resolved operator, "aten::conv2d"
-  std::string schema;       // its schema text
-  Json given;               // given arguments, normalised (what the case id and re-runs use)
-  Json arguments;           // every argument, defaults filled in
-  std::string shape_class;  // may be empty
-  std::string category;     // the config's category ("arithmetic", "longtail"); may be empty
-  std::vector<std::string> tags;  // the config's tags, sorted
-  std::string source;       // where the shapes come from; may be empty
-  std::string origin;       // config file:row
-  std::string dtype;        // canonical dtype of tensors without their own
-  std::string device;       // "cpu" or "cuda:N"
-  int threads = 1;          // intra-op threads
+  std::string op;                // resolved operator, "aten::conv2d"
+  std::string schema;            // its schema text
+  Json given;                    // given arguments, normalised (what the case id and re-runs use)
+  Json arguments;                // every argument, defaults filled in
+  std::string shape_class;       // may be empty
+  std::string category;          // the config's category ("arithmetic", "longtail"); may be empty
+  std::vector<std::string> tags; // the config's tags, sorted
+  std::string source;            // where the shapes come from; may be empty
+  std::string origin;            // config file:row
+  std::string dtype;             // canonical dtype of tensors without their own
+  std::string device;            // "cpu" or "cuda:N"
+  int threads = 1;               // intra-op threads
   Direction direction = Direction::forward;
-  std::string memory_format = "contiguous";  // or "channels_last" (4-d and 5-d tensor inputs)
-  Stage stage = Stage::eager;  // how the computation runs (vocabulary.hpp)
-  std::uint64_t seed = 0;   // seed of the input generator
-  int count = 1;            // calls per model invocation (extracted configs); a weight for reports
-  std::string skip_reason;  // non-empty: the case is recorded as skipped with this reason
+  std::string memory_format = "contiguous"; // or "channels_last" (4-d and 5-d tensor inputs)
+  Stage stage = Stage::eager;               // how the computation runs (vocabulary.hpp)
+  std::uint64_t seed = 0;                   // seed of the input generator
+  int count = 1;           // calls per model invocation (extracted configs); a weight for reports
+  std::string skip_reason; // non-empty: the case is recorded as skipped with this reason
 };
 
 // `name/args/dtype/device/tN/direction`, args from `given` in schema order
@@ -40,7 +40,8 @@ struct Case {
 // than eager another (`.../forward/script`), so eager ids stay what they always were.
 std::string make_case_id(const std::string& name, const Json& given, const std::string& dtype,
                          const std::string& device, int threads, Direction direction,
-                         const std::string& memory_format = "contiguous", Stage stage = Stage::eager);
+                         const std::string& memory_format = "contiguous",
+                         Stage stage = Stage::eager);
 
 // The case id of `c` at stage "eager" (the row a stage table and compare hold its stages against).
 std::string eager_case_id(const Case& c);
@@ -55,4 +56,4 @@ Json to_json(const Case& c);
 // Reads a case back; throws ResultsError naming `where` when a field is missing.
 Case case_from_json(const Json& json, const std::string& where);
 
-}  // namespace opbench::results
+} // namespace opbench::results

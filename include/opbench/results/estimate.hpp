@@ -30,9 +30,9 @@ double estimate_with(const std::string& estimator, const std::vector<double>& re
 Estimate estimate_of(const std::vector<double>& repetition_medians,
                      const std::string& estimator = k_default_estimator);
 
-// How a run (`run --processes`, recorded as context.processes) splits a case's repetitions over fresh processes run one after another:
-// the share of each (the first ones take one more when it does not divide), at least one
-// repetition each, so never more processes than repetitions.
+// How a run (`run --processes`, recorded as context.processes) splits a case's repetitions over
+// fresh processes run one after another: the share of each (the first ones take one more when it
+// does not divide), at least one repetition each, so never more processes than repetitions.
 std::vector<int> split_repetitions(int repetitions, int processes);
 
 // One result from parts of a case's measurement: single repetitions (a run's loop, --isolate's
@@ -51,8 +51,8 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
 // timing.usual_bandwidth. Nothing happens without readings or a positive `usual`. Returns what it
 // did.
 struct SetAsideOutcome {
-  std::size_t set_aside = 0;    // repetitions moved to timing.set_aside
-  bool all_unusual = false;     // every repetition was off the usual level: all kept, message says so
+  std::size_t set_aside = 0; // repetitions moved to timing.set_aside
+  bool all_unusual = false;  // every repetition was off the usual level: all kept, message says so
 };
 SetAsideOutcome set_aside_unusual_bandwidth(CaseResult& result, double usual, double tolerance);
 
@@ -65,4 +65,4 @@ inline constexpr double k_noisy_cv = 0.10;
 // looser.
 bool noisy(const CaseResult& result);
 
-}  // namespace opbench::results
+} // namespace opbench::results

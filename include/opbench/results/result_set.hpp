@@ -19,9 +19,9 @@ inline constexpr int k_schema_version = 1;
 
 // Exact allocation figures of one untimed call, from the allocation reporter.
 struct MemoryStats {
-  std::int64_t peak_bytes = 0;   // highest live bytes above the level before the call
-  std::int64_t total_bytes = 0;  // sum of every allocation's size
-  std::int64_t allocations = 0;  // number of allocations
+  std::int64_t peak_bytes = 0;  // highest live bytes above the level before the call
+  std::int64_t total_bytes = 0; // sum of every allocation's size
+  std::int64_t allocations = 0; // number of allocations
   // CUDA only: the caching allocator's own peaks (reset before the probe; inputs included).
   std::optional<std::int64_t> device_peak_allocated_bytes;
   std::optional<std::int64_t> device_peak_reserved_bytes;
@@ -30,23 +30,24 @@ struct MemoryStats {
 // Where a case's wall-clock time went besides its timed blocks (TimingInfo::total_time), in
 // seconds, summed over its kept repetitions; a run's summary adds them up (`time_spent`).
 struct TimeSpent {
-  double inputs = 0;     // making the inputs (every repetition makes its own)
-  double recording = 0;  // the untimed call under the ATen-call recorder (the first repetition;
-                         // every one on CUDA, where it decides whether a graph can hold the call)
-  double warmup = 0;     // warmup and block-size calibration calls
-  double retaken = 0;    // timed blocks dropped because the process was interrupted in them
-  double canary = 0;     // the speed canary before and after the timing
-  double probes = 0;     // the memory probe and the trace (the first repetition)
+  double inputs = 0;    // making the inputs (every repetition makes its own)
+  double recording = 0; // the untimed call under the ATen-call recorder (the first repetition;
+                        // every one on CUDA, where it decides whether a graph can hold the call)
+  double warmup = 0;    // warmup and block-size calibration calls
+  double retaken = 0;   // timed blocks dropped because the process was interrupted in them
+  double canary = 0;    // the speed canary before and after the timing
+  double probes = 0;    // the memory probe and the trace (the first repetition)
   double total() const { return inputs + recording + warmup + retaken + canary + probes; }
   TimeSpent& operator+=(const TimeSpent& other);
 };
 
 // How the samples were taken.
 struct TimingInfo {
-  std::string timer;                // "steady_clock", "cuda_event" or "host_sync"
-  std::string mode = "hot";         // "hot", or "cold" (cache overwritten before each call)
-  CallPath call_path = CallPath::boxed;  // how opbench called it (vocabulary.hpp; exec/typed_call.hpp)
-  std::string cuda_graph = "off";   // "off", "on (K calls per replay)" or "fallback: why"
+  std::string timer;        // "steady_clock", "cuda_event" or "host_sync"
+  std::string mode = "hot"; // "hot", or "cold" (cache overwritten before each call)
+  CallPath call_path =
+      CallPath::boxed;            // how opbench called it (vocabulary.hpp; exec/typed_call.hpp)
+  std::string cuda_graph = "off"; // "off", "on (K calls per replay)" or "fallback: why"
   // What `samples` and the estimate time. "host": the host clock around back-to-back calls (CPU
   // cases). On CUDA: "gpu", the device's execution per call with launch overhead hidden (CUDA-
   // graph replays of many calls, timed with events); "batch", back-to-back eager launches timed
@@ -63,18 +64,18 @@ struct TimingInfo {
   // host), and back-to-back eager calls timed with CUDA events (what an eager loop sustains).
   std::vector<double> cpu_times;
   std::vector<double> batch_times;
-  std::int64_t block_size = 0;      // calls per timed block
-  std::int64_t warmup_calls = 0;    // calls before the first timed block (calibration included)
-  double total_time = 0;            // seconds spent in timed blocks
-  double target_noise = 0;          // relative noise (cv) the run aimed for
-  double noise = 0;                 // relative noise reached (cv of the samples)
-  bool noise_reached = false;       // noise <= target_noise
-  std::vector<double> repetition_medians;  // one median per repetition (--repetitions)
-  std::int64_t discarded_blocks = 0;       // blocks taken again: the process was interrupted
-  std::int64_t placement_padding = 0;      // bytes allocated before the inputs (first repetition)
-  double canary = 0;  // [s] the speed canary around the timing (exec/canary.hpp), slower of the
-                      // one before and the one after; the slowest over kept repetitions; 0: none
-  std::int64_t retried_repetitions = 0;    // repetitions measured again: the machine was slow
+  std::int64_t block_size = 0;   // calls per timed block
+  std::int64_t warmup_calls = 0; // calls before the first timed block (calibration included)
+  double total_time = 0;         // seconds spent in timed blocks
+  double target_noise = 0;       // relative noise (cv) the run aimed for
+  double noise = 0;              // relative noise reached (cv of the samples)
+  bool noise_reached = false;    // noise <= target_noise
+  std::vector<double> repetition_medians; // one median per repetition (--repetitions)
+  std::int64_t discarded_blocks = 0;      // blocks taken again: the process was interrupted
+  std::int64_t placement_padding = 0;     // bytes allocated before the inputs (first repetition)
+  double canary = 0; // [s] the speed canary around the timing (exec/canary.hpp), slower of the
+                     // one before and the one after; the slowest over kept repetitions; 0: none
+  std::int64_t retried_repetitions = 0; // repetitions measured again: the machine was slow
   // Memory-bound CPU cases (exec/canary.hpp's memory_bound_bytes): the
   // memory canary's bandwidth [bytes/s] before and after each repetition, in the order of
   // repetition_medians; empty for other cases.
@@ -85,10 +86,12 @@ struct TimingInfo {
   struct SetAside {
     double median = 0;
     std::array<double, 2> bandwidth{};
-    std::size_t repetition = 0;  // its place among all the case's repetitions (0-based), set aside or not
+    std::size_t repetition =
+        0; // its place among all the case's repetitions (0-based), set aside or not
   };
   std::vector<SetAside> set_aside;
-  double usual_bandwidth = 0;  // [bytes/s] the run's usual memory canary at the case's threads; 0: none
+  double usual_bandwidth =
+      0; // [bytes/s] the run's usual memory canary at the case's threads; 0: none
   TimeSpent spent;
 };
 
@@ -98,14 +101,15 @@ struct StageInfo {
   // "torchscript" (graph executor, fusion off), "torchscript+onednn_graph" or
   // "torchscript+tensorexpr" (with that fuser), "cuda_graph" (one graph replay per call).
   std::string runner;
-  std::optional<std::int64_t> graph_ops;      // operator nodes the executed graph runs outside fusion groups
-  std::optional<std::int64_t> fusion_groups;  // fused kernels (groups) in the executed graph
-  std::optional<std::int64_t> fused_ops;      // operator nodes inside those groups
+  std::optional<std::int64_t>
+      graph_ops; // operator nodes the executed graph runs outside fusion groups
+  std::optional<std::int64_t> fusion_groups; // fused kernels (groups) in the executed graph
+  std::optional<std::int64_t> fused_ops;     // operator nodes inside those groups
   // Worst |stage - eager| / (atol + rtol * max|eager|) over every output element (<= 1 passes;
   // exec/output_check.hpp); 0 when the outputs are identical.
   double check = 0;
-  std::string tolerance;  // "|d| <= 1e-05 + 0.0001 * max|eager|" (float32), "exact" (integers, bool)
-  std::string note;       // anything the reader should know (e.g. host-read inputs baked in)
+  std::string tolerance; // "|d| <= 1e-05 + 0.0001 * max|eager|" (float32), "exact" (integers, bool)
+  std::string note;      // anything the reader should know (e.g. host-read inputs baked in)
 };
 
 // The estimator a case's time is made with unless the run says another (estimate.hpp lists
@@ -121,33 +125,33 @@ inline constexpr const char* k_default_estimator = "fastest-third";
 // 98.4%, 5 at 93.75%), and the relative spread of the repetition medians.
 struct Estimate {
   std::string estimator = k_default_estimator;
-  double time = 0;      // seconds: `estimator` over the repetition medians; NaN when no repetition
+  double time = 0; // seconds: `estimator` over the repetition medians; NaN when no repetition
   std::size_t repetitions = 0;
-  double median = 0;    // seconds: the median of the repetition medians
-  double low = 0;       // interval of `median` [s]
+  double median = 0; // seconds: the median of the repetition medians
+  double low = 0;    // interval of `median` [s]
   double high = 0;
-  double coverage = 0;  // exact coverage of [low, high]; 0 with one repetition
-  double spread = 0;    // (max - min) / median of the repetition medians
+  double coverage = 0; // exact coverage of [low, high]; 0 with one repetition
+  double spread = 0;   // (max - min) / median of the repetition medians
 };
 
 struct CaseResult {
   results::Case c;
   Status status = Status::ok;
-  std::string message;        // why, when not ok
-  Estimate estimate;          // the case's time across repetitions
-  stats::Summary summary;     // of `samples` (all repetitions' blocks pooled)
+  std::string message;    // why, when not ok
+  Estimate estimate;      // the case's time across repetitions
+  stats::Summary summary; // of `samples` (all repetitions' blocks pooled)
   TimingInfo timing;
   std::optional<MemoryStats> memory;
   cost::WorkInfo work;
-  std::vector<double> samples;  // seconds per call, one per block, in order
-  std::string trace;            // run --trace: the case's profiler trace (Chrome trace JSON)
-  std::optional<StageInfo> stage_info;  // stages other than eager
+  std::vector<double> samples;         // seconds per call, one per block, in order
+  std::string trace;                   // run --trace: the case's profiler trace (Chrome trace JSON)
+  std::optional<StageInfo> stage_info; // stages other than eager
 };
 
 struct ResultSet {
   Json context = Json::object();
   std::vector<CaseResult> cases;
-  Json summary = Json::object();  // counts and warnings of the run, written at its end
+  Json summary = Json::object(); // counts and warnings of the run, written at its end
 };
 
 Json to_json(const CaseResult& result);
@@ -158,4 +162,4 @@ Json to_json(const TimeSpent& spent);
 CaseResult case_result_from_json(const Json& json, const std::string& where);
 ResultSet result_set_from_json(const Json& json, const std::string& where);
 
-}  // namespace opbench::results
+} // namespace opbench::results

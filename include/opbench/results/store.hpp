@@ -15,7 +15,7 @@
 namespace opbench::results {
 
 class ResultWriter {
- public:
+public:
   // Creates OUTPUT's directory and the journal, and writes the context line.
   ResultWriter(std::string output_path, Json context);
   ~ResultWriter();
@@ -36,7 +36,7 @@ class ResultWriter {
 
   const std::string& journal_path() const { return m_journal_path; }
 
- private:
+private:
   std::string m_output_path;
   std::string m_journal_path;
   std::FILE* m_journal = nullptr;
@@ -55,4 +55,4 @@ std::string latest_result(const std::string& directory);
 // `DIR/run-YYYYMMDD-HHMMSS.json` in UTC, made unique with a suffix when taken.
 std::string default_output_path(const std::string& directory);
 
-}  // namespace opbench::results
+} // namespace opbench::results

@@ -48,38 +48,39 @@ void from_json(const BasicJson& json, E& value) {
   value = core::parse_name_or_throw<E>(json.template get<std::string>(), "name", "JSON");
 }
 
-}  // namespace opbench::results
+} // namespace opbench::results
 
 namespace opbench::core {
 
-template <>
-struct NameTable<results::Kind> {
+template <> struct NameTable<results::Kind> {
   static constexpr std::pair<results::Kind, std::string_view> k_names[] = {
-      {results::Kind::op, "op"}, {results::Kind::sample, "sample"}, {results::Kind::model, "model"}};
+      {results::Kind::op, "op"},
+      {results::Kind::sample, "sample"},
+      {results::Kind::model, "model"}};
 };
 
-template <>
-struct NameTable<results::Direction> {
+template <> struct NameTable<results::Direction> {
   static constexpr std::pair<results::Direction, std::string_view> k_names[] = {
       {results::Direction::forward, "forward"}, {results::Direction::backward, "backward"}};
 };
 
-template <>
-struct NameTable<results::Stage> {
+template <> struct NameTable<results::Stage> {
   static constexpr std::pair<results::Stage, std::string_view> k_names[] = {
-      {results::Stage::eager, "eager"},   {results::Stage::script, "script"},
-      {results::Stage::fused, "fused"},   {results::Stage::graph, "graph"},
+      {results::Stage::eager, "eager"},
+      {results::Stage::script, "script"},
+      {results::Stage::fused, "fused"},
+      {results::Stage::graph, "graph"},
       {results::Stage::inductor, "inductor"}};
 };
 
-template <>
-struct NameTable<results::Status> {
+template <> struct NameTable<results::Status> {
   static constexpr std::pair<results::Status, std::string_view> k_names[] = {
-      {results::Status::ok, "ok"}, {results::Status::error, "error"}, {results::Status::skipped, "skipped"}};
+      {results::Status::ok, "ok"},
+      {results::Status::error, "error"},
+      {results::Status::skipped, "skipped"}};
 };
 
-template <>
-struct NameTable<results::CallPath> {
+template <> struct NameTable<results::CallPath> {
   static constexpr std::pair<results::CallPath, std::string_view> k_names[] = {
       {results::CallPath::boxed, "boxed"},       {results::CallPath::typed, "typed"},
       {results::CallPath::gradient, "gradient"}, {results::CallPath::sample, "sample"},
@@ -88,12 +89,13 @@ struct NameTable<results::CallPath> {
       {results::CallPath::inductor, "inductor"}};
 };
 
-template <>
-struct NameTable<results::Measures> {
+template <> struct NameTable<results::Measures> {
   static constexpr std::pair<results::Measures, std::string_view> k_names[] = {
-      {results::Measures::host, "host"}, {results::Measures::host_sync, "host_sync"},
-      {results::Measures::cpu, "cpu"},   {results::Measures::gpu, "gpu"},
+      {results::Measures::host, "host"},
+      {results::Measures::host_sync, "host_sync"},
+      {results::Measures::cpu, "cpu"},
+      {results::Measures::gpu, "gpu"},
       {results::Measures::batch, "batch"}};
 };
 
-}  // namespace opbench::core
+} // namespace opbench::core

@@ -21,13 +21,15 @@ void write_plan(const std::vector<results::Case>& cases, const std::string& path
 
 // Runs repetition `repetition` (its placement index) of `c` in a fresh process and reads its
 // result back; a process that ended without one gives an error result saying how it ended.
-results::CaseResult run_isolated(const results::Case& c, const std::string& plan_file, const RunSettings& options,
-                                 bool memory, bool trace, int repetition, const std::string& scratch, int serial);
+results::CaseResult run_isolated(const results::Case& c, const std::string& plan_file,
+                                 const RunSettings& options, bool memory, bool trace,
+                                 int repetition, const std::string& scratch, int serial);
 
 // Runs process `index` (0-based) of `of` over every case of the plan: `repetitions` each, the
 // first at placement `first_placement`, the memory probe and traces only when asked. Its
 // progress lines go to this process's stderr, labelled "process K/P".
-ProcessPart run_process(const std::string& plan_file, const RunSettings& options, int index, int of, int repetitions, int first_placement, bool memory, bool trace,
+ProcessPart run_process(const std::string& plan_file, const RunSettings& options, int index, int of,
+                        int repetitions, int first_placement, bool memory, bool trace,
                         const std::string& scratch);
 
-}  // namespace opbench::run
+} // namespace opbench::run

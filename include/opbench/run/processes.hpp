@@ -41,7 +41,8 @@ struct ProcessCallbacks {
   // A repetition a process kept, as soon as that process ended (the journal keeps it should the
   // run be killed); `process` 0-based.
   std::function<void(const results::CaseResult&, int process)> kept;
-  // A case is over: its parts merged (or the part that failed or was skipped, saying which process).
+  // A case is over: its parts merged (or the part that failed or was skipped, saying which
+  // process).
   std::function<void(results::CaseResult)> finish;
   // A line about the run ("process 2 of 3: ...", a process that died).
   std::function<void(const std::string&)> note;
@@ -54,7 +55,8 @@ struct ProcessCallbacks {
 // the other processes measured, and its message says how many of how many it has and why; a case
 // no process measured is an error naming the processes' problems. Returns what the processes met
 // (slow spells, memory readings, time measured again and spent warming up), summed.
-SlowSpells measure_in_processes(const std::vector<results::Case>& cases, const std::vector<int>& shares,
-                                const RunSettings& settings, const ProcessCallbacks& on);
+SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
+                                const std::vector<int>& shares, const RunSettings& settings,
+                                const ProcessCallbacks& on);
 
-}  // namespace opbench::run
+} // namespace opbench::run

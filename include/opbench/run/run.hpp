@@ -21,8 +21,11 @@ struct RunObserver {
   // The journal is open: `cases` will be measured, finished ones go to `journal` as they finish.
   std::function<void(std::size_t cases, const std::string& journal)> started;
   // A case is over (`finished` of `total`, `elapsed` seconds since the run began).
-  std::function<void(const results::CaseResult&, std::size_t finished, std::size_t total, double elapsed)> case_done;
-  // A line about the run (a process started or died, the memory canary's level, where the time went).
+  std::function<void(const results::CaseResult&, std::size_t finished, std::size_t total,
+                     double elapsed)>
+      case_done;
+  // A line about the run (a process started or died, the memory canary's level, where the time
+  // went).
   std::function<void(const std::string&)> note;
 };
 
@@ -32,31 +35,31 @@ struct RunOutcome {
   std::size_t ok = 0;
   std::size_t failed = 0;
   std::size_t skipped = 0;
-  std::string output;  // the result file written
-  Json summary;        // the result file's summary
+  std::string output; // the result file written
+  Json summary;       // the result file's summary
 };
 
 class Session {
- public:
+public:
   // Checks the settings (UsageError) and sets this process up for measuring: the host allocator
   // (exec/host_allocator.hpp), before anything is planned, so every allocation measured follows it.
   explicit Session(RunSettings settings);
 
   // Measures `cases` (planned, none empty) and writes the result file `output` (its journal
-  // beside it, as cases finish); the command line is recorded in the context. A case that fails is recorded as such and the others go on; throws
-  // ResultsError when the output cannot be written.
-  RunOutcome run(const std::vector<results::Case>& cases, const std::string& output, const std::string& command_line,
-                 const RunObserver& observer);
+  // beside it, as cases finish); the command line is recorded in the context. A case that fails is
+  // recorded as such and the others go on; throws ResultsError when the output cannot be written.
+  RunOutcome run(const std::vector<results::Case>& cases, const std::string& output,
+                 const std::string& command_line, const RunObserver& observer);
 
   const RunSettings& settings() const { return m_settings; }
 
- private:
+private:
   RunSettings m_settings;
-  std::string m_allocator;  // the host allocator's description (the context's host_allocator)
+  std::string m_allocator; // the host allocator's description (the context's host_allocator)
 };
 
 // Where --trace puts the trace of `case_id` in `dir`: a file name made of its readable
 // characters, with its stable hash so that two ids never share a file.
 std::string trace_file(const std::string& dir, const std::string& case_id);
 
-}  // namespace opbench::run
+} // namespace opbench::run

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "opbench/exec/executor.hpp"
-#include "opbench/run/schedule.hpp"
-#include "opbench/run/settings.hpp"
 #include "opbench/results/case.hpp"
 #include "opbench/results/result_set.hpp"
+#include "opbench/run/schedule.hpp"
+#include "opbench/run/settings.hpp"
 
 namespace opbench::run {
 
@@ -28,8 +28,8 @@ struct SlowSpells {
   std::size_t measured_again = 0;
   std::size_t repetitions = 0;
   std::map<int, double> fastest_canary;
-  double time_retried = 0;         // [s] everything of the repetitions measured again
-  double time_process_warmup = 0;  // [s] the process's first, dropped repetitions (--process-warmup)
+  double time_retried = 0;        // [s] everything of the repetitions measured again
+  double time_process_warmup = 0; // [s] the process's first, dropped repetitions (--process-warmup)
   BandwidthReadings bandwidth;
 };
 
@@ -38,9 +38,9 @@ struct SlowSpells {
 struct LoopOptions {
   int repetitions = 0;
   bool interleave = false;
-  std::uint64_t order_seed = 0;  // the Schedule's shuffle
-  int retries = 0;               // per repetition (Schedule)
-  double slow_tolerance = 0;     // SpeedGate
+  std::uint64_t order_seed = 0; // the Schedule's shuffle
+  int retries = 0;              // per repetition (Schedule)
+  double slow_tolerance = 0;    // SpeedGate
   double bandwidth_tolerance = 0;
   // Seconds the process's first job is measured and dropped before anything is kept (at least one
   // repetition); 0: none (an --isolate parent, whose processes each warm up).
@@ -68,6 +68,7 @@ struct LoopCallbacks {
 };
 
 // Measures every case of `cases` `options.repetitions` times; returns what the run met.
-SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& options, const LoopCallbacks& on);
+SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& options,
+                    const LoopCallbacks& on);
 
-}  // namespace opbench::run
+} // namespace opbench::run

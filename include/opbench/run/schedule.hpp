@@ -5,9 +5,9 @@
 //
 // A shared machine has slow spells of seconds (docs/reproducibility-log.md, "The canaries"), long
 // enough to move every block of a case measured inside one. So each repetition is bracketed by a
-// canary (exec/canary.hpp: a fixed loop on the calling thread); SpeedGate holds the fastest canary seen per thread count,
-// and a repetition whose canary was more than `tolerance` slower is put back into the queue at a
-// later, random place (Schedule::retry) instead of being kept, within a budget.
+// canary (exec/canary.hpp: a fixed loop on the calling thread); SpeedGate holds the fastest canary
+// seen per thread count, and a repetition whose canary was more than `tolerance` slower is put back
+// into the queue at a later, random place (Schedule::retry) instead of being kept, within a budget.
 
 #include <cstddef>
 #include <cstdint>
@@ -18,19 +18,19 @@
 #include <vector>
 
 #include "opbench/core/json.hpp"
-#include "opbench/results/result_set.hpp"
 #include "opbench/results/estimate.hpp"
+#include "opbench/results/result_set.hpp"
 
 namespace opbench::run {
 
 struct Job {
   std::size_t case_index = 0;
-  int repetition = 0;  // 0-based
-  int attempt = 0;     // 0 the first time; +1 per retry
+  int repetition = 0; // 0-based
+  int attempt = 0;    // 0 the first time; +1 per retry
 };
 
 class Schedule {
- public:
+public:
   // The share of a run's jobs that may be measured again, at most (`run --retries` help says so).
   static constexpr double k_retry_budget = 0.4;
 
@@ -38,8 +38,8 @@ class Schedule {
   // (Fisher-Yates with mt19937_64, whose output the standard fixes: the same order everywhere).
   // A run may retry at most `max_retries` times per job and `retry_budget` x (number of jobs)
   // times in all, so a machine that stays slow costs at most that much more time.
-  Schedule(std::size_t cases, int repetitions, bool interleave, std::uint64_t seed,
-           int max_retries, double retry_budget = k_retry_budget);
+  Schedule(std::size_t cases, int repetitions, bool interleave, std::uint64_t seed, int max_retries,
+           double retry_budget = k_retry_budget);
 
   // The next job; false when none is left.
   bool next(Job& job);
@@ -54,7 +54,7 @@ class Schedule {
   std::size_t jobs() const { return m_jobs; }
   std::size_t retries() const { return m_retries; }
 
- private:
+private:
   std::deque<Job> m_queue;
   std::mt19937_64 m_random;
   bool m_interleave;
@@ -67,7 +67,7 @@ class Schedule {
 // Whether the machine ran at full speed during a repetition, from its canary times (seconds)
 // against the fastest canary seen for the same thread count.
 class SpeedGate {
- public:
+public:
   explicit SpeedGate(double tolerance) : m_tolerance(tolerance) {}
 
   // Records `canary` for `threads` and says how much slower than the fastest so far it is
@@ -81,7 +81,7 @@ class SpeedGate {
   // The fastest canary per thread count [s].
   const std::map<int, double>& fastest() const { return m_fastest; }
 
- private:
+private:
   double m_tolerance;
   std::map<int, double> m_fastest;
 };
@@ -94,7 +94,7 @@ class SpeedGate {
 // repetition off the usual level so far (off_usual) and, once a case is done, sets aside those
 // still off it (apply); with --processes the parent does both on the whole run's readings.
 class BandwidthReadings {
- public:
+public:
   // Readings at a thread count before a repetition can be judged off the usual level so far: a
   // process's first few memory-bound repetitions set the level, none is measured again for it.
   static constexpr std::size_t k_min_readings = 20;
@@ -119,18 +119,19 @@ class BandwidthReadings {
   std::size_t set_aside() const { return m_set_aside; }
   std::size_t cases_set_aside() const { return m_cases_set_aside; }
 
-  std::size_t measured_again = 0;  // repetitions measured again for it (off_usual), counted by the run
+  std::size_t measured_again =
+      0; // repetitions measured again for it (off_usual), counted by the run
 
- private:
+private:
   struct Level {
     double tolerance;
     double level;
   };
   std::map<int, std::vector<double>> m_by_threads;
-  std::map<int, Level> m_known_levels;  // usual(): per thread count, until new readings come
-  std::size_t m_set_aside = 0;          // repetitions set aside
-  std::size_t m_cases_set_aside = 0;    // cases with one or more
-  std::size_t m_cases_unusual = 0;      // cases measured at an unusual bandwidth only
+  std::map<int, Level> m_known_levels; // usual(): per thread count, until new readings come
+  std::size_t m_set_aside = 0;         // repetitions set aside
+  std::size_t m_cases_set_aside = 0;   // cases with one or more
+  std::size_t m_cases_unusual = 0;     // cases measured at an unusual bandwidth only
 };
 
-}  // namespace opbench::run
+} // namespace opbench::run

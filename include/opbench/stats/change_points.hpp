@@ -20,20 +20,21 @@
 namespace opbench::stats {
 
 struct ChangePointOptions {
-  std::size_t min_segment = 6;  // values on each side of a change, at least
-  double alpha = 0.01;          // after Bonferroni over the splits of a segment
-  double effect_floor = 0.03;   // |median after / median before - 1|, at least
+  std::size_t min_segment = 6; // values on each side of a change, at least
+  double alpha = 0.01;         // after Bonferroni over the splits of a segment
+  double effect_floor = 0.03;  // |median after / median before - 1|, at least
 };
 
 struct ChangePoint {
-  std::size_t index = 0;  // the first value of the new level
-  double before = 0;      // median of the segment before it (up to the previous change point)
-  double after = 0;       // median of the segment after it (up to the next change point)
-  double p_value = 0;     // the U test's p at the split, times the splits tried (at most 1)
+  std::size_t index = 0; // the first value of the new level
+  double before = 0;     // median of the segment before it (up to the previous change point)
+  double after = 0;      // median of the segment after it (up to the next change point)
+  double p_value = 0;    // the U test's p at the split, times the splits tried (at most 1)
 };
 
 // Change points of `values` (any positive unit), sorted by index; `before` and `after` are the
 // medians of the final segments on either side.
-std::vector<ChangePoint> change_points(const std::vector<double>& values, const ChangePointOptions& options = {});
+std::vector<ChangePoint> change_points(const std::vector<double>& values,
+                                       const ChangePointOptions& options = {});
 
-}  // namespace opbench::stats
+} // namespace opbench::stats

@@ -22,4 +22,4 @@ double two_sided_t_p(double t, double df);
 // the k smallest.
 std::vector<bool> benjamini_hochberg(const std::vector<double>& p_values, double q);
 
-}  // namespace opbench::stats
+} // namespace opbench::stats

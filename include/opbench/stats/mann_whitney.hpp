@@ -9,11 +9,11 @@
 namespace opbench::stats {
 
 struct UTestResult {
-  double u = 0;        // U statistic of x (number of pairs with x > y, ties counting 1/2)
-  double p_value = 1;  // two-sided; 1 when either sample is empty
-  bool exact = false;  // exact distribution used
+  double u = 0;       // U statistic of x (number of pairs with x > y, ties counting 1/2)
+  double p_value = 1; // two-sided; 1 when either sample is empty
+  bool exact = false; // exact distribution used
 };
 
 UTestResult mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y);
 
-}  // namespace opbench::stats
+} // namespace opbench::stats

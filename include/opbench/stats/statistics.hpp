@@ -50,10 +50,10 @@ Summary summarize(const std::vector<double>& samples);
 // [min, max] covers less (n <= 5 for 95%), it is [min, max] with its own, lower coverage.
 struct MedianInterval {
   std::size_t count = 0;
-  double median = 0;    // NaN when empty
-  double low = 0;       // NaN when empty
-  double high = 0;      // NaN when empty
-  double coverage = 0;  // exact coverage of [low, high]: 0 for one value, NaN when empty
+  double median = 0;   // NaN when empty
+  double low = 0;      // NaN when empty
+  double high = 0;     // NaN when empty
+  double coverage = 0; // exact coverage of [low, high]: 0 for one value, NaN when empty
 };
 MedianInterval median_interval(const std::vector<double>& values, double confidence = 0.95);
 
@@ -68,4 +68,4 @@ double relative_spread(const std::vector<double>& values);
 double usual_level(const std::vector<double>& readings, double tolerance);
 bool is_usual(double reading, double level, double tolerance);
 
-}  // namespace opbench::stats
+} // namespace opbench::stats

@@ -17,23 +17,26 @@ std::string bind_error(const std::string& op, const Json& args) {
 }
 
 TEST(Binder, Conv2dFillsDefaultsAndExpandsIntLists) {
-  const BoundOp b = bind_case("conv2d", {{"input", "1x3x8x8"}, {"weight", {4, 3, 3, 3}}, {"stride", 2}},
-                              "ops.csv:2");
+  const BoundOp b = bind_case(
+      "conv2d", {{"input", "1x3x8x8"}, {"weight", {4, 3, 3, 3}}, {"stride", 2}}, "ops.csv:2");
   EXPECT_EQ(b.qualified(), "aten::conv2d");
   EXPECT_EQ(b.given["input"], Json({{"shape", {1, 3, 8, 8}}}));
   EXPECT_EQ(b.given["weight"], Json({{"shape", {4, 3, 3, 3}}}));
-  EXPECT_EQ(b.given["stride"], Json({2, 2}));  // int[2] from one int
+  EXPECT_EQ(b.given["stride"], Json({2, 2})); // int[2] from one int
   EXPECT_EQ(b.arguments["padding"], Json({0, 0}));
   EXPECT_EQ(b.arguments["groups"], 1);
   EXPECT_TRUE(b.arguments["bias"].is_null());
   // Schema order, whatever order the config used.
   std::vector<std::string> keys;
-  for (const auto& item : b.arguments.items()) keys.push_back(item.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{"input", "weight", "bias", "stride", "padding", "dilation", "groups"}));
+  for (const auto& item : b.arguments.items())
+    keys.push_back(item.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"input", "weight", "bias", "stride", "padding",
+                                            "dilation", "groups"}));
 }
 
 TEST(Binder, UnknownArgumentNamesValidOnes) {
-  const std::string message = bind_error("conv2d", {{"input", "1x3x8x8"}, {"weight", "4x3x3x3"}, {"strides", 2}});
+  const std::string message =
+      bind_error("conv2d", {{"input", "1x3x8x8"}, {"weight", "4x3x3x3"}, {"strides", 2}});
   EXPECT_NE(message.find("ops.csv:7: unknown argument 'strides' for aten::conv2d "
                          "(valid: input, weight, bias, stride, padding, dilation, groups)"),
             std::string::npos)
@@ -42,7 +45,8 @@ TEST(Binder, UnknownArgumentNamesValidOnes) {
 
 TEST(Binder, MissingRequiredArgument) {
   const std::string message = bind_error("conv2d", {{"input", "1x3x8x8"}});
-  EXPECT_NE(message.find("ops.csv:7: missing required argument 'weight' for aten::conv2d"), std::string::npos)
+  EXPECT_NE(message.find("ops.csv:7: missing required argument 'weight' for aten::conv2d"),
+            std::string::npos)
       << message;
 }
 
@@ -53,26 +57,33 @@ TEST(Binder, WrongKindOfValue) {
 }
 
 TEST(Binder, UnknownOperator) {
-  EXPECT_NE(bind_error("conv9d", {}).find("LibTorch has no operator aten::conv9d"), std::string::npos);
-  EXPECT_NE(bind_error("add.Nope", {}).find("LibTorch has no operator aten::add.Nope"), std::string::npos);
+  EXPECT_NE(bind_error("conv9d", {}).find("LibTorch has no operator aten::conv9d"),
+            std::string::npos);
+  EXPECT_NE(bind_error("add.Nope", {}).find("LibTorch has no operator aten::add.Nope"),
+            std::string::npos);
 }
 
 TEST(Binder, OverloadChosenByArguments) {
-  EXPECT_EQ(bind_case("add", {{"self", "2x2"}, {"other", "2x2"}}, "x").qualified(), "aten::add.Tensor");
-  EXPECT_EQ(bind_case("add", {{"self", "2x2"}, {"other", 2.5}}, "x").qualified(), "aten::add.Scalar");
+  EXPECT_EQ(bind_case("add", {{"self", "2x2"}, {"other", "2x2"}}, "x").qualified(),
+            "aten::add.Tensor");
+  EXPECT_EQ(bind_case("add", {{"self", "2x2"}, {"other", 2.5}}, "x").qualified(),
+            "aten::add.Scalar");
   EXPECT_EQ(bind_case("aten::sum", {{"self", "2x2"}}, "x").qualified(), "aten::sum");
-  EXPECT_EQ(bind_case("sum", {{"self", "2x2"}, {"dim", 1}}, "x").qualified(), "aten::sum.dim_IntList");
+  EXPECT_EQ(bind_case("sum", {{"self", "2x2"}, {"dim", 1}}, "x").qualified(),
+            "aten::sum.dim_IntList");
   EXPECT_EQ(bind_case("add.Tensor", {{"self", "2x2"}, {"other", "2x2"}}, "x").overload, "Tensor");
 }
 
 TEST(Binder, SameFailureInEveryOverloadIsSaidOnce) {
   const std::string message = bind_error("add", {{"self", "2x2"}, {"bogus", 1}});
-  EXPECT_EQ(message, "ops.csv:7: unknown argument 'bogus' for aten::add (valid: self, other, alpha)");
+  EXPECT_EQ(message,
+            "ops.csv:7: unknown argument 'bogus' for aten::add (valid: self, other, alpha)");
 }
 
 TEST(Binder, NoOverloadFitsListsEveryAttempt) {
   const std::string message = bind_error("add", {{"self", "2x2"}, {"other", "abc"}});
-  EXPECT_NE(message.find("the arguments fit no overload of aten::add"), std::string::npos) << message;
+  EXPECT_NE(message.find("the arguments fit no overload of aten::add"), std::string::npos)
+      << message;
   EXPECT_NE(message.find("aten::add.Tensor"), std::string::npos) << message;
   EXPECT_NE(message.find("aten::add.Scalar"), std::string::npos) << message;
 }
@@ -80,9 +91,11 @@ TEST(Binder, NoOverloadFitsListsEveryAttempt) {
 TEST(Binder, TensorListsDtypesAndObjects) {
   const BoundOp cat = bind_case("cat", {{"tensors", "2x3;2x3"}, {"dim", 0}}, "x");
   EXPECT_EQ(cat.given["tensors"], Json::array({{{"shape", {2, 3}}}, {{"shape", {2, 3}}}}));
-  const BoundOp sel = bind_case(
-      "index_select",
-      {{"self", "100x8"}, {"dim", 0}, {"index", {{"shape", {16}}, {"dtype", "int64"}, {"high", 100}}}}, "x");
+  const BoundOp sel = bind_case("index_select",
+                                {{"self", "100x8"},
+                                 {"dim", 0},
+                                 {"index", {{"shape", {16}}, {"dtype", "int64"}, {"high", 100}}}},
+                                "x");
   EXPECT_EQ(sel.given["index"]["dtype"], "int64");
   EXPECT_EQ(sel.given["index"]["high"], 100.0);
   const BoundOp sum = bind_case("sum", {{"self", "4x4"}, {"dtype", "double"}}, "x");
@@ -90,7 +103,8 @@ TEST(Binder, TensorListsDtypesAndObjects) {
 }
 
 TEST(Binder, BadTensorObject) {
-  const std::string message = bind_error("relu", {{"self", {{"shape", {4}}, {"init", "gaussian"}}}});
+  const std::string message =
+      bind_error("relu", {{"self", {{"shape", {4}}, {"init", "gaussian"}}}});
   EXPECT_NE(message.find("unknown init 'gaussian'"), std::string::npos) << message;
 }
 
@@ -102,5 +116,5 @@ TEST(Registry, KnowsThousandsOfOperators) {
   EXPECT_TRUE(schemas_of("no_such_op").empty());
 }
 
-}  // namespace
-}  // namespace opbench::catalog
+} // namespace
+} // namespace opbench::catalog

@@ -15,11 +15,10 @@ using testing::TempDir;
 
 TEST(Catalog, GroupsRowsByNameWithTagsAndCategory) {
   TempDir dir;
-  const auto csv = dir.write("a.csv",
-                             "op,category,tags,shape_class,self,other\n"
-                             "add,arith,ew,small,[4],[4]\n"
-                             "add,arith,bc,large,64x64,[64]\n"
-                             "relu,act,ew,small,[4],\n");
+  const auto csv = dir.write("a.csv", "op,category,tags,shape_class,self,other\n"
+                                      "add,arith,ew,small,[4],[4]\n"
+                                      "add,arith,bc,large,64x64,[64]\n"
+                                      "relu,act,ew,small,[4],\n");
   const auto catalog = catalog::load_catalog({csv});
   ASSERT_EQ(catalog.entries.size(), 2u);
   const auto* add = catalog.find("add");
@@ -32,28 +31,27 @@ TEST(Catalog, GroupsRowsByNameWithTagsAndCategory) {
 
 TEST(Catalog, ReportsEveryBadRowBeforeRunning) {
   TempDir dir;
-  const auto csv = dir.write("bad.csv",
-                             "op,self,other,strides\n"
-                             "add,[4],[4],\n"
-                             "nosuchop,[4],,\n"
-                             "add,[4],[4],2\n");
+  const auto csv = dir.write("bad.csv", "op,self,other,strides\n"
+                                        "add,[4],[4],\n"
+                                        "nosuchop,[4],,\n"
+                                        "add,[4],[4],2\n");
   try {
     catalog::load_catalog({csv});
     FAIL() << "expected ConfigError";
   } catch (const ConfigError& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find(csv + ":3: LibTorch has no operator aten::nosuchop"), std::string::npos) << message;
+    EXPECT_NE(message.find(csv + ":3: LibTorch has no operator aten::nosuchop"), std::string::npos)
+        << message;
     EXPECT_NE(message.find(csv + ":4: "), std::string::npos) << message;
   }
 }
 
 TEST(Planner, AxesFiltersAndStableIds) {
   TempDir dir;
-  const auto csv = dir.write("a.csv",
-                             "op,shape_class,self,other\n"
-                             "add,small,[4],[4]\n"
-                             "add,large,64x64,64x64\n"
-                             "mul,small,[4],[4]\n");
+  const auto csv = dir.write("a.csv", "op,shape_class,self,other\n"
+                                      "add,small,[4],[4]\n"
+                                      "add,large,64x64,64x64\n"
+                                      "mul,small,[4],[4]\n");
   const auto catalog = catalog::load_catalog({csv});
   plan::PlanOptions options;
   options.ops = {"add"};
@@ -104,7 +102,8 @@ TEST(Planner, DuplicateRowsAreAConfigError) {
     plan::make_plan(catalog, plan::PlanOptions{});
     FAIL() << "expected ConfigError";
   } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find(csv2 + ":3: duplicate case"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(csv2 + ":3: duplicate case"), std::string::npos)
+        << e.what();
     EXPECT_NE(std::string(e.what()).find("same as " + csv2 + ":2"), std::string::npos) << e.what();
   }
   EXPECT_THROW(catalog::load_catalog({csv}), ConfigError);
@@ -135,7 +134,8 @@ TEST(Planner, AxisValuesListsAndRanges) {
   using Values = std::vector<std::int64_t>;
   const auto sizes = [](const char* text) { return plan::axis_sizes(plan::parse_axis(text)); };
   EXPECT_EQ(plan::parse_axis("boxes=100,200:800:*2").name, "boxes");
-  EXPECT_EQ(plan::parse_axis("boxes = 100, 200:800:*2").items, (std::vector<std::string>{"100", "200:800:*2"}));
+  EXPECT_EQ(plan::parse_axis("boxes = 100, 200:800:*2").items,
+            (std::vector<std::string>{"100", "200:800:*2"}));
   EXPECT_EQ(sizes("boxes=100,200:800:*2"), (Values{100, 200, 400, 800}));
   EXPECT_EQ(sizes("batch=1:3"), (Values{1, 2, 3}));
   EXPECT_EQ(sizes("batch=2:9:3"), (Values{2, 5, 8}));
@@ -143,14 +143,16 @@ TEST(Planner, AxisValuesListsAndRanges) {
   for (const char* bad : {"boxes", "boxes=", "=4", "boxes=4,,5"}) {
     EXPECT_THROW(plan::parse_axis(bad), UsageError) << bad;
   }
-  for (const char* bad : {"boxes=0", "boxes=-3", "boxes=4x", "boxes=8:2", "boxes=1:8:*1", "boxes=1:2:3:4", "boxes=1:100000000"}) {
+  for (const char* bad : {"boxes=0", "boxes=-3", "boxes=4x", "boxes=8:2", "boxes=1:8:*1",
+                          "boxes=1:2:3:4", "boxes=1:100000000"}) {
     EXPECT_THROW(sizes(bad), UsageError) << bad;
   }
   try {
     sizes("boxes=12,x");
     FAIL() << "expected UsageError";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("'x' is not a positive integer"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'x' is not a positive integer"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -193,9 +195,10 @@ TEST(SampleParameter, TakesTheValuesOfItsTypeAndRangeOnly) {
 // A sample's parameters swept by name, as its sizes: the default is the catalogue case itself.
 TEST(Planner, SweptSampleParametersAreGivenByNameWhenNotTheDefault) {
   catalog::Catalog catalog = sample_catalog("loss_thing", {"rows"}, {{100}});
-  catalog.entries[0].parameters = {catalog::SampleParameter::float64("beta", 1.0, 1e-6, 100.0),
-                                   catalog::SampleParameter::string("reduction", {"mean", "sum", "none"}),
-                                   catalog::SampleParameter::int64("bins", 10, 1, 1000)};
+  catalog.entries[0].parameters = {
+      catalog::SampleParameter::float64("beta", 1.0, 1e-6, 100.0),
+      catalog::SampleParameter::string("reduction", {"mean", "sum", "none"}),
+      catalog::SampleParameter::int64("bins", 10, 1, 1000)};
   plan::PlanOptions options;
   const std::string catalogue_id = plan::make_plan(catalog, options).at(0).case_id;
   options.axes = {plan::parse_axis("beta=1,0.5"), plan::parse_axis("reduction=mean,sum")};
@@ -205,13 +208,15 @@ TEST(Planner, SweptSampleParametersAreGivenByNameWhenNotTheDefault) {
   EXPECT_EQ(cases[0].case_id, catalogue_id);
   EXPECT_EQ(cases[1].given, Json({{"sizes", {100}}, {"reduction", "sum"}}));
   EXPECT_EQ(cases[2].given, Json({{"sizes", {100}}, {"beta", 0.5}}));
-  EXPECT_EQ(cases[3].case_id, "loss_thing/sizes=[100],beta=0.5,reduction=sum/float32/cpu/t1/forward");
-  options.axes = {plan::parse_axis("reduction=sum"), plan::parse_axis("beta=0.5")};  // the same case, whatever the order
+  EXPECT_EQ(cases[3].case_id,
+            "loss_thing/sizes=[100],beta=0.5,reduction=sum/float32/cpu/t1/forward");
+  options.axes = {plan::parse_axis("reduction=sum"),
+                  plan::parse_axis("beta=0.5")}; // the same case, whatever the order
   EXPECT_EQ(plan::make_plan(catalog, options).at(0).case_id, cases[3].case_id);
   options.axes = {plan::parse_axis("bins=5:20:5")};
   cases = plan::make_plan(catalog, options);
   ASSERT_EQ(cases.size(), 4u);
-  EXPECT_EQ(cases[1].given, Json({{"sizes", {100}}}));  // 10, the default
+  EXPECT_EQ(cases[1].given, Json({{"sizes", {100}}})); // 10, the default
   EXPECT_EQ(cases[3].given.at("bins"), Json(20));
   for (const auto& [text, expected] : std::vector<std::pair<std::string, std::string>>{
            {"reduction=max", "'max' is not one of mean, sum, none (loss_thing's reduction)"},
@@ -224,20 +229,22 @@ TEST(Planner, SweptSampleParametersAreGivenByNameWhenNotTheDefault) {
       plan::make_plan(catalog, options);
       ADD_FAILURE() << "expected UsageError for " << text;
     } catch (const UsageError& e) {
-      EXPECT_NE(std::string(e.what()).find("bad --axis '" + text + "'"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("bad --axis '" + text + "'"), std::string::npos)
+          << e.what();
       EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
     }
   }
   options.axes = {plan::parse_axis("gamma=2")};
-  EXPECT_THROW(plan::make_plan(catalog, options), UsageError);  // no selected sample has it
+  EXPECT_THROW(plan::make_plan(catalog, options), UsageError); // no selected sample has it
 }
 
 // A sample's catalogue cases, swept by named axes: every combination once.
 TEST(Planner, SweptSampleAxesReplaceTheNamedSizes) {
-  const catalog::Catalog catalog = sample_catalog("box_thing", {"boxes", "coordinates"}, {{100, 4}, {200, 4}});
+  const catalog::Catalog catalog =
+      sample_catalog("box_thing", {"boxes", "coordinates"}, {{100, 4}, {200, 4}});
   plan::PlanOptions options;
   EXPECT_EQ(plan::make_plan(catalog, options).size(), 2u);
-  options.axes = {plan::parse_axis("boxes=50:200:*2")};  // 50, 100, 200 from each case: 3 once
+  options.axes = {plan::parse_axis("boxes=50:200:*2")}; // 50, 100, 200 from each case: 3 once
   auto cases = plan::make_plan(catalog, options);
   ASSERT_EQ(cases.size(), 3u);
   EXPECT_EQ(cases[0].given, Json({{"sizes", {50, 4}}}));
@@ -253,5 +260,5 @@ TEST(Planner, SweptSampleAxesReplaceTheNamedSizes) {
   EXPECT_THROW(plan::make_plan(catalog, options), UsageError);
 }
 
-}  // namespace
-}  // namespace opbench
+} // namespace
+} // namespace opbench

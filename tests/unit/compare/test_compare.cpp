@@ -6,8 +6,8 @@
 
 #include "opbench/compare/compare.hpp"
 #include "opbench/core/error.hpp"
-#include "opbench/results/store.hpp"
 #include "opbench/results/estimate.hpp"
+#include "opbench/results/store.hpp"
 
 namespace opbench::compare {
 namespace {
@@ -22,7 +22,8 @@ const std::string k_mul = "mul/self=4x4,other=4/float32/cpu/t1/forward";
 
 const CaseComparison& find(const Comparison& c, const std::string& id) {
   for (const auto& item : c.cases) {
-    if (item.case_id == id) return item;
+    if (item.case_id == id)
+      return item;
   }
   throw std::runtime_error("no case " + id);
 }
@@ -34,7 +35,8 @@ TEST(Compare, IdenticalRunsGiveNoRegression) {
   EXPECT_FALSE(c.regressed());
   EXPECT_EQ(c.count("same"), 5u);
   EXPECT_DOUBLE_EQ(c.geomean_ratio, 1.0);
-  for (const auto& item : c.cases) EXPECT_DOUBLE_EQ(item.p_value, 1.0);
+  for (const auto& item : c.cases)
+    EXPECT_DOUBLE_EQ(item.p_value, 1.0);
 }
 
 TEST(Compare, BothSidesTimedWithOneEstimator) {
@@ -53,7 +55,8 @@ TEST(Compare, BothSidesTimedWithOneEstimator) {
   EXPECT_LT(c.cases.front().base_time, as_recorded.cases.front().base_time);
   // A NEW run with another estimator is made again with BASE's, and the comparison says so.
   auto other = base;
-  for (auto& r : other.cases) r.estimate = results::estimate_of(r.timing.repetition_medians, "min");
+  for (auto& r : other.cases)
+    r.estimate = results::estimate_of(r.timing.repetition_medians, "min");
   const Comparison mixed = compare_results(base, other, {});
   EXPECT_EQ(mixed.estimator, "median");
   ASSERT_EQ(mixed.notes.size(), 1u);
@@ -67,20 +70,22 @@ TEST(Compare, SaysWhenTheTwoRunsSetupsDiffer) {
   other.context["host_allocator"] = "glibc malloc, M_MMAP_MAX=0";
   other.context["processes"] = 3;
   other.context["libtorch_build"] = "PyTorch built with:\n  - GCC 14";
-  other.context["date"] = "2030-01-01T00:00:00Z";  // differs on every night: not a setup
+  other.context["date"] = "2030-01-01T00:00:00Z"; // differs on every night: not a setup
   const Comparison c = compare_results(base, other, {});
   ASSERT_EQ(c.notes.size(), 1u);
   const std::string& note = c.notes.front();
   EXPECT_NE(note.find("host allocator: " + base.context["host_allocator"].get<std::string>() +
                       " in BASE, glibc malloc, M_MMAP_MAX=0 in NEW"),
-            std::string::npos) << note;
+            std::string::npos)
+      << note;
   EXPECT_NE(note.find("LibTorch build;"), std::string::npos) << note;
   EXPECT_EQ(note.find("date"), std::string::npos) << note;
   EXPECT_NE(note.find("processes a run: 5 in BASE, 3 in NEW"), std::string::npos) << note;
   // A key absent from one side (a file older than it) is nothing to compare with.
   auto older = other;
   older.context.erase("processes");
-  EXPECT_EQ(compare_results(base, older, {}).notes.front().find("processes a run"), std::string::npos);
+  EXPECT_EQ(compare_results(base, older, {}).notes.front().find("processes a run"),
+            std::string::npos);
   std::ostringstream md;
   write_markdown(c, md);
   EXPECT_NE(md.str().find("- **note**: the two runs' setups differ"), std::string::npos);
@@ -92,14 +97,17 @@ TEST(Compare, SaysWhichCasesWereCalledAnotherWay) {
   EXPECT_TRUE(compare_results(base, base, {}).notes.empty());
   auto typed = base;
   for (auto& c : typed.cases) {
-    if (c.c.case_id == k_mul) c.timing.call_path = c.timing.call_path == results::CallPath::typed ? results::CallPath::boxed : results::CallPath::typed;
+    if (c.c.case_id == k_mul)
+      c.timing.call_path = c.timing.call_path == results::CallPath::typed
+                               ? results::CallPath::boxed
+                               : results::CallPath::typed;
   }
   const Comparison c = compare_results(base, typed, {});
   ASSERT_EQ(c.notes.size(), 1u);
   const std::string& note = c.notes.front();
   EXPECT_EQ(note.rfind("1 case(s) called another way (call path ", 0), 0u) << note;
   EXPECT_NE(note.find(k_mul), std::string::npos) << note;
-  EXPECT_EQ(find(c, k_mul).verdict, "same");  // noted, still compared
+  EXPECT_EQ(find(c, k_mul).verdict, "same"); // noted, still compared
 }
 
 TEST(Compare, SaysWhenTheHostGaveTheRunsADifferentMemoryBandwidth) {
@@ -109,13 +117,15 @@ TEST(Compare, SaysWhenTheHostGaveTheRunsADifferentMemoryBandwidth) {
     return Json{{"tolerance", 0.2}, {"by_threads", {{"2", {{"usual", usual}, {"readings", 40}}}}}};
   };
   base.summary["memory_bandwidth"] = bandwidth(33e9);
-  other.summary["memory_bandwidth"] = bandwidth(38e9);  // within 20%: nothing to say
+  other.summary["memory_bandwidth"] = bandwidth(38e9); // within 20%: nothing to say
   EXPECT_TRUE(compare_results(base, other, {}).notes.empty());
   other.summary["memory_bandwidth"] = bandwidth(55e9);
   const Comparison c = compare_results(base, other, {});
   ASSERT_EQ(c.notes.size(), 1u);
-  EXPECT_NE(c.notes.front().find("different usual memory bandwidth (2 thread(s): 33.0 GB/s in BASE, 55.0 GB/s in NEW"),
-            std::string::npos)
+  EXPECT_NE(
+      c.notes.front().find(
+          "different usual memory bandwidth (2 thread(s): 33.0 GB/s in BASE, 55.0 GB/s in NEW"),
+      std::string::npos)
       << c.notes.front();
   // Files from before the memory canary say nothing about it.
   other.summary.erase("memory_bandwidth");
@@ -125,16 +135,20 @@ TEST(Compare, SaysWhenTheHostGaveTheRunsADifferentMemoryBandwidth) {
 TEST(Compare, SaysWhenTheMachineRanTheTwoRunsAtDifferentSpeeds) {
   auto base = results::load_results(k_dir + "base.json");
   auto other = base;
-  auto fastest = [](double seconds) { return Json{{"fastest_canary_by_threads", {{"1", seconds}}}}; };
+  auto fastest = [](double seconds) {
+    return Json{{"fastest_canary_by_threads", {{"1", seconds}}}};
+  };
   base.summary["slow_spells"] = fastest(72.408e-6);
-  other.summary["slow_spells"] = fastest(73.350e-6);  // x1.013: within 3%, nothing to say
+  other.summary["slow_spells"] = fastest(73.350e-6); // x1.013: within 3%, nothing to say
   EXPECT_TRUE(compare_results(base, other, {}).notes.empty());
-  other.summary["slow_spells"] = fastest(78.527e-6);  // x1.085 (bench/aa.sh, 2026-11-25 18:31)
+  other.summary["slow_spells"] = fastest(78.527e-6); // x1.085 (bench/aa.sh, 2026-11-25 18:31)
   const Comparison c = compare_results(base, other, {});
   ASSERT_EQ(c.notes.size(), 1u);
-  EXPECT_NE(c.notes.front().find("different speeds (fastest speed canary, 1 thread(s): 72.4 us in BASE, 78.5 us in NEW, "
-                                 "x1.085)"),
-            std::string::npos)
+  EXPECT_NE(
+      c.notes.front().find(
+          "different speeds (fastest speed canary, 1 thread(s): 72.4 us in BASE, 78.5 us in NEW, "
+          "x1.085)"),
+      std::string::npos)
       << c.notes.front();
   CompareOptions loose;
   loose.speed_tolerance = 0.10;
@@ -146,44 +160,52 @@ TEST(Compare, SaysWhenTheMachineRanTheTwoRunsAtDifferentSpeeds) {
   EXPECT_TRUE(compare_results(base, other, {}).notes.empty());
 }
 
-// --adjust-speed: NEW's CPU times divided by the runs' speed ratio past the tolerance, nothing else.
+// --adjust-speed: NEW's CPU times divided by the runs' speed ratio past the tolerance, nothing
+// else.
 TEST(Compare, AdjustSpeedDividesTheHostsChangeOutOfCpuCasesOnly) {
   auto base = results::load_results(k_dir + "base.json");
-  auto slow = results::load_results(k_dir + "slow_mul.json");  // mul x1.2, the code's change
-  auto fastest = [](double seconds) { return Json{{"fastest_canary_by_threads", {{"1", seconds}}}}; };
+  auto slow = results::load_results(k_dir + "slow_mul.json"); // mul x1.2, the code's change
+  auto fastest = [](double seconds) {
+    return Json{{"fastest_canary_by_threads", {{"1", seconds}}}};
+  };
   // The host ran NEW x1.085 slower throughout: every case and the canary moved by as much.
   const double host = 78.527e-6 / 72.408e-6;
   base.summary["slow_spells"] = fastest(72.408e-6);
   slow.summary["slow_spells"] = fastest(78.527e-6);
   for (auto& r : slow.cases) {
     r.estimate.time *= host;
-    for (double& m : r.timing.repetition_medians) m *= host;
+    for (double& m : r.timing.repetition_medians)
+      m *= host;
   }
   // A GPU case's execution is not the host CPU's: left as it is (its device, both sides).
   const std::string gpu = "relu/self=64/float32/cpu/t1/forward";
   for (auto* set : {&base, &slow}) {
     for (auto& r : set->cases) {
-      if (r.c.case_id == gpu) r.c.device = "cuda:0";
+      if (r.c.case_id == gpu)
+        r.c.device = "cuda:0";
     }
   }
   const Comparison raw = compare_results(base, slow, {});
-  for (const auto& item : raw.cases) {  // all of it looks like the code's
+  for (const auto& item : raw.cases) { // all of it looks like the code's
     EXPECT_NEAR(item.ratio, item.case_id == k_mul ? 1.2 * host : host, 1e-9) << item.case_id;
   }
-  EXPECT_NE(raw.notes.back().find("--adjust-speed divides it out"), std::string::npos) << raw.notes.back();
+  EXPECT_NE(raw.notes.back().find("--adjust-speed divides it out"), std::string::npos)
+      << raw.notes.back();
   CompareOptions adjust;
   adjust.adjust_speed = true;
   const Comparison c = compare_results(base, slow, adjust);
   ASSERT_EQ(c.speed_factors.size(), 1u);
   EXPECT_NEAR(c.speed_factors.at("1"), host, 1e-12);
   ASSERT_EQ(c.notes.size(), 2u);
-  EXPECT_NE(c.notes.front().find("unless divided out (--adjust-speed, below)"), std::string::npos) << c.notes.front();
-  EXPECT_NE(c.notes.back().find("1 thread(s): x1.085) before the ratios"), std::string::npos) << c.notes.back();
+  EXPECT_NE(c.notes.front().find("unless divided out (--adjust-speed, below)"), std::string::npos)
+      << c.notes.front();
+  EXPECT_NE(c.notes.back().find("1 thread(s): x1.085) before the ratios"), std::string::npos)
+      << c.notes.back();
   for (const auto& item : c.cases) {
     if (item.case_id == k_mul) {
       EXPECT_EQ(item.verdict, "slower");
       EXPECT_NEAR(item.ratio, 1.2, 1e-9);
-      EXPECT_NEAR(item.new_time / item.base_time, 1.2 * host, 1e-9);  // the times as measured
+      EXPECT_NEAR(item.new_time / item.base_time, 1.2 * host, 1e-9); // the times as measured
     } else if (item.case_id == gpu) {
       EXPECT_DOUBLE_EQ(item.speed_factor, 1.0);
       EXPECT_NEAR(item.ratio, host, 1e-9);
@@ -206,8 +228,9 @@ TEST(Compare, AdjustSpeedDividesTheHostsChangeOutOfCpuCasesOnly) {
   EXPECT_NEAR(close.speed_factors.at("1"), 73.350 / 72.408, 1e-9);
   EXPECT_NEAR(find(close, k_mul).ratio, 1.2 * host * 72.408 / 73.350, 1e-9);
   ASSERT_EQ(close.notes.size(), 1u);
-  EXPECT_NE(close.notes.front().find("--adjust-speed: NEW's CPU times divided by the machine's speed ratio "
-                                     "(fastest speed canary, NEW's over BASE's; 1 thread(s): x1.013)"),
+  EXPECT_NE(close.notes.front().find(
+                "--adjust-speed: NEW's CPU times divided by the machine's speed ratio "
+                "(fastest speed canary, NEW's over BASE's; 1 thread(s): x1.013)"),
             std::string::npos)
       << close.notes.front();
   // Files with no canary at a common thread count: nothing to divide by, and said so.
@@ -222,12 +245,13 @@ TEST(Compare, AdjustSpeedDividesTheHostsChangeOutOfCpuCasesOnly) {
 TEST(Compare, AgreementCountsTheCasesPastX125EitherWay) {
   std::vector<CaseComparison> cases(7);
   const double ratios[] = {1.0, 1.3, 0.79, 0.81, 1.25, 1.0 / 1.25, std::nan("")};
-  for (std::size_t i = 0; i < cases.size(); ++i) cases[i].ratio = ratios[i];
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    cases[i].ratio = ratios[i];
   const Agreement a = agreement_of(cases);
-  EXPECT_EQ(a.cases, 6u);            // the NaN ratio is no case
-  EXPECT_EQ(a.past_far_ratio, 2u);   // 1.3 and 0.79; 1.25 and 1/1.25 themselves are not past
+  EXPECT_EQ(a.cases, 6u);          // the NaN ratio is no case
+  EXPECT_EQ(a.past_far_ratio, 2u); // 1.3 and 0.79; 1.25 and 1/1.25 themselves are not past
   ASSERT_FALSE(a.worst.empty());
-  EXPECT_EQ(a.worst.front(), 1u);    // x1.3 is farthest from 1 (|log| 0.262 against 0.236)
+  EXPECT_EQ(a.worst.front(), 1u); // x1.3 is farthest from 1 (|log| 0.262 against 0.236)
 }
 
 TEST(Compare, SyntheticTwentyPercentSlowdownIsExactlyThatRegression) {
@@ -258,14 +282,15 @@ TEST(Compare, SyntheticTwentyPercentSlowdownIsExactlyThatRegression) {
 TEST(Compare, CasesInOneFileOnlyAndUnknowns) {
   auto base = results::load_results(k_dir + "base.json");
   auto candidate = base;
-  candidate.cases.erase(candidate.cases.begin());          // add only in base
-  candidate.cases[0].status = results::Status::error;                      // mm failed in new
-  candidate.cases[1].timing.repetition_medians.resize(1);  // mul: one repetition
+  candidate.cases.erase(candidate.cases.begin());         // add only in base
+  candidate.cases[0].status = results::Status::error;     // mm failed in new
+  candidate.cases[1].timing.repetition_medians.resize(1); // mul: one repetition
   auto extra = candidate.cases[2];
   extra.c.case_id = "relu/self=128/float32/cpu/t1/forward";
-  candidate.cases.push_back(extra);                         // only in new
+  candidate.cases.push_back(extra); // only in new
   const Comparison c = compare_results(base, candidate, {});
-  EXPECT_EQ(c.only_in_base, std::vector<std::string>{"add/self=16,other=16/float32/cpu/t1/forward"});
+  EXPECT_EQ(c.only_in_base,
+            std::vector<std::string>{"add/self=16,other=16/float32/cpu/t1/forward"});
   EXPECT_EQ(c.only_in_new, std::vector<std::string>{"relu/self=128/float32/cpu/t1/forward"});
   EXPECT_EQ(find(c, "mm/self=8x8,mat2=8x8/float32/cpu/t1/forward").verdict, "unknown");
   EXPECT_EQ(find(c, k_mul).verdict, "unknown");
@@ -288,7 +313,7 @@ TEST(Compare, OneProcessASideIsUnknown) {
   const CaseComparison& mul = find(one, k_mul);
   EXPECT_EQ(mul.verdict, "unknown");
   EXPECT_EQ(mul.base_processes, 1u);
-  EXPECT_EQ(mul.new_processes, 5u);  // --isolate: one a repetition
+  EXPECT_EQ(mul.new_processes, 5u); // --isolate: one a repetition
   EXPECT_EQ(mul.reason.rfind("one process on the base side", 0), 0u) << mul.reason;
   EXPECT_TRUE(std::isnan(mul.p_value));
   EXPECT_FALSE(one.regressed());
@@ -296,7 +321,9 @@ TEST(Compare, OneProcessASideIsUnknown) {
   results::ResultSet old = slow;
   old.context.erase("processes");
   old.context.erase("isolate");
-  EXPECT_EQ(find(compare_results(base, old, {}), k_mul).reason.rfind("one process on the new side", 0), 0u);
+  EXPECT_EQ(
+      find(compare_results(base, old, {}), k_mul).reason.rfind("one process on the new side", 0),
+      0u);
   // Two processes a side (5 repetitions split 3 + 2): decided.
   const Comparison two = compare_results(with(base, 2), with(slow, 2), {});
   EXPECT_EQ(find(two, k_mul).verdict, "slower");
@@ -307,7 +334,8 @@ TEST(Compare, OneProcessASideIsUnknown) {
 TEST(Compare, NothingInCommonIsIncompatible) {
   auto base = results::load_results(k_dir + "base.json");
   auto other = base;
-  for (auto& r : other.cases) r.c.case_id += "x";
+  for (auto& r : other.cases)
+    r.c.case_id += "x";
   EXPECT_THROW(compare_results(base, other, {}), ResultsError);
 }
 
@@ -319,12 +347,14 @@ TEST(Compare, Formats) {
   write_comparison(c, "md", md);
   write_comparison(c, "json", json);
   write_comparison(c, "csv", csv);
-  EXPECT_NE(md.str().find("| `" + k_mul + "` | 516.9 ns | 620.3 ns | 1.200 |"), std::string::npos) << md.str();
+  EXPECT_NE(md.str().find("| `" + k_mul + "` | 516.9 ns | 620.3 ns | 1.200 |"), std::string::npos)
+      << md.str();
   EXPECT_NE(md.str().find("**1 slower, 0 faster, 4 same, 0 unknown**"), std::string::npos);
   const Json parsed = Json::parse(json.str());
   EXPECT_EQ(parsed["regressed"], true);
   EXPECT_EQ(parsed["counts"]["slower"], 1);
-  EXPECT_NE(csv.str().find("\"" + k_mul + "\",slower,,0.5169,0.6203,1.200000,"), std::string::npos) << csv.str();
+  EXPECT_NE(csv.str().find("\"" + k_mul + "\",slower,,0.5169,0.6203,1.200000,"), std::string::npos)
+      << csv.str();
   std::ostringstream ignored;
   EXPECT_THROW(write_comparison(c, "xml", ignored), UsageError);
 }
@@ -332,7 +362,8 @@ TEST(Compare, Formats) {
 TEST(Compare, AnInPlaceCaseOnItsMadeInputsAndOneOnWhatEarlierCallsLeftAreNeverCompared) {
   const auto base = results::load_results(k_dir + "base.json");
   auto restored = base;
-  for (auto& c : restored.cases) c.timing.restored = {"self"};
+  for (auto& c : restored.cases)
+    c.timing.restored = {"self"};
   const Comparison c = compare_results(base, restored, {});
   EXPECT_EQ(c.count("unknown"), c.cases.size());
   EXPECT_NE(c.cases.front().reason.find(
@@ -342,8 +373,8 @@ TEST(Compare, AnInPlaceCaseOnItsMadeInputsAndOneOnWhatEarlierCallsLeftAreNeverCo
   EXPECT_EQ(compare_results(restored, restored, {}).count("unknown"), 0u);
 }
 
-}  // namespace
-}  // namespace opbench::compare
+} // namespace
+} // namespace opbench::compare
 
 namespace opbench::compare {
 namespace {
@@ -351,11 +382,12 @@ namespace {
 TEST(Compare, DifferentKindsOfTimeAreNeverCompared) {
   const auto base = results::load_results(k_dir + "base.json");
   auto gpu = base;
-  for (auto& c : gpu.cases) c.timing.measures = results::Measures::gpu;
+  for (auto& c : gpu.cases)
+    c.timing.measures = results::Measures::gpu;
   const Comparison c = compare_results(base, gpu, {});
   EXPECT_EQ(c.count("unknown"), c.cases.size());
   EXPECT_NE(c.cases.front().reason.find("different times: base host, new gpu"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace opbench::compare
+} // namespace
+} // namespace opbench::compare

@@ -10,8 +10,7 @@ namespace {
 using testing::TempDir;
 
 // The message of the ConfigError that `fn` throws; fails the test when it throws none.
-template <typename Fn>
-std::string config_error(Fn&& fn) {
+template <typename Fn> std::string config_error(Fn&& fn) {
   try {
     fn();
   } catch (const ConfigError& e) {
@@ -33,11 +32,11 @@ TEST(ParseCell, JsonWhenItParsesElseString) {
 
 TEST(LoadCsv, ReadsColumnsMetadataAndQuotedJson) {
   TempDir dir;
-  const auto path = dir.write("conv.csv",
-                              "op,shape_class,source,tags,input,weight,stride,padding\n"
-                              "conv2d,common,\"ResNet-50, conv1\",nn conv,1x3x224x224,64x3x7x7,\"[2,2]\",3\n"
-                              "\n"
-                              "conv2d,small,,,1x3x8x8,4x3x3x3,,\n");
+  const auto path = dir.write(
+      "conv.csv", "op,shape_class,source,tags,input,weight,stride,padding\n"
+                  "conv2d,common,\"ResNet-50, conv1\",nn conv,1x3x224x224,64x3x7x7,\"[2,2]\",3\n"
+                  "\n"
+                  "conv2d,small,,,1x3x8x8,4x3x3x3,,\n");
   const auto cases = load_csv(path);
   ASSERT_EQ(cases.size(), 2u);
   EXPECT_EQ(cases[0].op, "conv2d");
@@ -51,7 +50,7 @@ TEST(LoadCsv, ReadsColumnsMetadataAndQuotedJson) {
   EXPECT_EQ(cases[0].location(), path + ":2");
   // The blank line is skipped but still counted: the second case is on line 4.
   EXPECT_EQ(cases[1].row, 4);
-  EXPECT_FALSE(cases[1].args.contains("stride"));  // empty cell: default
+  EXPECT_FALSE(cases[1].args.contains("stride")); // empty cell: default
 }
 
 TEST(LoadCsv, WrongFieldCountNamesFileAndLine) {
@@ -85,10 +84,11 @@ TEST(LoadCsv, EmptyOpCell) {
 
 TEST(LoadCsv, NulByteInACellIsAnErrorNotACut) {
   TempDir dir;
-  const std::string text("op,self\nrelu,[4]\0\n", 18);  // the NUL right after [4]
+  const std::string text("op,self\nrelu,[4]\0\n", 18); // the NUL right after [4]
   const auto path = dir.write("nul.csv", text);
   const std::string message = config_error([&] { load_csv(path); });
-  EXPECT_NE(message.find(path + ":2: column 'self' holds a NUL byte"), std::string::npos) << message;
+  EXPECT_NE(message.find(path + ":2: column 'self' holds a NUL byte"), std::string::npos)
+      << message;
 }
 
 TEST(LoadCsv, HeaderOnlyNamesTheFile) {
@@ -100,7 +100,8 @@ TEST(LoadCsv, HeaderOnlyNamesTheFile) {
 
 TEST(LoadJson, TagsMustBeAList) {
   TempDir dir;
-  const auto path = dir.write("tags.json", R"([{"op": "relu", "tags": "not-a-list", "cases": [{"args": {"self": [4]}}]}])");
+  const auto path = dir.write(
+      "tags.json", R"([{"op": "relu", "tags": "not-a-list", "cases": [{"args": {"self": [4]}}]}])");
   const std::string message = config_error([&] { load_json(path); });
   EXPECT_NE(message.find("'tags' must be a list of strings"), std::string::npos) << message;
   EXPECT_NE(message.find("found string"), std::string::npos) << message;
@@ -124,7 +125,8 @@ TEST(LoadJson, ReadsOperatorsAndCases) {
 
 TEST(LoadJson, UnknownCaseKeyNamesPointerAndValidKeys) {
   TempDir dir;
-  const auto path = dir.write("bad.json", R"({"operators": [{"op": "mm", "cases": [{"argz": {}}]}]})");
+  const auto path =
+      dir.write("bad.json", R"({"operators": [{"op": "mm", "cases": [{"argz": {}}]}]})");
   const std::string message = config_error([&] { load_json(path); });
   EXPECT_NE(message.find(path + ":/operators/0/cases/0: unknown key 'argz'"), std::string::npos)
       << message;
@@ -166,5 +168,5 @@ TEST(ConfigFilesIn, SortedCsvAndJsonOnly) {
   EXPECT_THROW(config_files_in(dir.file("missing")), ConfigError);
 }
 
-}  // namespace
-}  // namespace opbench::config
+} // namespace
+} // namespace opbench::config

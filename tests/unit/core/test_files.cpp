@@ -1,4 +1,5 @@
-// core/files: the POSIX file helpers that opbench uses instead of the standard filesystem library (see its header).
+// core/files: the POSIX file helpers that opbench uses instead of the standard filesystem library
+// (see its header).
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -30,8 +31,8 @@ TEST(Files, RelativePathFromADirectory) {
   EXPECT_EQ(relative_path("/a/b/c.json", "/x/y/z"), "../../../a/b/c.json");
   EXPECT_EQ(relative_path("/a/b/c.json", "/"), "a/b/c.json");
   EXPECT_EQ(relative_path("/a/b", "/a/b/"), ".");
-  EXPECT_EQ(relative_path("/ab/c", "/a"), "../ab/c");  // a shared prefix is not a shared directory
-  EXPECT_EQ(relative_path("c.json", "/a"), "c.json");   // relative already
+  EXPECT_EQ(relative_path("/ab/c", "/a"), "../ab/c"); // a shared prefix is not a shared directory
+  EXPECT_EQ(relative_path("c.json", "/a"), "c.json"); // relative already
 }
 
 TEST(Files, AbsolutePathOfAnExistingPathAndAnErrorNamingAMissingOne) {
@@ -58,12 +59,13 @@ TEST(Files, CreateListAndRemoveATree) {
   ASSERT_TRUE(is_directory(root));
   create_directories(root + "/x/y/z");
   EXPECT_TRUE(is_directory(root + "/x/y/z"));
-  create_directories(root + "/x/y/z");  // again: nothing to do, no error
+  create_directories(root + "/x/y/z"); // again: nothing to do, no error
   std::ofstream(root + "/x/b.txt") << "b";
   std::ofstream(root + "/x/a.txt") << "a";
-  ASSERT_EQ(::symlink("/", (root + "/x/link").c_str()), 0);  // removed, never followed
+  ASSERT_EQ(::symlink("/", (root + "/x/link").c_str()), 0); // removed, never followed
   EXPECT_EQ(list_directory(root + "/x"),
-            (std::vector<std::string>{root + "/x/a.txt", root + "/x/b.txt", root + "/x/link", root + "/x/y"}));
+            (std::vector<std::string>{root + "/x/a.txt", root + "/x/b.txt", root + "/x/link",
+                                      root + "/x/y"}));
   EXPECT_TRUE(is_regular_file(root + "/x/a.txt"));
   EXPECT_FALSE(is_regular_file(root + "/x"));
   EXPECT_GT(modified_ns(root + "/x/a.txt"), 0);
@@ -71,7 +73,7 @@ TEST(Files, CreateListAndRemoveATree) {
   EXPECT_THROW(list_directory(root + "/nothing"), Error);
   EXPECT_TRUE(remove_all(root));
   EXPECT_FALSE(path_exists(root));
-  EXPECT_TRUE(remove_all(root));  // already gone: fine
+  EXPECT_TRUE(remove_all(root)); // already gone: fine
   EXPECT_TRUE(path_exists("/"));
 }
 
@@ -82,10 +84,12 @@ TEST(Files, CreateDirectoriesNamesWhatFailed) {
     create_directories(root + "/file/sub");
     ADD_FAILURE() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find(root + "/file/sub: cannot create directory"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(root + "/file/sub: cannot create directory"),
+              std::string::npos)
+        << e.what();
   }
   remove_all(root);
 }
 
-}  // namespace
-}  // namespace opbench::core
+} // namespace
+} // namespace opbench::core

@@ -17,8 +17,9 @@ TEST(Strings, SplitListFlattensCommaSeparatedItems) {
 }
 
 TEST(Strings, FirstLine) {
-  EXPECT_EQ(first_line("DefaultCPUAllocator: can't allocate memory\nframe #0: c10::ThrowEnforceNotMet"),
-            "DefaultCPUAllocator: can't allocate memory");
+  EXPECT_EQ(
+      first_line("DefaultCPUAllocator: can't allocate memory\nframe #0: c10::ThrowEnforceNotMet"),
+      "DefaultCPUAllocator: can't allocate memory");
   EXPECT_EQ(first_line("one line"), "one line");
   EXPECT_EQ(first_line(""), "");
 }
@@ -56,4 +57,4 @@ TEST(Device, ParsesCpuGpuAndCuda) {
   EXPECT_THROW(parse_device("gpux"), UsageError);
 }
 
-}  // namespace opbench::core
+} // namespace opbench::core

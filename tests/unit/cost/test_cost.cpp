@@ -7,12 +7,13 @@
 namespace opbench::cost {
 namespace {
 
-TensorInfo t(const std::string& arg, std::vector<std::int64_t> shape, std::int64_t element_bytes = 4) {
+TensorInfo t(const std::string& arg, std::vector<std::int64_t> shape,
+             std::int64_t element_bytes = 4) {
   return TensorInfo{arg, std::move(shape), element_bytes};
 }
 
-CallShapes call(const std::string& op, std::vector<TensorInfo> inputs, std::vector<TensorInfo> outputs,
-                Json arguments = Json::object()) {
+CallShapes call(const std::string& op, std::vector<TensorInfo> inputs,
+                std::vector<TensorInfo> outputs, Json arguments = Json::object()) {
   CallShapes c;
   c.op = op;
   c.inputs = std::move(inputs);
@@ -23,54 +24,78 @@ CallShapes call(const std::string& op, std::vector<TensorInfo> inputs, std::vect
 
 // Every figure below is worked out by hand from the rule in cost.hpp.
 TEST(Cost, MatrixProducts) {
-  const Cost mm = estimate(call("aten::mm", {t("self", {2, 3}), t("mat2", {3, 4})}, {t("", {2, 4})}));
-  EXPECT_DOUBLE_EQ(*mm.flops, 48);             // 2 * M(2) * N(4) * K(3)
+  const Cost mm =
+      estimate(call("aten::mm", {t("self", {2, 3}), t("mat2", {3, 4})}, {t("", {2, 4})}));
+  EXPECT_DOUBLE_EQ(*mm.flops, 48); // 2 * M(2) * N(4) * K(3)
   EXPECT_DOUBLE_EQ(mm.bytes, (6 + 12 + 8) * 4);
   EXPECT_EQ(mm.flops_rule, "2MNK");
-  const Cost bmm = estimate(call("aten::bmm", {t("self", {5, 2, 3}), t("mat2", {5, 3, 4})}, {t("", {5, 2, 4})}));
-  EXPECT_DOUBLE_EQ(*bmm.flops, 240);           // 5 * 48
-  const Cost addmm = estimate(call("aten::addmm", {t("self", {4}), t("mat1", {2, 3}), t("mat2", {3, 4})}, {t("", {2, 4})}));
-  EXPECT_DOUBLE_EQ(*addmm.flops, 56);          // 48 + M * N
-  const Cost linear = estimate(call("aten::linear", {t("input", {8, 16}), t("weight", {32, 16}), t("bias", {32})},
-                                    {t("", {8, 32})}));
+  const Cost bmm =
+      estimate(call("aten::bmm", {t("self", {5, 2, 3}), t("mat2", {5, 3, 4})}, {t("", {5, 2, 4})}));
+  EXPECT_DOUBLE_EQ(*bmm.flops, 240); // 5 * 48
+  const Cost addmm = estimate(
+      call("aten::addmm", {t("self", {4}), t("mat1", {2, 3}), t("mat2", {3, 4})}, {t("", {2, 4})}));
+  EXPECT_DOUBLE_EQ(*addmm.flops, 56); // 48 + M * N
+  const Cost linear =
+      estimate(call("aten::linear", {t("input", {8, 16}), t("weight", {32, 16}), t("bias", {32})},
+                    {t("", {8, 32})}));
   EXPECT_DOUBLE_EQ(*linear.flops, 2.0 * 256 * 16 + 256);
   const Cost mv = estimate(call("aten::mv", {t("self", {3, 5}), t("vec", {5})}, {t("", {3})}));
   EXPECT_DOUBLE_EQ(*mv.flops, 30);
   const Cost dot = estimate(call("aten::dot", {t("self", {7}), t("tensor", {7})}, {t("", {})}));
   EXPECT_DOUBLE_EQ(*dot.flops, 14);
-  const Cost matmul = estimate(call("aten::matmul", {t("self", {6, 2, 3}), t("other", {3, 4})}, {t("", {6, 2, 4})}));
+  const Cost matmul = estimate(
+      call("aten::matmul", {t("self", {6, 2, 3}), t("other", {3, 4})}, {t("", {6, 2, 4})}));
   EXPECT_DOUBLE_EQ(*matmul.flops, 2.0 * 48 * 3);
 }
 
 TEST(Cost, Convolutions) {
   // 1x3x8x8 * 4x3x3x3 -> 1x4x6x6: 144 outputs, each 3 * 9 multiply-adds.
-  const Cost conv = estimate(call("aten::conv2d", {t("input", {1, 3, 8, 8}), t("weight", {4, 3, 3, 3})}, {t("", {1, 4, 6, 6})}));
+  const Cost conv =
+      estimate(call("aten::conv2d", {t("input", {1, 3, 8, 8}), t("weight", {4, 3, 3, 3})},
+                    {t("", {1, 4, 6, 6})}));
   EXPECT_DOUBLE_EQ(*conv.flops, 7776);
-  const Cost bias = estimate(call("aten::conv2d", {t("input", {1, 3, 8, 8}), t("weight", {4, 3, 3, 3}), t("bias", {4})},
-                                  {t("", {1, 4, 6, 6})}));
+  const Cost bias = estimate(
+      call("aten::conv2d", {t("input", {1, 3, 8, 8}), t("weight", {4, 3, 3, 3}), t("bias", {4})},
+           {t("", {1, 4, 6, 6})}));
   EXPECT_DOUBLE_EQ(*bias.flops, 7776 + 144);
   // groups 2: weight 8x2x3x3 over 1x4x8x8 -> 1x8x6x6, each output sees C_in / groups = 2 channels.
-  const Cost grouped = estimate(call("aten::conv2d", {t("input", {1, 4, 8, 8}), t("weight", {8, 2, 3, 3})},
-                                     {t("", {1, 8, 6, 6})}, {{"groups", 2}}));
+  const Cost grouped =
+      estimate(call("aten::conv2d", {t("input", {1, 4, 8, 8}), t("weight", {8, 2, 3, 3})},
+                    {t("", {1, 8, 6, 6})}, {{"groups", 2}}));
   EXPECT_DOUBLE_EQ(*grouped.flops, 2.0 * 288 * 2 * 9);
   // Transposed: weight (C_in 4, C_out / groups 2, 3x3): each of 100 inputs scatters 2 * 9.
-  const Cost transposed = estimate(call("aten::conv_transpose2d.input", {t("input", {1, 4, 5, 5}), t("weight", {4, 2, 3, 3})},
-                                        {t("", {1, 2, 7, 7})}));
+  const Cost transposed =
+      estimate(call("aten::conv_transpose2d.input",
+                    {t("input", {1, 4, 5, 5}), t("weight", {4, 2, 3, 3})}, {t("", {1, 2, 7, 7})}));
   EXPECT_DOUBLE_EQ(*transposed.flops, 3600);
-  const Cost conv1d = estimate(call("aten::conv1d", {t("input", {2, 3, 10}), t("weight", {5, 3, 3})}, {t("", {2, 5, 8})}));
+  const Cost conv1d = estimate(
+      call("aten::conv1d", {t("input", {2, 3, 10}), t("weight", {5, 3, 3})}, {t("", {2, 5, 8})}));
   EXPECT_DOUBLE_EQ(*conv1d.flops, 2.0 * 80 * 3 * 3);
 }
 
 TEST(Cost, AttentionElementwiseReductionsNormalisations) {
-  const Cost sdpa = estimate(call("aten::scaled_dot_product_attention",
-                                  {t("query", {2, 8, 16}), t("key", {2, 32, 16}), t("value", {2, 32, 16})}, {t("", {2, 8, 16})}));
+  const Cost sdpa =
+      estimate(call("aten::scaled_dot_product_attention",
+                    {t("query", {2, 8, 16}), t("key", {2, 32, 16}), t("value", {2, 32, 16})},
+                    {t("", {2, 8, 16})}));
   EXPECT_DOUBLE_EQ(*sdpa.flops, 2.0 * 2 * 8 * 32 * (16 + 16));
-  EXPECT_DOUBLE_EQ(*estimate(call("aten::add.Tensor", {t("self", {2, 3}), t("other", {3})}, {t("", {2, 3})})).flops, 6);
-  EXPECT_DOUBLE_EQ(*estimate(call("aten::relu_", {t("self", {10})}, {})).flops, 0);  // in place: no new output
-  EXPECT_DOUBLE_EQ(*estimate(call("aten::sum.dim_IntList", {t("self", {4, 5})}, {t("", {4})})).flops, 20);
-  EXPECT_DOUBLE_EQ(*estimate(call("aten::softmax.int", {t("self", {4, 5})}, {t("", {4, 5})})).flops, 80);
-  EXPECT_DOUBLE_EQ(*estimate(call("aten::layer_norm", {t("input", {4, 5}), t("weight", {5})}, {t("", {4, 5})})).flops, 100);
-  EXPECT_DOUBLE_EQ(*estimate(call("aten::batch_norm", {t("input", {2, 3, 4, 4})}, {t("", {2, 3, 4, 4})})).flops, 192);
+  EXPECT_DOUBLE_EQ(
+      *estimate(call("aten::add.Tensor", {t("self", {2, 3}), t("other", {3})}, {t("", {2, 3})}))
+           .flops,
+      6);
+  EXPECT_DOUBLE_EQ(*estimate(call("aten::relu_", {t("self", {10})}, {})).flops,
+                   0); // in place: no new output
+  EXPECT_DOUBLE_EQ(
+      *estimate(call("aten::sum.dim_IntList", {t("self", {4, 5})}, {t("", {4})})).flops, 20);
+  EXPECT_DOUBLE_EQ(*estimate(call("aten::softmax.int", {t("self", {4, 5})}, {t("", {4, 5})})).flops,
+                   80);
+  EXPECT_DOUBLE_EQ(
+      *estimate(call("aten::layer_norm", {t("input", {4, 5}), t("weight", {5})}, {t("", {4, 5})}))
+           .flops,
+      100);
+  EXPECT_DOUBLE_EQ(
+      *estimate(call("aten::batch_norm", {t("input", {2, 3, 4, 4})}, {t("", {2, 3, 4, 4})})).flops,
+      192);
 }
 
 TEST(Cost, UnknownFlopsAreAbsentButBytesAreKnown) {
@@ -78,7 +103,8 @@ TEST(Cost, UnknownFlopsAreAbsentButBytesAreKnown) {
   EXPECT_FALSE(topk.flops.has_value());
   EXPECT_TRUE(topk.flops_rule.empty());
   EXPECT_DOUBLE_EQ(topk.bytes, 400 + 20 + 40);
-  EXPECT_DOUBLE_EQ(estimate(call("aten::add", {t("self", {4}, 2)}, {t("", {4}, 2)})).bytes, 16);  // float16
+  EXPECT_DOUBLE_EQ(estimate(call("aten::add", {t("self", {4}, 2)}, {t("", {4}, 2)})).bytes,
+                   16); // float16
 }
 
 TEST(Roofline, MemoryAndComputeBound) {
@@ -117,7 +143,7 @@ TEST(Roofline, MemoryAndComputeBound) {
 TEST(PeakStore, SaveLoadFindReplace) {
   testing::TempDir dir;
   const std::string path = dir.file("cache/peaks.json");
-  PeakStore store = PeakStore::load(path);  // absent file: empty
+  PeakStore store = PeakStore::load(path); // absent file: empty
   EXPECT_TRUE(store.entries().empty());
   Peaks p;
   p.device = "cpu";
@@ -128,7 +154,7 @@ TEST(PeakStore, SaveLoadFindReplace) {
   p.gemm_flops = 3e11;
   store.put(p);
   p.gemm_flops = 4e11;
-  store.put(p);  // same key: replaced
+  store.put(p); // same key: replaced
   p.threads = 1;
   store.put(p);
   store.save(path);
@@ -140,5 +166,5 @@ TEST(PeakStore, SaveLoadFindReplace) {
   EXPECT_THROW(PeakStore::load(dir.write("bad.json", "{\"peaks\": [{}]}")), std::exception);
 }
 
-}  // namespace
-}  // namespace opbench::cost
+} // namespace
+} // namespace opbench::cost

@@ -13,16 +13,19 @@ namespace opbench::exec {
 namespace {
 
 results::Case make_case(const std::string& op, const Json& args, const std::string& device) {
-  return plan::make_case(op, catalog::bind_case(op, args, "test"), "float32", device, 1, results::Direction::forward, 3);
+  return plan::make_case(op, catalog::bind_case(op, args, "test"), "float32", device, 1,
+                         results::Direction::forward, 3);
 }
 
-ExecOptions quick() { return quick_exec_options(8); }
+ExecOptions quick() {
+  return quick_exec_options(8);
+}
 
-#define SKIP_WITHOUT_CUDA_DEVICE()                                                               \
-  if (cuda_device_count() == 0) {                                                                \
-    GTEST_SKIP() << "no CUDA device visible (" << (cuda_compiled() ? "CUDA code compiled in"     \
-                                                                   : "built without CUDA")       \
-                 << "): this path is only compiled here";                                        \
+#define SKIP_WITHOUT_CUDA_DEVICE()                                                                 \
+  if (cuda_device_count() == 0) {                                                                  \
+    GTEST_SKIP() << "no CUDA device visible ("                                                     \
+                 << (cuda_compiled() ? "CUDA code compiled in" : "built without CUDA")             \
+                 << "): this path is only compiled here";                                          \
   }
 
 TEST(CudaBuild, CudaCodeIsCompiledWheneverLibTorchHasCuda) {
@@ -34,7 +37,8 @@ TEST(ColdMode, CpuFlushesTheLastLevelCacheAndTimesEachCall) {
   EXPECT_GE(flush_bytes("cpu"), 1 << 20);
   ExecOptions options = quick();
   options.cold = true;
-  const auto result = run_case(make_case("add", {{"self", "64x64"}, {"other", "64x64"}}, "cpu"), options);
+  const auto result =
+      run_case(make_case("add", {{"self", "64x64"}, {"other", "64x64"}}, "cpu"), options);
   ASSERT_EQ(result.status, results::Status::ok) << result.message;
   EXPECT_EQ(result.timing.mode, "cold");
   EXPECT_EQ(result.timing.block_size, 1);
@@ -43,14 +47,17 @@ TEST(ColdMode, CpuFlushesTheLastLevelCacheAndTimesEachCall) {
 }
 
 TEST(CudaDevice, MissingDeviceIsAClearError) {
-  if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is visible";
+  if (cuda_device_count() > 0)
+    GTEST_SKIP() << "a CUDA device is visible";
   try {
     check_device("cuda:0");
     FAIL() << "expected DeviceError";
   } catch (const DeviceError& e) {
     const std::string expected = cuda_compiled()
-                                     ? "device cuda:0 is not available: LibTorch is built with CUDA and 0 CUDA device(s) are visible"
-                                     : "device cuda:0 is not available: this opbench is built against a LibTorch without CUDA";
+                                     ? "device cuda:0 is not available: LibTorch is built with "
+                                       "CUDA and 0 CUDA device(s) are visible"
+                                     : "device cuda:0 is not available: this opbench is built "
+                                       "against a LibTorch without CUDA";
     EXPECT_EQ(e.what(), expected);
   }
   EXPECT_THROW(flush_bytes("cuda:0"), std::exception);
@@ -58,21 +65,24 @@ TEST(CudaDevice, MissingDeviceIsAClearError) {
 
 TEST(CudaDevice, EventTimerAndDeviceMemory) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  const auto result = run_case(make_case("add", {{"self", "1024x1024"}, {"other", "1024x1024"}}, "cuda:0"), quick());
+  const auto result = run_case(
+      make_case("add", {{"self", "1024x1024"}, {"other", "1024x1024"}}, "cuda:0"), quick());
   ASSERT_EQ(result.status, results::Status::ok) << result.message;
   EXPECT_EQ(result.timing.timer, "cuda_event");
   ASSERT_TRUE(result.memory.has_value());
-  EXPECT_EQ(result.memory->peak_bytes, 4194304);  // the same reporter sees the caching allocator
+  EXPECT_EQ(result.memory->peak_bytes, 4194304); // the same reporter sees the caching allocator
   ASSERT_TRUE(result.memory->device_peak_allocated_bytes.has_value());
-  EXPECT_GE(*result.memory->device_peak_allocated_bytes, 3 * 4194304);  // inputs + output
-  EXPECT_GE(*result.memory->device_peak_reserved_bytes, *result.memory->device_peak_allocated_bytes);
+  EXPECT_GE(*result.memory->device_peak_allocated_bytes, 3 * 4194304); // inputs + output
+  EXPECT_GE(*result.memory->device_peak_reserved_bytes,
+            *result.memory->device_peak_allocated_bytes);
 }
 
 TEST(CudaDevice, HostTimerColdModeAndGraphs) {
   SKIP_WITHOUT_CUDA_DEVICE();
   ExecOptions host = quick();
   host.timer = "host";
-  EXPECT_EQ(run_case(make_case("relu", {{"self", "[4096]"}}, "cuda:0"), host).timing.timer, "host_sync");
+  EXPECT_EQ(run_case(make_case("relu", {{"self", "[4096]"}}, "cuda:0"), host).timing.timer,
+            "host_sync");
   ExecOptions cold = quick();
   cold.cold = true;
   const auto cold_result = run_case(make_case("relu", {{"self", "[4096]"}}, "cuda:0"), cold);
@@ -91,7 +101,8 @@ TEST(CudaDevice, HostTimerColdModeAndGraphs) {
   // A call that draws random numbers is not captured (LibTorch's generator and graphs disagree
   // from the second capture on: "Offset increment outside graph capture").
   for (int repetition = 0; repetition < 2; ++repetition) {
-    const auto random = run_case(make_case("randint", {{"high", 100}, {"size", Json::array({8, 128})}}, "cuda:0"), quick());
+    const auto random = run_case(
+        make_case("randint", {{"high", 100}, {"size", Json::array({8, 128})}}, "cuda:0"), quick());
     ASSERT_EQ(random.status, results::Status::ok) << random.message;
     EXPECT_EQ(random.timing.measures, results::Measures::batch);
   }
@@ -105,5 +116,5 @@ TEST(CudaDevice, HostTimerColdModeAndGraphs) {
   EXPECT_GT(ctx["l2_cache_bytes"].get<int>(), 0);
 }
 
-}  // namespace
-}  // namespace opbench::exec
+} // namespace
+} // namespace opbench::exec

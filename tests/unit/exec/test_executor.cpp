@@ -22,18 +22,23 @@
 namespace opbench::exec {
 namespace {
 
-results::Case make_case(const std::string& op, const Json& args, const std::string& direction = "forward",
-                     const std::string& dtype = "float32") {
-  results::Case c = plan::make_case(op, catalog::bind_case(op, args, "test"), dtype, "cpu", 1,
-                                        core::parse_name_or_throw<results::Direction>(direction, "direction", "test"), 7);
+results::Case make_case(const std::string& op, const Json& args,
+                        const std::string& direction = "forward",
+                        const std::string& dtype = "float32") {
+  results::Case c = plan::make_case(
+      op, catalog::bind_case(op, args, "test"), dtype, "cpu", 1,
+      core::parse_name_or_throw<results::Direction>(direction, "direction", "test"), 7);
   c.origin = "test";
   return c;
 }
 
-ExecOptions quick() { return quick_exec_options(); }
+ExecOptions quick() {
+  return quick_exec_options();
+}
 
 TEST(MemoryProbe, AddOf1024x1024FloatPeaksAtExactlyItsOutput) {
-  const auto result = run_case(make_case("add", {{"self", "1024x1024"}, {"other", "1024x1024"}}), quick());
+  const auto result =
+      run_case(make_case("add", {{"self", "1024x1024"}, {"other", "1024x1024"}}), quick());
   ASSERT_EQ(result.status, results::Status::ok) << result.message;
   ASSERT_TRUE(result.memory.has_value());
   EXPECT_EQ(result.memory->peak_bytes, 4194304);
@@ -53,7 +58,7 @@ TEST(Executor, EachRepetitionHasItsOwnPlacementAndACanary) {
   ASSERT_EQ(b.status, results::Status::ok) << b.message;
   EXPECT_EQ(a.timing.placement_padding, placement_padding(c.seed, 0));
   EXPECT_EQ(b.timing.placement_padding, placement_padding(c.seed, 2));
-  EXPECT_EQ(placement_padding(c.seed, 0), 30144);  // splitmix64 of (7, 1) mod 1024, x 64 bytes
+  EXPECT_EQ(placement_padding(c.seed, 0), 30144); // splitmix64 of (7, 1) mod 1024, x 64 bytes
   EXPECT_EQ(placement_padding(c.seed, 2), 32896);
   EXPECT_EQ(placement_padding(c.seed, 0) % 64, 0);
   EXPECT_LT(placement_padding(c.seed, 0), 64 * 1024);
@@ -88,8 +93,8 @@ TEST(Executor, AMemoryBoundCaseHasTheMemoryCanaryAroundEachRepetition) {
 TEST(MemoryProbe, CountsAllocationsOfACall) {
   const at::Tensor a = at::ones({256});
   const auto stats = probe_memory([&] {
-    at::Tensor b = at::relu(a);  // 1 KiB
-    at::Tensor c = at::neg(b);   // 1 KiB more while b lives
+    at::Tensor b = at::relu(a); // 1 KiB
+    at::Tensor c = at::neg(b);  // 1 KiB more while b lives
   });
   EXPECT_EQ(stats.allocations, 2);
   EXPECT_EQ(stats.total_bytes, 2048);
@@ -120,18 +125,21 @@ TEST(Executor, RuntimeFailureBecomesErrorStatus) {
 }
 
 TEST(Executor, BackwardTimesGradientsWithoutAccumulating) {
-  const auto result = run_case(make_case("mm", {{"self", "8x8"}, {"mat2", "8x8"}}, "backward"), quick());
+  const auto result =
+      run_case(make_case("mm", {{"self", "8x8"}, {"mat2", "8x8"}}, "backward"), quick());
   ASSERT_EQ(result.status, results::Status::ok) << result.message;
   EXPECT_FALSE(result.samples.empty());
   ASSERT_TRUE(result.memory.has_value());
-  EXPECT_EQ(result.memory->total_bytes, 2 * 8 * 8 * 4);  // one gradient per input
+  EXPECT_EQ(result.memory->total_bytes, 2 * 8 * 8 * 4); // one gradient per input
 }
 
 TEST(Executor, DtypeTheOperatorDoesNotSupportIsSkipped) {
-  const auto result = run_case(make_case("bitwise_not", {{"self", "[4]"}}, "forward", "float32"), quick());
+  const auto result =
+      run_case(make_case("bitwise_not", {{"self", "[4]"}}, "forward", "float32"), quick());
   EXPECT_EQ(result.status, results::Status::skipped);
   EXPECT_EQ(result.message.rfind("float32 is not supported here: ", 0), 0u) << result.message;
-  EXPECT_NE(result.message.find("not implemented for 'Float'"), std::string::npos) << result.message;
+  EXPECT_NE(result.message.find("not implemented for 'Float'"), std::string::npos)
+      << result.message;
 }
 
 TEST(Executor, ChannelsLastInputs) {
@@ -150,7 +158,8 @@ TEST(Restore, AnInPlaceOperatorsInputIsPutBackAsItWasMade) {
   ASSERT_EQ(w.restore.arguments, std::vector<std::string>{"self"});
   // exp_ on its own output: every element infinite within a few calls (normal values: after
   // exp, exp, exp at most 15.2, 3.8e6, then inf).
-  for (int i = 0; i < 8; ++i) w.call();
+  for (int i = 0; i < 8; ++i)
+    w.call();
   EXPECT_TRUE(at::isinf(self).all().item<bool>());
   w.restore();
   EXPECT_TRUE(at::equal(self, made));
@@ -206,7 +215,8 @@ TEST(Restore, TheDriverPutsInputsBackBeforeEveryTimedCallAndTheResultSaysWhich) 
     EXPECT_EQ(deepest, 1);
     EXPECT_EQ(result.timing.block_size, 1);
     // One before every call: warmup, kept and taken again (an interrupted batch).
-    EXPECT_EQ(restores, result.timing.warmup_calls + static_cast<std::int64_t>(result.samples.size()) +
+    EXPECT_EQ(restores, result.timing.warmup_calls +
+                            static_cast<std::int64_t>(result.samples.size()) +
                             result.timing.discarded_blocks);
     EXPECT_EQ(result.timing.restored, std::vector<std::string>{"self"});
   }
@@ -215,7 +225,7 @@ TEST(Restore, TheDriverPutsInputsBackBeforeEveryTimedCallAndTheResultSaysWhich) 
   ASSERT_EQ(in_place.status, results::Status::ok) << in_place.message;
   EXPECT_EQ(in_place.timing.restored, std::vector<std::string>{"self"});
   EXPECT_EQ(in_place.timing.block_size, 1);
-  EXPECT_EQ(in_place.timing.mode, "hot");  // nothing flushed: the restore leaves its copy in cache
+  EXPECT_EQ(in_place.timing.mode, "hot"); // nothing flushed: the restore leaves its copy in cache
   const auto out_of_place = run_case(make_case("exp", {{"self", "64"}}), quick());
   EXPECT_TRUE(out_of_place.timing.restored.empty());
   EXPECT_GT(out_of_place.timing.block_size, 1);
@@ -229,22 +239,24 @@ TEST(Executor, BackwardWithoutFloatInputsIsSkipped) {
 }
 
 TEST(InputMemo, KeepsTheMostRecentlyUsedDrawsWithinItsBudget) {
-  const auto draw = [](std::int64_t floats) { return InputMemo::Draw{at::zeros({floats}), at::Tensor()}; };
+  const auto draw = [](std::int64_t floats) {
+    return InputMemo::Draw{at::zeros({floats}), at::Tensor()};
+  };
   InputMemo memo(3 * 4096);
   memo.keep("a", draw(1024));
   memo.keep("b", draw(1024));
   memo.keep("c", draw(1024));
-  ASSERT_TRUE(memo.find("a"));  // now the most recently used
-  memo.keep("d", draw(1024));   // drops b, the least recently used
+  ASSERT_TRUE(memo.find("a")); // now the most recently used
+  memo.keep("d", draw(1024));  // drops b, the least recently used
   EXPECT_TRUE(memo.find("a"));
   EXPECT_FALSE(memo.find("b"));
   EXPECT_TRUE(memo.find("c"));
   EXPECT_TRUE(memo.find("d"));
   EXPECT_EQ(memo.bytes(), 3u * 4096);
-  memo.keep("huge", draw(4 * 1024));  // over the whole budget: not kept, nothing dropped
+  memo.keep("huge", draw(4 * 1024)); // over the whole budget: not kept, nothing dropped
   EXPECT_FALSE(memo.find("huge"));
   EXPECT_EQ(memo.size(), 3u);
-  memo.keep("d", draw(512));  // the same key again replaces it
+  memo.keep("d", draw(512)); // the same key again replaces it
   EXPECT_EQ(memo.bytes(), 2u * 4096 + 2048);
   memo.clear();
   EXPECT_EQ(memo.size(), 0u);
@@ -259,7 +271,7 @@ TEST(Inputs, RepetitionsGetTheSameValuesInFreshMemoryWhetherOrNotTheDrawWasKept)
   const auto c = make_case("add", {{"self", "1024x512"}, {"other", "512"}});
   InputMemo::shared().clear();
   const PreparedCall first = prepare_call(c, false);
-  EXPECT_EQ(InputMemo::shared().size(), 1u);  // the 2 MB draw; the 2 KB one is drawn again
+  EXPECT_EQ(InputMemo::shared().size(), 1u); // the 2 MB draw; the 2 KB one is drawn again
   const PreparedCall second = prepare_call(c, false);
   const auto self = [](const PreparedCall& call) { return call.args[0].toTensor(); };
   const auto other = [](const PreparedCall& call) { return call.args[1].toTensor(); };
@@ -280,8 +292,10 @@ TEST(Inputs, RepetitionsGetTheSameValuesInFreshMemoryWhetherOrNotTheDrawWasKept)
 }
 
 TEST(Inputs, SeededAndTyped) {
-  const auto c = make_case("index_select", {{"self", "10x4"}, {"dim", 0},
-                                            {"index", {{"shape", {32}}, {"dtype", "int64"}, {"high", 10}}}},
+  const auto c = make_case("index_select",
+                           {{"self", "10x4"},
+                            {"dim", 0},
+                            {"index", {{"shape", {32}}, {"dtype", "int64"}, {"high", 10}}}},
                            "forward", "float64");
   const PreparedCall first = prepare_call(c, false);
   const PreparedCall second = prepare_call(c, false);
@@ -291,12 +305,12 @@ TEST(Inputs, SeededAndTyped) {
   EXPECT_EQ(index.scalar_type(), at::kLong);
   EXPECT_GE(index.min().item<int64_t>(), 0);
   EXPECT_LT(index.max().item<int64_t>(), 10);
-  EXPECT_TRUE(at::equal(self, second.args[0].toTensor()));  // same seed, same data
+  EXPECT_TRUE(at::equal(self, second.args[0].toTensor())); // same seed, same data
   EXPECT_TRUE(first.grad_inputs.empty());
 }
 
-}  // namespace
-}  // namespace opbench::exec
+} // namespace
+} // namespace opbench::exec
 
 namespace opbench::exec {
 namespace {
@@ -304,17 +318,21 @@ namespace {
 // The typed fast path calls the same kernels as the boxed path: same outputs, and the result
 // says which path ran.
 
-// The values of an output (tensors cloned): an in-place operator's output is overwritten by the next call.
+// The values of an output (tensors cloned): an in-place operator's output is overwritten by the
+// next call.
 c10::IValue values_of(const c10::IValue& v) {
-  if (v.isTensor()) return v.toTensor().clone();
+  if (v.isTensor())
+    return v.toTensor().clone();
   if (v.isTensorList()) {
     std::vector<at::Tensor> out;
-    for (const at::Tensor& t : v.toTensorVector()) out.push_back(t.clone());
+    for (const at::Tensor& t : v.toTensorVector())
+      out.push_back(t.clone());
     return out;
   }
   if (v.isTuple()) {
     std::vector<c10::IValue> out;
-    for (const auto& e : v.toTupleRef().elements()) out.push_back(values_of(e));
+    for (const auto& e : v.toTupleRef().elements())
+      out.push_back(values_of(e));
     return c10::ivalue::Tuple::create(std::move(out));
   }
   return v;
@@ -322,19 +340,22 @@ c10::IValue values_of(const c10::IValue& v) {
 
 // The tensors of an output, in order (none for a bool).
 std::vector<at::Tensor> tensors_of(const c10::IValue& v) {
-  if (v.isTensor()) return {v.toTensor()};
-  if (v.isTensorList()) return v.toTensorVector();
+  if (v.isTensor())
+    return {v.toTensor()};
+  if (v.isTensorList())
+    return v.toTensorVector();
   std::vector<at::Tensor> out;
   if (v.isTuple()) {
     for (const auto& e : v.toTupleRef().elements()) {
-      for (const at::Tensor& t : tensors_of(e)) out.push_back(t);
+      for (const at::Tensor& t : tensors_of(e))
+        out.push_back(t);
     }
   }
   return out;
 }
 
-// Calls `call` typed, then boxed, the default generator seeded alike before each; `values`: check the
-// elements too (not for factories of uninitialised memory).
+// Calls `call` typed, then boxed, the default generator seeded alike before each; `values`: check
+// the elements too (not for factories of uninitialised memory).
 void expect_typed_as_boxed(const PreparedCall& call, const std::string& op, bool values = true) {
   const TypedCall typed = typed_call(call);
   ASSERT_TRUE(typed) << op;
@@ -347,7 +368,8 @@ void expect_typed_as_boxed(const PreparedCall& call, const std::string& op, bool
   call.handle.callBoxed(stack);
   ASSERT_FALSE(stack.empty()) << op;
   // Two returns are two entries of the stack.
-  const c10::IValue boxed_out = stack.size() == 1 ? stack[0] : c10::IValue(c10::ivalue::Tuple::create(stack));
+  const c10::IValue boxed_out =
+      stack.size() == 1 ? stack[0] : c10::IValue(c10::ivalue::Tuple::create(stack));
   if (boxed_out.isBool()) {
     ASSERT_TRUE(typed_out.isBool()) << op;
     EXPECT_EQ(typed_out.toBool(), boxed_out.toBool()) << op;
@@ -362,7 +384,8 @@ void expect_typed_as_boxed(const PreparedCall& call, const std::string& op, bool
     EXPECT_EQ(typed_tensors[i].strides(), boxed_tensors[i].strides()) << op << " output " << i;
     EXPECT_EQ(typed_tensors[i].dtype(), boxed_tensors[i].dtype()) << op << " output " << i;
     EXPECT_EQ(typed_tensors[i].device(), boxed_tensors[i].device()) << op << " output " << i;
-    if (values) EXPECT_TRUE(at::equal(typed_kept[i], boxed_tensors[i])) << op << " output " << i;
+    if (values)
+      EXPECT_TRUE(at::equal(typed_kept[i], boxed_tensors[i])) << op << " output " << i;
   }
 }
 
@@ -390,12 +413,14 @@ TEST(TypedCall, SameOutputAsBoxedForEachSignature) {
       {"expand", {{"self", "4x1"}, {"size", {4, 5}}}},
       {"select", {{"self", "4x5"}, {"dim", 1}, {"index", 2}}},
       {"narrow", {{"self", "4x5"}, {"dim", 1}, {"start", 1}, {"length", 3}}},
-      {"layer_norm", {{"input", "4x32"}, {"normalized_shape", {32}}, {"weight", "[32]"}, {"bias", "[32]"}}},
+      {"layer_norm",
+       {{"input", "4x32"}, {"normalized_shape", {32}}, {"weight", "[32]"}, {"bias", "[32]"}}},
       {"cat", {{"tensors", Json::array({"2x3", "4x3"})}, {"dim", 0}}},
       {"stack", {{"tensors", Json::array({"2x3", "2x3"})}, {"dim", 1}}},
       {"hstack", {{"tensors", Json::array({"2x3", "2x5"})}}},
       {"slice.Tensor", {{"self", "4x5"}, {"dim", 1}, {"start", 1}, {"end", 4}}},
-      {"as_strided", {{"self", "4x5"}, {"size", {2, 2}}, {"stride", {5, 1}}, {"storage_offset", 3}}},
+      {"as_strided",
+       {{"self", "4x5"}, {"size", {2, 2}}, {"stride", {5, 1}}, {"storage_offset", 3}}},
       {"scalar_tensor", {{"s", 0.125}}},
       // Other returns: a bool, lists of tensors, two tensors, the tensor written in place.
       {"equal", {{"self", "4x5"}, {"other", "4x5"}}},
@@ -415,8 +440,10 @@ TEST(TypedCall, SameOutputAsBoxedForEachSignature) {
       {"tril_indices", {{"row", 5}, {"col", 6}}},
       {"randint", {{"high", 100}, {"size", {3, 4}}}},
   };
-  for (const auto& [op, args] : cases) expect_typed_as_boxed(prepare_call(make_case(op, args), false), op);
-  // Factories of uninitialised memory: the same kind of tensor (their values are whatever was there).
+  for (const auto& [op, args] : cases)
+    expect_typed_as_boxed(prepare_call(make_case(op, args), false), op);
+  // Factories of uninitialised memory: the same kind of tensor (their values are whatever was
+  // there).
   const std::vector<std::pair<std::string, Json>> factories = {
       {"empty", {{"size", {4, 5}}}},
       {"empty_like", {{"self", "4x5"}}},
@@ -426,15 +453,18 @@ TEST(TypedCall, SameOutputAsBoxedForEachSignature) {
     expect_typed_as_boxed(prepare_call(make_case(op, args), false), op, /*values=*/false);
   }
   const auto conv = make_case("conv2d", {{"input", "1x3x8x8"}, {"weight", "4x3x3x3"}});
-  EXPECT_FALSE(typed_call(prepare_call(conv, false)));  // a signature not among them: boxed
+  EXPECT_FALSE(typed_call(prepare_call(conv, false))); // a signature not among them: boxed
   // An operator that writes an argument other than its first (an out= overload): boxed.
-  EXPECT_FALSE(typed_call(prepare_call(make_case("add.out", {{"self", "[4]"}, {"other", "[4]"}, {"out", "[4]"}}), false)));
-  EXPECT_EQ(run_case(make_case("add", {{"self", "[4]"}, {"other", "[4]"}}), quick()).timing.call_path, results::CallPath::typed);
+  EXPECT_FALSE(typed_call(prepare_call(
+      make_case("add.out", {{"self", "[4]"}, {"other", "[4]"}, {"out", "[4]"}}), false)));
+  EXPECT_EQ(
+      run_case(make_case("add", {{"self", "[4]"}, {"other", "[4]"}}), quick()).timing.call_path,
+      results::CallPath::typed);
   EXPECT_EQ(run_case(conv, quick()).timing.call_path, results::CallPath::boxed);
 }
 
-}  // namespace
-}  // namespace opbench::exec
+} // namespace
+} // namespace opbench::exec
 
 #include "opbench/exec/call_recorder.hpp"
 
@@ -460,5 +490,5 @@ TEST(CallRecorder, WorkIsTheSumOverTheCalls) {
   EXPECT_GT(work_of(some.calls).bytes, 0);
 }
 
-}  // namespace
-}  // namespace opbench::exec
+} // namespace
+} // namespace opbench::exec

@@ -14,11 +14,12 @@ namespace {
 
 // Restores THP_MEM_ALLOC_ENABLE as the test found it.
 class HostAllocator : public ::testing::Test {
- protected:
+protected:
   void SetUp() override {
     const char* v = std::getenv("THP_MEM_ALLOC_ENABLE");
     m_had = v != nullptr;
-    if (m_had) m_value = v;
+    if (m_had)
+      m_value = v;
     unsetenv("THP_MEM_ALLOC_ENABLE");
   }
   void TearDown() override {
@@ -93,9 +94,11 @@ TEST_F(HostAllocator, AUsersOwnMmapMaxTunableStays) {
   } else {
     setenv("GLIBC_TUNABLES", kept.c_str(), 1);
   }
-  EXPECT_NE(text.find("M_MMAP_MAX from GLIBC_TUNABLES M_MMAP_THRESHOLD=33554432"), std::string::npos) << text;
+  EXPECT_NE(text.find("M_MMAP_MAX from GLIBC_TUNABLES M_MMAP_THRESHOLD=33554432"),
+            std::string::npos)
+      << text;
   EXPECT_EQ(configure_host_allocator("tuned").find("M_MMAP_MAX from"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace opbench::exec
+} // namespace
+} // namespace opbench::exec

@@ -11,13 +11,13 @@ namespace {
 double g_now = 0;
 
 class FakeTimer {
- public:
-  static constexpr int k_blocks_per_collect = 3;  // like an asynchronous timer: read in batches
+public:
+  static constexpr int k_blocks_per_collect = 3; // like an asynchronous timer: read in batches
   void start() { m_start = g_now; }
   void stop() { m_seconds.push_back(g_now - m_start); }
   std::vector<double> collect() { return std::exchange(m_seconds, {}); }
 
- private:
+private:
   double m_start = 0;
   std::vector<double> m_seconds;
 };
@@ -31,11 +31,17 @@ TEST(Measure, BlockSizeMakesBlocksLastBlockTime) {
   options.min_runs = 5;
   options.min_time = 0.0;
   options.block_time = 1e-3;
-  const Measurement m = measure([&] { g_now += 1e-6; ++calls; }, options, timer);
+  const Measurement m = measure(
+      [&] {
+        g_now += 1e-6;
+        ++calls;
+      },
+      options, timer);
   EXPECT_GE(static_cast<double>(m.block_size) * 1e-6, options.block_time * (1 - 1e-9));
   // Identical samples: noise 0 is reached once min_runs are in, at the end of a batch of 3.
   ASSERT_EQ(m.samples.size(), 6u);
-  for (double s : m.samples) EXPECT_NEAR(s, 1e-6, 1e-15);
+  for (double s : m.samples)
+    EXPECT_NEAR(s, 1e-6, 1e-15);
   EXPECT_TRUE(m.noise_reached);
   EXPECT_EQ(calls, m.warmup_calls + 6 * m.block_size);
   EXPECT_NEAR(m.total_time, 6.0 * static_cast<double>(m.block_size) * 1e-6, 1e-12);
@@ -52,7 +58,12 @@ TEST(Measure, CalibrationCallsCountAsWarmup) {
   options.min_runs = 3;
   options.min_time = 0.0;
   options.block_time = 1e-3;
-  const Measurement m = measure([&] { g_now += 2e-3; ++calls; }, options, timer);
+  const Measurement m = measure(
+      [&] {
+        g_now += 2e-3;
+        ++calls;
+      },
+      options, timer);
   EXPECT_EQ(m.block_size, 1);
   EXPECT_EQ(m.warmup_calls, 2);
   ASSERT_EQ(m.samples.size(), 3u);
@@ -62,7 +73,12 @@ TEST(Measure, CalibrationCallsCountAsWarmup) {
   // No warmup asked: calibration's call is still made first.
   options.warmup = 0;
   calls = 0;
-  const Measurement bare = measure([&] { g_now += 2e-3; ++calls; }, options, timer);
+  const Measurement bare = measure(
+      [&] {
+        g_now += 2e-3;
+        ++calls;
+      },
+      options, timer);
   EXPECT_EQ(bare.warmup_calls, 1);
   EXPECT_EQ(calls, 1 + 3);
 }
@@ -83,7 +99,7 @@ TEST(Measure, NoisyCaseRunsUntilMaxTime) {
   EXPECT_EQ(m.block_size, 1);
   EXPECT_FALSE(m.noise_reached);
   EXPECT_GE(m.total_time, options.max_time);
-  EXPECT_LT(m.total_time, options.max_time + 3 * 0.031);  // at most one batch past max_time
+  EXPECT_LT(m.total_time, options.max_time + 3 * 0.031); // at most one batch past max_time
 }
 
 TEST(Measure, MinRunsWinsOverMaxTime) {
@@ -95,7 +111,7 @@ TEST(Measure, MinRunsWinsOverMaxTime) {
   options.max_time = 0.0;
   options.block_time = 1e-3;
   const Measurement m = measure([&] { g_now += 1.0; }, options, timer);
-  EXPECT_EQ(m.samples.size(), 9u);  // 7 rounded up to whole batches of 3
+  EXPECT_EQ(m.samples.size(), 9u); // 7 rounded up to whole batches of 3
   EXPECT_EQ(m.block_size, 1);
 }
 
@@ -109,7 +125,7 @@ TEST(Measure, MinTimeKeepsSampling) {
   options.block_time = 0.01;
   const Measurement m = measure([&] { g_now += 0.01; }, options, timer);
   EXPECT_GE(m.total_time, 0.095);
-  EXPECT_EQ(m.samples.size(), 12u);  // 10 needed, whole batches of 3
+  EXPECT_EQ(m.samples.size(), 12u); // 10 needed, whole batches of 3
 }
 
 TEST(MeasureCold, FlushBeforeEveryTimedCallOutsideTheTimer) {
@@ -120,17 +136,26 @@ TEST(MeasureCold, FlushBeforeEveryTimedCallOutsideTheTimer) {
   options.warmup = 2;
   options.min_runs = 6;
   options.min_time = 0;
-  const Measurement m = measure_cold([&] { g_now += 1e-3; ++calls; },
-                                     [&] { g_now += 5.0; ++flushes; }, options, timer);
+  const Measurement m = measure_cold(
+      [&] {
+        g_now += 1e-3;
+        ++calls;
+      },
+      [&] {
+        g_now += 5.0;
+        ++flushes;
+      },
+      options, timer);
   EXPECT_EQ(m.block_size, 1);
   ASSERT_EQ(m.samples.size(), 6u);
-  for (double s : m.samples) EXPECT_NEAR(s, 1e-3, 1e-12);  // the 5 s flushes are not timed
+  for (double s : m.samples)
+    EXPECT_NEAR(s, 1e-3, 1e-12); // the 5 s flushes are not timed
   EXPECT_EQ(flushes, calls);
 }
 
 TEST(Measure, InterruptedBatchesAreTakenAgainWithinABound) {
   g_now = 0;
-  FakeTimer timer;  // batches of 3 blocks
+  FakeTimer timer; // batches of 3 blocks
   MeasureOptions options;
   options.warmup = 0;
   options.min_runs = 6;
@@ -155,7 +180,8 @@ TEST(Measure, InterruptedBatchesAreTakenAgainWithinABound) {
   // Only clean batches were kept: every sample is the undisturbed 1 us, so noise 0 stops it
   // after two clean batches; the slow batch between them was dropped.
   ASSERT_EQ(m.samples.size(), 6u);
-  for (double s : m.samples) EXPECT_NEAR(s, 1e-6, 1e-15);
+  for (double s : m.samples)
+    EXPECT_NEAR(s, 1e-6, 1e-15);
   EXPECT_EQ(m.discarded, 3);
   // What the dropped batch cost: its 3 blocks of block_size slow calls.
   EXPECT_NEAR(m.retaken_time, 3.0 * static_cast<double>(m.block_size) * 1e-5, 1e-12);
@@ -173,5 +199,5 @@ TEST(Measure, InterruptedBatchesAreTakenAgainWithinABound) {
   EXPECT_EQ(all.discarded, 7 * 3);
 }
 
-}  // namespace
-}  // namespace opbench::exec
+} // namespace
+} // namespace opbench::exec

@@ -11,18 +11,20 @@
 #include <vector>
 
 #include "opbench/catalog/binder.hpp"
+#include "opbench/core/files.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/output_check.hpp"
 #include "opbench/plan/planner.hpp"
-#include "opbench/core/files.hpp"
 #include "quick_exec.hpp"
-#include "temp_dir.hpp"
 #include "stages.hpp"
+#include "temp_dir.hpp"
 
 namespace opbench::exec {
 namespace {
 
-ExecOptions quick() { return quick_exec_options(); }
+ExecOptions quick() {
+  return quick_exec_options();
+}
 
 results::Case sample_case(const std::string& name, const Json& sizes, const std::string& stage) {
   results::Case c;
@@ -35,13 +37,15 @@ results::Case sample_case(const std::string& name, const Json& sizes, const std:
   c.direction = results::Direction::forward;
   c.stage = core::parse_name_or_throw<results::Stage>(stage, "stage", "test");
   c.seed = 7;
-  c.case_id = results::make_case_id(name, c.given, c.dtype, c.device, 1, c.direction, "contiguous", c.stage);
+  c.case_id = results::make_case_id(name, c.given, c.dtype, c.device, 1, c.direction, "contiguous",
+                                    c.stage);
   return c;
 }
 
 results::Case op_case(const std::string& op, const Json& args, const std::string& stage) {
-  return plan::make_case(op, catalog::bind_case(op, args, "test"), "float32", "cpu", 1, results::Direction::forward, 7,
-                         "contiguous", core::parse_name_or_throw<results::Stage>(stage, "stage", "test"));
+  return plan::make_case(op, catalog::bind_case(op, args, "test"), "float32", "cpu", 1,
+                         results::Direction::forward, 7, "contiguous",
+                         core::parse_name_or_throw<results::Stage>(stage, "stage", "test"));
 }
 
 TEST(Stages, ScriptRunsTheTracedSampleAndMatchesEager) {
@@ -80,15 +84,18 @@ TEST(Stages, FusedFormsFusionGroupsOnTheCpuAndMatchesEager) {
   const auto plain = run_case(sample_case("box_iou", {16, 4, 8, 4}, "fused"), quick());
   ASSERT_EQ(plain.status, results::Status::ok) << plain.message;
   EXPECT_EQ(plain.stage_info->fusion_groups, 0);
-  EXPECT_NE(plain.stage_info->note.find("found nothing to fuse"), std::string::npos) << plain.stage_info->note;
+  EXPECT_NE(plain.stage_info->note.find("found nothing to fuse"), std::string::npos)
+      << plain.stage_info->note;
   EXPECT_NE(plain.stage_info->note.find("the script graph timed again"), std::string::npos);
 }
 
 TEST(Stages, AnOperatorRunsAsScriptAndNothingToFuseIsSkippedSayingSo) {
-  const auto script = run_case(op_case("mul", {{"self", "64x64"}, {"other", "64x64"}}, "script"), quick());
+  const auto script =
+      run_case(op_case("mul", {{"self", "64x64"}, {"other", "64x64"}}, "script"), quick());
   ASSERT_EQ(script.status, results::Status::ok) << script.message;
   EXPECT_EQ(script.work.aten_calls, 1);
-  const auto fused = run_case(op_case("mm", {{"self", "16x16"}, {"mat2", "16x16"}}, "fused"), quick());
+  const auto fused =
+      run_case(op_case("mm", {{"self", "16x16"}, {"mat2", "16x16"}}, "fused"), quick());
   if (fused.status == results::Status::skipped) {
     EXPECT_NE(fused.message.find("found nothing to fuse"), std::string::npos) << fused.message;
   } else {
@@ -114,17 +121,23 @@ TEST(Stages, AComputationThatWritesItsInputIsCheckedOnCopiesFromItsMadeInputs) {
   f.restore.arguments = {"self"};
   // Two eager calls that differ (one more factor each call, a host value): caught.
   auto factor = std::make_shared<double>(2.0);
-  f.body = [factor](const std::vector<at::Tensor>& in) { return std::vector<at::Tensor>{in[0].mul_((*factor)++)}; };
+  f.body = [factor](const std::vector<at::Tensor>& in) {
+    return std::vector<at::Tensor>{in[0].mul_((*factor)++)};
+  };
   try {
     (void)staged_workload(c, f);
     FAIL() << "two different eager outputs were taken as one";
   } catch (const SkipCase& e) {
-    EXPECT_NE(std::string(e.what()).find("two eager calls with the same seed give different outputs"), std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("two eager calls with the same seed give different outputs"),
+        std::string::npos)
         << e.what();
   }
   // The same factor every call: checked, and every run started from the made input, so the input
   // holds one call's result however many runs the checks and the profiling made.
-  f.body = [](const std::vector<at::Tensor>& in) { return std::vector<at::Tensor>{in[0].mul_(2.0)}; };
+  f.body = [](const std::vector<at::Tensor>& in) {
+    return std::vector<at::Tensor>{in[0].mul_(2.0)};
+  };
   const Workload w = staged_workload(c, f);
   EXPECT_TRUE(at::equal(x, made * 2.0));
   EXPECT_EQ(w.restore.arguments, std::vector<std::string>{"self"});
@@ -152,7 +165,8 @@ TEST(Stages, GraphStageIsForCudaOnlyAndBackwardIsNotStaged) {
 TEST(Stages, RandomDrawsAreSeededSoTheStageMatchesEager) {
   // bernoulli draws from the default generator: eager and the trace draw the same numbers from
   // the same seed.
-  const auto script = run_case(op_case("bernoulli", {{"self", {{"shape", {256}}, {"init", "uniform"}}}}, "script"), quick());
+  const auto script = run_case(
+      op_case("bernoulli", {{"self", {{"shape", {256}}, {"init", "uniform"}}}}, "script"), quick());
   ASSERT_EQ(script.status, results::Status::ok) << script.message;
   EXPECT_EQ(script.stage_info->check, 0.0);
 }
@@ -161,10 +175,8 @@ TEST(Stages, RandomDrawsAreSeededSoTheStageMatchesEager) {
 // the LibTorch's version (scripts/test-second-libtorch.sh points it at the second LibTorch's). Its
 // packages go to a cache of the test's own.
 class InductorStage : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ::setenv("OPBENCH_CACHE_DIR", m_cache.path().c_str(), 1);
-  }
+protected:
+  void SetUp() override { ::setenv("OPBENCH_CACHE_DIR", m_cache.path().c_str(), 1); }
   void TearDown() override { ::unsetenv("OPBENCH_CACHE_DIR"); }
   testing::TempDir m_cache;
 };
@@ -179,13 +191,14 @@ TEST_F(InductorStage, ASampleRunsAsOneCompiledPackageAndMatchesEager) {
   EXPECT_EQ(compiled.timing.call_path, results::CallPath::inductor);
   EXPECT_GT(*compiled.stage_info->graph_ops, 0);
   EXPECT_LE(compiled.stage_info->check, 1.0);
-  EXPECT_EQ(compiled.work.bytes, eager.work.bytes);  // the work is eager's (the same computation)
+  EXPECT_EQ(compiled.work.bytes, eager.work.bytes); // the work is eager's (the same computation)
   // Inductor's kernels are no ATen calls: the 37 calls of eager became fewer.
   EXPECT_LT(*compiled.work.aten_calls, *eager.work.aten_calls);
   // The package is kept: the next run (every repetition and process) loads it.
   std::size_t packages = 0;
   for (const auto& path : core::list_directory(m_cache.path() + "/aoti")) {
-    if (path.size() > 4 && path.compare(path.size() - 4, 4, ".pt2") == 0) ++packages;
+    if (path.size() > 4 && path.compare(path.size() - 4, 4, ".pt2") == 0)
+      ++packages;
   }
   EXPECT_EQ(packages, 1u);
   const auto again = run_case(sample_case("bbox2delta", {64}, "inductor"), quick());
@@ -193,9 +206,12 @@ TEST_F(InductorStage, ASampleRunsAsOneCompiledPackageAndMatchesEager) {
 }
 
 TEST_F(InductorStage, RandomDrawsAreSkippedAndAnOperatorRuns) {
-  const auto random = run_case(op_case("bernoulli", {{"self", {{"shape", {256}}, {"init", "uniform"}}}}, "inductor"), quick());
+  const auto random = run_case(
+      op_case("bernoulli", {{"self", {{"shape", {256}}, {"init", "uniform"}}}}, "inductor"),
+      quick());
   EXPECT_EQ(random.status, results::Status::skipped);
-  EXPECT_NE(random.message.find("draws random numbers (aten::bernoulli)"), std::string::npos) << random.message;
+  EXPECT_NE(random.message.find("draws random numbers (aten::bernoulli)"), std::string::npos)
+      << random.message;
   const auto relu = run_case(op_case("relu", {{"self", "64x64"}}, "inductor"), quick());
   ASSERT_EQ(relu.status, results::Status::ok) << relu.message;
   EXPECT_EQ(relu.stage_info->check, 0.0);
@@ -222,27 +238,36 @@ TEST(OutputCheck, PassesWithinToleranceAndNamesWhatDiffers) {
   double worst = 0;
   EXPECT_EQ(outputs_differ({a}, {a.clone()}, worst), "");
   EXPECT_EQ(worst, 0.0);
-  // ~1e-6 off (the float32 next to 1 + 1e-6); the largest finite |value| is 2: |d| / (1e-5 + 1e-4 * 2).
+  // ~1e-6 off (the float32 next to 1 + 1e-6); the largest finite |value| is 2: |d| / (1e-5 + 1e-4 *
+  // 2).
   worst = 0;
   EXPECT_EQ(outputs_differ({a}, {a + at::tensor({1e-6f, 0.0f, 0.0f})}, worst), "");
   const double off = static_cast<double>((1.0f + 1e-6f) - 1.0f);
   EXPECT_NEAR(worst, off / (1e-5 + 1e-4 * 2), 1e-9);
   worst = 0;
   const std::string beyond = outputs_differ({a}, {a + at::tensor({0.0f, 1e-3f, 0.0f})}, worst);
-  EXPECT_NE(beyond.find("output 0: 1 of 3 elements beyond |d| <= 1e-05 + 0.0001 * max|eager|"), std::string::npos) << beyond;
+  EXPECT_NE(beyond.find("output 0: 1 of 3 elements beyond |d| <= 1e-05 + 0.0001 * max|eager|"),
+            std::string::npos)
+      << beyond;
   EXPECT_GT(worst, 1.0);
-  EXPECT_NE(outputs_differ({a}, {at::zeros({2})}, worst).find("shape 2 where eager's is 3"), std::string::npos);
-  EXPECT_NE(outputs_differ({a}, {a, a}, worst).find("2 outputs where eager has 1"), std::string::npos);
-  EXPECT_NE(outputs_differ({a}, {a.to(at::kDouble)}, worst).find("dtype Double"), std::string::npos);
+  EXPECT_NE(outputs_differ({a}, {at::zeros({2})}, worst).find("shape 2 where eager's is 3"),
+            std::string::npos);
+  EXPECT_NE(outputs_differ({a}, {a, a}, worst).find("2 outputs where eager has 1"),
+            std::string::npos);
+  EXPECT_NE(outputs_differ({a}, {a.to(at::kDouble)}, worst).find("dtype Double"),
+            std::string::npos);
   // Norm-wise: a small element may err by what the largest one allows (a cancelled sum).
-  EXPECT_EQ(outputs_differ({at::tensor({1000.0f, 0.001f})}, {at::tensor({1000.0f, 0.05f})}, worst), "");
-  EXPECT_EQ(outputs_differ({at::tensor({INFINITY, 1.0f})}, {at::tensor({INFINITY, 1.0f})}, worst), "");
+  EXPECT_EQ(outputs_differ({at::tensor({1000.0f, 0.001f})}, {at::tensor({1000.0f, 0.05f})}, worst),
+            "");
+  EXPECT_EQ(outputs_differ({at::tensor({INFINITY, 1.0f})}, {at::tensor({INFINITY, 1.0f})}, worst),
+            "");
   EXPECT_NE(outputs_differ({at::tensor({INFINITY, 1.0f})}, {at::tensor({1.0f, 1.0f})}, worst), "");
   const at::Tensor i = at::arange(4);
   EXPECT_EQ(outputs_differ({i}, {i.clone()}, worst), "");
-  EXPECT_NE(outputs_differ({i}, {i + 1}, worst).find("4 of 4 elements differ (exact match expected)"),
-            std::string::npos);
+  EXPECT_NE(
+      outputs_differ({i}, {i + 1}, worst).find("4 of 4 elements differ (exact match expected)"),
+      std::string::npos);
 }
 
-}  // namespace
-}  // namespace opbench::exec
+} // namespace
+} // namespace opbench::exec

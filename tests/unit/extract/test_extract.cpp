@@ -54,9 +54,10 @@ TEST(Extract, RecordsTopLevelCallsWithShapesAndCounts) {
   testing::TempDir dir;
   const Extraction e = extract_model(save_tiny_model(dir), tiny_inputs(), 0);
   std::map<std::string, const RecordedCall*> by_op;
-  for (const auto& call : e.calls) by_op[call.op] = &call;
+  for (const auto& call : e.calls)
+    by_op[call.op] = &call;
   ASSERT_EQ(by_op.count("aten::linear"), 1u);
-  EXPECT_EQ(by_op.count("aten::addmm"), 0u);  // inside linear: not top level
+  EXPECT_EQ(by_op.count("aten::addmm"), 0u); // inside linear: not top level
   EXPECT_EQ(by_op.count("aten::matmul"), 0u);
   const RecordedCall& linear = *by_op["aten::linear"];
   EXPECT_EQ(linear.args["input"]["shape"], Json({4, 16}));
@@ -67,17 +68,20 @@ TEST(Extract, RecordsTopLevelCallsWithShapesAndCounts) {
   const RecordedCall& select = *by_op["aten::index_select"];
   EXPECT_EQ(select.args["index"]["dtype"], "int64");
   EXPECT_EQ(select.args["index"]["init"], "randint");
-  EXPECT_LE(select.args["index"]["high"].get<double>(), 10.0);  // the generated ids lie in [0, 10)
+  EXPECT_LE(select.args["index"]["high"].get<double>(), 10.0); // the generated ids lie in [0, 10)
   int relus = 0;
-  for (const auto& call : e.calls) relus += call.op == "aten::relu" ? call.count : 0;
+  for (const auto& call : e.calls)
+    relus += call.op == "aten::relu" ? call.count : 0;
   EXPECT_EQ(relus, 2);
   EXPECT_EQ(e.total_calls, 5);
-  for (const auto& call : e.calls) EXPECT_TRUE(call.unsupported.empty()) << call.op << ": " << call.unsupported;
+  for (const auto& call : e.calls)
+    EXPECT_TRUE(call.unsupported.empty()) << call.op << ": " << call.unsupported;
 }
 
 TEST(Extract, TheConfigIsAnOrdinaryConfig) {
   testing::TempDir dir;
-  const std::string config = dir.write("tiny.json", to_config(extract_model(save_tiny_model(dir), tiny_inputs(), 0)).dump());
+  const std::string config = dir.write(
+      "tiny.json", to_config(extract_model(save_tiny_model(dir), tiny_inputs(), 0)).dump());
   const catalog::Catalog catalog = catalog::load_catalog({config});
   const auto cases = plan::make_plan(catalog, plan::PlanOptions{});
   EXPECT_EQ(cases.size(), catalog.entries.size() + (catalog.find("relu")->cases.size() - 1));
@@ -95,7 +99,8 @@ TEST(Extract, UnreadableModelIsAClearError) {
     extract_model(dir.write("junk.pt", "not a model"), tiny_inputs(), 0);
     FAIL() << "expected Error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot load the TorchScript model"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot load the TorchScript model"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -109,10 +114,13 @@ TEST(ExtractWorkflow, ExtractRunAndBreakdownThroughTheBinary) {
   const std::string model = save_tiny_model(dir);
   const std::string bin = std::string("'") + OPBENCH_BINARY + "'";
   const std::string config = dir.file("tiny.json");
-  ASSERT_EQ(shell(bin + " extract --model " + model + " --input 4x16 --input 6:int64 --output " + config + " > /dev/null"), 0);
+  ASSERT_EQ(shell(bin + " extract --model " + model + " --input 4x16 --input 6:int64 --output " +
+                  config + " > /dev/null"),
+            0);
   const std::string results = dir.file("run.json");
   ASSERT_EQ(shell(bin + " run --config " + config + " --model " + model +
-                  " --input 4x16 --input 6:int64 --threads 1 --runs 3 --min-time 0 --max-time 0.02 --output " +
+                  " --input 4x16 --input 6:int64 --threads 1 --runs 3 --min-time 0 --max-time 0.02 "
+                  "--output " +
                   results + " > /dev/null 2>&1"),
             0);
   const results::ResultSet set = results::load_results(results);
@@ -123,12 +131,13 @@ TEST(ExtractWorkflow, ExtractRunAndBreakdownThroughTheBinary) {
   }
   EXPECT_TRUE(whole);
   const std::string report = dir.file("breakdown.md");
-  ASSERT_EQ(shell(bin + " export --format breakdown --input " + results + " --output " + report), 0);
+  ASSERT_EQ(shell(bin + " export --format breakdown --input " + results + " --output " + report),
+            0);
   const std::string text = testing::read_text(report);
   EXPECT_NE(text.find("**Sum of the parts**"), std::string::npos) << text;
   EXPECT_NE(text.find("**Whole model** (`model:tiny.pt`)"), std::string::npos) << text;
   EXPECT_NE(text.find("| 1 | `"), std::string::npos) << text;
 }
 
-}  // namespace
-}  // namespace opbench::extract
+} // namespace
+} // namespace opbench::extract

@@ -15,7 +15,10 @@ namespace {
 results::ResultSet night(const std::string& date, double add_median, bool mm_ok = true,
                          const std::string& estimator = "median") {
   results::ResultSet set;
-  set.context = {{"date", date}, {"host", "h"}, {"command_line", "opbench run"}, {"libtorch_version", "2.15.0"},
+  set.context = {{"date", date},
+                 {"host", "h"},
+                 {"command_line", "opbench run"},
+                 {"libtorch_version", "2.15.0"},
                  {"estimator", estimator}};
   results::CaseResult add;
   add.c.case_id = "add";
@@ -23,20 +26,22 @@ results::ResultSet night(const std::string& date, double add_median, bool mm_ok 
   add.estimate = results::estimate_of(add.timing.repetition_medians, estimator);
   results::CaseResult mm = add;
   mm.c.case_id = "mm";
-  if (!mm_ok) mm.status = results::Status::error;
+  if (!mm_ok)
+    mm.status = results::Status::error;
   set.cases = {add, mm};
   return set;
 }
 
 // A history file written by an older opbench: its `runs` table (the same in versions 1 to 3),
 // then `sql` (its measurements and user_version).
-std::string old_history(const testing::TempDir& dir, const std::string& name, const std::string& sql) {
+std::string old_history(const testing::TempDir& dir, const std::string& name,
+                        const std::string& sql) {
   const std::string path = dir.file(name);
   sqlite3* old = nullptr;
   EXPECT_EQ(sqlite3_open(path.c_str(), &old), SQLITE_OK);
-  const std::string runs =
-      "CREATE TABLE runs (id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, date TEXT NOT NULL, label TEXT NOT NULL, "
-      "host TEXT NOT NULL, source TEXT NOT NULL, context TEXT NOT NULL);";
+  const std::string runs = "CREATE TABLE runs (id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, "
+                           "date TEXT NOT NULL, label TEXT NOT NULL, "
+                           "host TEXT NOT NULL, source TEXT NOT NULL, context TEXT NOT NULL);";
   EXPECT_EQ(sqlite3_exec(old, (runs + sql).c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(old);
   return path;
@@ -46,7 +51,8 @@ TEST(History, AddIsIdempotentAndSeriesComeOldestFirst) {
   testing::TempDir dir;
   History db(dir.file("h.sqlite"));
   EXPECT_TRUE(db.add(night("2026-11-02T00:00:00Z", 2e-6), "b.json", "").second);
-  const auto [first, added] = db.add(night("2026-11-01T00:00:00Z", 1e-6, false), "a.json", "abc123");
+  const auto [first, added] =
+      db.add(night("2026-11-01T00:00:00Z", 1e-6, false), "a.json", "abc123");
   EXPECT_TRUE(added);
   EXPECT_FALSE(db.add(night("2026-11-01T00:00:00Z", 1e-6, false), "a.json", "abc123").second);
   EXPECT_EQ(db.find(night("2026-11-01T00:00:00Z", 5.0)), first);
@@ -56,8 +62,8 @@ TEST(History, AddIsIdempotentAndSeriesComeOldestFirst) {
   const auto runs = db.runs();
   ASSERT_EQ(runs.size(), 3u);
   EXPECT_EQ(runs[0].label, "abc123");
-  EXPECT_EQ(runs[1].label, "2.15.0");  // no label: the LibTorch version
-  EXPECT_EQ(runs[0].cases, 1u);        // mm failed that night: not stored
+  EXPECT_EQ(runs[1].label, "2.15.0"); // no label: the LibTorch version
+  EXPECT_EQ(runs[0].cases, 1u);       // mm failed that night: not stored
 
   const auto add = db.series("add");
   ASSERT_EQ(add.size(), 3u);
@@ -74,14 +80,16 @@ TEST(History, AddIsIdempotentAndSeriesComeOldestFirst) {
   EXPECT_EQ(db.case_ids(), (std::vector<std::string>{"add", "mm"}));
 
   EXPECT_EQ(db.prune(1), 2u);
-  EXPECT_EQ(db.series("add").size(), 1u);  // the measurements went with their runs
+  EXPECT_EQ(db.series("add").size(), 1u); // the measurements went with their runs
 }
 
 TEST(History, ASeriesHoldsOnlyValuesThatTimeTheSameThing) {
   testing::TempDir dir;
   History db(dir.file("h.sqlite"));
   auto with = [](results::ResultSet set, const std::string& measures) {
-    for (auto& r : set.cases) r.timing.measures = core::parse_name_or_throw<results::Measures>(measures, "measures", "test");
+    for (auto& r : set.cases)
+      r.timing.measures =
+          core::parse_name_or_throw<results::Measures>(measures, "measures", "test");
     return set;
   };
   db.add(with(night("2026-11-01T00:00:00Z", 8e-6), "batch"), "a.json", "");
@@ -99,7 +107,9 @@ TEST(History, ASeriesCanHoldOnlyValuesOfCasesCalledTheSameWay) {
   testing::TempDir dir;
   History db(dir.file("h.sqlite"));
   auto called = [](results::ResultSet set, const std::string& call_path) {
-    for (auto& r : set.cases) r.timing.call_path = core::parse_name_or_throw<results::CallPath>(call_path, "call path", "test");
+    for (auto& r : set.cases)
+      r.timing.call_path =
+          core::parse_name_or_throw<results::CallPath>(call_path, "call path", "test");
     return set;
   };
   db.add(called(night("2026-11-01T00:00:00Z", 2.3e-7), "boxed"), "a.json", "");
@@ -114,7 +124,7 @@ TEST(History, ASeriesCanHoldOnlyValuesOfCasesCalledTheSameWay) {
   EXPECT_DOUBLE_EQ(typed[0].time, 1.6e-7);
   EXPECT_EQ(db.series("add", 0, -1, "", "", "boxed").size(), 1u);
   EXPECT_EQ(db.series("add", 0, -1, "", "", "script").size(), 0u);
-  EXPECT_EQ(db.series("add", 0, -1, "", "gpu", "typed").size(), 0u);  // both filters hold
+  EXPECT_EQ(db.series("add", 0, -1, "", "gpu", "typed").size(), 0u); // both filters hold
   const auto changes = call_path_changes(all);
   ASSERT_EQ(changes.size(), 1u);
   EXPECT_EQ(changes[0].index, 1u);
@@ -168,7 +178,8 @@ TEST(History, ProcessesOpeningAnOlderHistoryAtOnceUpgradeItOnce) {
         }
       });
     }
-    for (auto& t : openers) t.join();
+    for (auto& t : openers)
+      t.join();
     EXPECT_EQ(failed.load(), 0) << "round " << round;
     // And adding one night from several processes at once stores it once.
     std::vector<std::thread> adders;
@@ -177,14 +188,16 @@ TEST(History, ProcessesOpeningAnOlderHistoryAtOnceUpgradeItOnce) {
       adders.emplace_back([&] {
         try {
           History db(path);
-          if (db.add(night("2026-11-05T00:00:00Z", 1e-6), "n.json", "").second) ++added;
+          if (db.add(night("2026-11-05T00:00:00Z", 1e-6), "n.json", "").second)
+            ++added;
         } catch (const std::exception& e) {
           ++failed;
           ADD_FAILURE() << e.what();
         }
       });
     }
-    for (auto& t : adders) t.join();
+    for (auto& t : adders)
+      t.join();
     EXPECT_EQ(failed.load(), 0) << "round " << round;
     EXPECT_EQ(added.load(), 1) << "round " << round;
     EXPECT_EQ(History(path).runs().size(), 1u);
@@ -231,25 +244,27 @@ TEST(History, AVersionTwoHistoryNamesItsValuesTimesAndKeepsTheirEstimators) {
     const auto add = db.series("add");
     ASSERT_EQ(add.size(), 3u);
     EXPECT_DOUBLE_EQ(add[0].time, 1e-6);
-    EXPECT_EQ(add[0].estimator, "min");     // its run's context.estimator
-    EXPECT_EQ(add[1].estimator, "median");  // a context without one: results from before --estimator
+    EXPECT_EQ(add[0].estimator, "min");    // its run's context.estimator
+    EXPECT_EQ(add[1].estimator, "median"); // a context without one: results from before --estimator
     EXPECT_EQ(add[2].estimator, "median");
     EXPECT_EQ(add[0].replicates.size(), 3u);
     // A new night goes into the renamed column.
-    EXPECT_TRUE(db.add(night("2026-11-04T00:00:00Z", 4e-6, true, "fastest-third"), "d.json", "").second);
+    EXPECT_TRUE(
+        db.add(night("2026-11-04T00:00:00Z", 4e-6, true, "fastest-third"), "d.json", "").second);
     EXPECT_EQ(db.series("add").back().estimator, "fastest-third");
   }
   sqlite3* raw = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
   sqlite3_stmt* q = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(raw, "SELECT count(*) FROM measurements WHERE time > 0 AND estimator != ''", -1, &q,
-                               nullptr),
+  ASSERT_EQ(sqlite3_prepare_v2(
+                raw, "SELECT count(*) FROM measurements WHERE time > 0 AND estimator != ''", -1, &q,
+                nullptr),
             SQLITE_OK);
   ASSERT_EQ(sqlite3_step(q), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(q, 0), 5);  // 3 + the new night's add and mm
+  EXPECT_EQ(sqlite3_column_int(q, 0), 5); // 3 + the new night's add and mm
   sqlite3_finalize(q);
   sqlite3_close(raw);
-  EXPECT_NO_THROW(History{path});  // opened again: already version 4, nothing to upgrade
+  EXPECT_NO_THROW(History{path}); // opened again: already version 4, nothing to upgrade
 }
 
 TEST(History, RestatedMakesEveryNightWithOneEstimator) {
@@ -259,15 +274,15 @@ TEST(History, RestatedMakesEveryNightWithOneEstimator) {
   db.add(night("2026-11-02T00:00:00Z", 1e-6, true, "median"), "b.json", "");
   const auto recorded = db.series("add");
   ASSERT_EQ(recorded.size(), 2u);
-  EXPECT_DOUBLE_EQ(recorded[0].time, 0.99e-6);  // min of {0.99, 1, 1.01} us
-  EXPECT_DOUBLE_EQ(recorded[1].time, 1e-6);     // their median
+  EXPECT_DOUBLE_EQ(recorded[0].time, 0.99e-6); // min of {0.99, 1, 1.01} us
+  EXPECT_DOUBLE_EQ(recorded[1].time, 1e-6);    // their median
   const auto one = restated(recorded, "median");
   EXPECT_DOUBLE_EQ(one[0].time, 1e-6);
   EXPECT_EQ(one[0].estimator, "median");
   EXPECT_DOUBLE_EQ(one[1].time, 1e-6);
   EXPECT_DOUBLE_EQ(restated(recorded, "min")[1].time, 0.99e-6);
-  EXPECT_DOUBLE_EQ(restated(recorded, "")[0].time, 0.99e-6);  // no estimator: as recorded
-  Point bare;  // no replicates kept: the time stays
+  EXPECT_DOUBLE_EQ(restated(recorded, "")[0].time, 0.99e-6); // no estimator: as recorded
+  Point bare;                                                // no replicates kept: the time stays
   bare.time = 5e-6;
   bare.estimator = "min";
   const auto kept = restated({bare}, "median");
@@ -285,19 +300,22 @@ TEST(History, AHistoryOfANewerOpbenchIsSaidToBeOne) {
     FAIL() << "opened a version-9 history";
   } catch (const ResultsError& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find("newer opbench (schema version 9; this one reads up to 4)"), std::string::npos) << message;
+    EXPECT_NE(message.find("newer opbench (schema version 9; this one reads up to 4)"),
+              std::string::npos)
+        << message;
     EXPECT_EQ(message.find("not an opbench history"), std::string::npos) << message;
   }
 }
 
 TEST(History, NotAHistoryAndNoDate) {
   testing::TempDir dir;
-  const std::string junk = dir.write("junk.sqlite", "this is not a database, just text that is long enough");
+  const std::string junk =
+      dir.write("junk.sqlite", "this is not a database, just text that is long enough");
   EXPECT_THROW(History{junk}, ResultsError);
   History db(dir.file("ok.sqlite"));
   results::ResultSet undated;
   EXPECT_THROW(db.add(undated, "x.json", ""), ResultsError);
 }
 
-}  // namespace
-}  // namespace opbench::history
+} // namespace
+} // namespace opbench::history

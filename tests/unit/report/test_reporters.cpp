@@ -3,9 +3,9 @@
 #include <sstream>
 
 #include "opbench/core/error.hpp"
+#include "opbench/core/units.hpp"
 #include "opbench/report/html_reporter.hpp"
 #include "opbench/report/reporter.hpp"
-#include "opbench/core/units.hpp"
 #include "opbench/results/estimate.hpp"
 
 namespace opbench::report {
@@ -25,7 +25,7 @@ results::ResultSet sample_set() {
   ok.c.direction = results::Direction::forward;
   ok.samples = {1e-5, 2e-5, 3e-5};
   ok.summary = stats::summarize(ok.samples);
-  ok.timing.noise = ok.summary.cv;  // 50%: noisy
+  ok.timing.noise = ok.summary.cv; // 50%: noisy
   ok.estimate = results::estimate_of({ok.summary.median});
   ok.memory = results::MemoryStats{};
   ok.memory->peak_bytes = 4096;
@@ -71,11 +71,13 @@ TEST(CsvReporter, QuotesFieldsWithCommasAndQuotes) {
   std::getline(lines, first);
   std::getline(lines, second);
   EXPECT_EQ(header.rfind("case_id,name,kind,operator", 0), 0u);
-  EXPECT_EQ(first.rfind("\"conv2d/input=1x3x8x8,stride=[2,2]/float32/cpu/t1/forward\",conv2d,op,", 0), 0u)
+  EXPECT_EQ(
+      first.rfind("\"conv2d/input=1x3x8x8,stride=[2,2]/float32/cpu/t1/forward\",conv2d,op,", 0), 0u)
       << first;
-  EXPECT_NE(first.find(",20.0000,"), std::string::npos) << first;  // median in us
+  EXPECT_NE(first.find(",20.0000,"), std::string::npos) << first; // median in us
   EXPECT_NE(first.find(",4096,8192,2"), std::string::npos) << first;
-  EXPECT_NE(second.find("error,\"The size of tensor a (3) must match, \"\"really\"\"\""), std::string::npos)
+  EXPECT_NE(second.find("error,\"The size of tensor a (3) must match, \"\"really\"\"\""),
+            std::string::npos)
       << second;
 }
 
@@ -84,8 +86,10 @@ TEST(MarkdownReporter, TableRowPerCase) {
   EXPECT_NE(md.find("# opbench results"), std::string::npos);
   EXPECT_NE(md.find("- **host**: box"), std::string::npos);
   EXPECT_NE(md.find("1 ok, 1 error, 0 skipped"), std::string::npos);
-  EXPECT_NE(md.find("| `conv2d/input=1x3x8x8,stride=[2,2]/float32/cpu/t1/forward` | ok (noisy) | 20.00 us |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find(
+          "| `conv2d/input=1x3x8x8,stride=[2,2]/float32/cpu/t1/forward` | ok (noisy) | 20.00 us |"),
+      std::string::npos)
       << md;
   EXPECT_NE(md.find("| 4.00 KiB | 2 |"), std::string::npos) << md;
 }
@@ -97,10 +101,12 @@ TEST(JsonReporter, IsTheResultSchema) {
   EXPECT_EQ(back.cases[0].samples.size(), 3u);
 }
 
-TEST(MakeReporter, UnknownFormat) { EXPECT_THROW(make_reporter("xml"), UsageError); }
+TEST(MakeReporter, UnknownFormat) {
+  EXPECT_THROW(make_reporter("xml"), UsageError);
+}
 
-}  // namespace
-}  // namespace opbench::report
+} // namespace
+} // namespace opbench::report
 
 namespace opbench::report {
 namespace {
@@ -117,7 +123,7 @@ TEST(GbenchReporter, GoogleBenchmarkSchema) {
   EXPECT_EQ(ctx["json_schema_version"], 1);
   EXPECT_EQ(ctx["host_name"], "box");
   const Json& benchmarks = doc["benchmarks"];
-  ASSERT_EQ(benchmarks.size(), 3u + 4u);  // the ok case: 3 samples + 4 aggregates; errors left out
+  ASSERT_EQ(benchmarks.size(), 3u + 4u); // the ok case: 3 samples + 4 aggregates; errors left out
   const std::string id = "conv2d/input=1x3x8x8,stride=[2,2]/float32/cpu/t1/forward";
   for (std::size_t i = 0; i < 3; ++i) {
     const Json& b = benchmarks[i];
@@ -136,7 +142,7 @@ TEST(GbenchReporter, GoogleBenchmarkSchema) {
   EXPECT_EQ(benchmarks[3]["run_type"], "aggregate");
   EXPECT_EQ(benchmarks[3]["aggregate_name"], "mean");
   EXPECT_EQ(benchmarks[3]["aggregate_unit"], "time");
-  EXPECT_DOUBLE_EQ(benchmarks[4]["real_time"].get<double>(), 2e4);  // median, ns
+  EXPECT_DOUBLE_EQ(benchmarks[4]["real_time"].get<double>(), 2e4); // median, ns
   EXPECT_EQ(benchmarks[6]["aggregate_name"], "cv");
   EXPECT_EQ(benchmarks[6]["aggregate_unit"], "percentage");
 
@@ -145,8 +151,8 @@ TEST(GbenchReporter, GoogleBenchmarkSchema) {
   EXPECT_EQ(Json::parse(aggregates.str())["benchmarks"].size(), 4u);
 }
 
-}  // namespace
-}  // namespace opbench::report
+} // namespace
+} // namespace opbench::report
 
 namespace opbench::report {
 namespace {
@@ -166,11 +172,14 @@ results::CaseResult cuda_case() {
 TEST(DeviceTimes, ConsoleMarkdownCsvAndJsonSayWhichTime) {
   const results::CaseResult r = cuda_case();
   EXPECT_EQ(device_times_text(r), "GPU time · CPU 8.20 us · batch 7.90 us");
-  EXPECT_NE(console_line(r).find("(GPU time · CPU 8.20 us · batch 7.90 us)"), std::string::npos) << console_line(r);
-  EXPECT_EQ(device_times_text(sample_set().cases.front()), "");  // a CPU case: host time, nothing beside
+  EXPECT_NE(console_line(r).find("(GPU time · CPU 8.20 us · batch 7.90 us)"), std::string::npos)
+      << console_line(r);
+  EXPECT_EQ(device_times_text(sample_set().cases.front()),
+            ""); // a CPU case: host time, nothing beside
   results::ResultSet set;
   set.cases = {r};
-  EXPECT_NE(render("md", set).find("| GPU time · CPU 8.20 us · batch 7.90 us |"), std::string::npos);
+  EXPECT_NE(render("md", set).find("| GPU time · CPU 8.20 us · batch 7.90 us |"),
+            std::string::npos);
   const std::string csv = render("csv", set);
   EXPECT_NE(csv.find(",measures,cpu_time_us,batch_time_us,estimator,time_us\n"), std::string::npos);
   EXPECT_NE(csv.find(",gpu,8.2000,7.9000,fastest-third,20.0000\n"), std::string::npos) << csv;
@@ -191,19 +200,21 @@ TEST(ConsoleLine, NamesRepetitionsSetAsideForTheMemoryBandwidth) {
   EXPECT_EQ(console_line(r).find("set aside"), std::string::npos);
   r.timing.set_aside = {{0.5e-6, {55e9, 54e9}, 2}};
   r.timing.usual_bandwidth = 36.9e9;
-  EXPECT_NE(console_line(r).find(" · 1 set aside: memory bandwidth off its usual 36.9 GB/s)"), std::string::npos)
+  EXPECT_NE(console_line(r).find(" · 1 set aside: memory bandwidth off its usual 36.9 GB/s)"),
+            std::string::npos)
       << console_line(r);
 }
 
-}  // namespace
-}  // namespace opbench::report
+} // namespace
+} // namespace opbench::report
 
 namespace opbench::report {
 namespace {
 
 std::size_t occurrences(const std::string& text, const std::string& what) {
   std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+    ++n;
   return n;
 }
 
@@ -215,7 +226,8 @@ TEST(HtmlReporter, OneRowPerCaseMarksPerSampleAndRepetitionEscapedAndSelfContain
   ok.timing.repetition_medians = {1e-5, 2e-5};
   ok.estimate = results::estimate_of(ok.timing.repetition_medians);
   ok.samples.clear();
-  for (int i = 0; i < 100; ++i) ok.samples.push_back(1e-5 + i * 1e-7);  // more than the strip shows
+  for (int i = 0; i < 100; ++i)
+    ok.samples.push_back(1e-5 + i * 1e-7); // more than the strip shows
   ok.work.flops = 1e6;
   ok.work.bytes = 1e5;
   ok.work.intensity = 10.0;
@@ -233,11 +245,11 @@ TEST(HtmlReporter, OneRowPerCaseMarksPerSampleAndRepetitionEscapedAndSelfContain
   EXPECT_NE(html.find("memory roof 20.00 GB/s"), std::string::npos);
   EXPECT_NE(html.find("&lt;b&gt;"), std::string::npos);
   EXPECT_EQ(html.find("<b>"), std::string::npos);
-  EXPECT_NE(html.find("&quot;really&quot;"), std::string::npos);  // the error message, escaped
+  EXPECT_NE(html.find("&quot;really&quot;"), std::string::npos); // the error message, escaped
   EXPECT_NE(html.find("default-src 'none'"), std::string::npos);
   EXPECT_EQ(html.find("http:"), std::string::npos);
   EXPECT_EQ(html.find("https:"), std::string::npos);
-  EXPECT_EQ(html.find("id=\"compare\""), std::string::npos);  // no base given
+  EXPECT_EQ(html.find("id=\"compare\""), std::string::npos); // no base given
 }
 
 TEST(HtmlReporter, ComparisonAndHistorySections) {
@@ -263,7 +275,7 @@ TEST(HtmlReporter, ComparisonAndHistorySections) {
   EXPECT_NE(html.find("&times;2.000"), std::string::npos) << html;
   EXPECT_EQ(occurrences(html, "<tr class=\"trend-row\""), 1u);
   EXPECT_EQ(occurrences(html, "<circle class=\"night\""), 2u);
-  EXPECT_EQ(occurrences(html, "<line class=\"change\""), 0u);  // two runs: no level to speak of
+  EXPECT_EQ(occurrences(html, "<line class=\"change\""), 0u); // two runs: no level to speak of
 }
 
 TEST(HtmlReporter, TrendsMarkTheirChangePoints) {
@@ -273,7 +285,7 @@ TEST(HtmlReporter, TrendsMarkTheirChangePoints) {
   for (int i = 0; i < 20; ++i) {
     history::Point p;
     p.date = std::string("2026-11-") + (i < 9 ? "0" : "") + std::to_string(i + 1);
-    p.time = (i < 12 ? 1e-5 : 1.2e-5) * (1 + 0.0001 * ((i * 7) % 11));  // no trend within a level
+    p.time = (i < 12 ? 1e-5 : 1.2e-5) * (1 + 0.0001 * ((i * 7) % 11)); // no trend within a level
     points.push_back(p);
   }
   extras.trends[fresh.cases[0].c.case_id] = points;
@@ -283,8 +295,9 @@ TEST(HtmlReporter, TrendsMarkTheirChangePoints) {
   const std::string html = out.str();
   EXPECT_EQ(occurrences(html, "<line class=\"change\""), 1u);
   EXPECT_NE(html.find("level ×1.20"), std::string::npos);
-  EXPECT_NE(html.find("from 2026-11-13"), std::string::npos) << html.substr(html.find("class=\"change\""), 200);
-  EXPECT_EQ(occurrences(html, "<line class=\"called\""), 0u);  // no call path recorded
+  EXPECT_NE(html.find("from 2026-11-13"), std::string::npos)
+      << html.substr(html.find("class=\"change\""), 200);
+  EXPECT_EQ(occurrences(html, "<line class=\"called\""), 0u); // no call path recorded
 }
 
 TEST(HtmlReporter, TrendsMarkWhereTheCaseWasCalledAnotherWay) {
@@ -307,5 +320,5 @@ TEST(HtmlReporter, TrendsMarkWhereTheCaseWasCalledAnotherWay) {
   EXPECT_NE(html.find("called boxed from 2026-11-06 (was typed)"), std::string::npos) << html;
 }
 
-}  // namespace
-}  // namespace opbench::report
+} // namespace
+} // namespace opbench::report

@@ -24,7 +24,8 @@ results::CaseResult staged(const std::string& name, const std::string& stage, do
   r.c.tags = std::move(tags);
   r.c.source = "MMDET";
   r.c.given = {{"sizes", {8}}};
-  r.c.case_id = results::make_case_id(name, r.c.given, "float32", "cpu", 1, results::Direction::forward, "contiguous", r.c.stage);
+  r.c.case_id = results::make_case_id(name, r.c.given, "float32", "cpu", 1,
+                                      results::Direction::forward, "contiguous", r.c.stage);
   r.status = core::parse_name_or_throw<results::Status>(status, "status", "test");
   if (r.status == results::Status::ok) {
     r.estimate = results::estimate_of({seconds});
@@ -89,21 +90,29 @@ TEST(StageReporter, MarkdownAndCsv) {
   make_reporter("stages")->write(stage_set(), md);
   make_reporter("stages-csv")->write(stage_set(), csv);
   const std::string text = md.str();
-  EXPECT_NE(text.find("| box_iou | `sizes=[8]/float32/cpu/t1` | Reduce | 8.00 us | 4.00 us | 2.00× | 2.00 us | 4.00× | 10 / 10 / 4 | 2 |"),
-            std::string::npos) << text;
+  EXPECT_NE(text.find("| box_iou | `sizes=[8]/float32/cpu/t1` | Reduce | 8.00 us | 4.00 us | 2.00× "
+                      "| 2.00 us | 4.00× | 10 / 10 / 4 | 2 |"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("| all | 1.41× (2) | 4.00× (1) |"), std::string::npos) << text;
-  EXPECT_NE(text.find("- fused skipped: the fuser found nothing to fuse — 1 row(s), e.g. `aeloss/sizes=[8]/float32/cpu/t1/forward`"),
-            std::string::npos) << text;
+  EXPECT_NE(text.find("- fused skipped: the fuser found nothing to fuse — 1 row(s), e.g. "
+                      "`aeloss/sizes=[8]/float32/cpu/t1/forward`"),
+            std::string::npos)
+      << text;
   EXPECT_EQ(text.find("lonely"), std::string::npos);
   const std::string table = csv.str();
-  EXPECT_EQ(table.substr(0, table.find('\n')),
-            "case_id,name,kind,tags,source,device,"
-            "eager_status,eager_time_s,eager_speedup,eager_aten_calls,eager_fusion_groups,eager_message,"
-            "script_status,script_time_s,script_speedup,script_aten_calls,script_fusion_groups,script_message,"
-            "fused_status,fused_time_s,fused_speedup,fused_aten_calls,fused_fusion_groups,fused_message");
-  EXPECT_NE(table.find("box_iou/sizes=[8]/float32/cpu/t1/forward,box_iou,sample,Reduce,MMDET,cpu,ok,8e-06,1.0000,10,,,"
+  EXPECT_EQ(
+      table.substr(0, table.find('\n')),
+      "case_id,name,kind,tags,source,device,"
+      "eager_status,eager_time_s,eager_speedup,eager_aten_calls,eager_fusion_groups,eager_message,"
+      "script_status,script_time_s,script_speedup,script_aten_calls,script_fusion_groups,script_"
+      "message,"
+      "fused_status,fused_time_s,fused_speedup,fused_aten_calls,fused_fusion_groups,fused_message");
+  EXPECT_NE(table.find("box_iou/sizes=[8]/float32/cpu/t1/"
+                       "forward,box_iou,sample,Reduce,MMDET,cpu,ok,8e-06,1.0000,10,,,"
                        "ok,4e-06,2.0000,10,0,,ok,2e-06,4.0000,4,2,"),
-            std::string::npos) << table;
+            std::string::npos)
+      << table;
   EXPECT_NE(table.find(",skipped,,,,,the fuser found nothing to fuse"), std::string::npos) << table;
 }
 
@@ -116,7 +125,9 @@ TEST(StageReporter, TheHtmlReportChartsTheStagesOnlyWhenThereAreAny) {
   // box_iou: script ×2, fused ×4 (green bars); aeloss's fused cell says skipped with its reason.
   EXPECT_NE(page.find("4.00 us &times;2.00<br><svg class=\"speedup\""), std::string::npos);
   EXPECT_NE(page.find("2.00 us &times;4.00<br>"), std::string::npos);
-  EXPECT_NE(page.find("<td class=\"skipped\" title=\"the fuser found nothing to fuse\">skipped</td>"), std::string::npos);
+  EXPECT_NE(
+      page.find("<td class=\"skipped\" title=\"the fuser found nothing to fuse\">skipped</td>"),
+      std::string::npos);
   EXPECT_NE(page.find("<td>all</td><td>&times;1.41 (2)<br>"), std::string::npos);
   results::ResultSet set;
   set.cases = {staged("lonely", "eager", 1e-6, {})};
@@ -132,5 +143,5 @@ TEST(StageReporter, NoStagedCaseSaysHowToMakeOne) {
   EXPECT_NE(md.str().find("--stage eager,script,fused"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace opbench::report
+} // namespace
+} // namespace opbench::report

@@ -22,13 +22,16 @@ TEST(CaseId, TensorDtypeScalarsListsAndNoArguments) {
   given["reduce"] = "mean";
   given["tensors"] = Json::array({{{"shape", {2, 3}}}, {{"shape", {2, 3}}}});
   EXPECT_EQ(make_case_id("x", given, "float16", "cuda:0", 1, Direction::backward),
-            "x/self=scalar,index=8:int64:randint,dim=1,reduce=mean,tensors=(2x3;2x3)/float16/cuda:0/t1/backward");
-  EXPECT_EQ(make_case_id("y", Json::object(), "float32", "cpu", 1, Direction::forward), "y/-/float32/cpu/t1/forward");
+            "x/self=scalar,index=8:int64:randint,dim=1,reduce=mean,tensors=(2x3;2x3)/float16/"
+            "cuda:0/t1/backward");
+  EXPECT_EQ(make_case_id("y", Json::object(), "float32", "cpu", 1, Direction::forward),
+            "y/-/float32/cpu/t1/forward");
 }
 
 TEST(CaseId, MemoryFormatSegmentOnlyWhenNotContiguous) {
   Json given = {{"self", {{"shape", {1, 4, 8, 8}}}}};
-  EXPECT_EQ(make_case_id("relu", given, "float32", "cpu", 1, Direction::forward), "relu/self=1x4x8x8/float32/cpu/t1/forward");
+  EXPECT_EQ(make_case_id("relu", given, "float32", "cpu", 1, Direction::forward),
+            "relu/self=1x4x8x8/float32/cpu/t1/forward");
   EXPECT_EQ(make_case_id("relu", given, "float32", "cpu", 1, Direction::forward, "channels_last"),
             "relu/self=1x4x8x8/float32/cpu/t1/forward/channels_last");
   EXPECT_TRUE(has_4d_or_5d_tensor(given));
@@ -38,12 +41,13 @@ TEST(CaseId, MemoryFormatSegmentOnlyWhenNotContiguous) {
 
 TEST(CaseId, StageSegmentOnlyWhenNotEagerAndTheEagerIdComesBack) {
   Json given = {{"sizes", {8}}};
-  EXPECT_EQ(make_case_id("box_iou", given, "float32", "cpu", 1, Direction::forward, "contiguous", Stage::eager),
+  EXPECT_EQ(make_case_id("box_iou", given, "float32", "cpu", 1, Direction::forward, "contiguous",
+                         Stage::eager),
             "box_iou/sizes=[8]/float32/cpu/t1/forward");
   Case c;
   c.stage = results::Stage::fused;
-  c.case_id = make_case_id("relu", {{"self", {{"shape", {1, 4, 8, 8}}}}}, "float32", "cpu", 1, Direction::forward,
-                           "channels_last", c.stage);
+  c.case_id = make_case_id("relu", {{"self", {{"shape", {1, 4, 8, 8}}}}}, "float32", "cpu", 1,
+                           Direction::forward, "channels_last", c.stage);
   EXPECT_EQ(c.case_id, "relu/self=1x4x8x8/float32/cpu/t1/forward/channels_last/fused");
   EXPECT_EQ(eager_case_id(c), "relu/self=1x4x8x8/float32/cpu/t1/forward/channels_last");
   c.stage = results::Stage::eager;
@@ -76,7 +80,8 @@ TEST(Case, JsonRoundTrip) {
     case_from_json(unknown, "r.json: case 3");
     ADD_FAILURE() << "an unknown stage was read";
   } catch (const ResultsError& e) {
-    EXPECT_EQ(std::string(e.what()), "r.json: case 3: unknown stage 'jit' (valid: eager, script, fused, graph, inductor)");
+    EXPECT_EQ(std::string(e.what()),
+              "r.json: case 3: unknown stage 'jit' (valid: eager, script, fused, graph, inductor)");
   }
   Json old = to_json(c);
   old.erase("stage");
@@ -90,4 +95,4 @@ TEST(Case, JsonRoundTrip) {
   EXPECT_THROW(case_from_json(Json::object(), "test"), ResultsError);
 }
 
-}  // namespace opbench::results
+} // namespace opbench::results

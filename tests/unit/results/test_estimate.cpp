@@ -21,7 +21,8 @@ using testing_support::make_result;
 CaseResult memory_bound_case() {
   CaseResult r = make_result("a", {1.0, 1.1, 0.6, 1.05, 0.55, 1.2});
   r.timing.repetition_medians = {1.0, 1.1, 0.6, 1.05, 0.55, 1.2};
-  r.timing.repetition_bandwidth = {{33e9, 34e9}, {32e9, 33e9}, {55e9, 54e9}, {33e9, 31e9}, {34e9, 56e9}, {35e9, 33e9}};
+  r.timing.repetition_bandwidth = {{33e9, 34e9}, {32e9, 33e9}, {55e9, 54e9},
+                                   {33e9, 31e9}, {34e9, 56e9}, {35e9, 33e9}};
   r.estimate = estimate_of(r.timing.repetition_medians, "min");
   return r;
 }
@@ -65,7 +66,8 @@ TEST(ResultSet, AMemoryBoundCaseMeasuredOnlyAtAnUnusualBandwidthKeepsEverythingA
   EXPECT_EQ(r.timing.repetition_medians.size(), 6u);
   EXPECT_TRUE(r.timing.set_aside.empty());
   EXPECT_DOUBLE_EQ(r.estimate.time, 0.55);
-  EXPECT_EQ(r.message, "every repetition ran at an unusual memory bandwidth (31-56 GB/s against the run's usual 80 GB/s)");
+  EXPECT_EQ(r.message, "every repetition ran at an unusual memory bandwidth (31-56 GB/s against "
+                       "the run's usual 80 GB/s)");
   // No usual level, or no readings: nothing changes.
   CaseResult none = memory_bound_case();
   EXPECT_FALSE(set_aside_unusual_bandwidth(none, 0.0, 0.2).all_unusual);
@@ -103,9 +105,12 @@ TEST(ResultSet, BandwidthReadingsStayPairedWithTheirMedians) {
     FAIL() << "expected a ResultsError";
   } catch (const ResultsError& e) {
     EXPECT_NE(std::string(e.what()).find("bad.json"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("timing.repetition_bandwidth has 3 entries"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("timing.repetition_bandwidth has 3 entries"),
+              std::string::npos)
+        << e.what();
   }
-  json["cases"][0]["timing"]["repetition_bandwidth"] = Json::array({Json::array({1e9}), Json::array({1e9, 2e9})});
+  json["cases"][0]["timing"]["repetition_bandwidth"] =
+      Json::array({Json::array({1e9}), Json::array({1e9, 2e9})});
   EXPECT_THROW((void)result_set_from_json(json, "bad.json"), ResultsError);
 }
 
@@ -124,7 +129,7 @@ TEST(ResultSet, PartsMeasuredInSeveralProcessesPoolTheirRepetitionMedians) {
   const CaseResult r = combine_repetitions({first, second});
   EXPECT_EQ(r.timing.repetition_medians, (std::vector<double>{1.0, 1.2, 1.1, 0.9, 1.3}));
   EXPECT_EQ(r.estimate.repetitions, 5u);
-  EXPECT_DOUBLE_EQ(r.estimate.time, 0.9);  // min over both processes
+  EXPECT_DOUBLE_EQ(r.estimate.time, 0.9); // min over both processes
   EXPECT_DOUBLE_EQ(r.estimate.median, 1.1);
   EXPECT_DOUBLE_EQ(r.timing.total_time, 5.0);
   EXPECT_EQ(r.samples.size(), 5u);
@@ -167,11 +172,12 @@ TEST(ResultSet, NoiseIsTheTypicalRepetitionsNotThePooledSamples) {
   // target, when that is looser).
   EXPECT_FALSE(noisy(r));
   reps[1].timing.noise = 0.12;
-  EXPECT_FALSE(noisy(combine_repetitions(reps)));  // one noisy repetition of three: typical 5%
+  EXPECT_FALSE(noisy(combine_repetitions(reps))); // one noisy repetition of three: typical 5%
   reps[2].timing.noise = 0.15;
   r = combine_repetitions(reps);
   EXPECT_TRUE(noisy(r));
-  for (auto& rep : reps) rep.timing.target_noise = 0.2;
+  for (auto& rep : reps)
+    rep.timing.target_noise = 0.2;
   EXPECT_FALSE(noisy(combine_repetitions(reps)));
   r.status = results::Status::error;
   EXPECT_FALSE(noisy(r));
@@ -179,10 +185,11 @@ TEST(ResultSet, NoiseIsTheTypicalRepetitionsNotThePooledSamples) {
 
 TEST(ResultSet, EstimateIsTheMedianOfRepetitionMediansWithItsInterval) {
   std::vector<CaseResult> reps;
-  for (double m : {1.0, 1.2, 0.9, 1.1, 5.0}) reps.push_back(make_result("a", {m}));
+  for (double m : {1.0, 1.2, 0.9, 1.1, 5.0})
+    reps.push_back(make_result("a", {m}));
   const CaseResult r = combine_repetitions(reps);
   EXPECT_EQ(r.estimate.repetitions, 5u);
-  EXPECT_DOUBLE_EQ(r.estimate.median, 1.1);  // the 5.0 repetition moves it one rank only
+  EXPECT_DOUBLE_EQ(r.estimate.median, 1.1); // the 5.0 repetition moves it one rank only
   EXPECT_DOUBLE_EQ(r.estimate.low, 0.9);
   EXPECT_DOUBLE_EQ(r.estimate.high, 5.0);
   EXPECT_DOUBLE_EQ(r.estimate.coverage, 0.9375);
@@ -198,7 +205,7 @@ TEST(ResultSet, EstimateIsTheMedianOfRepetitionMediansWithItsInterval) {
   const CaseResult legacy = case_result_from_json(old, "mem");
   EXPECT_EQ(legacy.estimate.repetitions, 1u);
   EXPECT_DOUBLE_EQ(legacy.estimate.median, 2.0);
-  EXPECT_EQ(legacy.estimate.estimator, "median");  // files from before the choice used the median
+  EXPECT_EQ(legacy.estimate.estimator, "median"); // files from before the choice used the median
   EXPECT_DOUBLE_EQ(legacy.estimate.time, 2.0);
 }
 
@@ -235,7 +242,8 @@ TEST(ResultSet, RepetitionsAddUpTheirTimeSpentAndKeepTheRecordedWork) {
 
 TEST(ResultSet, TheEstimatorMakesTheTimeFromTheRepetitionMedians) {
   std::vector<CaseResult> reps;
-  for (double m : {1.0, 1.2, 0.9, 1.1, 5.0}) reps.push_back(make_result("a", {m}));
+  for (double m : {1.0, 1.2, 0.9, 1.1, 5.0})
+    reps.push_back(make_result("a", {m}));
   // fastest-third (the default): the mean of the fastest third, here (5 repetitions) the least
   // disturbed one; the median and its interval still reported.
   const CaseResult fastest = combine_repetitions(reps);
@@ -257,7 +265,8 @@ TEST(ResultSet, TheEstimatorMakesTheTimeFromTheRepetitionMedians) {
   EXPECT_DOUBLE_EQ(estimate_with("fastest-third", {5.0, 1.0, 4.0, 2.0, 6.0, 3.0}), 1.5);
   EXPECT_DOUBLE_EQ(estimate_with("fastest-third", {9, 1, 8, 2, 7, 3, 6, 4, 5, 10, 11, 12}), 2.5);
   EXPECT_DOUBLE_EQ(estimate_with("fastest-third", {3.0, 2.0}), 2.0);
-  EXPECT_DOUBLE_EQ(estimate_with("fastest-third", {std::nan(""), 4.0, 1.0, 2.0, 6.0, 3.0, 5.0}), 1.5);
+  EXPECT_DOUBLE_EQ(estimate_with("fastest-third", {std::nan(""), 4.0, 1.0, 2.0, 6.0, 3.0, 5.0}),
+                   1.5);
   EXPECT_TRUE(std::isnan(estimate_with("fastest-third", {std::nan("")})));
   EXPECT_THROW(estimate_with("mean", {1.0}), Error);
   Json bad = json;
@@ -266,10 +275,12 @@ TEST(ResultSet, TheEstimatorMakesTheTimeFromTheRepetitionMedians) {
     case_result_from_json(bad, "run.json: case 3");
     FAIL() << "an unknown estimator was accepted";
   } catch (const ResultsError& e) {
-    EXPECT_NE(std::string(e.what()).find("run.json: case 3: estimate.estimator 'mean' is not one of min, median"),
-              std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(
+                  "run.json: case 3: estimate.estimator 'mean' is not one of min, median"),
+              std::string::npos)
+        << e.what();
   }
 }
 
-}  // namespace
-}  // namespace opbench::results
+} // namespace
+} // namespace opbench::results

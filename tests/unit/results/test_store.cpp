@@ -6,14 +6,14 @@
 #include <vector>
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <fstream>
+#include <sys/stat.h>
 #include <thread>
 
-#include "opbench/core/files.hpp"
 #include "opbench/core/error.hpp"
-#include "opbench/results/store.hpp"
+#include "opbench/core/files.hpp"
 #include "opbench/results/estimate.hpp"
+#include "opbench/results/store.hpp"
 #include "sample_result.hpp"
 #include "temp_dir.hpp"
 
@@ -22,7 +22,6 @@ namespace {
 
 using testing::TempDir;
 using testing_support::make_result;
-
 
 TEST(ResultSet, JsonRoundTripKeepsEverything) {
   ResultSet set;
@@ -46,7 +45,7 @@ TEST(ResultSet, JsonRoundTripKeepsEverything) {
   EXPECT_EQ(back.cases[1].status, results::Status::error);
   EXPECT_EQ(back.cases[1].message, "shapes do not broadcast");
   EXPECT_FALSE(back.cases[1].memory.has_value());
-  EXPECT_TRUE(std::isnan(back.cases[1].summary.median));  // NaN written as null, read back
+  EXPECT_TRUE(std::isnan(back.cases[1].summary.median)); // NaN written as null, read back
 }
 
 TEST(ResultSet, TheInputsPutBackBeforeEveryBlockRoundTripAndAreChecked) {
@@ -57,7 +56,7 @@ TEST(ResultSet, TheInputsPutBackBeforeEveryBlockRoundTripAndAreChecked) {
   set.cases.push_back(make_result("exp", {1e-6, 2e-6, 3e-6}));
   Json json = to_json(set);
   EXPECT_EQ(json["cases"][0]["timing"]["restored"], Json::array({"self"}));
-  EXPECT_FALSE(json["cases"][1]["timing"].contains("restored"));  // older files look the same
+  EXPECT_FALSE(json["cases"][1]["timing"].contains("restored")); // older files look the same
   const ResultSet back = result_set_from_json(json, "mem");
   EXPECT_EQ(back.cases[0].timing.restored, std::vector<std::string>{"self"});
   EXPECT_TRUE(back.cases[1].timing.restored.empty());
@@ -66,13 +65,15 @@ TEST(ResultSet, TheInputsPutBackBeforeEveryBlockRoundTripAndAreChecked) {
     (void)result_set_from_json(json, "r.json");
     FAIL() << "a restored that is not a list of names was read";
   } catch (const ResultsError& e) {
-    EXPECT_NE(std::string(e.what()).find("timing.restored: expected a list of argument names"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("timing.restored: expected a list of argument names"),
+              std::string::npos)
         << e.what();
   }
 }
 
 TEST(ResultSet, RejectsNewerSchemaAndNonResults) {
-  EXPECT_THROW(result_set_from_json({{"schema_version", k_schema_version + 1}, {"cases", Json::array()}}, "x"),
+  EXPECT_THROW(result_set_from_json(
+                   {{"schema_version", k_schema_version + 1}, {"cases", Json::array()}}, "x"),
                ResultsError);
   EXPECT_THROW(result_set_from_json({{"foo", 1}}, "x"), ResultsError);
 }
@@ -113,7 +114,7 @@ TEST(ResultWriter, JournalKeepsRepetitionsOfCasesThatNeverFinished) {
   const ResultSet partial = load_results(writer.journal_path());
   ASSERT_EQ(partial.cases.size(), 2u);
   EXPECT_EQ(partial.cases[0].c.case_id, "a");
-  EXPECT_EQ(partial.cases[0].estimate.repetitions, 2u);  // the finished record, not its parts
+  EXPECT_EQ(partial.cases[0].estimate.repetitions, 2u); // the finished record, not its parts
   EXPECT_DOUBLE_EQ(partial.cases[0].estimate.median, 2.0);
   const CaseResult& b = partial.cases[1];
   EXPECT_EQ(b.c.case_id, "b");
@@ -143,10 +144,10 @@ TEST(ResultWriter, AnUnfinishedCaseIsCombinedWithTheRunsEstimator) {
 
 TEST(LoadResults, TornLastJournalLineIsDropped) {
   TempDir dir;
-  const std::string journal = dir.write(
-      "run.json.journal.jsonl",
-      Json({{"schema_version", 1}, {"context", {{"host", "h"}}}}).dump() + "\n" +
-          to_json(make_result("a", {1.0})).dump() + "\n" + "{\"case_id\": \"b\", \"na");
+  const std::string journal =
+      dir.write("run.json.journal.jsonl",
+                Json({{"schema_version", 1}, {"context", {{"host", "h"}}}}).dump() + "\n" +
+                    to_json(make_result("a", {1.0})).dump() + "\n" + "{\"case_id\": \"b\", \"na");
   const ResultSet set = load_results(journal);
   ASSERT_EQ(set.cases.size(), 1u);
   EXPECT_EQ(set.cases[0].c.case_id, "a");
@@ -164,7 +165,8 @@ TEST(LoadResults, MissingAndInvalidFiles) {
 // (undefined behaviour). Integers are read exactly or refused, naming the field.
 TEST(LoadResults, IntegerFieldsMustBeIntegersThatFit) {
   TempDir dir;
-  const std::string one_case = R"({"schema_version": 1, "cases": [{"case_id": "a", "name": "a", "status": "ok",
+  const std::string one_case =
+      R"({"schema_version": 1, "cases": [{"case_id": "a", "name": "a", "status": "ok",
       "threads": THREADS, "timing": {"block_size": BLOCK, "repetition_medians": [1e-6]}}]})";
   auto file = [&](const std::string& threads, const std::string& block) {
     std::string text = one_case;
@@ -172,10 +174,14 @@ TEST(LoadResults, IntegerFieldsMustBeIntegersThatFit) {
     text.replace(text.find("BLOCK"), 5, block);
     return dir.write("r.json", text);
   };
-  EXPECT_EQ(load_results(file("2", "64.0")).cases.at(0).timing.block_size, 64);  // an integral float is fine
-  for (const auto& [threads, block, key] : std::vector<std::array<std::string, 3>>{
-           {"1", "1.91111e+81", "block_size"}, {"1", "2.5", "block_size"}, {"1", "\"8\"", "block_size"},
-           {"0", "1", "threads"}, {"1e300", "1", "threads"}}) {
+  EXPECT_EQ(load_results(file("2", "64.0")).cases.at(0).timing.block_size,
+            64); // an integral float is fine
+  for (const auto& [threads, block, key] :
+       std::vector<std::array<std::string, 3>>{{"1", "1.91111e+81", "block_size"},
+                                               {"1", "2.5", "block_size"},
+                                               {"1", "\"8\"", "block_size"},
+                                               {"0", "1", "threads"},
+                                               {"1e300", "1", "threads"}}) {
     try {
       load_results(file(threads, block));
       ADD_FAILURE() << threads << " " << block;
@@ -183,7 +189,8 @@ TEST(LoadResults, IntegerFieldsMustBeIntegersThatFit) {
       EXPECT_NE(std::string(e.what()).find("'" + key + "'"), std::string::npos) << e.what();
     }
   }
-  EXPECT_THROW(load_results(dir.write("v.json", R"({"schema_version": 1e99, "cases": []})")), ResultsError);
+  EXPECT_THROW(load_results(dir.write("v.json", R"({"schema_version": 1e99, "cases": []})")),
+               ResultsError);
 }
 
 TEST(WriteAtomically, ReplacesWholeFile) {
@@ -192,7 +199,7 @@ TEST(WriteAtomically, ReplacesWholeFile) {
   core::write_atomically(path, "first");
   core::write_atomically(path, "second");
   EXPECT_EQ(testing::read_text(path), "second");
-  EXPECT_EQ(core::list_directory(dir.path()).size(), 1u);  // no temp file left behind
+  EXPECT_EQ(core::list_directory(dir.path()).size(), 1u); // no temp file left behind
 }
 
 TEST(LatestResult, NewestJsonInDirectory) {
@@ -216,5 +223,5 @@ TEST(DefaultOutputPath, UniqueInDirectory) {
   EXPECT_NE(default_output_path(dir.path()), first);
 }
 
-}  // namespace
-}  // namespace opbench::results
+} // namespace
+} // namespace opbench::results

@@ -17,12 +17,12 @@ namespace {
 struct FakeProcesses {
   std::vector<results::Case> cases;
   std::vector<ProcessTask> tasks;
-  std::map<int, std::vector<std::string>> kept;  // process -> case ids journalled
+  std::map<int, std::vector<std::string>> kept; // process -> case ids journalled
   std::vector<results::CaseResult> finished;
   std::vector<std::string> notes;
   std::function<bool(int process)> fail = [](int) { return false; };
   std::size_t kept_before_dying = 0;
-  std::map<std::pair<int, std::string>, results::Status> status;  // (process, case id) -> status
+  std::map<std::pair<int, std::string>, results::Status> status; // (process, case id) -> status
 
   explicit FakeProcesses(int n) {
     for (int i = 0; i < n; ++i) {
@@ -40,30 +40,38 @@ struct FakeProcesses {
       ProcessPart part;
       const bool dies = fail(task.index);
       for (std::size_t i = 0; i < cases.size(); ++i) {
-        if (dies && i >= kept_before_dying) break;
+        if (dies && i >= kept_before_dying)
+          break;
         results::CaseResult r;
         r.c = cases[i];
         const auto it = status.find({task.index, cases[i].case_id});
         r.status = it == status.end() ? results::Status::ok : it->second;
-        if (r.status != results::Status::ok) r.message = "it broke";
+        if (r.status != results::Status::ok)
+          r.message = "it broke";
         for (int k = 0; k < task.repetitions; ++k) {
-          r.timing.repetition_medians.push_back(static_cast<double>(i + 1) * 1e-6 + task.index * 1e-9);
+          r.timing.repetition_medians.push_back(static_cast<double>(i + 1) * 1e-6 +
+                                                task.index * 1e-9);
         }
         r.estimate = results::estimate_of(r.timing.repetition_medians);
         part.results.cases.push_back(r);
       }
-      part.results.summary = {{"slow_spells", {{"repetitions_measured_again", 1},
-                                               {"repetitions", task.repetitions * static_cast<int>(cases.size())},
-                                               {"fastest_canary_by_threads", {{"1", 1e-4 * (task.index + 1)}}}}},
+      part.results.summary = {{"slow_spells",
+                               {{"repetitions_measured_again", 1},
+                                {"repetitions", task.repetitions * static_cast<int>(cases.size())},
+                                {"fastest_canary_by_threads", {{"1", 1e-4 * (task.index + 1)}}}}},
                               {"time_spent", {{"retried", 0.5}, {"process_warmup", 0.25}}}};
-      if (dies) part.problem = "process " + std::to_string(task.index + 1) + " ended without finishing (signal 9)";
+      if (dies)
+        part.problem =
+            "process " + std::to_string(task.index + 1) + " ended without finishing (signal 9)";
       return part;
     };
-    on.kept = [&](const results::CaseResult& r, int process) { kept[process].push_back(r.c.case_id); };
+    on.kept = [&](const results::CaseResult& r, int process) {
+      kept[process].push_back(r.c.case_id);
+    };
     on.finish = [&](results::CaseResult r) { finished.push_back(std::move(r)); };
     on.note = [&](const std::string& line) { notes.push_back(line); };
-    return measure_in_processes(cases, results::split_repetitions(settings.repetitions, settings.processes),
-                                settings, on);
+    return measure_in_processes(
+        cases, results::split_repetitions(settings.repetitions, settings.processes), settings, on);
   }
 };
 
@@ -97,7 +105,7 @@ TEST(Processes, EachCasePoolsTheRepetitionMediansOfEveryProcess) {
     // fastest-third of 7: the mean of the fastest two, both from the first process.
     EXPECT_DOUBLE_EQ(r.estimate.time, static_cast<double>(i + 1) * 1e-6);
   }
-  EXPECT_EQ(fake.kept[0].size(), 3u);  // every process's repetitions journalled as it ends
+  EXPECT_EQ(fake.kept[0].size(), 3u); // every process's repetitions journalled as it ends
   EXPECT_EQ(fake.kept[2].size(), 3u);
   // What the processes met, summed; the fastest canary the fastest of them.
   EXPECT_EQ(slow.measured_again, 3u);
@@ -111,7 +119,7 @@ TEST(Processes, EachCasePoolsTheRepetitionMediansOfEveryProcess) {
 TEST(Processes, AProcessThatDiedCostsOnlyItsOwnRepetitions) {
   FakeProcesses fake(2);
   fake.fail = [](int process) { return process == 1; };
-  fake.kept_before_dying = 1;  // it finished case0, not case1
+  fake.kept_before_dying = 1; // it finished case0, not case1
   fake.run(settings_of(6, 3));
   ASSERT_EQ(fake.finished.size(), 2u);
   EXPECT_EQ(fake.finished[0].timing.repetition_medians.size(), 6u);
@@ -119,9 +127,12 @@ TEST(Processes, AProcessThatDiedCostsOnlyItsOwnRepetitions) {
   const auto& short_one = fake.finished[1];
   EXPECT_EQ(short_one.status, results::Status::ok);
   EXPECT_EQ(short_one.timing.repetition_medians.size(), 4u);
-  EXPECT_NE(short_one.message.find("4 of 6 repetitions: process 2 ended without finishing (signal 9)"), std::string::npos)
+  EXPECT_NE(
+      short_one.message.find("4 of 6 repetitions: process 2 ended without finishing (signal 9)"),
+      std::string::npos)
       << short_one.message;
-  EXPECT_NE(std::find(fake.notes.begin(), fake.notes.end(), "process 2 ended without finishing (signal 9)"),
+  EXPECT_NE(std::find(fake.notes.begin(), fake.notes.end(),
+                      "process 2 ended without finishing (signal 9)"),
             fake.notes.end());
 }
 
@@ -132,7 +143,8 @@ TEST(Processes, ACaseNoProcessMeasuredIsAnErrorNamingWhy) {
   ASSERT_EQ(fake.finished.size(), 1u);
   EXPECT_EQ(fake.finished[0].status, results::Status::error);
   EXPECT_EQ(fake.finished[0].c.case_id, "case0");
-  EXPECT_NE(fake.finished[0].message.find("no process measured it: process 1 ended"), std::string::npos)
+  EXPECT_NE(fake.finished[0].message.find("no process measured it: process 1 ended"),
+            std::string::npos)
       << fake.finished[0].message;
 }
 
@@ -146,5 +158,5 @@ TEST(Processes, ACaseThatFailedInOneProcessSaysWhichAndWhy) {
   EXPECT_EQ(fake.finished[1].message, "process 3 of 3: it broke");
 }
 
-}  // namespace
-}  // namespace opbench::run
+} // namespace
+} // namespace opbench::run

@@ -14,14 +14,13 @@ namespace {
 // for the call's number (0-based, over the whole run).
 struct FakeRun {
   std::vector<results::Case> cases;
-  std::vector<std::string> measured;          // case id per call, in order
-  std::vector<exec::ExecOptions> options_seen;      // per call
-  std::map<std::string, int> kept;            // case id -> kept repetitions reported
-  std::vector<results::CaseResult> finished;  // in order
+  std::vector<std::string> measured;           // case id per call, in order
+  std::vector<exec::ExecOptions> options_seen; // per call
+  std::map<std::string, int> kept;             // case id -> kept repetitions reported
+  std::vector<results::CaseResult> finished;   // in order
   std::function<double(std::size_t)> canary_of = [](std::size_t) { return 1e-4; };
-  std::function<std::string(const std::string&, std::size_t)> status_of = [](const std::string&, std::size_t) {
-    return std::string("ok");
-  };
+  std::function<std::string(const std::string&, std::size_t)> status_of =
+      [](const std::string&, std::size_t) { return std::string("ok"); };
   std::function<double(std::size_t)> bandwidth_of = [](std::size_t) { return 0.0; };
 
   explicit FakeRun(int n) {
@@ -48,12 +47,15 @@ struct FakeRun {
       options_seen.push_back(o);
       results::CaseResult r;
       r.c = c;
-      r.status = core::parse_name_or_throw<results::Status>(status_of(c.case_id, call), "status", "test");
-      if (r.status != results::Status::ok) r.message = "it broke";
+      r.status =
+          core::parse_name_or_throw<results::Status>(status_of(c.case_id, call), "status", "test");
+      if (r.status != results::Status::ok)
+        r.message = "it broke";
       r.timing.canary = canary_of(call);
       r.timing.repetition_medians = {1e-6 * (1 + static_cast<double>(call % 7) / 100)};
       r.timing.total_time = 1e-3;
-      if (const double bandwidth = bandwidth_of(call); bandwidth > 0) r.timing.repetition_bandwidth = {{bandwidth, bandwidth}};
+      if (const double bandwidth = bandwidth_of(call); bandwidth > 0)
+        r.timing.repetition_bandwidth = {{bandwidth, bandwidth}};
       return r;
     };
     on.kept = [this](const results::CaseResult& r, int) { ++kept[r.c.case_id]; };
@@ -78,7 +80,7 @@ TEST(RunLoop, EveryCaseGetsItsRepetitionsCombinedOnce) {
     EXPECT_EQ(r.status, results::Status::ok);
     EXPECT_EQ(r.timing.repetition_medians.size(), 3u) << r.c.case_id;
     EXPECT_EQ(r.estimate.estimator, "fastest-third");
-    EXPECT_EQ(fake.kept[r.c.case_id], 2) << r.c.case_id;  // the last one finishes the case instead
+    EXPECT_EQ(fake.kept[r.c.case_id], 2) << r.c.case_id; // the last one finishes the case instead
   }
   EXPECT_EQ(slow.repetitions, 12u);
   EXPECT_EQ(slow.measured_again, 0u);
@@ -91,7 +93,7 @@ TEST(RunLoop, ARepetitionInASlowSpellIsMeasuredAgainLater) {
   // The fourth call's canary is twice the fastest: that repetition is not kept.
   fake.canary_of = [](std::size_t call) { return call == 3 ? 2e-4 : 1e-4; };
   const SlowSpells slow = fake.run(quick(2));
-  EXPECT_EQ(fake.measured.size(), 7u);  // 6 jobs and the one measured again
+  EXPECT_EQ(fake.measured.size(), 7u); // 6 jobs and the one measured again
   EXPECT_EQ(slow.measured_again, 1u);
   EXPECT_GT(slow.time_retried, 0.0);
   std::size_t retried = 0;
@@ -111,11 +113,13 @@ TEST(RunLoop, ARepetitionInASlowSpellIsMeasuredAgainLater) {
 
 TEST(RunLoop, AFailedRepetitionEndsItsCaseAndNotTheOthers) {
   FakeRun fake(3);
-  fake.status_of = [](const std::string& id, std::size_t) { return std::string(id == "case1" ? "error" : "ok"); };
+  fake.status_of = [](const std::string& id, std::size_t) {
+    return std::string(id == "case1" ? "error" : "ok");
+  };
   LoopOptions options = quick(4);
   options.interleave = false;
   fake.run(options);
-  EXPECT_EQ(fake.measured.size(), 9u);  // case1 stopped after its first repetition
+  EXPECT_EQ(fake.measured.size(), 9u); // case1 stopped after its first repetition
   ASSERT_EQ(fake.finished.size(), 3u);
   EXPECT_EQ(fake.finished[1].c.case_id, "case1");
   EXPECT_EQ(fake.finished[1].status, results::Status::error);
@@ -130,16 +134,17 @@ TEST(RunLoop, TheProcessWarmsUpOnItsFirstJobAndDropsIt) {
   options.interleave = false;
   options.process_warmup = 0.01;
   const SlowSpells slow = fake.run(options);
-  ASSERT_GT(fake.measured.size(), 4u);  // the dropped ones come first, then the 4 jobs
+  ASSERT_GT(fake.measured.size(), 4u); // the dropped ones come first, then the 4 jobs
   const std::size_t dropped = fake.measured.size() - 4;
   for (std::size_t i = 0; i < dropped; ++i) {
     EXPECT_EQ(fake.measured[i], "case0");
-    EXPECT_FALSE(fake.options_seen[i].memory);  // no probe, no recording, no trace in the warm-up
+    EXPECT_FALSE(fake.options_seen[i].memory); // no probe, no recording, no trace in the warm-up
     EXPECT_FALSE(fake.options_seen[i].describe);
   }
-  EXPECT_TRUE(fake.options_seen[dropped].memory);  // the first kept repetition probes memory
+  EXPECT_TRUE(fake.options_seen[dropped].memory); // the first kept repetition probes memory
   EXPECT_GE(slow.time_process_warmup, 0.01);
-  for (const auto& r : fake.finished) EXPECT_EQ(r.timing.repetition_medians.size(), 2u);
+  for (const auto& r : fake.finished)
+    EXPECT_EQ(r.timing.repetition_medians.size(), 2u);
 }
 
 TEST(RunLoop, RepetitionsOffTheUsualBandwidthAreSetAsideOnlyWhereTheLoopDecides) {
@@ -148,7 +153,7 @@ TEST(RunLoop, RepetitionsOffTheUsualBandwidthAreSetAsideOnlyWhereTheLoopDecides)
     FakeRun fake(1);
     fake.bandwidth_of = [](std::size_t call) { return call == 20 ? 80e9 : 40e9; };
     LoopOptions options = quick(24);
-    options.retries = 0;  // kept, so that it is set aside (or not) at the end
+    options.retries = 0; // kept, so that it is set aside (or not) at the end
     options.set_aside_here = here;
     const SlowSpells slow = fake.run(options);
     ASSERT_EQ(fake.finished.size(), 1u);
@@ -158,5 +163,5 @@ TEST(RunLoop, RepetitionsOffTheUsualBandwidthAreSetAsideOnlyWhereTheLoopDecides)
   }
 }
 
-}  // namespace
-}  // namespace opbench::run
+} // namespace
+} // namespace opbench::run

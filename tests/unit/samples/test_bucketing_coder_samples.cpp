@@ -12,9 +12,13 @@
 namespace opbench::samples {
 namespace {
 
-void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) { opbench::testing::expect_tensors_close(a, b, tol); }
+void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) {
+  opbench::testing::expect_tensors_close(a, b, tol);
+}
 
-at::Tensor f(std::vector<float> v) { return opbench::testing::floats(std::move(v)); }
+at::Tensor f(std::vector<float> v) {
+  return opbench::testing::floats(std::move(v));
+}
 
 TEST(BucketingCoder, BucketCentresOfAHandWorkedBox) {
   // (0, 0, 14, 28) with 14 buckets, unscaled: buckets 1 wide and 2 high, 7 a side.
@@ -60,10 +64,11 @@ TEST(BucketingCoder, DecodingTheTargetsGivesTheGroundTruthBack) {
   ASSERT_EQ(d.confidence.sizes(), (std::vector<int64_t>{50}));
   EXPECT_GT(d.confidence.min().item<float>(), 0.99f);
   // Clipped to the image.
-  const DecodedBuckets clipped = bucket2bbox(proposals * 10, t.labels * 20.0, t.offsets, 14, 1.7, 100, 200);
+  const DecodedBuckets clipped =
+      bucket2bbox(proposals * 10, t.labels * 20.0, t.offsets, 14, 1.7, 100, 200);
   EXPECT_LE(clipped.boxes.max().item<float>(), 199.0f);
   EXPECT_GE(clipped.boxes.min().item<float>(), 0.0f);
 }
 
-}  // namespace
-}  // namespace opbench::samples
+} // namespace
+} // namespace opbench::samples

@@ -4,17 +4,21 @@
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
+#include "box_ops.hpp"
 #include "detection_blocks_ops.hpp"
 #include "registry.hpp"
-#include "box_ops.hpp"
 #include "tensor_checks.hpp"
 
 namespace opbench::samples {
 namespace {
 
-void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) { opbench::testing::expect_tensors_close(a, b, tol); }
+void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) {
+  opbench::testing::expect_tensors_close(a, b, tol);
+}
 
-at::Tensor f(std::vector<float> v) { return opbench::testing::floats(std::move(v)); }
+at::Tensor f(std::vector<float> v) {
+  return opbench::testing::floats(std::move(v));
+}
 
 TEST(DetectionBlocks, OverlapsAgreeWithDetrsIousAndAHandWorkedIof) {
   auto g = at::make_generator<at::CPUGeneratorImpl>(17);
@@ -32,8 +36,10 @@ TEST(DetectionBlocks, RoiLevelsByScale) {
   // Square RoIs of side 28, 112, 224, 448 and 1000 with finest scale 56: log2(0.5) -> 0 (clamped),
   // 1, 2, 3, and log2(17.9) = 4.2 -> 3 (clamped to 4 levels).
   std::vector<float> v;
-  for (float side : {28.0f, 112.0f, 224.0f, 448.0f, 1000.0f}) v.insert(v.end(), {0, 10, 10, 10 + side, 10 + side});
-  EXPECT_TRUE(at::equal(map_roi_levels(f(v).view({5, 5})), at::tensor(std::vector<int64_t>{0, 1, 2, 3, 3})));
+  for (float side : {28.0f, 112.0f, 224.0f, 448.0f, 1000.0f})
+    v.insert(v.end(), {0, 10, 10, 10 + side, 10 + side});
+  EXPECT_TRUE(at::equal(map_roi_levels(f(v).view({5, 5})),
+                        at::tensor(std::vector<int64_t>{0, 1, 2, 3, 3})));
 }
 
 TEST(DetectionBlocks, GridAnchorsAreTheBaseAnchorsShiftedToEveryCell) {
@@ -66,7 +72,8 @@ TEST(DetectionBlocks, FrozenBatchNormIsBatchNormInEvalMode) {
   auto g = at::make_generator<at::CPUGeneratorImpl>(23);
   const auto x = at::randn({2, 5, 4, 3}, g), w = at::rand({5}, g) + 0.5, b = at::randn({5}, g);
   const auto mean = at::randn({5}, g), var = at::rand({5}, g) + 0.5;
-  close(frozen_batchnorm2d(x, w, b, mean, var), at::batch_norm(x, w, b, mean, var, false, 0.1, 1e-5, false), 1e-5);
+  close(frozen_batchnorm2d(x, w, b, mean, var),
+        at::batch_norm(x, w, b, mean, var, false, 0.1, 1e-5, false), 1e-5);
 }
 
 TEST(DetectionBlocks, FcosTakesTheSmallestSuitableBoxOfEachLocation) {
@@ -87,8 +94,8 @@ TEST(DetectionBlocks, MaskPredictorPastesEachRoisThresholdedClassMaskIntoItsImag
   // Two images: 6 x 8 at scale 1, 4 x 4 at scale 2. RoI 0: image 0, (1, 2)-(4, 3), class 1, a
   // 4 x 2 paste; RoI 1: image 1, (2, 2)-(5, 5) at scale 2 -> (1, 1)-(2, 2), class 0, 2 x 2; RoI 2:
   // image 0 again, (6, 4)-(9, 7), class 0, clipped to columns 6-7 and rows 4-5.
-  const auto rois = at::tensor(std::vector<float>{0, 1, 2, 4, 3, 0.9f, 1,  //
-                                                  1, 2, 2, 5, 5, 0.8f, 0,  //
+  const auto rois = at::tensor(std::vector<float>{0, 1, 2, 4, 3, 0.9f, 1, //
+                                                  1, 2, 2, 5, 5, 0.8f, 0, //
                                                   0, 6, 4, 9, 7, 0.7f, 0})
                         .view({3, 7});
   // Class 0 all 0.9 (every pixel kept); class 1 0.9 on the left half, 0.1 on the right (2 x 2).
@@ -126,8 +133,10 @@ TEST(DetectionBlocks, BoxTargetsPositivesFirstThenBackground) {
   close(t.bbox_targets, f({1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}).view({3, 4}));
   close(t.bbox_weights, f({1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0}).view({3, 4}));
   // A positive weight from the config; no positives at all.
-  close(get_target_single(pos, neg, gt, at::tensor(std::vector<int64_t>{7}), 80, 2.0).label_weights, f({2, 1, 1}));
-  const BoxTargets none = get_target_single(at::zeros({0, 4}), neg, at::zeros({0, 4}), at::zeros({0}, at::kLong));
+  close(get_target_single(pos, neg, gt, at::tensor(std::vector<int64_t>{7}), 80, 2.0).label_weights,
+        f({2, 1, 1}));
+  const BoxTargets none =
+      get_target_single(at::zeros({0, 4}), neg, at::zeros({0, 4}), at::zeros({0}, at::kLong));
   EXPECT_TRUE(at::equal(none.labels, at::tensor(std::vector<int64_t>{80, 80})));
   EXPECT_EQ(none.bbox_weights.sum().item<float>(), 0.0f);
 }
@@ -136,21 +145,25 @@ TEST(DetectionBlocks, BoxExpandCopiesEachPositiveIntoItsClassColumns) {
   auto g = at::make_generator<at::CPUGeneratorImpl>(73);
   const auto targets = at::randn({6, 4}, g), weights = at::rand({6, 4}, g);
   const auto labels = at::tensor(std::vector<int64_t>{0, 3, 9, 0, 1, 3});
-  const auto out = bbox_target_expand(targets, weights, labels, at::zeros({6, 40}), at::zeros({6, 40}));
+  const auto out =
+      bbox_target_expand(targets, weights, labels, at::zeros({6, 40}), at::zeros({6, 40}));
   ASSERT_EQ(out.size(), 2u);
   for (int64_t i = 0; i < 6; ++i) {
     const auto label = labels[i].item<int64_t>();
     for (int64_t col = 0; col < 40; ++col) {
       const bool mine = label > 0 && col / 4 == label;
-      EXPECT_EQ(out[0][i][col].item<float>(), mine ? targets[i][col % 4].item<float>() : 0.0f) << i << ", " << col;
-      EXPECT_EQ(out[1][i][col].item<float>(), mine ? weights[i][col % 4].item<float>() : 0.0f) << i << ", " << col;
+      EXPECT_EQ(out[0][i][col].item<float>(), mine ? targets[i][col % 4].item<float>() : 0.0f)
+          << i << ", " << col;
+      EXPECT_EQ(out[1][i][col].item<float>(), mine ? weights[i][col % 4].item<float>() : 0.0f)
+          << i << ", " << col;
     }
   }
 }
 
 TEST(AssignersAndSamplers, MaxIouAssignmentAndRandomSampling) {
   const auto overlaps = testing::floats({0.9f, 0.1f, 0.45f, 0.2f, 0.3f, 0.1f}).view({2, 3});
-  // box 0: IoU 0.9 with gt 0 -> 1; box 1: under 0.4, but gt 1's best box -> 2; box 2: in between -> -1.
+  // box 0: IoU 0.9 with gt 0 -> 1; box 1: under 0.4, but gt 1's best box -> 2; box 2: in between ->
+  // -1.
   EXPECT_TRUE(at::equal(assign_wrt_overlaps(overlaps), testing::longs({1, 2, -1})));
   auto g = testing::seeded(11);
   const auto assigned = at::randint(0, 3, {1000}, g, k_long);
@@ -162,10 +175,13 @@ TEST(AssignersAndSamplers, MaxIouAssignmentAndRandomSampling) {
 }
 
 TEST(AnchorsAndPoints, LocationsFlagsAndBaseAnchorsHandWorked) {
-  testing::expect_float_close(compute_locations(2, 3, 8).narrow(0, 0, 4), testing::floats({4, 4, 12, 4, 20, 4, 4, 12}).view({4, 2}));
-  EXPECT_TRUE(at::equal(valid_flags(2, 3, 1, 2, 2).to(at::kLong), testing::longs({1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0})));
-  testing::expect_float_close(gen_base_anchors(4, testing::floats({1, 4}), testing::floats({1})), testing::floats({-2, -2, 2, 2, -1, -4, 1, 4}).view({2, 4}));
+  testing::expect_float_close(compute_locations(2, 3, 8).narrow(0, 0, 4),
+                              testing::floats({4, 4, 12, 4, 20, 4, 4, 12}).view({4, 2}));
+  EXPECT_TRUE(at::equal(valid_flags(2, 3, 1, 2, 2).to(at::kLong),
+                        testing::longs({1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0})));
+  testing::expect_float_close(gen_base_anchors(4, testing::floats({1, 4}), testing::floats({1})),
+                              testing::floats({-2, -2, 2, 2, -1, -4, 1, 4}).view({2, 4}));
 }
 
-}  // namespace
-}  // namespace opbench::samples
+} // namespace
+} // namespace opbench::samples

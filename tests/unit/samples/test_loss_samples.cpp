@@ -8,8 +8,8 @@
 #include <map>
 #include <vector>
 
-#include "registry.hpp"
 #include "loss_ops.hpp"
+#include "registry.hpp"
 #include "tensor_checks.hpp"
 
 namespace opbench::samples {
@@ -27,13 +27,16 @@ TEST(LossSamples, DiceOfAPerfectAndOfAHandWorkedPrediction) {
   const auto labels = at::tensor(std::vector<int64_t>{0, 0, 1, 1}).view({1, 2, 2});
   const auto certain = at::one_hot(labels, 2).movedim(-1, 1).to(at::kDouble) * 50.0;
   EXPECT_NEAR(dice_loss(certain, labels).item<double>(), 1.0 - (4 + s) / (2 + s), 1e-12);
-  // Equal scores: p = 0.5 everywhere; per class 2 * (0.5 + 0.5) over 2 + 4 * 0.25 - 1: 1, the loss 0.
+  // Equal scores: p = 0.5 everywhere; per class 2 * (0.5 + 0.5) over 2 + 4 * 0.25 - 1: 1, the loss
+  // 0.
   EXPECT_NEAR(dice_loss(at::zeros({1, 2, 2, 2}, at::kDouble), labels).item<double>(), 0.0, 1e-9);
   // Targets of the scores' shape are taken as they are: p = 0.5, t = 1 at the 2 pixels of class 0
   // and nowhere in class 1: class 0 (2 + s) / (2 + 0.5 - 1 + s), class 1 s / (0 + 0.5 - 0 + s).
-  const auto targets = at::one_hot(at::zeros({1, 2, 1}, at::kLong), 2).movedim(-1, 1).to(at::kDouble);
+  const auto targets =
+      at::one_hot(at::zeros({1, 2, 1}, at::kLong), 2).movedim(-1, 1).to(at::kDouble);
   const double expected = 1.0 - ((2 + s) / (1.5 + s) + s / (0.5 + s)) / 2;
-  EXPECT_NEAR(dice_loss(at::zeros({1, 2, 2, 1}, at::kDouble), targets).item<double>(), expected, 1e-12);
+  EXPECT_NEAR(dice_loss(at::zeros({1, 2, 2, 1}, at::kDouble), targets).item<double>(), expected,
+              1e-12);
 }
 
 TEST(LossSamples, AssociativeEmbeddingPullAndPushByHand) {
@@ -47,10 +50,13 @@ TEST(LossSamples, AssociativeEmbeddingPullAndPushByHand) {
   // Push over the four pairs of real objects (A-A, A-B, B-A, B-B): relu(1 - |d|) - 1 / (2 + 1e-4),
   // each over 2 * 1 + 1e-4: d = 0 twice (relu 1), 0.7 twice (relu 0.3).
   const double per = 1 / (2 + 1e-4), over = 2 + 1e-4;
-  EXPECT_NEAR(associative_push_loss(tl, br, mask).item<double>(), (2 * (1 - per) + 2 * (0.3 - per)) / over, 1e-12);
+  EXPECT_NEAR(associative_push_loss(tl, br, mask).item<double>(),
+              (2 * (1 - per) + 2 * (0.3 - per)) / over, 1e-12);
   // Trailing tag dimensions of 1 are squeezed; nothing masked: nothing summed.
-  EXPECT_NEAR(associative_pull_loss(tl.unsqueeze(-1), br.unsqueeze(-1), mask).item<double>(), 0.02 / (2 + 1e-4), 1e-12);
-  EXPECT_EQ(associative_push_loss(tl, br, mask.logical_and(mask.logical_not())).item<double>(), 0.0);
+  EXPECT_NEAR(associative_pull_loss(tl.unsqueeze(-1), br.unsqueeze(-1), mask).item<double>(),
+              0.02 / (2 + 1e-4), 1e-12);
+  EXPECT_EQ(associative_push_loss(tl, br, mask.logical_and(mask.logical_not())).item<double>(),
+            0.0);
 }
 
 TEST(LossSamples, GaussianFocalLossAgainstAnElementLoop) {
@@ -71,11 +77,12 @@ TEST(LossSamples, GaussianFocalLossAgainstAnElementLoop) {
     }
   }
   ASSERT_GT(centres, 0);
-  EXPECT_NEAR(gaussian_sigmoid_focal_loss(logits, target).item<double>(), -(positives + negatives) / centres, 1e-4);
+  EXPECT_NEAR(gaussian_sigmoid_focal_loss(logits, target).item<double>(),
+              -(positives + negatives) / centres, 1e-4);
   // No centre: minus the negatives' sum.
   EXPECT_NEAR(gaussian_sigmoid_focal_loss(logits, target * 0.5).item<double>(),
-              -(at::log(1 - logits.sigmoid().clamp(1e-4, 1 - 1e-4)) * logits.sigmoid().clamp(1e-4, 1 - 1e-4).pow(2) *
-                (1 - target * 0.5).pow(4))
+              -(at::log(1 - logits.sigmoid().clamp(1e-4, 1 - 1e-4)) *
+                logits.sigmoid().clamp(1e-4, 1 - 1e-4).pow(2) * (1 - target * 0.5).pow(4))
                    .sum()
                    .item<double>(),
               1e-3);
@@ -93,27 +100,31 @@ TEST(LossSamples, GhmrWeighsEachGradientBinByHowFewItHolds) {
   double total = 0;
   for (std::size_t i = 0; i < p.size(); ++i) {
     total += w[i];
-    if (w[i] <= 0) continue;
+    if (w[i] <= 0)
+      continue;
     const double d = p[i] - t[i], length = std::abs(d / std::sqrt(mu * mu + d * d));
     bin[i] = std::min(static_cast<int>(length * 10), 9);
     ++count[bin[i]];
   }
   double expected = 0;
   for (std::size_t i = 0; i < p.size(); ++i) {
-    if (bin[i] < 0) continue;
+    if (bin[i] < 0)
+      continue;
     const double d = p[i] - t[i];
-    expected += (std::sqrt(d * d + mu * mu) - mu) * (total / count[bin[i]]) / static_cast<double>(count.size());
+    expected += (std::sqrt(d * d + mu * mu) - mu) * (total / count[bin[i]]) /
+                static_cast<double>(count.size());
   }
   expected /= total;
   EXPECT_NEAR(ghmr_loss(pred, target, weight).item<double>(), expected, 1e-6 * std::abs(expected));
-  EXPECT_GT(count.size(), 2u);  // the case spreads over several bins
+  EXPECT_GT(count.size(), 2u); // the case spreads over several bins
   // Nothing counted: zero.
   EXPECT_EQ(ghmr_loss(pred, target, at::zeros_like(weight)).item<double>(), 0.0);
 }
 
 TEST(LossSamples, CarlWeighsThePositivesRegressionByTheirScores) {
   auto g = at::make_generator<at::CPUGeneratorImpl>(37);
-  const auto scores = at::randn({6, 4}, g), pred = at::randn({6, 4}, g), target = at::randn({6, 4}, g);
+  const auto scores = at::randn({6, 4}, g), pred = at::randn({6, 4}, g),
+             target = at::randn({6, 4}, g);
   // Three classes and background (3): rows 0, 2 and 5 positive.
   const auto labels = at::tensor(std::vector<int64_t>{1, 3, 0, 3, 3, 2});
   const auto prob = values(scores.softmax(-1));
@@ -141,7 +152,8 @@ TEST(LossSamples, CarlWeighsThePositivesRegressionByTheirScores) {
   EXPECT_EQ(carl_loss(scores, at::full({6}, 3, at::kLong), pred, target, 3).item<double>(), 0.0);
   // Class-specific boxes (N, classes x 4) pick each positive's class.
   const auto per_class = at::randn({6, 12}, g);
-  const auto picked = at::stack({per_class[0].narrow(0, 4, 4), per_class[2].narrow(0, 0, 4), per_class[5].narrow(0, 8, 4)});
+  const auto picked = at::stack(
+      {per_class[0].narrow(0, 4, 4), per_class[2].narrow(0, 0, 4), per_class[5].narrow(0, 8, 4)});
   const auto agnostic = at::zeros({6, 4});
   agnostic.index_put_({at::tensor(std::vector<int64_t>{0, 2, 5})}, picked);
   EXPECT_NEAR(carl_loss(scores, labels, per_class, target, 3).item<double>(),
@@ -154,17 +166,26 @@ TEST(DetectionLosses, BoundedIouFocalVarifocalL2Accuracy) {
   EXPECT_NEAR(bounded_iou_loss(p, p).item<float>(), 0.0, 1e-4);
   const auto logits = at::randn({16, 5}, g);
   const auto labels = at::randint(0, 5, {16}, g, k_long);
-  EXPECT_NEAR(softmax_focal_loss(logits, labels, 0.0).item<float>(), at::cross_entropy_loss(logits, labels).item<float>(), 1e-5);
+  EXPECT_NEAR(softmax_focal_loss(logits, labels, 0.0).item<float>(),
+              at::cross_entropy_loss(logits, labels).item<float>(), 1e-5);
   // pred 0.5 at a peak: -log(0.5) * 0.5^2.
-  EXPECT_NEAR(gaussian_focal_loss(testing::floats({0.5f}), testing::floats({1})).item<float>(), std::log(2.0) * 0.25, 1e-5);
+  EXPECT_NEAR(gaussian_focal_loss(testing::floats({0.5f}), testing::floats({1})).item<float>(),
+              std::log(2.0) * 0.25, 1e-5);
   const auto a = at::randn({4, 3, 5, 5}, g), b = at::randn({4, 3, 5, 5}, g);
   EXPECT_NEAR(l2_loss(a, b).item<float>(), at::mse_loss(a, b).item<float>(), 1e-6);
   const auto target = at::rand({8, 4}, g) + 0.1;
   const auto vf_logits = at::randn({8, 4}, g);
-  EXPECT_NEAR(varifocal_loss(vf_logits, target).item<float>(),
-              (at::binary_cross_entropy_with_logits(vf_logits, target, {}, {}, at::Reduction::None) * target).mean().item<float>(), 1e-6);
-  EXPECT_TRUE(at::equal(mmdetection_accuracy(testing::floats({0.1f, 0.9f, 0.8f, 0.2f}).view({2, 2}), testing::longs({1, 1}), {1, 2}), testing::floats({50, 100})));
+  EXPECT_NEAR(
+      varifocal_loss(vf_logits, target).item<float>(),
+      (at::binary_cross_entropy_with_logits(vf_logits, target, {}, {}, at::Reduction::None) *
+       target)
+          .mean()
+          .item<float>(),
+      1e-6);
+  EXPECT_TRUE(at::equal(mmdetection_accuracy(testing::floats({0.1f, 0.9f, 0.8f, 0.2f}).view({2, 2}),
+                                             testing::longs({1, 1}), {1, 2}),
+                        testing::floats({50, 100})));
 }
 
-}  // namespace
-}  // namespace opbench::samples
+} // namespace
+} // namespace opbench::samples

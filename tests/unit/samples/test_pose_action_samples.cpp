@@ -19,7 +19,8 @@ TEST(PoseActionSamples, AeLossPullsEachPersonTogetherAndPushesPeopleApart) {
   // One image, tags 0, 0.25, ..., 2.25; person A: joints at tags 0.25 and 0.75 (visible), person
   // B: tag 2.0 visible and 2.25 not; person C: nothing visible.
   const auto tags = (at::arange(10, at::kFloat) * 0.25).view({1, 10, 1});
-  const auto joints = at::tensor(std::vector<int64_t>{1, 1, 3, 1, 8, 1, 9, 0, 0, 0, 5, 0}).view({1, 3, 2, 2});
+  const auto joints =
+      at::tensor(std::vector<int64_t>{1, 1, 3, 1, 8, 1, 9, 0, 0, 0, 5, 0}).view({1, 3, 2, 2});
   const auto [push, pull] = ae_loss(tags, joints);
   // Means 0.5 and 2; pull: A's (0.25^2 + 0.25^2) / 2, B's 0, over 2 people.
   EXPECT_NEAR(pull[0].item<double>(), 0.0625 / 2, 1e-6);
@@ -47,24 +48,29 @@ TEST(PoseActionSamples, AeLossIsDifferentiableInTheTags) {
 TEST(PoseActionSamples, LandmarkHeatmapsAreSeparableAndPeakAtTheirLandmarks) {
   // Two landmarks, (0.5, -0.25) and (-1, 1), on a 9-point grid from -1 to 1 (step 0.25).
   const auto grid = at::linspace(-1.0, 1.0, 9, at::kDouble).view({1, 1, 9});
-  const auto maps = landmark2heatmap(at::tensor(std::vector<double>{0.5, -0.25, -1, 1}).view({1, 4}), grid, grid);
+  const auto maps =
+      landmark2heatmap(at::tensor(std::vector<double>{0.5, -0.25, -1, 1}).view({1, 4}), grid, grid);
   ASSERT_EQ(maps.sizes(), (std::vector<int64_t>{1, 2, 9, 9}));
   const auto g = [](double d) { return std::exp(-std::sqrt(std::abs(d) * 20 + 1e-4)); };
   for (int row = 0; row < 9; ++row) {
     for (int col = 0; col < 9; ++col) {
-      const double u = -1 + 0.25 * col, v = -1 + 0.25 * row;  // the grid's x (columns) and y (rows)
-      EXPECT_NEAR(maps[0][0][row][col].item<double>(), g(v + 0.25) * g(u - 0.5), 1e-12) << row << ", " << col;
-      EXPECT_NEAR(maps[0][1][row][col].item<double>(), g(v - 1) * g(u + 1), 1e-12) << row << ", " << col;
+      const double u = -1 + 0.25 * col, v = -1 + 0.25 * row; // the grid's x (columns) and y (rows)
+      EXPECT_NEAR(maps[0][0][row][col].item<double>(), g(v + 0.25) * g(u - 0.5), 1e-12)
+          << row << ", " << col;
+      EXPECT_NEAR(maps[0][1][row][col].item<double>(), g(v - 1) * g(u + 1), 1e-12)
+          << row << ", " << col;
     }
   }
-  EXPECT_EQ(maps[0][0].argmax().item<int64_t>(), 3 * 9 + 6);  // row y = -0.25, column x = 0.5
+  EXPECT_EQ(maps[0][0].argmax().item<int64_t>(), 3 * 9 + 6); // row y = -0.25, column x = 0.5
   EXPECT_EQ(maps[0][1].argmax().item<int64_t>(), 8 * 9 + 0);
 }
 
 TEST(PoseActionSamples, ParsedLossIsTheSumOfTheLossesMeans) {
   const auto a = at::tensor(std::vector<float>{1, 3}), b1 = at::tensor(std::vector<float>{2, 2}),
-             b2 = at::tensor(std::vector<float>{0, 4}), acc = at::tensor(std::vector<float>{0.5, 0.7});
-  const auto [loss, log] = parse_losses({{"loss_cls", {a}, false}, {"loss_bbox", {b1, b2}, true}, {"top1_acc", {acc}, false}});
+             b2 = at::tensor(std::vector<float>{0, 4}),
+             acc = at::tensor(std::vector<float>{0.5, 0.7});
+  const auto [loss, log] = parse_losses(
+      {{"loss_cls", {a}, false}, {"loss_bbox", {b1, b2}, true}, {"top1_acc", {acc}, false}});
   // 2 + (2 + 2); the accuracy is logged, not summed.
   EXPECT_NEAR(loss.item<double>(), 6.0, 1e-6);
   ASSERT_EQ(log.size(), 4u);
@@ -85,11 +91,13 @@ TEST(PoseActionSamples, ParsedLossIsTheSumOfTheLossesMeans) {
 }
 
 TEST(PoseActionLosses, BmnAndJointsMse) {
-  EXPECT_NEAR(bmn_loss(testing::floats({0.9f, 0.1f}), testing::floats({1, 0})).item<float>(), -std::log(0.9 + 1e-5), 1e-4);
+  EXPECT_NEAR(bmn_loss(testing::floats({0.9f, 0.1f}), testing::floats({1, 0})).item<float>(),
+              -std::log(0.9 + 1e-5), 1e-4);
   auto g = testing::seeded(11);
   const auto a = at::randn({4, 3, 5, 5}, g), b = at::randn({4, 3, 5, 5}, g);
-  EXPECT_NEAR(joints_mse_loss(a, b, at::ones({4, 3, 1})).item<float>(), 0.5 * at::mse_loss(a, b).item<float>(), 1e-5);
+  EXPECT_NEAR(joints_mse_loss(a, b, at::ones({4, 3, 1})).item<float>(),
+              0.5 * at::mse_loss(a, b).item<float>(), 1e-5);
 }
 
-}  // namespace
-}  // namespace opbench::samples
+} // namespace
+} // namespace opbench::samples

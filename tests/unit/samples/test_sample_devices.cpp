@@ -30,23 +30,28 @@ TEST(SampleDevices, NoDefaultDeviceTensorsAndNoUndeclaredHostSync) {
       at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(7);
       const Tensors inputs = sample.make_inputs(c.at("sizes"), generator);
       std::set<const void*> host;
-      for (std::size_t i = inputs.size() - std::min(inputs.size(), sample.info.host_inputs); i < inputs.size(); ++i) {
+      for (std::size_t i = inputs.size() - std::min(inputs.size(), sample.info.host_inputs);
+           i < inputs.size(); ++i) {
         host.insert(inputs[i].storage().data());
       }
       at::NoGradGuard no_grad;
       const exec::Recording recording = exec::record_aten_calls([&] { sample.body(inputs); });
       const std::string where = sample.info.name + " " + c.at("sizes").dump() + ": ";
       for (const auto& call : recording.calls) {
-        if (call.default_device) problems += where + call.op + " makes a tensor on the default device\n";
+        if (call.default_device)
+          problems += where + call.op + " makes a tensor on the default device\n";
       }
       std::set<std::string> syncs;
       for (const auto& sync : recording.syncs) {
-        if (host.count(sync.storage) == 0) syncs.insert(sync.op);
+        if (host.count(sync.storage) == 0)
+          syncs.insert(sync.op);
       }
       if (!syncs.empty() && sample.info.host_sync.empty()) {
         std::string ops;
-        for (const auto& op : syncs) ops += (ops.empty() ? "" : ", ") + op;
-        problems += where + "synchronises with the device (" + ops + ") and host_sync does not say why\n";
+        for (const auto& op : syncs)
+          ops += (ops.empty() ? "" : ", ") + op;
+        problems +=
+            where + "synchronises with the device (" + ops + ") and host_sync does not say why\n";
       }
       if (syncs.empty() && !sample.info.host_sync.empty()) {
         problems += where + "declares host_sync but makes no synchronisation\n";
@@ -63,7 +68,8 @@ TEST(SampleDevices, NoDefaultDeviceTensorsAndNoUndeclaredHostSync) {
 // declares a dtype besides float32 has a floating input for it to reach.
 TEST(SampleDevices, EveryDeclaredDtypeOnEveryDeviceForwardAndBackward) {
   std::vector<at::Device> devices{at::Device(at::kCPU)};
-  if (at::hasCUDA()) devices.emplace_back(at::kCUDA, 0);
+  if (at::hasCUDA())
+    devices.emplace_back(at::kCUDA, 0);
   std::string problems;
   int runs = 0;
   for (const Sample& sample : registry()) {
@@ -75,20 +81,27 @@ TEST(SampleDevices, EveryDeclaredDtypeOnEveryDeviceForwardAndBackward) {
           at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(7);
           Tensors inputs = sample.make_inputs(sample.info.cases.at(0).at("sizes"), generator);
           const std::size_t on_device = place_inputs(sample, inputs, dtype, device);
-          const bool floating = std::any_of(inputs.begin(), inputs.begin() + static_cast<std::ptrdiff_t>(on_device),
-                                            [](const at::Tensor& t) { return at::isFloatingType(t.scalar_type()); });
-          if (!floating && name != "float32") problems += where + "no floating input for the dtype to reach\n";
+          const bool floating =
+              std::any_of(inputs.begin(), inputs.begin() + static_cast<std::ptrdiff_t>(on_device),
+                          [](const at::Tensor& t) { return at::isFloatingType(t.scalar_type()); });
+          if (!floating && name != "float32")
+            problems += where + "no floating input for the dtype to reach\n";
           at::AutoGradMode grad(sample.info.backward);
-          for (std::size_t i : sample.info.grad_inputs) inputs[i].requires_grad_(true);
+          for (std::size_t i : sample.info.grad_inputs)
+            inputs[i].requires_grad_(true);
           const Tensors outputs = sample.body(inputs);
           ++runs;
           at::Tensor total;
           for (const auto& out : outputs) {
-            if (!out.defined() || !at::isFloatingType(out.scalar_type())) continue;
-            if (out.device() != device) problems += where + "an output is on " + out.device().str() + "\n";
-            if (out.requires_grad()) total = total.defined() ? total + out.sum().to(at::kFloat) : out.sum().to(at::kFloat);
+            if (!out.defined() || !at::isFloatingType(out.scalar_type()))
+              continue;
+            if (out.device() != device)
+              problems += where + "an output is on " + out.device().str() + "\n";
+            if (out.requires_grad())
+              total = total.defined() ? total + out.sum().to(at::kFloat) : out.sum().to(at::kFloat);
           }
-          if (!sample.info.backward) continue;
+          if (!sample.info.backward)
+            continue;
           if (!total.defined()) {
             problems += where + "no output depends on the named inputs\n";
             continue;
@@ -96,7 +109,8 @@ TEST(SampleDevices, EveryDeclaredDtypeOnEveryDeviceForwardAndBackward) {
           total.backward();
           for (std::size_t i : sample.info.grad_inputs) {
             const at::Tensor g = inputs[i].grad();
-            if (!g.defined() || g.scalar_type() != dtype) problems += where + "input " + std::to_string(i) + " gets no gradient of its dtype\n";
+            if (!g.defined() || g.scalar_type() != dtype)
+              problems += where + "input " + std::to_string(i) + " gets no gradient of its dtype\n";
           }
         } catch (const std::exception& e) {
           const std::string what = e.what();
@@ -113,18 +127,20 @@ TEST(SampleDevices, EveryDeclaredDtypeOnEveryDeviceForwardAndBackward) {
 TEST(SampleDevices, RecorderSeesDefaultDeviceFactoriesAndSyncs) {
   const at::Tensor x = at::rand({8});
   const exec::Recording r = exec::record_aten_calls([&] {
-    const at::Tensor a = at::arange(8, at::kFloat);           // no device: flagged
-    const at::Tensor b = at::arange(8, x.options());          // the input's device: fine
-    const at::Tensor c = at::zeros_like(x);                   // from x: fine
-    (void)x.index({x > 0.5});                                 // a boolean mask: a sync
-    (void)(a + b + c).sum().item<float>();                    // .item(): a sync
-    (void)x.to(at::kCPU, at::kFloat, false, /*copy=*/true);   // a copy to the host: a sync
+    const at::Tensor a = at::arange(8, at::kFloat);         // no device: flagged
+    const at::Tensor b = at::arange(8, x.options());        // the input's device: fine
+    const at::Tensor c = at::zeros_like(x);                 // from x: fine
+    (void)x.index({x > 0.5});                               // a boolean mask: a sync
+    (void)(a + b + c).sum().item<float>();                  // .item(): a sync
+    (void)x.to(at::kCPU, at::kFloat, false, /*copy=*/true); // a copy to the host: a sync
   });
   int flagged = 0;
-  for (const auto& call : r.calls) flagged += call.default_device ? 1 : 0;
+  for (const auto& call : r.calls)
+    flagged += call.default_device ? 1 : 0;
   EXPECT_EQ(flagged, 1);
   std::set<std::string> syncs;
-  for (const auto& s : r.syncs) syncs.insert(s.op);
+  for (const auto& s : r.syncs)
+    syncs.insert(s.op);
   EXPECT_TRUE(syncs.count("aten::nonzero")) << "boolean-mask index";
   EXPECT_TRUE(syncs.count("aten::_local_scalar_dense")) << ".item()";
   EXPECT_TRUE(syncs.count("aten::_to_copy")) << "a copy to the host";
@@ -133,5 +149,5 @@ TEST(SampleDevices, RecorderSeesDefaultDeviceFactoriesAndSyncs) {
   EXPECT_TRUE(r.random.empty());
 }
 
-}  // namespace
-}  // namespace opbench::samples
+} // namespace
+} // namespace opbench::samples

@@ -29,12 +29,13 @@ TEST(SequenceSamples, BeamableMmIsTheBatchedProductWhenTheBeamSharesItsInput) {
 }
 
 TEST(SequenceSamples, CollateTokensAndGreedyDecoding) {
-  EXPECT_TRUE(at::equal(collate_tokens({testing::longs({5, 6}), testing::longs({7})}, 1), testing::longs({5, 6, 7, 1}).view({2, 2})));
+  EXPECT_TRUE(at::equal(collate_tokens({testing::longs({5, 6}), testing::longs({7})}, 1),
+                        testing::longs({5, 6, 7, 1}).view({2, 2})));
   // Frames' best labels 0 0 blank 0 1 1 blank (blank = 2): collapse repeats, drop blanks -> 0 0 1.
   const auto best = testing::longs({0, 0, 2, 0, 1, 1, 2});
   const auto logp = at::one_hot(best, 3).to(at::kFloat).unsqueeze(0);
   EXPECT_TRUE(at::equal(greedy_decoder(logp, 2)[0], testing::longs({0, 0, 1})));
 }
 
-}  // namespace
-}  // namespace opbench::samples
+} // namespace
+} // namespace opbench::samples

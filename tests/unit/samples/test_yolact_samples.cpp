@@ -14,12 +14,17 @@
 namespace opbench::samples {
 namespace {
 
-void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) { opbench::testing::expect_tensors_close(a, b, tol); }
+void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) {
+  opbench::testing::expect_tensors_close(a, b, tol);
+}
 
-at::Tensor f(std::vector<float> v) { return opbench::testing::floats(std::move(v)); }
+at::Tensor f(std::vector<float> v) {
+  return opbench::testing::floats(std::move(v));
+}
 
 TEST(YolactSamples, EncodeHandWorkedAndDecodeInvertsIt) {
-  // Prior at (0.5, 0.5) of size 0.2 x 0.4; box (0.45, 0.4, 0.65, 0.8): centre (0.55, 0.6), size 0.2 x 0.4.
+  // Prior at (0.5, 0.5) of size 0.2 x 0.4; box (0.45, 0.4, 0.65, 0.8): centre (0.55, 0.6), size 0.2
+  // x 0.4.
   const auto prior = f({0.5f, 0.5f, 0.2f, 0.4f}).view({1, 4});
   const auto box = f({0.45f, 0.4f, 0.65f, 0.8f}).view({1, 4});
   // ((0.55 - 0.5) / (0.1 * 0.2), (0.6 - 0.5) / (0.1 * 0.4), log(1) / 0.2, log(1) / 0.2)
@@ -52,7 +57,8 @@ TEST(YolactSamples, CoeffDiversityLossByPairs) {
   double sum = 0;
   for (int i = 0; i < 7; ++i) {
     for (int j = 0; j < 7; ++j) {
-      const double cos = (coeffs[i] * coeffs[j]).sum().item<double>() / (coeffs[i].norm().item<double>() * coeffs[j].norm().item<double>());
+      const double cos = (coeffs[i] * coeffs[j]).sum().item<double>() /
+                         (coeffs[i].norm().item<double>() * coeffs[j].norm().item<double>());
       const double sim = (cos + 1) / 2;
       sum += ids[i].item<int64_t>() == ids[j].item<int64_t>() ? 1 - sim : sim;
     }
@@ -66,12 +72,14 @@ TEST(YolactBoxUtilities, SanitizeIntersectJaccardIndex2d) {
   testing::expect_float_close(s[1], testing::floats({51}));
   auto g = testing::seeded(11);
   const auto p = random_boxes(32, g), t = random_boxes(32, g);
-  testing::expect_float_close(intersect(testing::floats({0, 0, 2, 2}).view({1, 4}), testing::floats({1, 1, 3, 3}).view({1, 4})), testing::floats({1}).view({1, 1}));
+  testing::expect_float_close(intersect(testing::floats({0, 0, 2, 2}).view({1, 4}),
+                                        testing::floats({1, 1, 3, 3}).view({1, 4})),
+                              testing::floats({1}).view({1, 1}));
   testing::expect_float_close(jaccard(p, t), box_iou(p, t));
   const auto src = at::randn({4, 6}, g);
   const auto idx = at::randint(0, 6, {4, 3}, g, k_long);
   testing::expect_float_close(index2d(src, idx), at::gather(src, 1, idx));
 }
 
-}  // namespace
-}  // namespace opbench::samples
+} // namespace
+} // namespace opbench::samples

@@ -12,7 +12,8 @@ namespace {
 std::vector<double> nights(std::size_t n, double level, double sd, std::mt19937_64& random) {
   std::normal_distribution<double> noise(0.0, sd);
   std::vector<double> out;
-  for (std::size_t i = 0; i < n; ++i) out.push_back(level * std::exp(noise(random)));
+  for (std::size_t i = 0; i < n; ++i)
+    out.push_back(level * std::exp(noise(random)));
   return out;
 }
 
@@ -21,7 +22,7 @@ std::vector<double> join(std::vector<double> a, const std::vector<double>& b) {
   return a;
 }
 
-}  // namespace
+} // namespace
 
 TEST(ChangePoints, AStepHeldForSixNightsIsFoundWhereItStarts) {
   std::mt19937_64 random(7);
@@ -64,7 +65,7 @@ TEST(ChangePoints, TwoStepsGiveTwoChangesWithTheLevelsBetweenThem) {
 TEST(ChangePoints, AStepUnderTheEffectFloorIsNotAChange) {
   std::mt19937_64 random(5);
   const auto series = join(nights(15, 1.0, 0.001, random), nights(15, 1.02, 0.001, random));
-  EXPECT_TRUE(change_points(series).empty());  // clear to the U test, but 2% < the 3% floor
+  EXPECT_TRUE(change_points(series).empty()); // clear to the U test, but 2% < the 3% floor
   ChangePointOptions loose;
   loose.effect_floor = 0.01;
   EXPECT_EQ(change_points(series, loose).size(), 1u);
@@ -76,19 +77,22 @@ TEST(ChangePoints, FlatSeriesRarelyHaveAChange) {
   std::mt19937_64 random(2026);
   int with_change = 0;
   ChangePointOptions options;
-  options.effect_floor = 0.0;  // the test alone decides
-  for (int i = 0; i < 500; ++i) with_change += change_points(nights(40, 1.0, 0.05, random), options).empty() ? 0 : 1;
+  options.effect_floor = 0.0; // the test alone decides
+  for (int i = 0; i < 500; ++i)
+    with_change += change_points(nights(40, 1.0, 0.05, random), options).empty() ? 0 : 1;
   EXPECT_LE(with_change, 5);
 }
 
 TEST(ChangePoints, ShortOrEmptySeriesHaveNone) {
   EXPECT_TRUE(change_points({}).empty());
-  EXPECT_TRUE(change_points({1, 1.01, 1.02, 2, 2.01, 2.02, 2.03, 2.04, 2.05, 2.06, 2.07}).empty());  // 11: no 6 + 6 split
+  EXPECT_TRUE(change_points({1, 1.01, 1.02, 2, 2.01, 2.02, 2.03, 2.04, 2.05, 2.06, 2.07})
+                  .empty()); // 11: no 6 + 6 split
   // 12 values, 6 + 6, no overlap: p = 2 / C(12, 6) = 0.0022 for the one split: a change.
-  const auto twelve = change_points({1, 1.01, 1.02, 1.03, 1.04, 1.05, 2, 2.01, 2.02, 2.03, 2.04, 2.05});
+  const auto twelve =
+      change_points({1, 1.01, 1.02, 1.03, 1.04, 1.05, 2, 2.01, 2.02, 2.03, 2.04, 2.05});
   ASSERT_EQ(twelve.size(), 1u);
   EXPECT_EQ(twelve[0].index, 6u);
   EXPECT_NEAR(twelve[0].p_value, 2.0 / 924, 1e-12);
 }
 
-}  // namespace opbench::stats
+} // namespace opbench::stats

@@ -36,4 +36,4 @@ TEST(BenjaminiHochberg, StepUpRejectsTheSmallestK) {
   EXPECT_TRUE(benjamini_hochberg({}, 0.05).empty());
 }
 
-}  // namespace opbench::stats
+} // namespace opbench::stats

@@ -10,7 +10,7 @@ TEST(MannWhitney, ExactNoOverlap) {
   const auto r = mann_whitney_u({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10});
   EXPECT_TRUE(r.exact);
   EXPECT_DOUBLE_EQ(r.u, 0.0);
-  EXPECT_NEAR(r.p_value, 0.007936507936507936, 1e-15);  // 2 / C(10, 5)
+  EXPECT_NEAR(r.p_value, 0.007936507936507936, 1e-15); // 2 / C(10, 5)
 }
 
 TEST(MannWhitney, ExactInterleaved) {
@@ -52,4 +52,4 @@ TEST(MannWhitney, SymmetricInItsArguments) {
   EXPECT_DOUBLE_EQ(mann_whitney_u(x, y).p_value, mann_whitney_u(y, x).p_value);
 }
 
-}  // namespace opbench::stats
+} // namespace opbench::stats

@@ -22,7 +22,7 @@ TEST(Statistics, FiveSamples) {
 TEST(Statistics, EvenCountMedianInterpolates) {
   const std::vector<double> x{1, 2, 3, 10};
   EXPECT_DOUBLE_EQ(median(x), 2.5);
-  EXPECT_DOUBLE_EQ(percentile(x, 0.9), 7.9);  // rank 2.7: 3 + 0.7 * 7
+  EXPECT_DOUBLE_EQ(percentile(x, 0.9), 7.9); // rank 2.7: 3 + 0.7 * 7
 }
 
 TEST(Statistics, OneSample) {
@@ -53,7 +53,9 @@ TEST(Statistics, EmptyIsNaN) {
   EXPECT_TRUE(std::isnan(percentile({}, 0.5)));
 }
 
-TEST(Statistics, ZeroMeanCvIsNaN) { EXPECT_TRUE(std::isnan(cv({-1.0, 1.0}))); }
+TEST(Statistics, ZeroMeanCvIsNaN) {
+  EXPECT_TRUE(std::isnan(cv({-1.0, 1.0})));
+}
 
 TEST(Statistics, SummaryMatchesTheSingleFunctions) {
   const std::vector<double> x{0.5, 0.1, 0.9, 0.3, 0.7, 0.2};
@@ -74,7 +76,7 @@ TEST(MedianInterval, FiveValuesGiveMinToMaxAt93Point75Percent) {
   EXPECT_DOUBLE_EQ(i.median, 3.0);
   EXPECT_DOUBLE_EQ(i.low, 1.0);
   EXPECT_DOUBLE_EQ(i.high, 5.0);
-  EXPECT_DOUBLE_EQ(i.coverage, 1.0 - 2.0 / 32.0);  // P(B <= 0) = 1/32
+  EXPECT_DOUBLE_EQ(i.coverage, 1.0 - 2.0 / 32.0); // P(B <= 0) = 1/32
 }
 
 TEST(MedianInterval, TenValuesDropOneAtEachEnd) {
@@ -113,11 +115,11 @@ TEST(RelativeSpread, RangeOverMedian) {
 TEST(UsualLevel, TheBandThatHoldsMostReadings) {
   // A host that gave ~33 GB/s most of the time and ~55 GB/s now and then (readings in GB/s).
   const std::vector<double> readings = {33, 32, 55, 34, 31, 56, 33, 35, 54, 32};
-  EXPECT_DOUBLE_EQ(usual_level(readings, 0.2), 33.0);  // the band [31, 35] holds 7: median 33
+  EXPECT_DOUBLE_EQ(usual_level(readings, 0.2), 33.0); // the band [31, 35] holds 7: median 33
   EXPECT_TRUE(is_usual(39.0, 33.0, 0.2));
   EXPECT_FALSE(is_usual(55.0, 33.0, 0.2));
-  EXPECT_FALSE(is_usual(27.0, 33.0, 0.2));   // slower than usual counts too
-  EXPECT_TRUE(is_usual(33.0 * 1.2, 33.0, 0.2));  // the edge is in
+  EXPECT_FALSE(is_usual(27.0, 33.0, 0.2));      // slower than usual counts too
+  EXPECT_TRUE(is_usual(33.0 * 1.2, 33.0, 0.2)); // the edge is in
   EXPECT_TRUE(is_usual(33.0 / 1.2, 33.0, 0.2));
   // When the faster level holds more readings, it is the usual one.
   EXPECT_DOUBLE_EQ(usual_level({33, 55, 56, 54, 32}, 0.2), 55.0);
@@ -131,5 +133,4 @@ TEST(UsualLevel, TheBandThatHoldsMostReadings) {
   EXPECT_FALSE(is_usual(33.0, 0.0, 0.2));
 }
 
-}  // namespace opbench::stats
-
+} // namespace opbench::stats
