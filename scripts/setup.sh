@@ -6,9 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TORCH_VERSION="${OPBENCH_TORCH_VERSION:-2.15.0}"
-# clang: libFuzzer for bench/fuzz.sh (the test command runs a short smoke of it); chromium: the
+# clang: libFuzzer for bench/fuzz.sh (CI runs a short smoke of it); clang-format: lint.format; chromium: the
 # HTML report's browser test.
-packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libgtest-dev libcsv-dev libsqlite3-dev clang chromium)
+packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libgtest-dev libcsv-dev libsqlite3-dev clang clang-format chromium)
 
 sudo_cmd=()
 [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)

@@ -4,27 +4,17 @@
 
 #include <ATen/Config.h>
 #include <ATen/core/grad_mode.h>
-#include <sys/wait.h>
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/csrc/jit/api/function_impl.h>
-#include <torch/csrc/jit/api/module.h>
 #include <torch/csrc/jit/codegen/fuser/interface.h>
 #include <torch/csrc/jit/codegen/onednn/interface.h>
 #include <torch/csrc/jit/frontend/tracer.h>
 #include <torch/csrc/jit/passes/tensorexpr_fuser.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
-#include <torch/csrc/jit/serialization/pickle.h>
 #include <torch/version.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <iterator>
-#include <map>
-#include <mutex>
 #include <string_view>
 
 #if OPBENCH_WITH_CUDA

@@ -245,8 +245,9 @@ const std::map<std::string, std::vector<Maker>>& makers() {
        {&returning_tensor<c10::SymIntArrayRef, OptScalarType, OptLayout, OptDevice, OptBool,
                           OptFormat>}}, // empty
       {"TdlvBm>T",
-       {&returning_tensor<T, OptScalarType, OptLayout, OptDevice, OptBool, OptFormat>}}, // empty_like
-                                                                                         // ...
+       {&returning_tensor<T, OptScalarType, OptLayout, OptDevice, OptBool,
+                          OptFormat>}}, // empty_like
+                                        // ...
       {"YYdlvB>T",
        {&returning_tensor<c10::SymIntArrayRef, c10::SymIntArrayRef, OptScalarType, OptLayout,
                           OptDevice, OptBool>}},
