@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
       {"softmax", {{"self", "8192x8192"}, {"dim", -1}}}};
   for (const auto& [op, args] : large) {
     opbench::exec::ExecOptions host = options;
-    host.timer = "host";
+    host.timer = opbench::exec::CudaTimer::host;
     const auto event_result = run(op, args, device, options);
     const auto host_result = run(op, args, device, host);
     if (event_result.status != opbench::results::Status::ok ||

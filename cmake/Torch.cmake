@@ -42,3 +42,15 @@ if(OPBENCH_REQUIRE_CUDA AND NOT OPBENCH_TORCH_HAS_CUDA)
   message(FATAL_ERROR "OPBENCH_REQUIRE_CUDA is on, but the LibTorch found has no CUDA")
 endif()
 message(STATUS "opbench: LibTorch ${Torch_VERSION} at ${_opbench_torch_libdir}, CUDA: ${OPBENCH_TORCH_HAS_CUDA}")
+
+# LibTorch's headers are most of the compile time of a translation unit that includes them (the
+# engine, the samples and their tests: some 60 units); each such target precompiles <ATen/ATen.h>
+# once instead (OPBENCH_PCH, on by default; docs/architecture.md has the build times). Only for
+# targets whose every unit may see LibTorch's include directory: it carries its own fmt, which a
+# unit that includes the system fmt must never see.
+option(OPBENCH_PCH "Precompile LibTorch's ATen header in the targets that include it" ON)
+function(opbench_precompile_libtorch target)
+  if(OPBENCH_PCH)
+    target_precompile_headers(${target} PRIVATE <ATen/ATen.h>)
+  endif()
+endfunction()

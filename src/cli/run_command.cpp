@@ -314,8 +314,8 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
          "CUDA cases: event (GPU time from CUDA-graph replays timed with CUDA events, with "
          "the CPU time and the batch time of eager calls beside it) or host (host clock with "
          "a synchronize per block); CPU cases always use the host clock")
-      ->check(CLI::IsMember({"event", "host"}))
-      ->capture_default_str();
+      ->transform(CLI::CheckedTransformer(core::names_to<exec::CudaTimer>()))
+      ->default_str(core::name_of(options->settings.exec.timer));
   cmd->add_flag("--cold", options->settings.exec.cold,
                 "Overwrite a buffer the size of the cache (CUDA: L2; CPU: last level) before every "
                 "timed call, and time each call alone");

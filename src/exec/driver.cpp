@@ -275,7 +275,7 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w,
   Measurement m;
 #if OPBENCH_WITH_CUDA
   if (device.is_cuda()) {
-    if (options.timer == "host") {
+    if (options.timer == CudaTimer::host) {
       const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(device.index());
       m = time_on_host(c, options, w, result.timing, [stream] { stream.synchronize(); });
     } else {

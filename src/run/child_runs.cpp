@@ -29,7 +29,7 @@ std::vector<std::string> measuring_args(const RunSettings& options) {
                                    "--target-noise",   fmt::format("{}", m.target_noise),
                                    "--block-time",     fmt::format("{}", m.block_time),
                                    "--host-allocator", options.host_allocator,
-                                   "--timer",          options.exec.timer,
+                                   "--timer",          core::name_of(options.exec.timer),
                                    "--estimator",      options.estimator,
                                    "--process-warmup", fmt::format("{}", options.process_warmup)};
   if (options.exec.cold)

@@ -8,7 +8,7 @@
 // `unknown`, and so it is when a side's repetitions all come from one process (they share what
 // is fixed for a process: its layout, where its heap and thread pools landed), as a run of
 // `--processes 1` makes them. For nightly use, judge against the history instead
-// (compare/gate.hpp).
+// (gate/gate.hpp).
 
 #include <cstddef>
 #include <map>

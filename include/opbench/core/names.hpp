@@ -3,6 +3,7 @@
 // program works with the enumerators, so a misspelt value does not compile. A vocabulary E
 // specializes NameTable<E> with `static constexpr std::pair<E, std::string_view> k_names[]`.
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,6 +29,14 @@ template <typename E> std::vector<std::string> names_of() {
   std::vector<std::string> out;
   for (const auto& entry : NameTable<E>::k_names)
     out.emplace_back(entry.second);
+  return out;
+}
+
+// Name -> value, for a command-line option bound to E (CLI11's CheckedTransformer).
+template <typename E> std::map<std::string, E> names_to() {
+  std::map<std::string, E> out;
+  for (const auto& [e, name] : NameTable<E>::k_names)
+    out.emplace(std::string(name), e);
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "opbench/core/names.hpp"
 #include "opbench/exec/measure.hpp"
 #include "opbench/results/case.hpp"
 #include "opbench/results/estimate.hpp"
@@ -13,15 +14,18 @@
 
 namespace opbench::exec {
 
+// How a CUDA case is timed (run --timer): GPU time from CUDA-graph replays timed with CUDA events,
+// with the CPU and batch times beside it (results::TimingInfo::measures); or the host clock with a
+// synchronize per block. CPU cases always use the host clock.
+enum class CudaTimer { event, host };
+
 struct ExecOptions {
   MeasureOptions measure;
   bool memory = true; // run the untimed memory probe
   // Record one call's ATen calls (their count and work: the same in every repetition, so a
   // run's later repetitions on the CPU skip the recording; CUDA ones record to decide on graphs).
   bool describe = true;
-  // CUDA: "event": GPU time from CUDA-graph replays, with the CPU and batch times beside it
-  // (results::TimingInfo::measures); "host": the host clock with a synchronize per block.
-  std::string timer = "event";
+  CudaTimer timer = CudaTimer::event;
   bool cold = false; // overwrite the cache (L2 / last level) before every timed call
   // Which repetition of the case this is (0-based). Each repetition makes its inputs afresh
   // after a padding allocation whose size (0 to 64 KiB, 64-byte steps) is drawn from the case's
@@ -54,3 +58,12 @@ int default_threads();
 void check_device(const std::string& device);
 
 } // namespace opbench::exec
+
+namespace opbench::core {
+
+template <> struct NameTable<exec::CudaTimer> {
+  static constexpr std::pair<exec::CudaTimer, std::string_view> k_names[] = {
+      {exec::CudaTimer::event, "event"}, {exec::CudaTimer::host, "host"}};
+};
+
+} // namespace opbench::core

@@ -80,7 +80,7 @@ TEST(CudaDevice, EventTimerAndDeviceMemory) {
 TEST(CudaDevice, HostTimerColdModeAndGraphs) {
   SKIP_WITHOUT_CUDA_DEVICE();
   ExecOptions host = quick();
-  host.timer = "host";
+  host.timer = CudaTimer::host;
   EXPECT_EQ(run_case(make_case("relu", {{"self", "[4096]"}}, "cuda:0"), host).timing.timer,
             "host_sync");
   ExecOptions cold = quick();
