@@ -37,15 +37,12 @@ enum class CallPath { boxed, typed, gradient, sample, model, script, fused, grap
 // launches timed with events.
 enum class Measures { host, host_sync, cpu, gpu, batch };
 
-// JSON holds a vocabulary's name, never its number (nlohmann finds these by argument-dependent
-// lookup, so `json = status` writes "ok"); reading an unknown name throws.
+// JSON holds a vocabulary's name, never its number: nlohmann finds this by argument-dependent
+// lookup, so `json = status` writes "ok". Readers parse names with core::parse_name_or_throw,
+// which names the file and the field (results/case.cpp, results/result_set.cpp).
 template <typename BasicJson, typename E, typename = decltype(core::NameTable<E>::k_names)>
 void to_json(BasicJson& json, E value) {
   json = core::name_of(value);
-}
-template <typename BasicJson, typename E, typename = decltype(core::NameTable<E>::k_names)>
-void from_json(const BasicJson& json, E& value) {
-  value = core::parse_name_or_throw<E>(json.template get<std::string>(), "name", "JSON");
 }
 
 } // namespace opbench::results
