@@ -17,9 +17,9 @@ std::vector<std::int64_t> parse_dims_text(const std::string& text, const std::st
   if (trimmed.empty() || trimmed == "scalar" || trimmed == "[]")
     return {};
   if (trimmed.front() == '[') {
-    const Json list = Json::parse(trimmed, nullptr, /*allow_exceptions=*/false);
-    if (!list.is_discarded() && list.is_array())
-      return parse_dims_json(list, where);
+    const std::optional<Json> list = core::parse_json(trimmed);
+    if (list && list->is_array())
+      return parse_dims_json(*list, where);
   }
   std::vector<std::int64_t> dims;
   for (const auto& piece : core::split(trimmed, 'x')) {

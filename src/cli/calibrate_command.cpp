@@ -113,18 +113,19 @@ void add_calibrate_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--dtype", options->dtypes, "Dtypes, comma-separated")->capture_default_str();
   cmd->add_option("--threads", options->threads,
                   "Intra-op threads, comma-separated (default: 1, as run's; 0: LibTorch's default)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(in_range(run::limits::threads));
   cmd->add_option(
       "--peaks", options->peaks,
       "Peaks file to update (default: $OPBENCH_PEAKS, else ~/.cache/opbench/peaks.json)");
   cmd->add_option("--buffer-mib", options->bandwidth_mib, "Size of each bandwidth buffer in MiB")
-      ->check(CLI::PositiveNumber)
+      ->check(in_range(limits::buffer_mib))
       ->capture_default_str();
   cmd->add_option("--gemm-n", options->gemm_n, "Size of the square mm")
-      ->check(CLI::PositiveNumber)
+      ->check(in_range(limits::gemm_n))
       ->capture_default_str();
   cmd->add_option("--seconds", options->seconds, "Measuring time per figure at most")
-      ->check(CLI::PositiveNumber)
+      ->check(in_range(limits::seconds))
       ->capture_default_str();
   cmd->callback([options, &global] { global.exit_code = calibrate(*options, global); });
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "opbench/catalog/catalog.hpp"
+#include "opbench/run/settings.hpp"
 
 namespace opbench::cli {
 
@@ -33,6 +34,25 @@ catalog::Catalog load_catalog_for(const std::vector<std::string>& files,
 // thread count as it starts), or exec::default_threads() when nothing is given. Throws UsageError
 // for a negative count.
 std::vector<int> threads_axis(const std::vector<int>& given);
+
+// A value in `range` (run/settings.hpp's limits, or a command's own): NaN, infinities, text and
+// numbers past the range are refused at parsing, naming the option and the range.
+CLI::Validator in_range(const run::Range& range);
+// The ranges of the other subcommands' numeric options (run's are run::limits).
+namespace limits {
+inline constexpr run::Range probability{0, 1, false}; // --alpha, --candidate-alpha, --confirm-fdr
+inline constexpr run::Range relative{0, 100, false};  // --threshold, --effect-floor: 0.05 = 5%
+inline constexpr run::Range nights{1, 100000, true};  // --window, --min-history
+inline constexpr run::Range replicates{1, 100000, true}; // --min-replicates
+inline constexpr run::Range runs_kept{1, 1e9, true};     // history prune --keep
+inline constexpr run::Range buffer_mib{1, 65536, true};  // calibrate --buffer-mib
+inline constexpr run::Range gemm_n{1, 65536, true};      // calibrate --gemm-n
+inline constexpr run::Range seconds{1e-3, 3600, false};  // calibrate --seconds
+} // namespace limits
+
+// A seed: a whole number from 0 to 2^64-1 written in digits (not -1, 1e23 or 2^64, which the
+// parser would wrap or round).
+CLI::Validator seed_value();
 
 void add_run_command(CLI::App& app, GlobalOptions& global);
 void add_list_command(CLI::App& app, GlobalOptions& global);

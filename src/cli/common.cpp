@@ -6,6 +6,7 @@
 #include "infos.hpp"
 #include "opbench/config/loader.hpp"
 #include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
 #include "opbench/exec/executor.hpp"
 
 namespace opbench::cli {
@@ -26,13 +27,36 @@ catalog::Catalog load_catalog_for(const std::vector<std::string>& files,
   return catalog;
 }
 
+CLI::Validator in_range(const run::Range& range) {
+  return CLI::Validator(
+      [range](std::string& text) -> std::string {
+        return run::parse_in_range(text, range)
+                   ? ""
+                   : "must be " + run::describe(range) + ", got '" + text + "'";
+      },
+      run::describe(range));
+}
+
+CLI::Validator seed_value() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return run::parse_seed(text)
+                   ? ""
+                   : "must be a whole number from 0 to 18446744073709551615, got '" + text + "'";
+      },
+      "0 to 2^64-1");
+}
+
 std::vector<int> threads_axis(const std::vector<int>& given) {
   if (given.empty())
     return {exec::default_threads()};
   std::vector<int> axis;
   for (int t : given) {
-    if (t < 0)
-      throw UsageError("--threads takes thread counts of 1 or more, or 0 for LibTorch's default");
+    if (!run::in_range(t, run::limits::threads)) {
+      throw UsageError("--threads takes thread counts from 1 to " +
+                       std::to_string(static_cast<int>(run::limits::threads.high)) +
+                       ", or 0 for LibTorch's default; got " + std::to_string(t));
+    }
     const int threads = t == 0 ? exec::libtorch_threads() : t;
     if (std::find(axis.begin(), axis.end(), threads) == axis.end())
       axis.push_back(threads);

@@ -161,35 +161,35 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
       "With --history: write the candidate case ids here, one a line (for the confirmation run)");
   auto& g = options->gate;
   cmd->add_option("--window", g.window, "With --history: nights used at most")
-      ->check(CLI::PositiveNumber)
+      ->check(in_range(limits::nights))
       ->capture_default_str();
   cmd->add_option("--min-history", g.min_history,
                   "With --history: fewer nights give verdict unknown")
-      ->check(CLI::PositiveNumber)
+      ->check(in_range(limits::nights))
       ->capture_default_str();
   cmd->add_option("--candidate-alpha", g.alpha, "With --history: per-case level of a candidate")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(in_range(limits::probability))
       ->capture_default_str();
   cmd->add_option("--look-alpha", g.look_alpha,
                   "With --history: tonight's p under this asks for a second look (--looks-out, "
                   "--second-look)")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(in_range(limits::probability))
       ->capture_default_str();
   cmd->add_option("--effect-floor", g.effect_floor,
                   "With --history: relative change that counts at least")
-      ->check(CLI::NonNegativeNumber)
+      ->check(in_range(limits::relative))
       ->capture_default_str();
   cmd->add_option("--confirm-fdr", g.confirm_fdr,
                   "With --history: Benjamini-Hochberg level over the confirmations")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(in_range(limits::probability))
       ->capture_default_str();
   cmd->add_option("--threshold", options->compare.threshold,
                   "Relative change of the median that counts (0.05 = 5%)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(in_range(limits::relative))
       ->capture_default_str();
   cmd->add_option("--alpha", options->compare.alpha,
                   "Significance level of the Mann-Whitney U test")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(in_range(limits::probability))
       ->capture_default_str();
   cmd->add_option("--estimator", options->compare.estimator,
                   "Make both sides' times with this estimator from their repetition medians "
@@ -198,7 +198,7 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--speed-tolerance", options->compare.speed_tolerance,
                   "Note when the two runs' machine speeds (their fastest speed canaries) differ by "
                   "more than this")
-      ->check(CLI::NonNegativeNumber)
+      ->check(in_range(limits::relative))
       ->capture_default_str();
   cmd->add_flag("--adjust-speed", options->compare.adjust_speed,
                 "Divide NEW's CPU times by the two runs' machine speed ratio (their fastest speed "
@@ -208,7 +208,7 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
                 "shown stay as measured)");
   cmd->add_option("--min-replicates", options->compare.min_replicates,
                   "Fewer repetition medians than this on either side: verdict unknown")
-      ->check(CLI::PositiveNumber)
+      ->check(in_range(limits::replicates))
       ->capture_default_str();
   cmd->add_option("--format,-f", options->format, "Output format")
       ->check(CLI::IsMember(compare::comparison_formats()))

@@ -44,7 +44,7 @@ std::string html_report(const ExportOptions& options, const results::ResultSet& 
       throw UsageError(options.history +
                        ": no results history there (make one with `opbench history add`)");
     }
-    const history::History db(options.history);
+    const history::History db(options.history, history::Access::read);
     const bool stored = db.find(set) >= 0;
     for (const auto& r : set.cases) {
       // One estimator over the trend, this run's: a night recorded with another would shift.

@@ -54,7 +54,9 @@ void add_extract_command(CLI::App& app, GlobalOptions& global) {
                   "A forward input, DIMS[:DTYPE] (repeatable, in order)")
       ->required();
   cmd->add_option("--output,-o", options->output, "Config file to write (.json)")->required();
-  cmd->add_option("--seed", options->seed, "Seed of the generated inputs")->capture_default_str();
+  cmd->add_option("--seed", options->seed, "Seed of the generated inputs")
+      ->check(seed_value())
+      ->capture_default_str();
   cmd->callback([options, &global] { global.exit_code = run_extract(*options, global); });
 }
 

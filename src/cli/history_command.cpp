@@ -43,7 +43,7 @@ std::string db_path(const HistoryOptions& options, const GlobalOptions& global) 
 
 int run_add(const HistoryOptions& options, const GlobalOptions& global) {
   start_command(global);
-  history::History db(db_path(options, global));
+  history::History db(db_path(options, global), history::Access::create);
   for (const auto& file : options.files) {
     const results::ResultSet set = results::load_results(file);
     const auto [id, added] = db.add(set, file, options.label);
@@ -56,7 +56,7 @@ int run_add(const HistoryOptions& options, const GlobalOptions& global) {
 // A trend per case: one line per run with its value and change against the case's first run.
 int run_show(const HistoryOptions& options, const GlobalOptions& global) {
   start_command(global);
-  history::History db(db_path(options, global));
+  const history::History db(db_path(options, global), history::Access::read);
   const std::vector<std::string> ids =
       options.case_id.empty() ? db.case_ids() : std::vector<std::string>{options.case_id};
   if (options.format == "json") {
@@ -174,7 +174,7 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
 
 int run_prune(const HistoryOptions& options, const GlobalOptions& global) {
   start_command(global);
-  history::History db(db_path(options, global));
+  history::History db(db_path(options, global), history::Access::update);
   const std::size_t deleted = db.prune(options.keep);
   std::cout << fmt::format("{}: deleted {} run(s), kept the newest {}\n", db.path(), deleted,
                            options.keep);
@@ -215,7 +215,7 @@ void add_history_command(CLI::App& app, GlobalOptions& global) {
   auto* prune = cmd->add_subcommand("prune", "Delete all but the newest runs");
   db_option(prune);
   prune->add_option("--keep", options->keep, "Runs to keep")
-      ->check(CLI::PositiveNumber)
+      ->check(in_range(limits::runs_kept))
       ->capture_default_str();
   prune->callback([options, &global] { global.exit_code = run_prune(*options, global); });
 }

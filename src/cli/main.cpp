@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/version.hpp"
+#include "opbench/run/interrupt.hpp"
 
 namespace opbench::cli {
 
@@ -69,6 +70,9 @@ int main(int argc, char** argv) {
     std::cerr << "opbench: config error:\n" << e.what() << "\n";
   } catch (const DeviceError& e) {
     std::cerr << "opbench: " << e.what() << "\n";
+  } catch (const run::Interrupted& e) {
+    std::cerr << "opbench: " << e.what() << "\n";
+    run::die_of(e.signal());
   } catch (const Error& e) {
     std::cerr << "opbench: " << e.what() << "\n";
   } catch (const std::exception& e) {

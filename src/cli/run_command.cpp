@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "opbench/core/dtype.hpp"
 #include "opbench/core/error.hpp"
+#include "opbench/core/files.hpp"
 #include "opbench/core/log.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/device_support.hpp"
@@ -157,6 +158,12 @@ int run(RunOptions& options, const GlobalOptions& global) {
   }
   const std::string output =
       options.output.empty() ? results::default_output_path(results_dir(global)) : options.output;
+  if (!options.from.empty() && core::is_regular_file(output) &&
+      core::absolute_path(output) == core::absolute_path(options.from)) {
+    throw UsageError("--output " + output + " is the --from file: this run's " +
+                     std::to_string(cases.size()) +
+                     " case(s) would replace what it holds; give --output another file");
+  }
   const run::RunOutcome outcome =
       session.run(cases, output, global.command_line, console(settings.process_label));
   std::cout << fmt::format("{} case(s): {} ok, {} error, {} skipped; results: {}\n", outcome.cases,
@@ -212,7 +219,8 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--threads", options->threads,
                   "Intra-op threads, comma-separated: an axis (default: 1; 0: LibTorch's default, "
                   "its physical cores)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->check(in_range(run::limits::threads));
   cmd->add_flag("--backward", options->backward, "Also time the backward pass of each case");
   cmd->add_option(
          "--stage", options->stages,
@@ -224,32 +232,33 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
       ->capture_default_str();
   cmd->add_option("--seed", options->settings.seed,
                   "Seed of the input generator and of --interleave")
+      ->check(seed_value())
       ->capture_default_str();
   auto& m = options->settings.exec.measure;
   cmd->add_option("--warmup", m.warmup, "Warmup calls before block calibration")
-      ->check(CLI::NonNegativeNumber)
+      ->check(in_range(run::limits::warmup))
       ->capture_default_str();
   cmd->add_option("--runs", m.min_runs, "Timed samples (blocks) at least")
-      ->check(CLI::PositiveNumber)
+      ->check(in_range(run::limits::runs))
       ->capture_default_str();
   cmd->add_option("--min-time", m.min_time, "Seconds of timed blocks at least")
-      ->check(CLI::NonNegativeNumber)
+      ->check(in_range(run::limits::min_time))
       ->capture_default_str();
   cmd->add_option("--max-time", m.max_time,
                   "Stop after this many seconds of timed blocks once --runs samples are in")
-      ->check(CLI::NonNegativeNumber)
+      ->check(in_range(run::limits::max_time))
       ->capture_default_str();
   cmd->add_option("--target-noise", m.target_noise,
                   "Stop early once the samples' relative noise (cv) is at or under this")
-      ->check(CLI::NonNegativeNumber)
+      ->check(in_range(run::limits::target_noise))
       ->capture_default_str();
   cmd->add_option("--block-time", m.block_time, "A timed block lasts at least this many seconds")
-      ->check(CLI::PositiveNumber)
+      ->check(in_range(run::limits::block_time))
       ->capture_default_str();
   cmd->add_option("--repetitions", options->settings.repetitions,
                   "Measure each case this many times, each with fresh inputs at another placement; "
                   "the case's time is --estimator over the repetition medians")
-      ->check(CLI::PositiveNumber)
+      ->check(in_range(run::limits::repetitions))
       ->capture_default_str();
   cmd->add_option(
          "--estimator", options->settings.estimator,
@@ -266,14 +275,14 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--placement", options->settings.placement,
                   "Placement index of the first repetition (the padding before its inputs); "
                   "--isolate passes each fresh process its own")
-      ->check(CLI::NonNegativeNumber)
+      ->check(in_range(run::limits::placement))
       ->group("");
   cmd->add_option(
          "--processes", options->settings.processes,
          "Split each case's repetitions over this many fresh opbench processes, run one after "
          "another (each measures every case, interleaved in an order of its own), so the case's "
          "time samples what changes between processes too; 1: all in this process")
-      ->check(CLI::PositiveNumber)
+      ->check(in_range(run::limits::processes))
       ->capture_default_str();
   cmd->add_option("--process-label", options->settings.process_label,
                   "K/P of a --processes child (its progress lines)")
@@ -282,7 +291,7 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
                   "Seconds each measuring process first measures its first case and drops it (one "
                   "repetition "
                   "at least): a fresh process runs small cases 15-20% slow for a while; 0: none")
-      ->check(CLI::NonNegativeNumber)
+      ->check(in_range(run::limits::process_warmup))
       ->capture_default_str();
   cmd->add_flag("--isolate", options->settings.isolate,
                 "Run each repetition in a fresh opbench process (then --processes does not apply)");
@@ -294,12 +303,12 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
                   "Measure a repetition again, later, up to this many times when the speed canary "
                   "around it was over --slow-tolerance slower than the fastest seen (CPU cases; "
                   "at most 40% of all repetitions in a run); 0: never")
-      ->check(CLI::NonNegativeNumber)
+      ->check(in_range(run::limits::retries))
       ->capture_default_str();
   cmd->add_option("--slow-tolerance", options->settings.slow_tolerance,
                   "Relative slowdown of the speed canary that marks a repetition as measured in a "
                   "slow spell")
-      ->check(CLI::PositiveNumber)
+      ->check(in_range(run::limits::slow_tolerance))
       ->capture_default_str();
   cmd->add_option(
          "--bandwidth-tolerance", options->settings.bandwidth_tolerance,
@@ -307,7 +316,7 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
          "was over this far "
          "from the run's usual memory bandwidth (kept in timing.set_aside, out of the estimate); "
          "0: keep every repetition")
-      ->check(CLI::NonNegativeNumber)
+      ->check(in_range(run::limits::bandwidth_tolerance))
       ->capture_default_str();
   cmd->add_option(
          "--timer", options->settings.exec.timer,

@@ -20,12 +20,11 @@ std::string CaseSpec::location() const {
 namespace {
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw ConfigError(path + ": cannot open config file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  try {
+    return core::read_file(path);
+  } catch (const Error& e) {
+    throw ConfigError(std::string(e.what()) + "; expected a config file");
+  }
 }
 
 // Records of a CSV text with the line each record starts on, read with libcsv.
@@ -144,10 +143,10 @@ Json parse_cell(const std::string& cell) {
   const std::string text = core::trim(cell);
   if (text.empty())
     return nullptr;
-  Json value = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded())
+  std::optional<Json> value = core::parse_json(text);
+  if (!value)
     return Json(text);
-  return value;
+  return *value;
 }
 
 std::vector<CaseSpec> load_csv(const std::string& path) {
@@ -222,12 +221,11 @@ std::vector<CaseSpec> load_csv(const std::string& path) {
 }
 
 std::vector<CaseSpec> load_json(const std::string& path) {
-  Json document;
-  try {
-    document = Json::parse(read_file(path));
-  } catch (const nlohmann::json::exception& e) {
-    throw ConfigError(path + ": invalid JSON (" + e.what() + ")");
-  }
+  std::string error;
+  std::optional<Json> parsed = core::parse_json(read_file(path), &error);
+  if (!parsed)
+    throw ConfigError(path + ": " + error);
+  Json document = std::move(*parsed);
   const Json* operators = &document;
   std::string base = "";
   if (document.is_object()) {

@@ -52,6 +52,8 @@ DeviceSpec parse_device(const std::string& text) {
                                        [](unsigned char c) { return std::isdigit(c) != 0; })) {
       throw UsageError("unknown device '" + text + "' (valid: cpu, gpuN, cuda:N)");
     }
+    if (digits.size() > 5 || std::stoi(digits) > 65535)
+      throw UsageError("device '" + text + "': no such device index (valid: 0 to 65535)");
     return std::stoi(digits);
   };
   if (value == "cpu")

@@ -154,16 +154,47 @@ std::string join_path(const std::string& directory, const std::string& name) {
   return directory.back() == '/' ? directory + name : directory + "/" + name;
 }
 
+std::string os_error(const std::string& path, const std::string& what, int error_number) {
+  return path + ": " + what + " (" + std::strerror(error_number) + ")";
+}
+
+std::string read_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    throw Error(os_error(path, "cannot open", errno));
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      const int saved = errno;
+      ::close(fd);
+      throw Error(os_error(path, "cannot read", saved));
+    }
+    if (n == 0)
+      break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return text;
+}
+
 namespace {
 
-void write_all(int fd, const std::string& text, const std::string& path) {
+// Writes all of `text` to `fd`; false with errno set when the OS refused.
+bool write_all(int fd, const std::string& text) {
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
     if (n < 0)
-      throw ResultsError(path + ": write failed");
+      return false;
     done += static_cast<std::size_t>(n);
   }
+  return true;
 }
 
 } // namespace
@@ -177,22 +208,34 @@ void write_atomically(const std::string& path, const std::string& text) {
       throw ResultsError(e.what());
     }
   }
+  if (is_directory(path))
+    throw ResultsError(path + ": is a directory; expected a file path");
   const std::string temp = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0)
-    throw ResultsError(temp + ": cannot create file");
-  try {
-    write_all(fd, text, temp);
-  } catch (...) {
-    ::close(fd);
-    ::unlink(temp.c_str());
-    throw;
+    throw ResultsError(os_error(temp, "cannot create file", errno));
+  // The first step that fails names itself; the temp file goes, the old file stays.
+  const char* failed = nullptr;
+  int reason = 0;
+  if (!write_all(fd, text)) {
+    failed = "cannot write";
+    reason = errno;
+  } else if (::fsync(fd) != 0) {
+    failed = "cannot write to disk (fsync)";
+    reason = errno;
   }
-  ::fsync(fd);
-  ::close(fd);
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+  if (::close(fd) != 0 && failed == nullptr) {
+    failed = "cannot close";
+    reason = errno;
+  }
+  if (failed != nullptr) {
     ::unlink(temp.c_str());
-    throw ResultsError(path + ": cannot rename the temp file into place");
+    throw ResultsError(os_error(path, failed, reason));
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    reason = errno;
+    ::unlink(temp.c_str());
+    throw ResultsError(os_error(path, "cannot rename the temp file into place", reason));
   }
 }
 

@@ -1,9 +1,7 @@
 #include "opbench/cost/roofline.hpp"
-#include "opbench/core/files.hpp"
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
@@ -12,13 +10,20 @@ namespace opbench::cost {
 
 PeakStore PeakStore::load(const std::string& path) {
   PeakStore store;
-  std::ifstream in(path);
-  if (!in)
+  if (!core::path_exists(path))
     return store;
-  Json doc;
+  std::string text;
   try {
-    doc = Json::parse(in);
-    for (const auto& e : doc.at("peaks")) {
+    text = core::read_file(path);
+  } catch (const Error& e) {
+    throw ResultsError(std::string(e.what()) + "; expected a peaks file (`opbench calibrate`)");
+  }
+  std::string error;
+  const std::optional<Json> doc = core::parse_json(text, &error);
+  if (!doc)
+    throw ResultsError(path + ": not a peaks file written by `opbench calibrate` (" + error + ")");
+  try {
+    for (const auto& e : doc->at("peaks")) {
       Peaks p;
       p.device = e.at("device").get<std::string>();
       p.dtype = e.at("dtype").get<std::string>();

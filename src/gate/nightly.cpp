@@ -5,6 +5,7 @@
 #include <map>
 
 #include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
 #include "opbench/history/history.hpp"
 #include "opbench/results/estimate.hpp"
 #include "opbench/results/store.hpp"
@@ -14,7 +15,7 @@ namespace opbench::gate {
 GateResult judge_night(const Night& night, const GateOptions& options) {
   const std::string& tonight_path = night.tonight;
   const results::ResultSet tonight = results::load_results(tonight_path);
-  const history::History db(night.history);
+  const history::History db(night.history, history::Access::read);
   const std::int64_t self = db.find(tonight);
   const std::string date = tonight.context.value("date", std::string());
   std::vector<GateInput> inputs;
@@ -55,15 +56,12 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
   if (!night.second_look.empty()) {
     // The same measurement again: its value is only comparable when it was made the same way.
     const results::ResultSet again = results::load_results(night.second_look);
-    for (const char* key : {"estimator", "repetitions", "processes", "isolate"}) {
-      const Json a = tonight.context.value(key, Json());
-      const Json b = again.context.value(key, Json());
-      if (a != b) {
-        throw UsageError(fmt::format(
-            "--second-look {}: its {} is {}, tonight's ({}) is {}; the second look must "
-            "be measured with tonight's settings",
-            night.second_look, key, b.dump(), tonight_path, a.dump()));
-      }
+    const auto differences = results::measuring_differences(again.context, tonight.context);
+    if (!differences.empty()) {
+      throw UsageError(fmt::format("--second-look {}: measured differently from tonight's {} ({}, "
+                                   "the second look's first); the second look must be measured "
+                                   "with tonight's settings",
+                                   night.second_look, tonight_path, core::join(differences, "; ")));
     }
     std::vector<std::string> ids;
     std::vector<double> values;

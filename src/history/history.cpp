@@ -2,7 +2,11 @@
 
 #include <sqlite3.h>
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <memory>
 
 #include "opbench/core/error.hpp"
@@ -141,7 +145,7 @@ void upgrade_from_2(sqlite3* db, const std::string& where) {
   {
     Statement runs(db, "SELECT id, context FROM runs", where);
     while (runs.step()) {
-      const Json context = Json::parse(runs.text(1), nullptr, false);
+      const Json context = core::parse_json(runs.text(1)).value_or(Json());
       const Json name = context.is_object() ? context.value("estimator", Json()) : Json();
       estimators.emplace_back(runs.integer(0),
                               name.is_string() ? name.get<std::string>() : "median");
@@ -157,15 +161,78 @@ void upgrade_from_2(sqlite3* db, const std::string& where) {
 
 } // namespace
 
-History::History(const std::string& path) : m_path(path) {
-  if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-      SQLITE_OK) {
-    const std::string message = m_db ? sqlite3_errmsg(m_db) : "out of memory";
-    sqlite3_close(m_db);
-    m_db = nullptr;
-    throw ResultsError(path + ": cannot open the history (" + message + ")");
+namespace {
+
+// The schema version of the history open at `db` (PRAGMA user_version), and whether it has the
+// measurements table; throws ResultsError when it is not an SQLite database.
+std::pair<std::int64_t, bool> schema_of(sqlite3* db, const std::string& path) {
+  Statement check(db, "SELECT count(*) FROM sqlite_master", path);
+  check.step();
+  Statement version(db, "PRAGMA user_version", path);
+  const std::int64_t found = version.step() ? version.integer(0) : 0;
+  Statement table(db, "SELECT 1 FROM sqlite_master WHERE name = 'measurements'", path);
+  return {found, table.step()};
+}
+
+// The database at `path` opened with `flags`, waiting up to 10 s on another process's lock; throws
+// ResultsError "PATH: WHAT (SQLite's message)".
+sqlite3* open_database(const std::string& path, int flags, const char* what) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
+    const std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    throw ResultsError(path + ": " + what + " (" + message + ")");
   }
-  sqlite3_busy_timeout(m_db, 10000);
+  sqlite3_busy_timeout(db, 10000);
+  return db;
+}
+
+} // namespace
+
+History::History(const std::string& path, Access access) : m_path(path) {
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode))
+    throw ResultsError(path + ": is a directory; expected a history file (--db)");
+  if (!exists && access != Access::create) {
+    throw ResultsError(path + ": no history here (" + std::strerror(errno) +
+                       "); `opbench history add --db " + path + " RESULT` starts one");
+  }
+  if (exists && st.st_size == 0) {
+    throw ResultsError(path + ": an empty file (0 bytes), not a history: was it truncated? "
+                              "Restore it, or remove it to start a new history with `opbench "
+                              "history add`");
+  }
+  if (access == Access::read) {
+    // A reader takes no write lock and needs no write access, unless the schema is older than
+    // this opbench's: then it is upgraded as a writer would (below), where the file allows.
+    m_db = open_database(path, SQLITE_OPEN_READONLY, "cannot open the history");
+    auto refuse = [&](const std::string& why) {
+      sqlite3_close(m_db);
+      m_db = nullptr;
+      throw ResultsError(why);
+    };
+    std::pair<std::int64_t, bool> schema;
+    try {
+      schema = schema_of(m_db, path);
+    } catch (const ResultsError& e) {
+      refuse(std::string(e.what()) + " (not an opbench history?)");
+    }
+    if (schema.first > k_user_version) {
+      refuse(path + ": a history written by a newer opbench (schema version " +
+             std::to_string(schema.first) + "; this one reads up to " +
+             std::to_string(k_user_version) + "): use that opbench");
+    }
+    if (!schema.second)
+      refuse(path + ": an SQLite file without opbench's tables: not an opbench history");
+    if (schema.first == k_user_version)
+      return;
+    sqlite3_close(m_db); // an older schema: upgraded below, read-write
+    m_db = nullptr;
+  }
+  m_db = open_database(path,
+                       SQLITE_OPEN_READWRITE | (access == Access::create ? SQLITE_OPEN_CREATE : 0),
+                       "cannot open the history for writing");
   std::string newer; // set when the file is a history of a newer schema: said as it is
   try {
     exec(m_db, "PRAGMA foreign_keys = ON;", path);
@@ -315,7 +382,7 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
   std::vector<Point> out;
   while (q.step()) {
     Point p{q.integer(0), q.text(1), q.text(2), q.real(3), q.text(4), {}, q.text(6)};
-    const Json replicates = Json::parse(q.text(5), nullptr, false);
+    const Json replicates = core::parse_json(q.text(5)).value_or(Json());
     if (replicates.is_array()) {
       for (const auto& v : replicates) {
         if (v.is_number())

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -406,6 +408,12 @@ ResultSet result_set_from_json(const Json& json, const std::string& where) {
                        ")");
   }
   ResultSet set;
+  for (const char* key : {"context", "summary"}) {
+    if (json.contains(key) && !json[key].is_object()) {
+      throw ResultsError(where + ": '" + key + "' must be an object, found " +
+                         json[key].type_name());
+    }
+  }
   set.context = json.value("context", Json::object());
   set.summary = json.value("summary", Json::object());
   if (!json.contains("cases") || !json["cases"].is_array()) {
@@ -416,6 +424,42 @@ ResultSet result_set_from_json(const Json& json, const std::string& where) {
         case_result_from_json(json["cases"][i], where + ": cases[" + std::to_string(i) + "]"));
   }
   return set;
+}
+
+namespace {
+
+// A context's measuring settings by name: the top-level keys older files carry, then the
+// "measuring" record's fields (the same names where they overlap).
+std::map<std::string, Json> measuring_settings(const Json& context) {
+  std::map<std::string, Json> out;
+  for (const char* key : {"seed", "repetitions", "estimator", "processes", "interleave", "isolate"})
+    if (context.contains(key))
+      out[key] = context[key];
+  if (context.contains("measuring") && context["measuring"].is_object()) {
+    for (const auto& [key, value] : context["measuring"].items())
+      out[key] = value;
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<std::string> measuring_differences(const Json& a, const Json& b) {
+  const auto x = measuring_settings(a), y = measuring_settings(b);
+  std::set<std::string> names;
+  for (const auto& [key, value] : x)
+    names.insert(key);
+  for (const auto& [key, value] : y)
+    names.insert(key);
+  std::vector<std::string> out;
+  for (const auto& name : names) {
+    const auto i = x.find(name), j = y.find(name);
+    const std::string left = i == x.end() ? "not recorded" : i->second.dump();
+    const std::string right = j == y.end() ? "not recorded" : j->second.dump();
+    if (left != right)
+      out.push_back(name + " " + left + " vs " + right);
+  }
+  return out;
 }
 
 } // namespace opbench::results

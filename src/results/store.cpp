@@ -1,12 +1,15 @@
 #include "opbench/results/store.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -37,18 +40,96 @@ std::string journal_path_for(const std::string& output_path) {
   return output_path + ".journal.jsonl";
 }
 
+namespace {
+
+// `journal`'s name once kept: OUTPUT.interrupted-<its last write, UTC>.journal.jsonl, unique.
+std::string kept_name(const std::string& output, std::time_t modified) {
+  std::tm utc{};
+  gmtime_r(&modified, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
+  const std::string base = output + ".interrupted-" + stamp;
+  std::string name = base + ".journal.jsonl";
+  for (int i = 1; core::path_exists(name); ++i)
+    name = base + "-" + std::to_string(i) + ".journal.jsonl";
+  return name;
+}
+
+// Refuses an OUTPUT that cannot take a result file, before anything is measured.
+void check_output(const std::string& output) {
+  struct stat st {};
+  if (::stat(output.c_str(), &st) != 0)
+    return;
+  if (S_ISDIR(st.st_mode))
+    throw ResultsError(output + ": is a directory; --output takes a file path");
+  if ((st.st_mode & 0222) == 0) {
+    throw ResultsError(output + ": a read-only result file; opbench does not replace it (make it "
+                                "writable, or choose another --output)");
+  }
+}
+
+} // namespace
+
 ResultWriter::ResultWriter(std::string output_path, Json context)
     : m_output_path(std::move(output_path)), m_journal_path(journal_path_for(m_output_path)) {
+  check_output(m_output_path);
   make_parent(m_output_path);
   m_set.context = std::move(context);
-  m_journal = std::fopen(m_journal_path.c_str(), "w");
-  if (m_journal == nullptr)
-    throw ResultsError(m_journal_path + ": cannot create journal");
+  // Open and lock the journal; what is at its path when the lock is taken is either nothing, an
+  // empty file, or an interrupted run's journal, which is kept under another name first.
+  int fd = -1;
+  for (int attempt = 0; fd < 0; ++attempt) {
+    if (attempt == 100)
+      throw ResultsError(m_journal_path + ": cannot take the journal (it keeps changing)");
+    const int candidate = ::open(m_journal_path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (candidate < 0)
+      throw ResultsError(core::os_error(m_journal_path, "cannot create journal", errno));
+    if (::flock(candidate, LOCK_EX | LOCK_NB) != 0) {
+      const int reason = errno;
+      ::close(candidate);
+      if (reason == EWOULDBLOCK) {
+        throw ResultsError(m_journal_path + ": another opbench run is writing to this output "
+                                            "now; give this run another --output");
+      }
+      throw ResultsError(core::os_error(m_journal_path, "cannot lock journal", reason));
+    }
+    struct stat mine {
+    }, named{};
+    if (::fstat(candidate, &mine) != 0 || ::stat(m_journal_path.c_str(), &named) != 0 ||
+        mine.st_ino != named.st_ino || mine.st_dev != named.st_dev) {
+      ::close(candidate); // the file was renamed or removed before the lock was ours: again
+      continue;
+    }
+    if (mine.st_size > 0) {
+      const std::string kept = kept_name(m_output_path, mine.st_mtime);
+      if (std::rename(m_journal_path.c_str(), kept.c_str()) != 0) {
+        const int reason = errno;
+        ::close(candidate);
+        throw ResultsError(core::os_error(
+            m_journal_path, "an interrupted run's journal is here and cannot be kept", reason));
+      }
+      m_kept_journal = kept;
+      ::close(candidate);
+      continue;
+    }
+    fd = candidate;
+  }
+  m_journal = ::fdopen(fd, "w");
+  if (m_journal == nullptr) {
+    const int reason = errno;
+    ::close(fd);
+    throw ResultsError(core::os_error(m_journal_path, "cannot open journal", reason));
+  }
   Json header = {{"schema_version", k_schema_version}, {"context", m_set.context}};
   const std::string line = header.dump() + "\n";
-  std::fputs(line.c_str(), m_journal);
-  std::fflush(m_journal);
-  ::fsync(::fileno(m_journal));
+  if (std::fputs(line.c_str(), m_journal) < 0 || std::fflush(m_journal) != 0 ||
+      ::fsync(::fileno(m_journal)) != 0) {
+    const int reason = errno;
+    std::fclose(m_journal);
+    m_journal = nullptr;
+    std::remove(m_journal_path.c_str());
+    throw ResultsError(core::os_error(m_journal_path, "cannot write journal", reason));
+  }
 }
 
 ResultWriter::~ResultWriter() {
@@ -63,11 +144,10 @@ namespace {
 // a run.
 void append_line(std::FILE* journal, const std::string& path, const Json& json, bool durable) {
   const std::string line = json.dump() + "\n";
-  if (std::fputs(line.c_str(), journal) < 0 || std::fflush(journal) != 0) {
-    throw ResultsError(path + ": cannot append to journal");
-  }
-  if (durable)
-    ::fsync(::fileno(journal));
+  if (std::fputs(line.c_str(), journal) < 0 || std::fflush(journal) != 0)
+    throw ResultsError(core::os_error(path, "cannot append to journal", errno));
+  if (durable && ::fsync(::fileno(journal)) != 0)
+    throw ResultsError(core::os_error(path, "cannot write journal to disk (fsync)", errno));
 }
 
 } // namespace
@@ -98,16 +178,21 @@ void ResultWriter::finish(const std::vector<std::string>& order, const Json& sum
                      [&](const auto& a, const auto& b) { return position(a) < position(b); });
   }
   core::write_atomically(m_output_path, to_json(m_set).dump(2) + "\n");
+  // Removed while still locked, so no other run can take it between the two.
+  std::remove(m_journal_path.c_str());
   std::fclose(m_journal);
   m_journal = nullptr;
-  std::remove(m_journal_path.c_str());
 }
 
 ResultSet load_results(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    throw ResultsError(path + ": cannot open result file");
+  std::string text;
+  try {
+    text = core::read_file(path);
+  } catch (const Error& e) {
+    throw ResultsError(e.what());
+  }
   if (core::ends_with(path, ".jsonl")) {
+    std::istringstream in(text);
     ResultSet set;
     std::string line;
     int number = 0;
@@ -121,16 +206,21 @@ ResultSet load_results(const std::string& path) {
       if (core::trim(line).empty())
         continue;
       const std::string where = path + ":" + std::to_string(number);
-      Json json = Json::parse(line, nullptr, false);
-      if (json.is_discarded()) {
+      std::string error;
+      std::optional<Json> parsed = core::parse_json(line, &error);
+      if (!parsed) {
         // A run killed mid-write leaves a torn last line; everything before it stands.
-        if (in.peek() == EOF)
+        if (in.peek() == EOF && core::starts_with(error, "invalid JSON"))
           break;
-        throw ResultsError(where + ": malformed journal line");
+        throw ResultsError(where + ": malformed journal line: " + error);
       }
+      Json& json = *parsed;
       if (!header_seen) {
         if (!json.contains("context"))
           throw ResultsError(where + ": journal has no context line");
+        if (!json["context"].is_object())
+          throw ResultsError(where + ": 'context' must be an object, found " +
+                             json["context"].type_name());
         set.context = json["context"];
         header_seen = true;
       } else if (json.contains("repetition")) {
@@ -164,13 +254,11 @@ ResultSet load_results(const std::string& path) {
     }
     return set;
   }
-  Json json;
-  try {
-    json = Json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw ResultsError(path + ": invalid JSON (" + e.what() + ")");
-  }
-  return result_set_from_json(json, path);
+  std::string error;
+  const std::optional<Json> json = core::parse_json(text, &error);
+  if (!json)
+    throw ResultsError(path + ": " + error);
+  return result_set_from_json(*json, path);
 }
 
 std::string latest_result(const std::string& directory) {

@@ -2,9 +2,12 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
 
 #include <fstream>
 #include <iterator>
@@ -13,6 +16,7 @@
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/results/store.hpp"
+#include "opbench/run/interrupt.hpp"
 
 extern char** environ;
 
@@ -44,27 +48,41 @@ struct Exit {
 };
 
 // Starts this binary with `args` (stdout to /dev/null; stderr to `log`, or this process's own
-// when empty) and waits for it.
+// when empty) and waits for it. The child dies with this process (PR_SET_PDEATHSIG: SIGTERM, which
+// keeps its journal), and a signal this process catches meanwhile is passed on to it
+// (interrupt.hpp).
 Exit spawn_and_wait(std::vector<std::string> args, const std::string& log) {
+  // Everything the child needs is made before fork: between fork and exec it only makes system
+  // calls (the parent has LibTorch's threads; nothing else is safe there).
   std::vector<char*> argv;
   for (auto& a : args)
     argv.push_back(a.data());
   argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (!log.empty()) {
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  }
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
+  const char* log_path = log.empty() ? nullptr : log.c_str();
+  const pid_t parent = ::getpid();
   Exit out;
-  if (spawned != 0)
+  const pid_t pid = ::fork();
+  if (pid < 0)
     return out;
+  if (pid == 0) {
+    if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || ::getppid() != parent)
+      ::_exit(127); // the parent is already gone
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0)
+      ::dup2(null, STDOUT_FILENO);
+    if (log_path != nullptr) {
+      const int fd = ::open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd >= 0)
+        ::dup2(fd, STDERR_FILENO);
+    }
+    ::execve("/proc/self/exe", argv.data(), environ);
+    ::_exit(127);
+  }
   out.started = true;
-  waitpid(pid, &out.status, 0);
+  set_current_child(pid);
+  while (::waitpid(pid, &out.status, 0) < 0 && errno == EINTR) {
+  }
+  set_current_child(0);
   return out;
 }
 

@@ -72,6 +72,8 @@ SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
       on.note(part.problem);
       problems.push_back(part.problem);
     }
+    if (on.stopped && on.stopped())
+      return slow;
   }
   for (std::size_t i = 0; i < cases.size(); ++i) {
     auto& mine = parts[i];

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
@@ -20,6 +21,7 @@
 #include "opbench/results/estimate.hpp"
 #include "opbench/results/store.hpp"
 #include "opbench/run/child_runs.hpp"
+#include "opbench/run/interrupt.hpp"
 #include "opbench/run/processes.hpp"
 #include "opbench/run/run_loop.hpp"
 
@@ -110,6 +112,7 @@ Json run_context(const RunSettings& settings, const std::vector<results::Case>& 
                               {"last_level_cache_bytes", exec::last_level_cache_bytes()},
                               {"bandwidth_tolerance", settings.bandwidth_tolerance}};
   context["processes"] = processes;
+  context["measuring"] = measuring_json(settings, processes);
   if (!settings.trace_dir.empty())
     context["trace_dir"] = settings.trace_dir;
   return context;
@@ -151,14 +154,24 @@ void tell_summary(const Json& summary, const SlowSpells& slow, const RunSettings
     observer.note("warning: " + summary["warning"].get<std::string>());
 }
 
-} // namespace
+// The run's temp folder (the plan and the children's files), removed on every way out of the run.
+class Scratch {
+public:
+  Scratch() = default;
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  ~Scratch() {
+    if (!m_path.empty())
+      core::remove_all(m_path);
+  }
+  void make() { m_path = core::make_temp_directory("opbench-run-"); }
+  const std::string& path() const { return m_path; }
 
-void check(const RunSettings& settings) {
-  if (settings.repetitions < 1)
-    throw UsageError("--repetitions must be at least 1");
-  if (settings.processes < 1)
-    throw UsageError("--processes must be at least 1");
-}
+private:
+  std::string m_path;
+};
+
+} // namespace
 
 std::string trace_file(const std::string& dir, const std::string& case_id) {
   std::string name;
@@ -198,13 +211,22 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
   results::ResultWriter writer(output, context);
   observer.started(cases.size(), writer.journal_path());
 
-  std::string scratch;
+  if (!writer.kept_journal().empty()) {
+    observer.note("an interrupted run's journal was at " + writer.journal_path() + "; kept as " +
+                  writer.kept_journal());
+  }
+
+  // With measuring children: signals are passed on to them, and end the run (interrupt.hpp).
+  Scratch scratch_dir;
+  std::optional<InterruptGuard> guard;
   std::string plan_file;
   if (settings.isolate || shares.size() > 1) {
-    scratch = core::make_temp_directory("opbench-run-");
-    plan_file = scratch + "/plan.json";
+    guard.emplace();
+    scratch_dir.make();
+    plan_file = scratch_dir.path() + "/plan.json";
     write_plan(cases, plan_file);
   }
+  const std::string& scratch = scratch_dir.path();
 
   const auto start = std::chrono::steady_clock::now();
   results::TimeSpent spent; // of the cases' kept repetitions
@@ -242,7 +264,10 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
     };
     on.finish = finish_case;
     on.note = observer.note;
+    on.stopped = [] { return interrupted() != 0; };
     slow = measure_in_processes(cases, shares, settings, on);
+    if (interrupted() != 0)
+      throw Interrupted(interrupted(), writer.journal_path());
   } else {
     int serial = 0;
     LoopCallbacks on;
@@ -259,10 +284,14 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
       return exec_options;
     };
     on.measure = [&](const results::Case& c, const exec::ExecOptions& exec_options) {
-      return settings.isolate ? run_isolated(c, plan_file, settings, exec_options.memory,
-                                             !exec_options.trace_path.empty(),
-                                             exec_options.repetition, scratch, serial++)
-                              : exec::run_case(c, exec_options);
+      if (!settings.isolate)
+        return exec::run_case(c, exec_options);
+      results::CaseResult result = run_isolated(c, plan_file, settings, exec_options.memory,
+                                                !exec_options.trace_path.empty(),
+                                                exec_options.repetition, scratch, serial++);
+      if (interrupted() != 0) // the repetition's process was stopped: nothing of it is kept
+        throw Interrupted(interrupted(), writer.journal_path());
+      return result;
     };
     on.kept = [&](const results::CaseResult& r, int repetition) {
       writer.append_repetition(r, repetition, settings.repetitions);
@@ -288,8 +317,6 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
                                              slow.time_retried, slow.time_process_warmup);
   tell_summary(summary, slow, settings, observer);
   writer.finish(order, summary);
-  if (!scratch.empty())
-    core::remove_all(scratch);
   outcome.summary = std::move(summary);
   return outcome;
 }

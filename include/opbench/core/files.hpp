@@ -41,8 +41,18 @@ std::string absolute_path(const std::string& path);
 // returned unchanged.
 std::string relative_path(const std::string& path, const std::string& directory);
 
+// The whole of the regular file `path`; throws Error naming it and the OS's reason ("No such file
+// or directory", "Is a directory", "Permission denied").
+std::string read_file(const std::string& path);
+
+// "PATH: WHAT (the OS's reason for errno)", e.g. "out.json: cannot write (No space left on
+// device)": the one shape of an error about a file.
+std::string os_error(const std::string& path, const std::string& what, int error_number);
+
 // Writes `text` to `path` through a temp file in the same directory, fsync and rename, so a
-// reader sees the old file or the whole new one; throws ResultsError naming the file.
+// reader sees the old file or the whole new one. Every step is checked (write, fsync, close,
+// rename: on NFS or over a quota a short file can show only at fsync or close); throws
+// ResultsError naming the file and the OS's reason, and leaves no temp file behind.
 void write_atomically(const std::string& path, const std::string& text);
 
 } // namespace opbench::core

@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +16,17 @@ namespace opbench {
 using Json = nlohmann::ordered_json;
 
 namespace core {
+
+// How deep a JSON value from outside opbench may nest. opbench's own files nest under 10 levels;
+// nlohmann's parser is iterative, but copying, printing and destroying a value recurse, so a value
+// 100,000 levels deep would overflow the stack (docs/hostile-input.md).
+inline constexpr int k_json_max_depth = 128;
+
+// Parses JSON that came from outside opbench (a result file, a journal line, a config file or
+// cell, a history row, a peaks file). Returns nullopt when it is not JSON or nests deeper than
+// k_json_max_depth, with `error` (when given) saying which: "invalid JSON (...)" or "JSON nested
+// deeper than 128 levels"; the value is never built past that depth.
+std::optional<Json> parse_json(std::string_view text, std::string* error = nullptr);
 
 // `value` as a signed 64-bit integer when it is exactly one (an integer in range, or a float with
 // an integral value in range); nullopt otherwise. Readers of outside files use this instead of

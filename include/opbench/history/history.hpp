@@ -60,10 +60,21 @@ struct CallPathChange {
 };
 std::vector<CallPathChange> call_path_changes(const std::vector<Point>& series);
 
+// How a history is opened (docs/hostile-input.md). Only `create` makes a new history, and only
+// where there is no file: a missing history is an error for the others, and a 0-byte file (a
+// history truncated by a full disk, or a typo's `touch`) is an error for all, never a new history
+// that would silently drop every night before it.
+enum class Access {
+  read, // an existing history, opened read-only: no lock a writer waits on, no write access needed
+  update, // an existing history, read-write (prune)
+  create, // read-write, created when there is no file (history add)
+};
+
 class History {
 public:
-  // Opens (creating if needed) the history at `path`; throws ResultsError naming it.
-  explicit History(const std::string& path);
+  // Opens the history at `path` as `access` says; an older schema is upgraded on the way
+  // (for a reader too, where the file is writable). Throws ResultsError naming the file and why.
+  explicit History(const std::string& path, Access access = Access::create);
   ~History();
   History(const History&) = delete;
   History& operator=(const History&) = delete;

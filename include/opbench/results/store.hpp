@@ -6,6 +6,12 @@
 // Repetitions of a case that has not finished yet (interleaved runs) are journalled too, as
 // lines with a "repetition" key: reading a journal combines those of a case that never finished,
 // so a killed run keeps every repetition it measured.
+//
+// One run, one journal (docs/hostile-input.md): the journal is locked (flock) while its run
+// lives, so a second run with the same OUTPUT is refused, naming the journal, instead of
+// interleaving lines with it; a journal left by an interrupted run is never truncated: it is kept
+// as `OUTPUT.interrupted-YYYYMMDD-HHMMSS.journal.jsonl` (kept_journal()) before the new one starts.
+// OUTPUT naming a directory or a read-only file is refused before anything is measured.
 
 #include <cstdio>
 #include <string>
@@ -16,7 +22,9 @@ namespace opbench::results {
 
 class ResultWriter {
 public:
-  // Creates OUTPUT's directory and the journal, and writes the context line.
+  // Creates OUTPUT's directory and the journal, and writes the context line; throws ResultsError
+  // naming the file and the OS's reason when it cannot (a full disk shows here, before anything
+  // is measured).
   ResultWriter(std::string output_path, Json context);
   ~ResultWriter();
   ResultWriter(const ResultWriter&) = delete;
@@ -35,10 +43,13 @@ public:
   void finish(const std::vector<std::string>& order = {}, const Json& summary = Json::object());
 
   const std::string& journal_path() const { return m_journal_path; }
+  // Where an interrupted run's journal found at journal_path() was kept; "" when there was none.
+  const std::string& kept_journal() const { return m_kept_journal; }
 
 private:
   std::string m_output_path;
   std::string m_journal_path;
+  std::string m_kept_journal;
   std::FILE* m_journal = nullptr;
   ResultSet m_set;
 };

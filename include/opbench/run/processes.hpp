@@ -46,6 +46,9 @@ struct ProcessCallbacks {
   std::function<void(results::CaseResult)> finish;
   // A line about the run ("process 2 of 3: ...", a process that died).
   std::function<void(const std::string&)> note;
+  // Asked after each process: true stops the run there (a signal: interrupt.hpp); what the
+  // processes so far kept has gone to `kept`, and no case is finished. Unset: never.
+  std::function<bool()> stopped;
 };
 
 // Runs the processes one after another, `shares[k]` repetitions each, and merges each case's
@@ -54,7 +57,8 @@ struct ProcessCallbacks {
 // process that died costs the repetitions it had not finished, not the others': a case keeps what
 // the other processes measured, and its message says how many of how many it has and why; a case
 // no process measured is an error naming the processes' problems. Returns what the processes met
-// (slow spells, memory readings, time measured again and spent warming up), summed.
+// (slow spells, memory readings, time measured again and spent warming up), summed; returns
+// early, finishing no case, when `on.stopped` says so.
 SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
                                 const std::vector<int>& shares, const RunSettings& settings,
                                 const ProcessCallbacks& on);

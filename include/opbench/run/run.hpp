@@ -47,7 +47,9 @@ public:
 
   // Measures `cases` (planned, none empty) and writes the result file `output` (its journal
   // beside it, as cases finish); the command line is recorded in the context. A case that fails is
-  // recorded as such and the others go on; throws ResultsError when the output cannot be written.
+  // recorded as such and the others go on; throws ResultsError when the output cannot be written
+  // (checked before anything is measured), and Interrupted when a signal stopped a run with
+  // measuring children (interrupt.hpp; what they measured is in the journal).
   RunOutcome run(const std::vector<results::Case>& cases, const std::string& output,
                  const std::string& command_line, const RunObserver& observer);
 

@@ -5,8 +5,10 @@
 // (run_loop.hpp) and its fresh processes (child_runs.hpp) read them.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
+#include "opbench/core/json.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/results/result_set.hpp"
 
@@ -42,7 +44,53 @@ struct RunSettings {
   std::string process_label; // "K/P" in a child of --processes: its progress lines say so
 };
 
-// Throws UsageError naming the option when a setting is out of its range.
+// The range a numeric setting may take, both ends included. The CLI's checks and check() read
+// these constants and no other (docs/hostile-input.md): a value outside, NaN, an infinity or text
+// is refused, naming the option and its range, before anything runs.
+struct Range {
+  double low;
+  double high;
+  bool integer; // a whole number
+};
+namespace limits {
+inline constexpr Range warmup{0, 1e6, true};               // calls
+inline constexpr Range runs{1, 1e6, true};                 // blocks
+inline constexpr Range min_time{0, 3600, false};           // [s]
+inline constexpr Range max_time{0, 86400, false};          // [s]
+inline constexpr Range target_noise{0, 1, false};          // cv
+inline constexpr Range block_time{1e-6, 60, false};        // [s]
+inline constexpr Range repetitions{1, 10000, true};        //
+inline constexpr Range processes{1, 1000, true};           //
+inline constexpr Range placement{0, 1e6, true};            //
+inline constexpr Range process_warmup{0, 3600, false};     // [s]
+inline constexpr Range retries{0, 100, true};              //
+inline constexpr Range slow_tolerance{1e-6, 100, false};   // relative
+inline constexpr Range bandwidth_tolerance{0, 100, false}; // relative; 0: never
+// Intra-op threads of a case (0: LibTorch's default): past what any machine has, a case would
+// start thousands of OS threads.
+inline constexpr Range threads{0, 4096, true};
+} // namespace limits
+
+// Whether `value` lies in `range` (finite, whole when it must be).
+bool in_range(double value, const Range& range);
+// "a whole number from 1 to 10000" / "a number from 0 to 3600".
+std::string describe(const Range& range);
+// `text` (a command-line value) as a number in `range`: nullopt for text that is not all one
+// number (strtod's forms, blanks around it allowed), NaN, an infinity, an overflow, or a value
+// outside the range. The CLI's checks are this.
+std::optional<double> parse_in_range(const std::string& text, const Range& range);
+// `text` as a seed: digits only, 0 to 2^64-1 (not -1, 1e23 or 2^64, which a parser would wrap
+// or round); nullopt otherwise.
+std::optional<std::uint64_t> parse_seed(const std::string& text);
+
+// Throws UsageError naming the option and its range when a setting is out of it.
 void check(const RunSettings& settings);
+
+// How the run measured, as its result's context records it ("measuring"): every setting that
+// changes what a case's numbers mean. Results whose records differ are not merged
+// (results::measuring_differences). `processes`: the measuring processes the repetitions were
+// split over (fewer than --processes when there are fewer repetitions; one per repetition with
+// --isolate).
+Json measuring_json(const RunSettings& settings, int processes);
 
 } // namespace opbench::run

@@ -91,5 +91,32 @@ TEST(Files, CreateDirectoriesNamesWhatFailed) {
   remove_all(root);
 }
 
+// #47: errors about files name the file and the OS's reason; nothing is left half-written.
+TEST(Files, ReadAndWriteErrorsNameTheFileAndTheReason) {
+  const std::string dir = make_temp_directory("opbench-test-");
+  try {
+    read_file(dir);
+    ADD_FAILURE() << "read a directory";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), dir + ": cannot read (Is a directory)");
+  }
+  try {
+    read_file(dir + "/none.json");
+    ADD_FAILURE() << "read a missing file";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), dir + "/none.json: cannot open (No such file or directory)");
+  }
+  try {
+    write_atomically(dir, "x");
+    ADD_FAILURE() << "replaced a directory";
+  } catch (const ResultsError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
+  write_atomically(dir + "/a.json", "{}\n");
+  EXPECT_EQ(read_file(dir + "/a.json"), "{}\n");
+  EXPECT_EQ(list_directory(dir).size(), 1u); // no temp file left beside it
+  remove_all(dir);
+}
+
 } // namespace
 } // namespace opbench::core

@@ -2,6 +2,7 @@
 
 #include "opbench/core/dtype.hpp"
 #include "opbench/core/error.hpp"
+#include "opbench/core/json.hpp"
 #include "opbench/core/strings.hpp"
 
 namespace opbench::core {
@@ -55,6 +56,35 @@ TEST(Device, ParsesCpuGpuAndCuda) {
   EXPECT_EQ(parse_device("cuda").str(), "cuda:0");
   EXPECT_THROW(parse_device("tpu0"), UsageError);
   EXPECT_THROW(parse_device("gpux"), UsageError);
+}
+
+// #47: a hostile JSON value 100,000 levels deep crashed every reader (the recursion in copying
+// and printing it); now it is refused before it is built.
+TEST(Json, ValuesNestedPastTheLimitAreRefusedNotBuilt) {
+  auto nested = [](int depth, char open, char close) {
+    return std::string(static_cast<std::size_t>(depth), open) +
+           std::string(static_cast<std::size_t>(depth), close);
+  };
+  std::string error;
+  EXPECT_TRUE(parse_json(nested(k_json_max_depth, '[', ']'), &error).has_value()) << error;
+  for (const auto& text : {nested(k_json_max_depth + 1, '[', ']'), nested(100000, '[', ']')}) {
+    EXPECT_FALSE(parse_json(text, &error).has_value());
+    EXPECT_EQ(error, "JSON nested deeper than 128 levels");
+  }
+  std::string objects;
+  for (int i = 0; i < 100000; ++i)
+    objects += "{\"a\":";
+  objects += "1" + std::string(100000, '}');
+  EXPECT_FALSE(parse_json(objects, &error).has_value());
+  EXPECT_FALSE(parse_json("{\"a\": [1, 2", &error).has_value());
+  EXPECT_EQ(error.rfind("invalid JSON (", 0), 0u) << error;
+  EXPECT_EQ(parse_json("{\"a\": [1, 2]}")->at("a").size(), 2u);
+}
+
+TEST(Dtype, AnOverlongDeviceIndexIsAUsageErrorNotAnException) {
+  EXPECT_THROW(parse_device("gpu99999999999999999999"), UsageError);
+  EXPECT_THROW(parse_device("cuda:65536"), UsageError);
+  EXPECT_EQ(parse_device("cuda:65535").index, 65535);
 }
 
 } // namespace opbench::core

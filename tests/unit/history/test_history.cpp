@@ -2,9 +2,11 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 #include "opbench/core/error.hpp"
+#include "opbench/core/files.hpp"
 #include "opbench/history/history.hpp"
 #include "opbench/results/estimate.hpp"
 #include "temp_dir.hpp"
@@ -315,6 +317,56 @@ TEST(History, NotAHistoryAndNoDate) {
   History db(dir.file("ok.sqlite"));
   results::ResultSet undated;
   EXPECT_THROW(db.add(undated, "x.json", ""), ResultsError);
+}
+
+// Only `history add` makes a history, and only where there is no file (#47: a 0-byte history was
+// taken as a new one, and every reader created one where there was none).
+TEST(History, AMissingOrEmptyHistoryIsAnErrorUnlessAddCreatesIt) {
+  testing::TempDir dir;
+  const std::string missing = dir.file("typo.sqlite");
+  for (const Access access : {Access::read, Access::update}) {
+    try {
+      History db(missing, access);
+      FAIL() << "opened a history that is not there";
+    } catch (const ResultsError& e) {
+      EXPECT_NE(std::string(e.what()).find("no history here"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(core::path_exists(missing)); // and nothing was created
+  }
+  const std::string empty = dir.write("empty.sqlite", "");
+  for (const Access access : {Access::read, Access::update, Access::create}) {
+    try {
+      History db(empty, access);
+      FAIL() << "took a 0-byte file for a history";
+    } catch (const ResultsError& e) {
+      EXPECT_NE(std::string(e.what()).find("an empty file (0 bytes), not a history"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  History created(missing, Access::create);
+  created.add(night("2026-01-01T00:00:00Z", 1e-6), "n1.json", "");
+  EXPECT_EQ(History(missing, Access::read).runs().size(), 1u);
+}
+
+// A reader takes no lock: it opens and reads while a writer holds the write lock (before, every
+// open began a write transaction, so a reader waited 10 s behind a writer and failed).
+TEST(History, AReaderOpensAndReadsWhileAWriterHoldsTheLock) {
+  testing::TempDir dir;
+  const std::string path = dir.file("h.sqlite");
+  {
+    History db(path, Access::create);
+    db.add(night("2026-01-01T00:00:00Z", 1e-6), "n1.json", "");
+  }
+  sqlite3* writer = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &writer), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(writer, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  const auto start = std::chrono::steady_clock::now();
+  const History reader(path, Access::read);
+  EXPECT_EQ(reader.runs().size(), 1u);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  sqlite3_exec(writer, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(writer);
 }
 
 } // namespace

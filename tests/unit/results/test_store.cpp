@@ -223,5 +223,106 @@ TEST(DefaultOutputPath, UniqueInDirectory) {
   EXPECT_NE(default_output_path(dir.path()), first);
 }
 
+// #47, defect 1: a new run with the same --output truncated an interrupted run's journal.
+TEST(ResultWriter, AnInterruptedRunsJournalIsKeptUnderAnotherNameNeverTruncated) {
+  TempDir dir;
+  const std::string out = dir.file("x.json");
+  std::string kept;
+  {
+    ResultWriter interrupted(out, {{"host", "first"}});
+    interrupted.append(make_result("a", {1e-6, 2e-6}));
+    EXPECT_TRUE(interrupted.kept_journal().empty());
+  } // never finished: its journal stays
+  {
+    ResultWriter next(out, {{"host", "second"}});
+    kept = next.kept_journal();
+    ASSERT_FALSE(kept.empty());
+    EXPECT_EQ(kept.rfind(out + ".interrupted-", 0), 0u) << kept;
+    next.append(make_result("b", {1e-6}));
+    next.finish();
+  }
+  const ResultSet before = load_results(kept);
+  EXPECT_EQ(before.context["host"], "first");
+  ASSERT_EQ(before.cases.size(), 1u);
+  EXPECT_EQ(before.cases[0].c.case_id, "a");
+  EXPECT_EQ(load_results(out).cases.at(0).c.case_id, "b");
+}
+
+// #47, defect 4: two runs with the same --output at once interleaved one journal.
+TEST(ResultWriter, ASecondRunWithTheSameOutputIsRefusedWhileTheFirstRuns) {
+  TempDir dir;
+  const std::string out = dir.file("x.json");
+  ResultWriter first(out, Json::object());
+  try {
+    ResultWriter second(out, Json::object());
+    FAIL() << "two writers on one journal";
+  } catch (const ResultsError& e) {
+    EXPECT_NE(std::string(e.what()).find("another opbench run is writing to this output now"),
+              std::string::npos)
+        << e.what();
+  }
+  first.append(make_result("a", {1e-6}));
+  first.finish();
+  EXPECT_EQ(load_results(out).cases.size(), 1u);
+  ResultWriter after(out, Json::object()); // once the first is done, the output is free again
+  EXPECT_TRUE(after.kept_journal().empty());
+}
+
+// #47, defect 9: these failed only once the whole run had been measured.
+TEST(ResultWriter, AnOutputThatCannotTakeTheResultIsRefusedBeforeAnythingIsMeasured) {
+  TempDir dir;
+  core::create_directories(dir.file("adir"));
+  EXPECT_THROW(ResultWriter(dir.file("adir"), Json::object()), ResultsError);
+  const std::string locked = dir.write("locked.json", "{}");
+  ::chmod(locked.c_str(), 0444);
+  try {
+    ResultWriter writer(locked, Json::object());
+    FAIL() << "would replace a read-only result";
+  } catch (const ResultsError& e) {
+    EXPECT_NE(std::string(e.what()).find("a read-only result file"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(core::path_exists(journal_path_for(locked)));
+}
+
+// #47, defects 2 and 10: a hostile result file is an error naming it, never a crash or a bare
+// library message.
+TEST(LoadResults, HostileFilesAreErrorsNamingTheFile) {
+  TempDir dir;
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string files[][2] = {
+      {"deep.json", "{\"schema_version\": " + deep + ", \"cases\": []}"},
+      {"deep.journal.jsonl", "{\"context\": {}}\n{\"case_id\": " + deep + "}\n{}\n"},
+      {"context.json", "{\"schema_version\": 1, \"context\": [1], \"cases\": []}"},
+      {"context.journal.jsonl", "{\"context\": \"x\"}\n"}};
+  for (const auto& [name, text] : files) {
+    const std::string path = dir.write(name, text);
+    try {
+      load_results(path);
+      ADD_FAILURE() << name << " was read";
+    } catch (const ResultsError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(path, 0), 0u) << e.what();
+      EXPECT_EQ(std::string(e.what()).find("json.exception"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// #47, defect 3: merge mixed shards measured with different settings.
+TEST(MeasuringDifferences, NameEachSettingThatDiffers) {
+  const Json a = {{"processes", 3},
+                  {"repetitions", 6},
+                  {"measuring", {{"processes", 3}, {"min_time", 0.01}, {"timer", "event"}}}};
+  Json b = a;
+  EXPECT_TRUE(measuring_differences(a, b).empty());
+  b["processes"] = 1;
+  b["measuring"]["processes"] = 1;
+  b["measuring"]["min_time"] = 0.5;
+  EXPECT_EQ(measuring_differences(a, b),
+            (std::vector<std::string>{"min_time 0.01 vs 0.5", "processes 3 vs 1"}));
+  const Json older = {{"processes", 3}, {"repetitions", 6}}; // before the "measuring" record
+  EXPECT_EQ(measuring_differences(older, a),
+            (std::vector<std::string>{"min_time not recorded vs 0.01",
+                                      "timer not recorded vs \"event\""}));
+}
+
 } // namespace
 } // namespace opbench::results

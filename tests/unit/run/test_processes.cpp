@@ -23,6 +23,7 @@ struct FakeProcesses {
   std::function<bool(int process)> fail = [](int) { return false; };
   std::size_t kept_before_dying = 0;
   std::map<std::pair<int, std::string>, results::Status> status; // (process, case id) -> status
+  int stop_after = -1; // the run is stopped (a signal) after this process (0-based); -1: never
 
   explicit FakeProcesses(int n) {
     for (int i = 0; i < n; ++i) {
@@ -70,6 +71,7 @@ struct FakeProcesses {
     };
     on.finish = [&](results::CaseResult r) { finished.push_back(std::move(r)); };
     on.note = [&](const std::string& line) { notes.push_back(line); };
+    on.stopped = [&] { return stop_after >= 0 && static_cast<int>(tasks.size()) > stop_after; };
     return measure_in_processes(
         cases, results::split_repetitions(settings.repetitions, settings.processes), settings, on);
   }
@@ -156,6 +158,18 @@ TEST(Processes, ACaseThatFailedInOneProcessSaysWhichAndWhy) {
   EXPECT_EQ(fake.finished[0].status, results::Status::ok);
   EXPECT_EQ(fake.finished[1].status, results::Status::error);
   EXPECT_EQ(fake.finished[1].message, "process 3 of 3: it broke");
+}
+
+TEST(Processes, AStoppedRunKeepsWhatItsProcessesMeasuredAndStartsNoOther) {
+  FakeProcesses fake(2);
+  fake.fail = [](int process) { return process == 1; }; // the signal passed on killed process 2
+  fake.kept_before_dying = 1;
+  fake.stop_after = 1;
+  fake.run(settings_of(6, 3));
+  EXPECT_EQ(fake.tasks.size(), 2u); // process 3 never started
+  EXPECT_EQ(fake.kept[0], (std::vector<std::string>{"case0", "case1"}));
+  EXPECT_EQ(fake.kept[1], (std::vector<std::string>{"case0"}));
+  EXPECT_TRUE(fake.finished.empty()); // nothing is judged on a part of the run
 }
 
 } // namespace

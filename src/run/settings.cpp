@@ -1,0 +1,106 @@
+#include "opbench/run/settings.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "opbench/core/error.hpp"
+#include "opbench/core/names.hpp"
+#include "opbench/core/strings.hpp"
+
+namespace opbench::run {
+
+bool in_range(double value, const Range& range) {
+  return std::isfinite(value) && value >= range.low && value <= range.high &&
+         (!range.integer || std::trunc(value) == value);
+}
+
+std::string describe(const Range& range) {
+  std::ostringstream out;
+  out << (range.integer ? "a whole number from " : "a number from ") << range.low << " to "
+      << range.high;
+  return out.str();
+}
+
+std::optional<double> parse_in_range(const std::string& text, const Range& range) {
+  const std::string trimmed = core::trim(text);
+  if (trimmed.empty())
+    return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(trimmed.c_str(), &end);
+  if (end != trimmed.c_str() + trimmed.size() || errno == ERANGE || !in_range(value, range))
+    return std::nullopt;
+  return value;
+}
+
+std::optional<std::uint64_t> parse_seed(const std::string& text) {
+  const std::string trimmed = core::trim(text);
+  if (trimmed.empty() || trimmed.size() > 20 ||
+      !std::all_of(trimmed.begin(), trimmed.end(),
+                   [](unsigned char c) { return std::isdigit(c) != 0; })) {
+    return std::nullopt;
+  }
+  errno = 0;
+  const unsigned long long value = std::strtoull(trimmed.c_str(), nullptr, 10);
+  if (errno == ERANGE)
+    return std::nullopt;
+  return static_cast<std::uint64_t>(value);
+}
+
+namespace {
+
+void require(double value, const Range& range, const char* option) {
+  if (!in_range(value, range)) {
+    std::ostringstream got;
+    got << value;
+    throw UsageError(std::string(option) + " must be " + describe(range) + ", got " + got.str());
+  }
+}
+
+} // namespace
+
+void check(const RunSettings& settings) {
+  const auto& m = settings.exec.measure;
+  require(m.warmup, limits::warmup, "--warmup");
+  require(m.min_runs, limits::runs, "--runs");
+  require(m.min_time, limits::min_time, "--min-time");
+  require(m.max_time, limits::max_time, "--max-time");
+  require(m.target_noise, limits::target_noise, "--target-noise");
+  require(m.block_time, limits::block_time, "--block-time");
+  require(settings.repetitions, limits::repetitions, "--repetitions");
+  require(settings.processes, limits::processes, "--processes");
+  require(settings.placement, limits::placement, "--placement");
+  require(settings.process_warmup, limits::process_warmup, "--process-warmup");
+  require(settings.retries, limits::retries, "--retries");
+  require(settings.slow_tolerance, limits::slow_tolerance, "--slow-tolerance");
+  require(settings.bandwidth_tolerance, limits::bandwidth_tolerance, "--bandwidth-tolerance");
+}
+
+Json measuring_json(const RunSettings& settings, int processes) {
+  const auto& m = settings.exec.measure;
+  return {{"warmup", m.warmup},
+          {"runs", m.min_runs},
+          {"min_time", m.min_time},
+          {"max_time", m.max_time},
+          {"target_noise", m.target_noise},
+          {"block_time", m.block_time},
+          {"timer", core::name_of(settings.exec.timer)},
+          {"cold", settings.exec.cold},
+          {"seed", settings.seed},
+          {"repetitions", settings.repetitions},
+          {"estimator", settings.estimator},
+          {"interleave", settings.interleave},
+          {"isolate", settings.isolate},
+          {"processes", processes},
+          {"process_warmup", settings.process_warmup},
+          {"retries", settings.retries},
+          {"slow_tolerance", settings.slow_tolerance},
+          {"bandwidth_tolerance", settings.bandwidth_tolerance},
+          {"host_allocator", settings.host_allocator}};
+}
+
+} // namespace opbench::run

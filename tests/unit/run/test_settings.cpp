@@ -1,0 +1,51 @@
+// run/settings.hpp: every numeric setting has one range, and NaN, infinities and values past it
+// are refused (#47, defect 8: `--min-time nan` measured forever, `--threads 100000` started 999
+// OS threads).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "opbench/core/error.hpp"
+#include "opbench/run/settings.hpp"
+
+namespace opbench::run {
+namespace {
+
+TEST(Settings, TheDefaultsLieInTheirRanges) {
+  EXPECT_NO_THROW(check(RunSettings{}));
+}
+
+TEST(Settings, NanInfinitiesAndValuesPastTheRangeAreRefusedNamingTheOption) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const double bad : {nan, inf, -inf, -1.0, 1e9}) {
+    RunSettings s;
+    s.exec.measure.min_time = bad;
+    try {
+      check(s);
+      ADD_FAILURE() << "--min-time " << bad << " was taken";
+    } catch (const UsageError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("--min-time must be a number from 0 to 3600, got ", 0),
+                0u)
+          << e.what();
+    }
+  }
+  RunSettings s;
+  s.repetitions = 0;
+  EXPECT_THROW(check(s), UsageError);
+  s = RunSettings{};
+  s.exec.measure.block_time = nan;
+  EXPECT_THROW(check(s), UsageError);
+}
+
+TEST(Settings, RangesSayWhatTheyTake) {
+  EXPECT_EQ(describe(limits::repetitions), "a whole number from 1 to 10000");
+  EXPECT_TRUE(in_range(4096, limits::threads));
+  EXPECT_FALSE(in_range(4097, limits::threads));
+  EXPECT_FALSE(in_range(1.5, limits::threads));
+  EXPECT_FALSE(in_range(std::nan(""), limits::target_noise));
+}
+
+} // namespace
+} // namespace opbench::run
