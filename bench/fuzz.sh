@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# libFuzzer on opbench's readers of outside input (issue #14): the CSV config loader, the JSON
-# config loader and the result-file reader (JSON files and journals). Builds build-fuzz/ with
+# libFuzzer on opbench's readers of outside input (issues #14, #47): the CSV config loader, the
+# JSON config loader, the result-file reader (JSON files and journals), merge over two result
+# files, and the command line's numeric options. Builds build-fuzz/ with
 # clang (AddressSanitizer with LeakSanitizer, UndefinedBehaviorSanitizer; only opbench_base and
 # fuzz/, no LibTorch), seeds each corpus from tests/data and configs/ops, runs each harness for
 # SECONDS and prints one line each. Exit 1 on a crash, a leak, a sanitizer report or a hang
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-600}"
 [ $# -gt 0 ] && shift
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_csv_loader fuzz_json_loader fuzz_result_reader)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_csv_loader fuzz_json_loader fuzz_result_reader fuzz_merge fuzz_numeric_options)
 command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ is needed (apt-get install clang)" >&2; exit 2; }
 mkdir -p results/fuzz
 cmake -S . -B build-fuzz -DOPBENCH_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -35,6 +36,17 @@ lines += cases[1:]
 if cases:
     lines.append(dict(cases[0], repetition=1, repetitions_planned=3))
 sys.stdout.write("J" + "".join(json.dumps(l) + "\n" for l in lines))' "$j" > "$2/journal-$(basename "$j" .json)"
+      done ;;
+    fuzz_merge)
+      # Two result files a 0 byte apart: each compare fixture with the next one (shards of one
+      # setup, of two setups, with a case in both).
+      files=(tests/data/compare/*.json)
+      for i in "${!files[@]}"; do
+        { cat "${files[$i]}"; printf '\0'; cat "${files[$(((i + 1) % ${#files[@]}))]}"; } >"$2/pair-$i"
+      done ;;
+    fuzz_numeric_options)
+      for v in 0 1 3 0.01 1e-3 1e23 -1 nan inf 18446744073709551615 18446744073709551616 ' 2 ' 0x10 1,5; do
+        printf '%s' "$v" >"$2/value-$(printf '%s' "$v" | md5sum | cut -c1-8)"
       done ;;
   esac
 }
