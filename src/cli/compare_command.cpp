@@ -117,7 +117,15 @@ int run_compare(const CompareCommandOptions& options, const GlobalOptions& globa
   std::cerr << "opbench compare: " << comparison.count("slower") << " slower, "
             << comparison.count("faster") << " faster, " << comparison.count("same") << " same, "
             << comparison.count("unknown") << " unknown\n";
-  return comparison.regressed() ? k_exit_case_failed : k_exit_ok;
+  if (comparison.regressed())
+    return k_exit_case_failed;
+  if (comparison.nothing_judged()) {
+    std::cerr << "opbench compare: no case could be judged (every one is unknown; the reasons "
+                 "are in the table): exit "
+              << k_exit_nothing_judged << "\n";
+    return k_exit_nothing_judged;
+  }
+  return k_exit_ok;
 }
 
 } // namespace

@@ -46,6 +46,8 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
   c.new_time = candidate.status == results::Status::ok ? time_with(candidate, estimator) : k_nan;
   c.ratio = c.new_time / c.base_time / speed;
   c.p_value = k_nan;
+  c.ratio_low = k_nan;
+  c.ratio_high = k_nan;
   if (base.status != results::Status::ok || candidate.status != results::Status::ok) {
     c.verdict = "unknown";
     c.reason =
@@ -91,13 +93,34 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
   for (double& m : new_medians)
     m /= speed;
   c.p_value = stats::mann_whitney_u(base.timing.repetition_medians, new_medians).p_value;
+  std::vector<double> log_base, log_new;
+  for (double m : base.timing.repetition_medians)
+    log_base.push_back(std::log(m));
+  for (double m : new_medians)
+    log_new.push_back(std::log(m));
+  const stats::ShiftInterval shift = stats::shift_interval(log_base, log_new, 1 - options.alpha);
+  c.ratio_low = std::exp(shift.low);
+  c.ratio_high = std::exp(shift.high);
   const bool significant = c.p_value < options.alpha;
   if (significant && c.ratio > 1.0 + options.threshold) {
     c.verdict = "slower";
   } else if (significant && c.ratio < 1.0 - options.threshold) {
     c.verdict = "faster";
-  } else {
+  } else if (c.ratio_low >= 1.0 - options.threshold && c.ratio_high <= 1.0 + options.threshold) {
     c.verdict = "same";
+  } else {
+    // Neither a significant change past the threshold nor one bounded within it: these
+    // repetitions could not have told.
+    auto bound = [](double r) {
+      return std::isfinite(r) && r > 0 ? fmt::format("x{:.3f}", r) : std::string("unbounded");
+    };
+    c.verdict = "unknown";
+    c.reason = fmt::format("cannot tell: x{:.3f} (p {:.2g}), its {:.0f}% interval [{}, {}] "
+                           "reaches past the {:.0f}% threshold ({} and {} repetitions; more of "
+                           "them, or a quieter machine, narrow it)",
+                           c.ratio, c.p_value, (1 - options.alpha) * 100, bound(c.ratio_low),
+                           bound(c.ratio_high), options.threshold * 100, c.base_replicates,
+                           c.new_replicates);
   }
   return c;
 }
@@ -335,6 +358,8 @@ Json to_json(const Comparison& comparison) {
                      {"ratio", number(c.ratio)},
                      {"speed_factor", c.speed_factor},
                      {"p_value", number(c.p_value)},
+                     {"ratio_low", number(c.ratio_low)},
+                     {"ratio_high", number(c.ratio_high)},
                      {"base_replicates", c.base_replicates},
                      {"base_processes", c.base_processes},
                      {"new_processes", c.new_processes},

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace opbench::stats {
@@ -86,6 +87,52 @@ UTestResult mann_whitney_u(const std::vector<double>& x, const std::vector<doubl
   const double z = (u_max - mu - 0.5) / std::sqrt(variance);
   result.p_value = std::min(1.0, std::erfc(z / std::sqrt(2.0)));
   return result;
+}
+
+ShiftInterval shift_interval(const std::vector<double>& x, const std::vector<double>& y,
+                             double confidence) {
+  ShiftInterval out;
+  const double inf = std::numeric_limits<double>::infinity();
+  out.low = -inf;
+  out.high = inf;
+  const std::size_t n = x.size(), m = y.size();
+  if (n == 0 || m == 0) {
+    out.estimate = std::numeric_limits<double>::quiet_NaN();
+    return out;
+  }
+  std::vector<double> d;
+  d.reserve(n * m);
+  for (double a : x)
+    for (double b : y)
+      d.push_back(b - a);
+  std::sort(d.begin(), d.end());
+  const std::size_t total = d.size();
+  out.estimate = total % 2 == 1 ? d[total / 2] : (d[total / 2 - 1] + d[total / 2]) / 2;
+  const double tail = (1 - confidence) / 2;
+  std::size_t k = 0; // how many differences each end leaves out
+  if (total <= 10000) {
+    const std::vector<double> counts = u_counts(std::min(n, m), std::max(n, m));
+    const double all = std::accumulate(counts.begin(), counts.end(), 0.0);
+    double below = 0; // P(U <= k - 1) * all
+    while (k < counts.size() && (below + counts[k]) / all <= tail)
+      below += counts[k++];
+  } else {
+    // U's mean n m / 2 and variance n m (n + m + 1) / 12; z for the tail by bisection.
+    double lo = 0, hi = 10;
+    for (int i = 0; i < 100; ++i) {
+      const double z = (lo + hi) / 2;
+      (0.5 * std::erfc(z / std::sqrt(2.0)) > tail ? lo : hi) = z;
+    }
+    const double mean = static_cast<double>(total) / 2;
+    const double sd = std::sqrt(static_cast<double>(total) * static_cast<double>(n + m + 1) / 12);
+    const double cut = std::floor(mean - lo * sd);
+    k = cut > 0 ? static_cast<std::size_t>(cut) : 0;
+  }
+  if (k >= 1 && 2 * k <= total) {
+    out.low = d[k - 1];
+    out.high = d[total - k];
+  }
+  return out;
 }
 
 } // namespace opbench::stats

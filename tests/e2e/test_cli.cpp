@@ -321,8 +321,13 @@ TEST_F(Cli, CompareExitCodesAndFormats) {
   const std::string base = k_data + "/compare/base.json", slow = k_data + "/compare/slow_mul.json";
   const auto same = opbench("compare " + base + " " + base);
   EXPECT_EQ(same.code, 0) << same.err;
-  EXPECT_NE(same.out.find("**0 slower, 0 faster, 5 same, 0 unknown**"), std::string::npos)
+  // Identical files: never slower or faster; `same` only where the repetitions bound a 5% change.
+  EXPECT_NE(same.out.find("**0 slower, 0 faster, 1 same, 4 unknown**"), std::string::npos)
       << same.out;
+  // Nothing could be judged (5 repetitions a side, 6 asked for): exit 3, not a silent 0.
+  const auto nothing = opbench("compare " + base + " " + base + " --min-replicates 6");
+  EXPECT_EQ(nothing.code, 3) << nothing.err;
+  EXPECT_NE(nothing.err.find("no case could be judged"), std::string::npos) << nothing.err;
   const auto regressed = opbench("compare " + base + " " + slow + " --format json");
   EXPECT_EQ(regressed.code, 1);
   EXPECT_EQ(Json::parse(regressed.out)["counts"]["slower"], 1);

@@ -7,8 +7,11 @@
 // inside one repetition, which are pseudo-replicates: with one repetition a side the verdict is
 // `unknown`, and so it is when a side's repetitions all come from one process (they share what
 // is fixed for a process: its layout, where its heap and thread pools landed), as a run of
-// `--processes 1` makes them. For nightly use, judge against the history instead
-// (gate/gate.hpp).
+// `--processes 1` makes them. `same` is said only where the data could have seen a change of the
+// threshold's size: the ratio's confidence interval (the U test's Hodges-Lehmann interval) lies
+// within [1 - threshold, 1 + threshold]; a change that is neither significant nor bounded is
+// `unknown`, saying how far its interval reaches. For nightly use, judge against the history
+// instead (gate/gate.hpp).
 
 #include <cstddef>
 #include <map>
@@ -52,7 +55,12 @@ struct CaseComparison {
   // What NEW's time was divided by for the machine's speed (CompareOptions::adjust_speed); 1:
   // nothing.
   double speed_factor = 1;
-  double p_value = 0;              // NaN when not tested
+  double p_value = 0; // NaN when not tested
+  // The ratio's confidence interval at 1 - alpha (stats::shift_interval on the log repetition
+  // medians): where the change may lie. `same` needs all of it within the threshold; NaN when not
+  // tested, infinite where the repetitions cannot bound it.
+  double ratio_low = 0;
+  double ratio_high = 0;
   std::size_t base_replicates = 0; // repetition medians
   std::size_t new_replicates = 0;
   std::size_t base_processes = 0; // the processes those came from (recorded_processes)
@@ -106,6 +114,8 @@ struct Comparison {
   std::size_t count(const std::string& verdict) const;
   // Some case is significantly slower by more than the threshold.
   bool regressed() const { return count("slower") > 0; }
+  // No case was judged: every one is `unknown` (or there were none in common).
+  bool nothing_judged() const { return count("unknown") == cases.size(); }
 };
 
 // The agreement of `cases` (see Agreement).

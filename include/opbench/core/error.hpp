@@ -10,6 +10,9 @@ namespace opbench {
 inline constexpr int k_exit_ok = 0;
 inline constexpr int k_exit_case_failed = 1;
 inline constexpr int k_exit_usage = 2;
+// `compare BASE NEW` only: no case could be judged (every one `unknown`), so exit 0 would claim
+// a comparison that did not happen.
+inline constexpr int k_exit_nothing_judged = 3;
 
 // Base of every error opbench reports; the message already carries its context.
 class Error : public std::runtime_error {

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "opbench/stats/mann_whitney.hpp"
 
 namespace opbench::stats {
@@ -50,6 +52,30 @@ TEST(MannWhitney, SymmetricInItsArguments) {
   const std::vector<double> x{1.1, 2.5, 3.9, 4.2, 8.8, 9.1, 0.3, 5.5, 6.1};
   const std::vector<double> y{2.2, 7.7, 9.9, 10.5, 11.0, 12.3, 6.6, 8.1, 13.4, 3.3};
   EXPECT_DOUBLE_EQ(mann_whitney_u(x, y).p_value, mann_whitney_u(y, x).p_value);
+}
+
+// R: wilcox.test(6:10, 1:5, conf.int = TRUE) gives the interval [2, 8] (achieved 96.8%) and
+// the estimate 5: U <= 2 is the exact 5% two-sided region for 5 and 5 values.
+TEST(ShiftInterval, MatchesRsWilcoxTestInterval) {
+  const ShiftInterval s = shift_interval({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10}, 0.95);
+  EXPECT_DOUBLE_EQ(s.low, 2);
+  EXPECT_DOUBLE_EQ(s.high, 8);
+  EXPECT_DOUBLE_EQ(s.estimate, 5);
+}
+
+TEST(ShiftInterval, TooFewValuesCannotBoundTheShift) {
+  const ShiftInterval s = shift_interval({1, 2}, {3, 4}, 0.95); // 2 and 2: P(U = 0) = 1/6
+  EXPECT_TRUE(std::isinf(s.low) && s.low < 0);
+  EXPECT_TRUE(std::isinf(s.high) && s.high > 0);
+  std::vector<double> x, y; // the normal approximation past 10,000 pairs: a narrow interval
+  for (int i = 0; i < 120; ++i) {
+    x.push_back(i % 10);
+    y.push_back(i % 10 + 100);
+  }
+  const ShiftInterval big = shift_interval(x, y, 0.95);
+  EXPECT_DOUBLE_EQ(big.estimate, 100);
+  EXPECT_GE(big.low, 99);
+  EXPECT_LE(big.high, 101);
 }
 
 } // namespace opbench::stats
