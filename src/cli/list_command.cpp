@@ -8,6 +8,7 @@
 #include "opbench/catalog/binder.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/core/strings.hpp"
+#include "opbench/plan/planner.hpp"
 
 namespace opbench::cli {
 namespace {
@@ -55,6 +56,11 @@ int list(const ListOptions& options, const GlobalOptions& global) {
     return 0;
   }
   const catalog::Catalog catalog = load_catalog_for(options.configs, global);
+  plan::check_filters(catalog,
+                      options.tag.empty() ? std::vector<std::string>{}
+                                          : std::vector<std::string>{options.tag},
+                      options.category.empty() ? std::vector<std::string>{}
+                                               : std::vector<std::string>{options.category});
   std::vector<const catalog::Entry*> shown;
   for (const auto& entry : catalog.entries) {
     if (!options.kind.empty() && entry.kind != options.kind)
@@ -108,7 +114,7 @@ void add_list_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--kind", options->kind, "Only this kind")
       ->check(CLI::IsMember({"op", "sample"}));
   cmd->add_option("--category", options->category, "Only this category");
-  cmd->add_option("--tag", options->tag, "Only entries with this tag");
+  cmd->add_option("--tag,--tags", options->tag, "Only entries with this tag");
   cmd->add_flag("--json", options->json, "Print JSON");
   cmd->add_flag("--md", options->markdown,
                 "Print a Markdown table (docs/samples.md's sample list: list --kind sample --md)");

@@ -199,7 +199,7 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--input", options->model_inputs,
                   "An input of --model, DIMS[:DTYPE] (repeatable)");
-  cmd->add_option("--tags", options->tags, "Keep entries with any of these tags");
+  cmd->add_option("--tags,--tag", options->tags, "Keep entries with any of these tags");
   cmd->add_option("--category", options->categories, "Keep entries of these categories");
   cmd->add_option(
       "--shape-class", options->shape_classes,

@@ -1,5 +1,6 @@
 #include "opbench/core/strings.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace opbench::core {
@@ -71,6 +72,40 @@ std::uint64_t stable_hash(std::string_view text) {
     hash *= 1099511628211ULL;
   }
   return hash;
+}
+
+std::vector<std::string> nearest(std::string_view word, const std::vector<std::string>& known,
+                                 std::size_t count) {
+  auto lower = [](std::string_view text) {
+    std::string out(text);
+    for (char& c : out)
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  const std::string a = lower(word);
+  std::vector<std::pair<std::size_t, std::size_t>> scored; // (distance, index in known)
+  for (std::size_t k = 0; k < known.size(); ++k) {
+    const std::string b = lower(known[k]);
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+      row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t above = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diagonal = above;
+      }
+    }
+    scored.emplace_back(row[b.size()], k);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < scored.size() && out.size() < count; ++i)
+    out.push_back(known[scored[i].second]);
+  return out;
 }
 
 } // namespace opbench::core

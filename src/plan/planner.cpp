@@ -233,21 +233,60 @@ bool name_matches(const catalog::Entry& entry, const std::string& name) {
                      [&](const auto& c) { return case_matches(c, name); });
 }
 
+namespace {
+
+// "'x' in --flag (nearest: a, b, c; HINT)".
+std::string unknown_value(const std::string& what, const std::string& value,
+                          const std::string& flag, const std::vector<std::string>& known,
+                          const std::string& hint) {
+  return "unknown " + what + " '" + value + "' in " + flag +
+         " (nearest: " + core::join(core::nearest(value, known), ", ") + "; " + hint + ")";
+}
+
+} // namespace
+
+void check_filters(const catalog::Catalog& catalog, const std::vector<std::string>& tags,
+                   const std::vector<std::string>& categories) {
+  std::set<std::string> known_tags, known_categories;
+  for (const auto& entry : catalog.entries) {
+    known_tags.insert(entry.tags.begin(), entry.tags.end());
+    known_categories.insert(entry.category);
+  }
+  for (const auto& tag : tags) {
+    if (known_tags.count(tag) == 0) {
+      throw UsageError(unknown_value("tag", tag, "--tags", {known_tags.begin(), known_tags.end()},
+                                     "opbench list-tags lists them"));
+    }
+  }
+  for (const auto& category : categories) {
+    if (known_categories.count(category) == 0) {
+      throw UsageError(unknown_value("category", category, "--category",
+                                     {known_categories.begin(), known_categories.end()},
+                                     "opbench list shows them"));
+    }
+  }
+}
+
 std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& options) {
+  check_filters(catalog, options.tags, options.categories);
+  std::vector<std::string> operator_names, sample_names;
+  for (const auto& entry : catalog.entries)
+    (entry.kind == "sample" ? sample_names : operator_names).push_back(entry.name);
   for (const auto& name : options.ops) {
     const bool found =
         std::any_of(catalog.entries.begin(), catalog.entries.end(), [&](const auto& entry) {
           return entry.kind != "sample" && name_matches(entry, name);
         });
     if (!found) {
-      throw UsageError("unknown operator '" + name +
-                       "' in --ops (opbench list shows what can run)");
+      throw UsageError(unknown_value("operator", name, "--ops", operator_names,
+                                     "opbench list shows what can run"));
     }
   }
   for (const auto& name : options.samples) {
     if (!std::any_of(catalog.entries.begin(), catalog.entries.end(),
                      [&](const auto& e) { return e.kind == "sample" && e.name == name; })) {
-      throw UsageError("unknown sample '" + name + "' in --samples (opbench list --kind sample)");
+      throw UsageError(
+          unknown_value("sample", name, "--samples", sample_names, "opbench list --kind sample"));
     }
   }
   for (const auto& axis : options.axes) {

@@ -76,6 +76,23 @@ TEST_F(Cli, UnknownOpAndMissingGpuAreUsageErrors) {
   const auto op = opbench("run --config " + k_data + "/tiny.csv --ops nosuch" + k_quick);
   EXPECT_EQ(op.code, 2);
   EXPECT_NE(op.err.find("unknown operator 'nosuch'"), std::string::npos) << op.err;
+  // #46: a filter value that matches nothing names the nearest known ones, in run and list alike
+  // (list --tag printed an empty table with exit 0; run said only "no case matches").
+  const auto typo = opbench("run --ops addd --dry-run");
+  EXPECT_EQ(typo.code, 2);
+  EXPECT_NE(typo.err.find("unknown operator 'addd' in --ops (nearest: add"), std::string::npos)
+      << typo.err;
+  for (const std::string& command : {"run --dry-run --tags Forloop", "list --tag Forloop"}) {
+    const auto tag = opbench(command);
+    EXPECT_EQ(tag.code, 2) << command;
+    EXPECT_NE(tag.err.find("unknown tag 'Forloop' in --tags (nearest: ForLoop"), std::string::npos)
+        << command << ": " << tag.err;
+  }
+  const auto category = opbench("list --category activatoin");
+  EXPECT_EQ(category.code, 2);
+  EXPECT_NE(category.err.find("unknown category 'activatoin' in --category (nearest: activation"),
+            std::string::npos)
+      << category.err;
   const auto flag = opbench("run --no-such-flag");
   EXPECT_EQ(flag.code, 2);
   const auto gpu = opbench("run --config " + k_data + "/tiny.csv --ctx cpu,gpu0" + k_quick);

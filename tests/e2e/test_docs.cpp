@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_fixture.hpp"
 #include "opbench/core/files.hpp"
 #include "temp_dir.hpp"
 
@@ -142,6 +143,53 @@ TEST(Docs, AnchorsAreMadeAsGitHubMakesThem) {
             (std::set<std::string>{"a", "b-c"}));
   EXPECT_EQ(links_of("see [a](x.md#y) and `[b](c)`\n```\n[no](z.md)\n```\n[d](https://e) [f](g h)"),
             (std::vector<std::string>{"x.md#y", "https://e"}));
+}
+
+// The options a text names: every `--name` that starts a word.
+std::set<std::string> options_in(const std::string& text) {
+  std::set<std::string> out;
+  for (std::size_t at = text.find("--"); at != std::string::npos; at = text.find("--", at + 2)) {
+    if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '-'))
+      continue;
+    std::size_t end = at + 2;
+    while (end < text.size() &&
+           (std::islower(static_cast<unsigned char>(text[end])) || text[end] == '-'))
+      ++end;
+    if (end > at + 2)
+      out.insert(text.substr(at, end - at));
+  }
+  return out;
+}
+
+// #46: the README's table of `run` options and `opbench run --help` name the same options (the
+// README had left out --samples, --memory-format and --trace).
+TEST_F(Cli, TheReadmesRunOptionsAreTheOptionsOfRunHelp) {
+  const std::string readme = testing::read_text(k_root + "/README.md");
+  const std::size_t start = readme.find("### `opbench run` options");
+  ASSERT_NE(start, std::string::npos);
+  const std::size_t end = readme.find("\n#", start + 1);
+  std::set<std::string> documented;
+  for (const std::string& line : prose_lines(readme.substr(start, end - start))) {
+    if (line.rfind("| `-", 0) != 0)
+      continue;
+    const std::string first_cell = line.substr(1, line.find(" | ", 1));
+    for (const auto& option : options_in(first_cell))
+      documented.insert(option);
+  }
+  const auto help = opbench("run --help");
+  ASSERT_EQ(help.code, 0) << help.err;
+  std::set<std::string> offered;
+  for (const std::string& line : prose_lines(help.out)) {
+    // "  --name ..." or "  -o,--name ...": an option's own line, not its description.
+    const std::size_t first = line.find_first_not_of(' ');
+    if (first == std::string::npos || first > 4 || line[first] != '-')
+      continue;
+    const std::string head = line.substr(first, line.find(' ', first) - first);
+    for (const auto& option : options_in(head))
+      offered.insert(option);
+  }
+  offered.erase("--help");
+  EXPECT_EQ(documented, offered);
 }
 
 } // namespace

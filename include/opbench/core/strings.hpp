@@ -26,6 +26,11 @@ std::vector<std::string> split_list(const std::vector<std::string>& items);
 // 64-bit FNV-1a of `text`: the same on every machine and build (shards, trace and cache names).
 std::uint64_t stable_hash(std::string_view text);
 
+// The `count` words of `known` closest to `word` (Levenshtein distance, case ignored; ties in
+// `known`'s order): what "did you mean" offers for a name that matches nothing.
+std::vector<std::string> nearest(std::string_view word, const std::vector<std::string>& known,
+                                 std::size_t count = 3);
+
 bool starts_with(std::string_view text, std::string_view prefix);
 bool ends_with(std::string_view text, std::string_view suffix);
 

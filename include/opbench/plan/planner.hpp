@@ -84,4 +84,10 @@ bool case_name_matches(const results::Case& c, const std::string& name);
 // same case id.
 std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& options);
 
+// Throws UsageError for a --tags or --category value no entry of `catalog` has, naming the value
+// and the nearest known ones (a filter that matches nothing is a typo far more often than an
+// empty selection); make_plan calls it, so does `list`.
+void check_filters(const catalog::Catalog& catalog, const std::vector<std::string>& tags,
+                   const std::vector<std::string>& categories);
+
 } // namespace opbench::plan

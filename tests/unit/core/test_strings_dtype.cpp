@@ -87,4 +87,11 @@ TEST(Dtype, AnOverlongDeviceIndexIsAUsageErrorNotAnException) {
   EXPECT_EQ(parse_device("cuda:65535").index, 65535);
 }
 
+TEST(Strings, NearestWordsByEditDistanceIgnoringCase) {
+  const std::vector<std::string> known = {"add", "mul", "addmm", "ForLoop", "softmax"};
+  EXPECT_EQ(nearest("addd", known), (std::vector<std::string>{"add", "addmm", "mul"}));
+  EXPECT_EQ(nearest("forloop", known, 1), (std::vector<std::string>{"ForLoop"}));
+  EXPECT_TRUE(nearest("x", {}).empty());
+}
+
 } // namespace opbench::core
