@@ -149,6 +149,49 @@ Json parse_cell(const std::string& cell) {
   return *value;
 }
 
+namespace {
+
+// One case row of a CSV config; throws ConfigError naming the file and row.
+CaseSpec case_of_row(const std::string& path, const std::vector<std::string>& columns,
+                     const CsvRecord& record) {
+  if (record.fields.size() != columns.size()) {
+    throw ConfigError(path + ":" + std::to_string(record.line) + ": expected " +
+                      std::to_string(columns.size()) + " fields (" + core::join(columns, ",") +
+                      "), found " + std::to_string(record.fields.size()));
+  }
+  CaseSpec spec;
+  spec.file = path;
+  spec.row = record.line;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    const std::string& column = columns[c];
+    // A NUL inside a cell would silently cut the value where C strings end.
+    if (record.fields[c].find('\0') != std::string::npos) {
+      throw ConfigError(path + ":" + std::to_string(record.line) + ": column '" + column +
+                        "' holds a NUL byte; expected text");
+    }
+    const std::string cell = core::trim(record.fields[c]);
+    if (column == "op") {
+      spec.op = cell;
+    } else if (column == "shape_class") {
+      spec.shape_class = cell;
+    } else if (column == "source") {
+      spec.source = cell;
+    } else if (column == "category") {
+      spec.category = cell;
+    } else if (column == "tags") {
+      spec.tags = parse_tags(cell);
+    } else if (!cell.empty()) {
+      spec.args[column] = parse_cell(cell);
+    }
+  }
+  if (spec.op.empty()) {
+    throw ConfigError(spec.location() + ": empty 'op' cell, expected an operator name");
+  }
+  return spec;
+}
+
+} // namespace
+
 std::vector<CaseSpec> load_csv(const std::string& path) {
   const auto records = parse_csv(path, read_file(path));
   if (records.empty())
@@ -174,45 +217,20 @@ std::vector<CaseSpec> load_csv(const std::string& path) {
   }
 
   std::vector<CaseSpec> cases;
+  // Every bad row is said at once (one line each), not only the first.
+  std::vector<std::string> errors;
   for (std::size_t r = 1; r < records.size(); ++r) {
     const CsvRecord& record = records[r];
     if (record.fields.size() == 1 && core::trim(record.fields[0]).empty())
       continue; // blank
-    if (record.fields.size() != columns.size()) {
-      throw ConfigError(path + ":" + std::to_string(record.line) + ": expected " +
-                        std::to_string(columns.size()) + " fields (" + core::join(columns, ",") +
-                        "), found " + std::to_string(record.fields.size()));
+    try {
+      cases.push_back(case_of_row(path, columns, record));
+    } catch (const ConfigError& e) {
+      errors.emplace_back(e.what());
     }
-    CaseSpec spec;
-    spec.file = path;
-    spec.row = record.line;
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-      const std::string& column = columns[c];
-      // A NUL inside a cell would silently cut the value where C strings end.
-      if (record.fields[c].find('\0') != std::string::npos) {
-        throw ConfigError(path + ":" + std::to_string(record.line) + ": column '" + column +
-                          "' holds a NUL byte; expected text");
-      }
-      const std::string cell = core::trim(record.fields[c]);
-      if (column == "op") {
-        spec.op = cell;
-      } else if (column == "shape_class") {
-        spec.shape_class = cell;
-      } else if (column == "source") {
-        spec.source = cell;
-      } else if (column == "category") {
-        spec.category = cell;
-      } else if (column == "tags") {
-        spec.tags = parse_tags(cell);
-      } else if (!cell.empty()) {
-        spec.args[column] = parse_cell(cell);
-      }
-    }
-    if (spec.op.empty()) {
-      throw ConfigError(spec.location() + ": empty 'op' cell, expected an operator name");
-    }
-    cases.push_back(std::move(spec));
   }
+  if (!errors.empty())
+    throw ConfigError(core::join(errors, "\n"));
   if (cases.empty()) {
     throw ConfigError(path + ":" + std::to_string(header.line) +
                       ": a header and no case rows; expected at least one row below the header");

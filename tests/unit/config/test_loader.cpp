@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "opbench/config/loader.hpp"
 #include "opbench/core/error.hpp"
 #include "temp_dir.hpp"
@@ -58,6 +60,18 @@ TEST(LoadCsv, WrongFieldCountNamesFileAndLine) {
   const auto path = dir.write("bad.csv", "op,self,other\nadd,[1],[1]\nadd,[2]\n");
   const std::string message = config_error([&] { load_csv(path); });
   EXPECT_NE(message.find(path + ":3: expected 3 fields"), std::string::npos) << message;
+}
+
+// #46: one malformed row hid the other bad rows; now each is said, one line each.
+TEST(LoadCsv, EveryBadRowIsSaidAtOnce) {
+  TempDir dir;
+  const auto path = dir.write("bad.csv", "op,self,other\nadd,[2]\nadd,[1],[1]\n,[1],[1]\n"
+                                         "mul,[1]\n");
+  const std::string message = config_error([&] { load_csv(path); });
+  EXPECT_NE(message.find(path + ":2: expected 3 fields"), std::string::npos) << message;
+  EXPECT_NE(message.find("\n" + path + ":4: empty 'op' cell"), std::string::npos) << message;
+  EXPECT_NE(message.find("\n" + path + ":5: expected 3 fields"), std::string::npos) << message;
+  EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 2) << message;
 }
 
 TEST(LoadCsv, MissingOpColumn) {
