@@ -8,6 +8,7 @@
 #include "opbench/core/strings.hpp"
 #include "opbench/history/history.hpp"
 #include "opbench/results/estimate.hpp"
+#include "opbench/results/merge.hpp"
 #include "opbench/results/store.hpp"
 
 namespace opbench::gate {

@@ -1,11 +1,48 @@
 #include "opbench/results/merge.hpp"
 
+#include <map>
 #include <set>
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
 
 namespace opbench::results {
+
+namespace {
+
+// A context's measuring settings by name: the top-level keys older files carry, then the
+// "measuring" record's fields (the same names where they overlap).
+std::map<std::string, Json> measuring_settings(const Json& context) {
+  std::map<std::string, Json> out;
+  for (const char* key : {"seed", "repetitions", "estimator", "processes", "interleave", "isolate"})
+    if (context.contains(key))
+      out[key] = context[key];
+  if (context.contains("measuring") && context["measuring"].is_object()) {
+    for (const auto& [key, value] : context["measuring"].items())
+      out[key] = value;
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<std::string> measuring_differences(const Json& a, const Json& b) {
+  const auto x = measuring_settings(a), y = measuring_settings(b);
+  std::set<std::string> names;
+  for (const auto& [key, value] : x)
+    names.insert(key);
+  for (const auto& [key, value] : y)
+    names.insert(key);
+  std::vector<std::string> out;
+  for (const auto& name : names) {
+    const auto i = x.find(name), j = y.find(name);
+    const std::string left = i == x.end() ? "not recorded" : i->second.dump();
+    const std::string right = j == y.end() ? "not recorded" : j->second.dump();
+    if (left != right)
+      out.push_back(name + " " + left + " vs " + right);
+  }
+  return out;
+}
 
 const std::vector<std::string>& setup_keys() {
   static const std::vector<std::string> k_keys = {"libtorch_version", "libtorch_cuda_compiled",

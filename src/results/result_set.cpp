@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -424,42 +422,6 @@ ResultSet result_set_from_json(const Json& json, const std::string& where) {
         case_result_from_json(json["cases"][i], where + ": cases[" + std::to_string(i) + "]"));
   }
   return set;
-}
-
-namespace {
-
-// A context's measuring settings by name: the top-level keys older files carry, then the
-// "measuring" record's fields (the same names where they overlap).
-std::map<std::string, Json> measuring_settings(const Json& context) {
-  std::map<std::string, Json> out;
-  for (const char* key : {"seed", "repetitions", "estimator", "processes", "interleave", "isolate"})
-    if (context.contains(key))
-      out[key] = context[key];
-  if (context.contains("measuring") && context["measuring"].is_object()) {
-    for (const auto& [key, value] : context["measuring"].items())
-      out[key] = value;
-  }
-  return out;
-}
-
-} // namespace
-
-std::vector<std::string> measuring_differences(const Json& a, const Json& b) {
-  const auto x = measuring_settings(a), y = measuring_settings(b);
-  std::set<std::string> names;
-  for (const auto& [key, value] : x)
-    names.insert(key);
-  for (const auto& [key, value] : y)
-    names.insert(key);
-  std::vector<std::string> out;
-  for (const auto& name : names) {
-    const auto i = x.find(name), j = y.find(name);
-    const std::string left = i == x.end() ? "not recorded" : i->second.dump();
-    const std::string right = j == y.end() ? "not recorded" : j->second.dump();
-    if (left != right)
-      out.push_back(name + " " + left + " vs " + right);
-  }
-  return out;
 }
 
 } // namespace opbench::results

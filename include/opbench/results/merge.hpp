@@ -12,6 +12,13 @@
 
 namespace opbench::results {
 
+// How two results' contexts differ in the way they were measured: the settings record
+// ("measuring", run/settings.hpp's measuring_json: each of its fields) and the keys older files
+// carry at the top (seed, repetitions, estimator, processes, interleave, isolate). One entry per
+// difference, "processes 3 vs 1" (a's value first); empty when they were measured alike. A file
+// with no record of a setting differs only from one that has it.
+std::vector<std::string> measuring_differences(const Json& a, const Json& b);
+
 // The context fields of the setup that must agree for results to be merged.
 const std::vector<std::string>& setup_keys();
 

@@ -162,11 +162,4 @@ Json to_json(const TimeSpent& spent);
 CaseResult case_result_from_json(const Json& json, const std::string& where);
 ResultSet result_set_from_json(const Json& json, const std::string& where);
 
-// How two results' contexts differ in the way they were measured: the settings record
-// ("measuring", run/settings.hpp's measuring_json: each of its fields) and the keys older files
-// carry at the top (seed, repetitions, estimator, processes, interleave, isolate). One entry per
-// difference, "processes 3 vs 1" (a's value first); empty when they were measured alike. A file
-// with no record of a setting differs only from one that has it.
-std::vector<std::string> measuring_differences(const Json& a, const Json& b);
-
 } // namespace opbench::results

@@ -13,6 +13,7 @@
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/results/estimate.hpp"
+#include "opbench/results/merge.hpp"
 #include "opbench/results/store.hpp"
 #include "sample_result.hpp"
 #include "temp_dir.hpp"
