@@ -86,7 +86,7 @@ void add_samples(Catalog& catalog, const std::vector<SampleInfo>& samples) {
   for (const auto& info : samples) {
     Entry entry;
     entry.name = info.name;
-    entry.kind = "sample";
+    entry.kind = results::Kind::sample;
     entry.category = "longtail";
     entry.written_from = info.written_from;
     entry.axes = info.axes;
@@ -118,8 +118,7 @@ void add_samples(Catalog& catalog, const std::vector<SampleInfo>& samples) {
   // By name; where an operator and a sample share one, the operator first (what `show NAME`
   // picks), whatever order the entries were added in (std::sort alone leaves ties unordered).
   std::sort(catalog.entries.begin(), catalog.entries.end(), [](const auto& a, const auto& b) {
-    return std::make_tuple(a.name, a.kind != "op", a.kind) <
-           std::make_tuple(b.name, b.kind != "op", b.kind);
+    return std::make_tuple(a.name, a.kind) < std::make_tuple(b.name, b.kind);
   });
 }
 

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,10 @@ inline constexpr run::Range seconds{1e-3, 3600, false};  // calibrate --seconds
 // A seed: a whole number from 0 to 2^64-1 written in digits (not -1, 1e23 or 2^64, which the
 // parser would wrap or round).
 CLI::Validator seed_value();
+
+// `--kind op|sample` (list, show): `kind` is left empty when the option is not given.
+CLI::Option* add_kind_option(CLI::App& command, std::optional<results::Kind>& kind,
+                             const std::string& description);
 
 void add_run_command(CLI::App& app, GlobalOptions& global);
 void add_list_command(CLI::App& app, GlobalOptions& global);

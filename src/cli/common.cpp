@@ -47,6 +47,19 @@ CLI::Validator seed_value() {
       "0 to 2^64-1");
 }
 
+CLI::Option* add_kind_option(CLI::App& command, std::optional<results::Kind>& kind,
+                             const std::string& description) {
+  return command
+      .add_option_function<std::string>(
+          "--kind",
+          [&kind](const std::string& name) {
+            kind = core::parse_name_or_throw<results::Kind>(name, "kind", "--kind");
+          },
+          description)
+      ->check(
+          CLI::IsMember({core::name_of(results::Kind::op), core::name_of(results::Kind::sample)}));
+}
+
 std::vector<int> threads_axis(const std::vector<int>& given) {
   if (given.empty())
     return {exec::default_threads()};

@@ -15,7 +15,7 @@ namespace {
 
 struct ListOptions {
   std::vector<std::string> configs;
-  std::string kind;
+  std::optional<results::Kind> kind;
   std::string category;
   std::string tag;
   bool json = false;
@@ -37,9 +37,9 @@ void print_markdown(const std::vector<const catalog::Entry*>& shown) {
         url_at == std::string::npos
             ? "`" + entry->name + "`"
             : "[`" + entry->name + "`](" + core::trim(source.substr(url_at)) + ")";
-    std::cout << "| " << name << " | " << entry->kind << " | " << core::join(entry->tags, " ")
-              << " | " << (project.empty() ? "-" : project) << " | " << entry->cases.size()
-              << " |\n";
+    std::cout << "| " << name << " | " << core::name_of(entry->kind) << " | "
+              << core::join(entry->tags, " ") << " | " << (project.empty() ? "-" : project) << " | "
+              << entry->cases.size() << " |\n";
   }
 }
 
@@ -63,7 +63,7 @@ int list(const ListOptions& options, const GlobalOptions& global) {
                                                : std::vector<std::string>{options.category});
   std::vector<const catalog::Entry*> shown;
   for (const auto& entry : catalog.entries) {
-    if (!options.kind.empty() && entry.kind != options.kind)
+    if (options.kind && entry.kind != *options.kind)
       continue;
     if (!options.category.empty() && entry.category != options.category)
       continue;
@@ -81,7 +81,7 @@ int list(const ListOptions& options, const GlobalOptions& global) {
     Json out = Json::array();
     for (const auto* entry : shown) {
       out.push_back({{"name", entry->name},
-                     {"kind", entry->kind},
+                     {"kind", core::name_of(entry->kind)},
                      {"category", entry->category},
                      {"tags", entry->tags},
                      {"cases", entry->cases.size()},
@@ -96,7 +96,8 @@ int list(const ListOptions& options, const GlobalOptions& global) {
   std::cout << fmt::format("{:<{}}  {:<6}  {:<14}  {:>5}  {}\n", "NAME", width, "KIND", "CATEGORY",
                            "CASES", "TAGS");
   for (const auto* entry : shown) {
-    std::cout << fmt::format("{:<{}}  {:<6}  {:<14}  {:>5}  {}\n", entry->name, width, entry->kind,
+    std::cout << fmt::format("{:<{}}  {:<6}  {:<14}  {:>5}  {}\n", entry->name, width,
+                             core::name_of(entry->kind),
                              entry->category.empty() ? "-" : entry->category, entry->cases.size(),
                              core::join(entry->tags, " "));
   }
@@ -111,8 +112,7 @@ void add_list_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--config", options->configs,
                   "Config file to load instead of the config directory")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--kind", options->kind, "Only this kind")
-      ->check(CLI::IsMember({"op", "sample"}));
+  add_kind_option(*cmd, options->kind, "Only this kind");
   cmd->add_option("--category", options->category, "Only this category");
   cmd->add_option("--tag,--tags", options->tag, "Only entries with this tag");
   cmd->add_flag("--json", options->json, "Print JSON");

@@ -18,7 +18,7 @@ struct ShowOptions {
   std::string name;
   std::vector<std::string> configs;
   bool json = false;
-  std::string kind; // "op" or "sample" when a name is both; "" takes the first
+  std::optional<results::Kind> kind; // which, when a name is both; none takes the first
 };
 
 std::string args_text(const Json& given) {
@@ -51,8 +51,8 @@ std::string parameter_text(const catalog::SampleParameter& p) {
 }
 
 // "an operator" or "a sample".
-std::string a_kind(const std::string& kind) {
-  return kind == "op" ? "an operator" : "a " + kind;
+std::string a_kind(results::Kind kind) {
+  return kind == results::Kind::op ? "an operator" : "a " + core::name_of(kind);
 }
 
 int show(const ShowOptions& options, const GlobalOptions& global) {
@@ -63,20 +63,20 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
   for (const auto& candidate : catalog.entries) {
     if (candidate.name != options.name)
       continue;
-    if (entry == nullptr && (options.kind.empty() || candidate.kind == options.kind)) {
+    if (entry == nullptr && (!options.kind || candidate.kind == *options.kind)) {
       entry = &candidate;
     } else {
       namesake = &candidate;
     }
   }
-  if (entry == nullptr && !options.kind.empty() && namesake != nullptr) {
-    throw UsageError("'" + options.name + "' is not " + a_kind(options.kind) + " (it is " +
+  if (entry == nullptr && options.kind && namesake != nullptr) {
+    throw UsageError("'" + options.name + "' is not " + a_kind(*options.kind) + " (it is " +
                      a_kind(namesake->kind) + ")");
   }
   if (entry == nullptr) {
     for (const auto& candidate : catalog.entries) {
       if (plan::name_matches(candidate, options.name) &&
-          (options.kind.empty() || candidate.kind == options.kind)) {
+          (!options.kind || candidate.kind == *options.kind)) {
         entry = &candidate;
         break;
       }
@@ -94,7 +94,7 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
   }
   if (options.json) {
     Json out = {{"name", entry->name},
-                {"kind", entry->kind},
+                {"kind", core::name_of(entry->kind)},
                 {"category", entry->category},
                 {"tags", entry->tags},
                 {"files", entry->files()}};
@@ -137,11 +137,11 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
     std::cout << out.dump(2) << "\n";
     return 0;
   }
-  std::cout << fmt::format("{}  ({}{})\n", entry->name, entry->kind,
+  std::cout << fmt::format("{}  ({}{})\n", entry->name, core::name_of(entry->kind),
                            entry->category.empty() ? "" : ", category " + entry->category);
   if (namesake != nullptr && namesake->kind != entry->kind) {
     std::cout << fmt::format("also {} of this name: opbench show --kind {} {}\n",
-                             a_kind(namesake->kind), namesake->kind, entry->name);
+                             a_kind(namesake->kind), core::name_of(namesake->kind), entry->name);
   }
   if (!entry->tags.empty())
     std::cout << "tags: " << core::join(entry->tags, " ") << "\n";
@@ -193,9 +193,8 @@ void add_show_command(CLI::App& app, GlobalOptions& global) {
                   "Config file to load instead of the config directory")
       ->check(CLI::ExistingFile);
   cmd->add_flag("--json", options->json, "Print JSON");
-  cmd->add_option("--kind", options->kind,
-                  "The entry of this kind, where an operator and a sample share a name")
-      ->check(CLI::IsMember({"op", "sample"}));
+  add_kind_option(*cmd, options->kind,
+                  "The entry of this kind, where an operator and a sample share a name");
   cmd->callback([options, &global] { global.exit_code = show(*options, global); });
 }
 

@@ -91,7 +91,7 @@ Measurement time_on_host(const results::Case& c, const ExecOptions& options, Wor
     measure_options.interruptions = interruptions_of_this_process;
   const int threads = at::get_num_threads();
   SteadyTimer timer(std::move(sync));
-  timing.timer = timer.name();
+  timing.timer = timer.id();
   timing.measures = cpu ? results::Measures::host : results::Measures::host_sync;
   const bool bracketed = cpu && w.input_bytes >= memory_bound_bytes();
   auto start = std::chrono::steady_clock::now();
@@ -152,7 +152,7 @@ Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Wor
       measure_with(w.call, w.restore, flush, options.cold, launch_options, launches);
   timing.cpu_times.push_back(stats::median(cpu.samples));
 
-  timing.timer = events.name();
+  timing.timer = events.id();
   timing.measures = results::Measures::batch;
   const std::string not_capturable = !w.not_capturable.empty() ? w.not_capturable : host_sync;
   if (!not_capturable.empty()) {
@@ -179,7 +179,7 @@ Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Wor
     // its cost is the host's, measured as the CPU time is, with the full stopping rule.
     SteadyTimer host(drain, /*sync_at_stop=*/false);
     Measurement h = measure_with(w.call, w.restore, flush, options.cold, options.measure, host);
-    timing.timer = host.name();
+    timing.timer = host.id();
     timing.cuda_graph = "on: no device work";
     timing.measures = results::Measures::cpu;
     return h;

@@ -32,7 +32,7 @@ bool entry_name_matches(const catalog::Entry& entry, const std::string& name) {
 // of them. A combination reached from two catalogue cases is planned once.
 std::vector<catalog::CatalogCase> swept(const catalog::Entry& entry,
                                         const std::vector<AxisSweep>& axes) {
-  if (entry.kind != "sample" || axes.empty())
+  if (entry.kind != results::Kind::sample || axes.empty())
     return entry.cases;
   std::vector<catalog::CatalogCase> out = entry.cases;
   for (const auto& axis : axes) {
@@ -271,11 +271,11 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
   check_filters(catalog, options.tags, options.categories);
   std::vector<std::string> operator_names, sample_names;
   for (const auto& entry : catalog.entries)
-    (entry.kind == "sample" ? sample_names : operator_names).push_back(entry.name);
+    (entry.kind == results::Kind::sample ? sample_names : operator_names).push_back(entry.name);
   for (const auto& name : options.ops) {
     const bool found =
         std::any_of(catalog.entries.begin(), catalog.entries.end(), [&](const auto& entry) {
-          return entry.kind != "sample" && name_matches(entry, name);
+          return entry.kind != results::Kind::sample && name_matches(entry, name);
         });
     if (!found) {
       throw UsageError(unknown_value("operator", name, "--ops", operator_names,
@@ -283,8 +283,9 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
     }
   }
   for (const auto& name : options.samples) {
-    if (!std::any_of(catalog.entries.begin(), catalog.entries.end(),
-                     [&](const auto& e) { return e.kind == "sample" && e.name == name; })) {
+    if (!std::any_of(catalog.entries.begin(), catalog.entries.end(), [&](const auto& e) {
+          return e.kind == results::Kind::sample && e.name == name;
+        })) {
       throw UsageError(
           unknown_value("sample", name, "--samples", sample_names, "opbench list --kind sample"));
     }
@@ -300,7 +301,7 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
   for (const auto& entry : catalog.entries) {
     if (by_name) {
       const bool named =
-          entry.kind == "sample"
+          entry.kind == results::Kind::sample
               ? contains(options.samples, entry.name)
               : std::any_of(options.ops.begin(), options.ops.end(),
                             [&](const auto& name) { return name_matches(entry, name); });
@@ -317,12 +318,13 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
     // A name that selects the entry by its own name takes all its cases; a resolved overload
     // name ("add.Tensor") takes only the cases bound to that overload.
     const bool whole_entry =
-        options.ops.empty() || entry.kind == "sample" ||
+        options.ops.empty() || entry.kind == results::Kind::sample ||
         std::any_of(options.ops.begin(), options.ops.end(),
                     [&](const auto& name) { return entry_name_matches(entry, name); });
     for (const auto& axis : options.axes) {
-      if (entry.kind == "sample" && (contains(entry.axes, axis.name) ||
-                                     catalog::find_parameter(entry.parameters, axis.name))) {
+      if (entry.kind == results::Kind::sample &&
+          (contains(entry.axes, axis.name) ||
+           catalog::find_parameter(entry.parameters, axis.name))) {
         axes_swept.insert(axis.name);
       }
     }
@@ -353,7 +355,7 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
                     continue;
                   results::Case c = make_case(entry.name, item.bound, dtype, device, threads,
                                               direction, options.seed, memory_format, stage);
-                  c.kind = entry.kind == "sample" ? results::Kind::sample : results::Kind::op;
+                  c.kind = entry.kind;
                   c.shape_class = item.spec.shape_class;
                   c.category = item.spec.category.empty() ? entry.category : item.spec.category;
                   c.tags = item.spec.tags;

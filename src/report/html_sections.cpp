@@ -125,16 +125,16 @@ void write_stages(const StageTable& table, std::ostream& out) {
          "&times;8.</p>\n";
   out << "<table id=\"stage-table\"><thead><tr><th>case</th><th>tags</th>";
   for (const auto& stage : table.stages)
-    out << "<th>" << esc(stage) << "</th>";
+    out << "<th>" << esc(core::name_of(stage)) << "</th>";
   out << "</tr></thead><tbody>\n";
   for (const StageRow& row : table.rows) {
     out << "<tr><td><code>" << esc(row.case_id) << "</code></td><td>"
         << esc(core::join(row.tags, " ")) << "</td>";
     for (const StageCell& cell : row.cells) {
-      if (cell.status != "ok") {
-        out << "<td class=\"" << esc(cell.status) << "\" title=\""
+      if (!cell.ok()) {
+        out << "<td class=\"" << esc(cell.status_name()) << "\" title=\""
             << esc(core::first_line(cell.message)) << "\">"
-            << (cell.status.empty() ? "-" : esc(cell.status)) << "</td>";
+            << (cell.status ? esc(cell.status_name()) : "-") << "</td>";
         continue;
       }
       out << "<td>" << core::format_duration(cell.time);
@@ -148,7 +148,7 @@ void write_stages(const StageTable& table, std::ostream& out) {
   }
   out << "</tbody></table>\n<table id=\"stage-means\"><thead><tr><th>geometric mean (rows)</th>";
   for (std::size_t s = 1; s < table.stages.size(); ++s)
-    out << "<th>" << esc(table.stages[s]) << "</th>";
+    out << "<th>" << esc(core::name_of(table.stages[s])) << "</th>";
   out << "</tr></thead><tbody>\n";
   for (const StageMean& mean : table.means) {
     out << "<tr><td>" << esc(mean.group) << "</td>";

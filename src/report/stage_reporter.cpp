@@ -44,8 +44,7 @@ StageMean mean_of(const std::string& group, const StageTable& table,
 }
 
 bool ran_every_stage(const StageRow& row) {
-  return std::all_of(row.cells.begin(), row.cells.end(),
-                     [](const StageCell& c) { return c.status == "ok"; });
+  return std::all_of(row.cells.begin(), row.cells.end(), [](const StageCell& c) { return c.ok(); });
 }
 
 std::string speedup_text(const std::optional<double>& s) {
@@ -91,33 +90,33 @@ void write_markdown(const StageTable& table, std::ostream& out) {
          "— : not run, skipped or failed (reasons below).\n\n";
   out << "| case | | tags |";
   for (const auto& stage : table.stages)
-    out << " " << stage << " |" << (stage == "eager" ? "" : " × |");
+    out << " " << core::name_of(stage) << " |" << (stage == results::Stage::eager ? "" : " × |");
   out << " ATen calls | fused kernels |\n|---|---|---|";
   for (const auto& stage : table.stages)
-    out << "---:|" << (stage == "eager" ? "" : "---:|");
+    out << "---:|" << (stage == results::Stage::eager ? "" : "---:|");
   out << "---|---:|\n";
-  const auto fused = std::find(table.stages.begin(), table.stages.end(), "fused");
+  const auto fused = std::find(table.stages.begin(), table.stages.end(), results::Stage::fused);
   for (const StageRow& row : table.rows) {
     out << "| " << row.name << " | `" << case_text(row) << "` | " << tags_text(row.tags) << " |";
     std::vector<std::string> calls;
     for (std::size_t s = 0; s < table.stages.size(); ++s) {
       const StageCell& cell = row.cells[s];
-      out << " " << (cell.status == "ok" ? core::format_duration(cell.time) : "—") << " |";
+      out << " " << (cell.ok() ? core::format_duration(cell.time) : "—") << " |";
       if (s > 0)
         out << " " << speedup_text(cell.speedup) << " |";
-      calls.push_back(cell.status == "ok" ? count_text(cell.aten_calls) : "—");
+      calls.push_back(cell.ok() ? count_text(cell.aten_calls) : "—");
     }
     out << " " << core::join(calls, " / ") << " |";
     if (fused != table.stages.end()) {
       const StageCell& cell = row.cells[static_cast<std::size_t>(fused - table.stages.begin())];
-      out << " " << (cell.status == "ok" ? count_text(cell.fusion_groups) : "—") << " |\n";
+      out << " " << (cell.ok() ? count_text(cell.fusion_groups) : "—") << " |\n";
     } else {
       out << " - |\n";
     }
   }
   out << "\n## Geometric mean of the speedup over eager (rows)\n\n| group |";
   for (std::size_t s = 1; s < table.stages.size(); ++s)
-    out << " " << table.stages[s] << " |";
+    out << " " << core::name_of(table.stages[s]) << " |";
   out << "\n|---|";
   for (std::size_t s = 1; s < table.stages.size(); ++s)
     out << "---:|";
@@ -133,9 +132,10 @@ void write_markdown(const StageTable& table, std::ostream& out) {
   for (const StageRow& row : table.rows) {
     for (std::size_t s = 0; s < table.stages.size(); ++s) {
       const StageCell& cell = row.cells[s];
-      if (cell.status.empty() || cell.status == "ok")
+      if (!cell.status || cell.ok())
         continue;
-      reasons[table.stages[s] + " " + cell.status + ": " + core::first_line(cell.message)]
+      reasons[core::name_of(table.stages[s]) + " " + cell.status_name() + ": " +
+              core::first_line(cell.message)]
           .push_back(row.case_id);
     }
   }
@@ -151,16 +151,17 @@ void write_csv(const StageTable& table, std::ostream& out) {
   out << "case_id,name,kind,tags,source,device";
   for (const auto& stage : table.stages) {
     out << fmt::format(
-        ",{0}_status,{0}_time_s,{0}_speedup,{0}_aten_calls,{0}_fusion_groups,{0}_message", stage);
+        ",{0}_status,{0}_time_s,{0}_speedup,{0}_aten_calls,{0}_fusion_groups,{0}_message",
+        core::name_of(stage));
   }
   out << "\n";
   for (const StageRow& row : table.rows) {
-    out << core::csv_field(row.case_id) << ',' << core::csv_field(row.name) << ',' << row.kind
-        << ',' << core::csv_field(core::join(row.tags, " ")) << ',' << core::csv_field(row.source)
-        << ',' << row.device;
+    out << core::csv_field(row.case_id) << ',' << core::csv_field(row.name) << ','
+        << core::name_of(row.kind) << ',' << core::csv_field(core::join(row.tags, " ")) << ','
+        << core::csv_field(row.source) << ',' << row.device;
     for (const StageCell& cell : row.cells) {
-      const bool ok = cell.status == "ok";
-      out << ',' << cell.status << ',' << (ok ? fmt::format("{:.9g}", cell.time) : "") << ','
+      const bool ok = cell.ok();
+      out << ',' << cell.status_name() << ',' << (ok ? fmt::format("{:.9g}", cell.time) : "") << ','
           << (cell.speedup ? fmt::format("{:.4f}", *cell.speedup) : "") << ','
           << (ok && cell.aten_calls ? std::to_string(*cell.aten_calls) : "") << ','
           << (ok && cell.fusion_groups ? std::to_string(*cell.fusion_groups) : "") << ','
@@ -180,16 +181,14 @@ double stage_time(const results::CaseResult& r) {
 
 StageTable make_stage_table(const results::ResultSet& set) {
   StageTable table;
-  std::set<std::string> present{"eager"}, staged;
+  std::set<results::Stage> present{results::Stage::eager};
+  std::set<std::string> staged;
   for (const auto& r : set.cases) {
-    present.insert(core::name_of(r.c.stage));
+    present.insert(r.c.stage);
     if (r.c.stage != results::Stage::eager)
       staged.insert(results::eager_case_id(r.c));
   }
-  for (const auto& stage : core::names_of<results::Stage>()) {
-    if (present.count(stage) > 0)
-      table.stages.push_back(stage);
-  }
+  table.stages.assign(present.begin(), present.end()); // std::set keeps Stage's order
   std::map<std::string, std::size_t> row_of;
   for (const auto& r : set.cases) {
     const std::string id = results::eager_case_id(r.c);
@@ -200,7 +199,7 @@ StageTable make_stage_table(const results::ResultSet& set) {
       StageRow row;
       row.case_id = id;
       row.name = r.c.name;
-      row.kind = core::name_of(r.c.kind);
+      row.kind = r.c.kind;
       row.source = r.c.source;
       row.device = r.c.device;
       row.tags = r.c.tags;
@@ -208,10 +207,9 @@ StageTable make_stage_table(const results::ResultSet& set) {
       table.rows.push_back(std::move(row));
     }
     const auto s = static_cast<std::size_t>(
-        std::find(table.stages.begin(), table.stages.end(), core::name_of(r.c.stage)) -
-        table.stages.begin());
+        std::find(table.stages.begin(), table.stages.end(), r.c.stage) - table.stages.begin());
     StageCell& cell = table.rows[it->second].cells[s];
-    cell.status = core::name_of(r.status);
+    cell.status = r.status;
     cell.message = r.message;
     if (r.status == results::Status::ok) {
       cell.time = stage_time(r);
@@ -223,7 +221,7 @@ StageTable make_stage_table(const results::ResultSet& set) {
   for (StageRow& row : table.rows) {
     const StageCell& eager = row.cells[0];
     for (StageCell& cell : row.cells) {
-      if (eager.status == "ok" && cell.status == "ok" && eager.time > 0 && cell.time > 0) {
+      if (eager.ok() && cell.ok() && eager.time > 0 && cell.time > 0) {
         cell.speedup = eager.time / cell.time;
       }
     }

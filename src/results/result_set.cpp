@@ -102,7 +102,7 @@ Json to_json(const CaseResult& result) {
                      {"spread", number(result.estimate.spread)}};
   out["stats"] = summary_json(result.summary);
   Json timing = Json::object();
-  timing["timer"] = result.timing.timer;
+  timing["timer"] = result.timing.timer ? core::name_of(*result.timing.timer) : std::string();
   timing["mode"] = result.timing.mode;
   timing["call_path"] = core::name_of(result.timing.call_path);
   timing["cuda_graph"] = result.timing.cuda_graph;
@@ -225,13 +225,15 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
     }
     if (json.contains("timing") && json["timing"].is_object()) {
       const Json& t = json["timing"];
-      result.timing.timer = t.value("timer", std::string());
+      if (const auto timer = t.value("timer", std::string()); !timer.empty())
+        result.timing.timer = core::parse_name_or_throw<Timer>(timer, "timer", where);
       result.timing.mode = t.value("mode", std::string("hot"));
       result.timing.call_path = core::parse_name_or_throw<CallPath>(
           t.value("call_path", std::string("boxed")), "call path", where);
       result.timing.cuda_graph = t.value("cuda_graph", std::string("off"));
       result.timing.measures = core::parse_name_or_throw<Measures>(
-          t.value("measures", std::string(result.timing.timer == "cuda_event" ? "batch" : "host")),
+          t.value("measures",
+                  std::string(result.timing.timer == Timer::cuda_event ? "batch" : "host")),
           "measures", where);
       auto read_list = [&](const char* key, std::vector<double>& out) {
         if (!t.contains(key) || !t[key].is_array())

@@ -23,7 +23,7 @@ inline CaseResult make_result(const std::string& id, std::vector<double> samples
   r.c.direction = results::Direction::forward;
   r.samples = std::move(samples);
   r.summary = stats::summarize(r.samples);
-  r.timing.timer = "steady_clock";
+  r.timing.timer = results::Timer::steady_clock;
   r.timing.block_size = 100;
   r.memory = MemoryStats{};
   r.memory->peak_bytes = 16;

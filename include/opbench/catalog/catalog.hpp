@@ -9,6 +9,7 @@
 #include "opbench/catalog/sample_parameter.hpp"
 #include "opbench/catalog/samples.hpp"
 #include "opbench/config/case_spec.hpp"
+#include "opbench/results/vocabulary.hpp"
 
 namespace opbench::catalog {
 
@@ -20,10 +21,10 @@ struct CatalogCase {
 
 // One benchmarkable name and its cases.
 struct Entry {
-  std::string name;              // as configs write it, without "aten::": "conv2d", "add.Tensor"
-  std::string kind = "op";       // "op" or "sample"
-  std::string category;          // first category its rows give; "" when none
-  std::vector<std::string> tags; // union of its rows' tags, sorted
+  std::string name; // as configs write it, without "aten::": "conv2d", "add.Tensor"
+  results::Kind kind = results::Kind::op; // op or sample
+  std::string category;                   // first category its rows give; "" when none
+  std::vector<std::string> tags;          // union of its rows' tags, sorted
   std::vector<CatalogCase> cases;
   std::string written_from;      // samples whose catalogue row has no source: what the body follows
   std::vector<std::string> axes; // samples: the names of each case's sizes

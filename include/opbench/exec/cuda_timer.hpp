@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "opbench/results/vocabulary.hpp"
+
 namespace opbench::exec {
 
 class CudaEventTimer {
@@ -42,7 +44,7 @@ public:
     m_used = 0;
     return seconds;
   }
-  const char* name() const { return "cuda_event"; }
+  results::Timer id() const { return results::Timer::cuda_event; }
 
 private:
   c10::cuda::CUDAStream m_stream;

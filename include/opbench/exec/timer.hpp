@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "opbench/results/vocabulary.hpp"
+
 namespace opbench::exec {
 
 // Host wall clock (std::chrono::steady_clock). For CPU work, which is synchronous; with a
@@ -38,8 +40,10 @@ public:
         std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count());
   }
   std::vector<double> collect() { return std::exchange(m_seconds, {}); }
-  const char* name() const {
-    return !m_sync ? "steady_clock" : m_sync_at_stop ? "host_sync" : "host_launch";
+  results::Timer id() const {
+    return !m_sync          ? results::Timer::steady_clock
+           : m_sync_at_stop ? results::Timer::host_sync
+                            : results::Timer::host_launch;
   }
 
 private:

@@ -8,22 +8,28 @@
 #include <vector>
 
 #include "opbench/report/reporter.hpp"
+#include "opbench/results/vocabulary.hpp"
 
 namespace opbench::report {
 
 // One stage of one row.
 struct StageCell {
-  std::string status;                        // "ok", "skipped", "error"; "" when not run
+  std::optional<results::Status> status;     // none when the case was not run at this stage
   std::string message;                       // why, when not ok
   double time = 0;                           // seconds per call (see stage_time)
   std::optional<double> speedup;             // eager's time / this time
   std::optional<std::int64_t> aten_calls;    // ATen calls of one call
   std::optional<std::int64_t> fusion_groups; // fused kernels (stages other than eager)
+
+  bool ok() const { return status == results::Status::ok; }
+  // The status's name as result files write it; "" when not run.
+  std::string status_name() const { return status ? core::name_of(*status) : std::string(); }
 };
 
 struct StageRow {
   std::string case_id; // the eager case id
-  std::string name, kind, source, device;
+  std::string name, source, device;
+  results::Kind kind = results::Kind::op;
   std::vector<std::string> tags;
   std::vector<StageCell> cells; // one per StageTable::stages
 };
@@ -36,7 +42,7 @@ struct StageMean {
 };
 
 struct StageTable {
-  std::vector<std::string> stages; // present in the results, in results::stage_names order
+  std::vector<results::Stage> stages; // present in the results, eager first, in Stage's order
   std::vector<StageRow> rows;
   std::vector<StageMean> means; // "all" first, then tags by name
 };

@@ -43,8 +43,8 @@ struct TimeSpent {
 
 // How the samples were taken.
 struct TimingInfo {
-  std::string timer;        // "steady_clock", "cuda_event" or "host_sync"
-  std::string mode = "hot"; // "hot", or "cold" (cache overwritten before each call)
+  std::optional<Timer> timer; // the clock (vocabulary.hpp); none when nothing was timed
+  std::string mode = "hot";   // "hot", or "cold" (cache overwritten before each call)
   CallPath call_path =
       CallPath::boxed;            // how opbench called it (vocabulary.hpp; exec/typed_call.hpp)
   std::string cuda_graph = "off"; // "off", "on (K calls per replay)" or "fallback: why"

@@ -37,6 +37,11 @@ enum class CallPath { boxed, typed, gradient, sample, model, script, fused, grap
 // launches timed with events.
 enum class Measures { host, host_sync, cpu, gpu, batch };
 
+// Which clock took a case's samples (timing.timer): the host's steady clock alone (CPU cases); the
+// host clock with a device synchronize before each start and after each stop (--timer host), or
+// before the start only; CUDA events on the case's stream.
+enum class Timer { steady_clock, host_sync, host_launch, cuda_event };
+
 // JSON holds a vocabulary's name, never its number: nlohmann finds this by argument-dependent
 // lookup, so `json = status` writes "ok". Readers parse names with core::parse_name_or_throw,
 // which names the file and the field (results/case.cpp, results/result_set.cpp).
@@ -93,6 +98,14 @@ template <> struct NameTable<results::Measures> {
       {results::Measures::cpu, "cpu"},
       {results::Measures::gpu, "gpu"},
       {results::Measures::batch, "batch"}};
+};
+
+template <> struct NameTable<results::Timer> {
+  static constexpr std::pair<results::Timer, std::string_view> k_names[] = {
+      {results::Timer::steady_clock, "steady_clock"},
+      {results::Timer::host_sync, "host_sync"},
+      {results::Timer::host_launch, "host_launch"},
+      {results::Timer::cuda_event, "cuda_event"}};
 };
 
 } // namespace opbench::core

@@ -114,7 +114,7 @@ catalog::Catalog sample_catalog(const std::string& name, std::vector<std::string
                                 const std::vector<std::vector<std::int64_t>>& cases) {
   catalog::Entry sample;
   sample.name = name;
-  sample.kind = "sample";
+  sample.kind = results::Kind::sample;
   sample.category = "longtail";
   sample.axes = std::move(axes);
   for (const auto& sizes : cases) {

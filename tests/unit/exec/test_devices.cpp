@@ -42,7 +42,7 @@ TEST(ColdMode, CpuFlushesTheLastLevelCacheAndTimesEachCall) {
   ASSERT_EQ(result.status, results::Status::ok) << result.message;
   EXPECT_EQ(result.timing.mode, "cold");
   EXPECT_EQ(result.timing.block_size, 1);
-  EXPECT_EQ(result.timing.timer, "steady_clock");
+  EXPECT_EQ(result.timing.timer, results::Timer::steady_clock);
   EXPECT_GE(result.samples.size(), 8u);
 }
 
@@ -68,7 +68,7 @@ TEST(CudaDevice, EventTimerAndDeviceMemory) {
   const auto result = run_case(
       make_case("add", {{"self", "1024x1024"}, {"other", "1024x1024"}}, "cuda:0"), quick());
   ASSERT_EQ(result.status, results::Status::ok) << result.message;
-  EXPECT_EQ(result.timing.timer, "cuda_event");
+  EXPECT_EQ(result.timing.timer, results::Timer::cuda_event);
   ASSERT_TRUE(result.memory.has_value());
   EXPECT_EQ(result.memory->peak_bytes, 4194304); // the same reporter sees the caching allocator
   ASSERT_TRUE(result.memory->device_peak_allocated_bytes.has_value());
@@ -82,7 +82,7 @@ TEST(CudaDevice, HostTimerColdModeAndGraphs) {
   ExecOptions host = quick();
   host.timer = CudaTimer::host;
   EXPECT_EQ(run_case(make_case("relu", {{"self", "[4096]"}}, "cuda:0"), host).timing.timer,
-            "host_sync");
+            results::Timer::host_sync);
   ExecOptions cold = quick();
   cold.cold = true;
   const auto cold_result = run_case(make_case("relu", {{"self", "[4096]"}}, "cuda:0"), cold);

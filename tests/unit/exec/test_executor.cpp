@@ -109,7 +109,7 @@ TEST(Executor, OkCaseHasSamplesAndStatistics) {
   EXPECT_GT(result.summary.median, 0.0);
   EXPECT_LE(result.summary.min, result.summary.median);
   EXPECT_GE(result.timing.block_size, 1);
-  EXPECT_EQ(result.timing.timer, "steady_clock");
+  EXPECT_EQ(result.timing.timer, results::Timer::steady_clock);
 }
 
 TEST(Executor, RuntimeFailureBecomesErrorStatus) {

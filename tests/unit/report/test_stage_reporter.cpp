@@ -55,7 +55,9 @@ results::ResultSet stage_set() {
 
 TEST(StageTable, RowsSpeedupsAndGeometricMeans) {
   const StageTable table = make_stage_table(stage_set());
-  ASSERT_EQ(table.stages, (std::vector<std::string>{"eager", "script", "fused"}));
+  ASSERT_EQ(table.stages,
+            (std::vector<results::Stage>{results::Stage::eager, results::Stage::script,
+                                         results::Stage::fused}));
   ASSERT_EQ(table.rows.size(), 2u);
   EXPECT_EQ(table.rows[0].case_id, "box_iou/sizes=[8]/float32/cpu/t1/forward");
   EXPECT_DOUBLE_EQ(*table.rows[0].cells[1].speedup, 2.0);
@@ -63,7 +65,7 @@ TEST(StageTable, RowsSpeedupsAndGeometricMeans) {
   EXPECT_EQ(table.rows[0].cells[2].fusion_groups, 2);
   EXPECT_DOUBLE_EQ(*table.rows[1].cells[1].speedup, 1.0);
   EXPECT_FALSE(table.rows[1].cells[2].speedup.has_value());
-  EXPECT_EQ(table.rows[1].cells[2].status, "skipped");
+  EXPECT_EQ(table.rows[1].cells[2].status, results::Status::skipped);
   ASSERT_GE(table.means.size(), 4u);
   // all: script sqrt(2 * 1), fused 4 over its one row.
   EXPECT_EQ(table.means[0].group, "all");

@@ -49,6 +49,32 @@ TEST(ResultSet, JsonRoundTripKeepsEverything) {
   EXPECT_TRUE(std::isnan(back.cases[1].summary.median)); // NaN written as null, read back
 }
 
+TEST(ResultSet, TheTimerIsWrittenByNameAndAnUnknownOneIsAnErrorNamingTheFile) {
+  ResultSet set;
+  set.cases.push_back(make_result("a", {1e-6}));
+  set.cases[0].timing.timer = Timer::cuda_event;
+  CaseResult failed = make_result("b", {});
+  failed.timing.timer.reset(); // nothing was timed
+  set.cases.push_back(failed);
+  Json json = to_json(set);
+  EXPECT_EQ(json["cases"][0]["timing"]["timer"], "cuda_event");
+  EXPECT_EQ(json["cases"][1]["timing"]["timer"], "");
+  const ResultSet back = result_set_from_json(json, "r.json");
+  EXPECT_EQ(back.cases[0].timing.timer, Timer::cuda_event);
+  EXPECT_FALSE(back.cases[1].timing.timer.has_value());
+  json["cases"][0]["timing"]["timer"] = "wall_clock";
+  try {
+    result_set_from_json(json, "r.json");
+    ADD_FAILURE() << "an unknown timer was read";
+  } catch (const ResultsError& e) {
+    EXPECT_NE(std::string(e.what()).find("r.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("unknown timer 'wall_clock' (valid: steady_clock, "
+                                         "host_sync, host_launch, cuda_event)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ResultSet, TheInputsPutBackBeforeEveryBlockRoundTripAndAreChecked) {
   ResultSet set;
   CaseResult in_place = make_result("exp_", {1e-6, 2e-6, 3e-6});
