@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <memory>
 #include <set>
 
 #include "commands.hpp"
@@ -123,18 +124,34 @@ std::vector<results::Case> plan_cases(const RunOptions& options, const GlobalOpt
   return cases;
 }
 
-// Prints the run's progress: a line per finished case, a line per note.
+// Prints the run's progress: a line per finished case, a line per note. A child of --processes
+// (`process_label` set) prints only how far it is, at most every k_child_progress_s: its parent
+// prints the run's lines, one per case once every process measured it.
+constexpr double k_child_progress_s = 10;
 run::RunObserver console(const std::string& process_label) {
   run::RunObserver observer;
+  if (!process_label.empty()) {
+    auto last = std::make_shared<double>(0.0);
+    observer.started = [](std::size_t, const std::string&) {};
+    observer.case_done = [process_label, last](const results::CaseResult&, std::size_t finished,
+                                               std::size_t total, double elapsed) {
+      if (finished == total || elapsed - *last < k_child_progress_s)
+        return;
+      *last = elapsed;
+      std::cerr << fmt::format("opbench: process {}: {} of {} case(s) measured [{:.1f} s]\n",
+                               process_label, finished, total, elapsed);
+    };
+    observer.note = [](const std::string&) {};
+    return observer;
+  }
   observer.started = [](std::size_t cases, const std::string& journal) {
     std::cerr << fmt::format("opbench: {} case(s); finished cases go to {} as they finish\n", cases,
                              journal);
   };
-  observer.case_done = [process_label](const results::CaseResult& r, std::size_t finished,
-                                       std::size_t total, double elapsed) {
-    std::cerr << fmt::format("{}[{}/{}] {}  [{:.1f} s]\n",
-                             process_label.empty() ? "" : "[process " + process_label + "] ",
-                             finished, total, report::console_line(r), elapsed);
+  observer.case_done = [](const results::CaseResult& r, std::size_t finished, std::size_t total,
+                          double elapsed) {
+    std::cerr << fmt::format("[{}/{}] {}  [{:.1f} s]\n", finished, total, report::console_line(r),
+                             elapsed);
   };
   observer.note = [](const std::string& line) { std::cerr << "opbench: " << line << "\n"; };
   return observer;
@@ -301,8 +318,10 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
       "outside the timed loop, into this directory; the result and the HTML report link it");
   cmd->add_option("--retries", options->settings.retries,
                   "Measure a repetition again, later, up to this many times when the speed canary "
-                  "around it was over --slow-tolerance slower than the fastest seen (CPU cases; "
-                  "at most 40% of all repetitions in a run); 0: never")
+                  "around it was over --slow-tolerance slower than the fastest seen (CPU cases), "
+                  "or when a case's repetition medians are over 3x apart (the smaller group; a "
+                  "case that stays so is marked unstable); at most 40% of all repetitions in a "
+                  "run; 0: never")
       ->check(in_range(run::limits::retries))
       ->capture_default_str();
   cmd->add_option("--slow-tolerance", options->settings.slow_tolerance,

@@ -79,6 +79,16 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
                std::to_string(options.min_replicates) + ")";
     return c;
   }
+  if (base.estimate.unstable || candidate.estimate.unstable) {
+    // Repetitions at two levels: which one each side's estimate took is chance.
+    c.verdict = "unknown";
+    c.reason = fmt::format("unstable on the {} side: its repetition medians are over {}x apart",
+                           base.estimate.unstable && candidate.estimate.unstable ? "base and new"
+                           : base.estimate.unstable                              ? "base"
+                                                                                 : "new",
+                           results::k_unstable_ratio);
+    return c;
+  }
   if (c.base_processes < 2 || c.new_processes < 2) {
     // Repetitions of one process share what is fixed for it: they cannot tell a change of the
     // code from that process's state.

@@ -77,6 +77,40 @@ void PeakStore::put(const Peaks& peaks) {
   m_entries.push_back(peaks);
 }
 
+std::string hardware_of(const Json& context, const std::string& device) {
+  if (!context.is_object())
+    return "";
+  if (device == "cpu") {
+    const Json& model = context.value("cpu_model", Json());
+    return model.is_string() ? model.get<std::string>() : "";
+  }
+  const Json& devices = context.value("cuda_devices", Json());
+  if (!devices.is_array())
+    return "";
+  for (const Json& d : devices) {
+    if (d.is_object() && d.value("device", Json()) == device && d.value("name", Json()).is_string())
+      return d["name"].get<std::string>();
+  }
+  return "";
+}
+
+PeakStore peaks_for(const PeakStore& store, const Json& run_context,
+                    std::vector<std::string>& refused) {
+  PeakStore out;
+  for (const Peaks& p : store.entries()) {
+    const std::string here = hardware_of(run_context, p.device);
+    const std::string there = hardware_of(p.context, p.device);
+    if (here.empty() || here == there) {
+      out.put(p);
+      continue;
+    }
+    const std::string entry = p.device + "/" + p.dtype + "/t" + std::to_string(p.threads);
+    refused.push_back(there.empty() ? entry + ": records no hardware: calibrate again"
+                                    : entry + ": calibrated on " + there + ", this is " + here);
+  }
+  return out;
+}
+
 std::string default_peaks_path() {
   if (const char* env = std::getenv("OPBENCH_PEAKS"); env != nullptr && *env != '\0')
     return env;

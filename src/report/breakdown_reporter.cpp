@@ -18,26 +18,27 @@ void BreakdownReporter::write(const results::ResultSet& set, std::ostream& out) 
   for (const auto& r : set.cases) {
     if (r.c.kind == results::Kind::model) {
       wholes.push_back(&r);
-    } else if (r.status == results::Status::ok && std::isfinite(r.summary.median)) {
+    } else if (r.status == results::Status::ok && std::isfinite(r.estimate.time)) {
       parts.push_back(&r);
-      sum += r.summary.median * r.c.count;
+      sum += r.estimate.time * r.c.count;
     } else {
       untimed.push_back(&r);
     }
   }
   std::sort(parts.begin(), parts.end(), [](const auto* a, const auto* b) {
-    return a->summary.median * a->c.count > b->summary.median * b->c.count;
+    return a->estimate.time * a->c.count > b->estimate.time * b->c.count;
   });
   out << "# opbench breakdown\n\n";
-  out << "| rank | case | calls | median | calls x median | share | cumulative |\n";
+  out << "Each call's time is the case's time (its estimator over the repetition medians).\n\n";
+  out << "| rank | case | calls | time | calls x time | share | cumulative |\n";
   out << "|---:|---|---:|---:|---:|---:|---:|\n";
   double cumulative = 0;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const auto* r = parts[i];
-    const double total = r->summary.median * r->c.count;
+    const double total = r->estimate.time * r->c.count;
     cumulative += total;
     out << fmt::format("| {} | `{}` | {} | {} | {} | {:.1f}% | {:.1f}% |\n", i + 1, r->c.case_id,
-                       r->c.count, core::format_duration(r->summary.median),
+                       r->c.count, core::format_duration(r->estimate.time),
                        core::format_duration(total), sum > 0 ? 100 * total / sum : 0.0,
                        sum > 0 ? 100 * cumulative / sum : 0.0);
   }
@@ -46,7 +47,7 @@ void BreakdownReporter::write(const results::ResultSet& set, std::ostream& out) 
   for (const auto* whole : wholes) {
     if (whole->status == results::Status::ok) {
       out << fmt::format("**Whole model** (`{}`): {}; parts / whole: {:.2f}\n", whole->c.name,
-                         core::format_duration(whole->summary.median), sum / whole->summary.median);
+                         core::format_duration(whole->estimate.time), sum / whole->estimate.time);
     } else {
       out << fmt::format("**Whole model** (`{}`): {}: {}\n", whole->c.name,
                          core::name_of(whole->status), whole->message);

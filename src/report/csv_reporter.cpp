@@ -22,16 +22,33 @@ std::string optional(const std::optional<double>& v, const char* spec, double sc
 } // namespace
 
 void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const {
-  out << "case_id,name,kind,operator,shape_class,dtype,device,threads,direction,status,message,"
-         "samples,block_size,repetitions,median_us,median_low_us,median_high_us,median_coverage,"
-         "repetition_spread,mean_us,p50_us,p90_us,p99_us,min_us,max_us,stddev_us,cv,"
-         "iqr_us,noise_reached,peak_bytes,total_bytes,allocations,flops,bytes,gflops_per_s,gb_per_"
-         "s,"
-         "intensity,bound,percent_of_peak,measures,cpu_time_us,batch_time_us,estimator,time_us\n";
+  // The case's time first, then how sure it is, then what the case is, then the pooled samples
+  // (docs/results.md lists every column once).
+  out << "case_id,status,time_us,estimator,median_us,median_low_us,median_high_us,median_coverage,"
+         "spread,unstable,cv,repetitions,noise_reached,name,kind,operator,shape_class,dtype,device,"
+         "threads,"
+         "direction,message,samples,block_size,pooled_median_us,mean_us,p90_us,p99_us,min_us,"
+         "max_us,stddev_us,pooled_cv,iqr_us,peak_bytes,total_bytes,allocations,flops,bytes,"
+         "gflops_per_s,gb_per_s,intensity,bound,percent_of_peak,measures,cpu_time_us,"
+         "batch_time_us\n";
+  auto fraction = [](double v) { return std::isfinite(v) ? fmt::format("{:.5f}", v) : ""; };
   for (const auto& r : set.cases) {
     const auto& s = r.summary;
+    const bool ok = r.status == results::Status::ok;
     std::vector<std::string> cells = {
         core::csv_field(r.c.case_id),
+        core::name_of(r.status),
+        micros(r.estimate.time),
+        r.estimate.estimator,
+        micros(r.estimate.median),
+        micros(r.estimate.low),
+        micros(r.estimate.high),
+        std::isfinite(r.estimate.coverage) ? fmt::format("{:.4f}", r.estimate.coverage) : "",
+        fraction(r.estimate.spread),
+        r.estimate.unstable ? "true" : "false",
+        ok ? fraction(r.timing.noise) : "",
+        std::to_string(r.estimate.repetitions),
+        r.timing.noise_reached ? "true" : "false",
         core::csv_field(r.c.name),
         core::name_of(r.c.kind),
         core::csv_field(r.c.op),
@@ -40,26 +57,18 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
         r.c.device,
         std::to_string(r.c.threads),
         core::name_of(r.c.direction),
-        core::name_of(r.status),
         core::csv_field(r.message),
         std::to_string(s.count),
         std::to_string(r.timing.block_size),
-        std::to_string(r.estimate.repetitions),
-        micros(r.estimate.median),
-        micros(r.estimate.low),
-        micros(r.estimate.high),
-        std::isfinite(r.estimate.coverage) ? fmt::format("{:.4f}", r.estimate.coverage) : "",
-        std::isfinite(r.estimate.spread) ? fmt::format("{:.5f}", r.estimate.spread) : "",
-        micros(s.mean),
         micros(s.p50),
+        micros(s.mean),
         micros(s.p90),
         micros(s.p99),
         micros(s.min),
         micros(s.max),
         micros(s.stddev),
-        std::isfinite(s.cv) ? fmt::format("{:.5f}", s.cv) : "",
+        fraction(s.cv),
         micros(s.iqr),
-        r.timing.noise_reached ? "true" : "false",
         r.memory ? std::to_string(r.memory->peak_bytes) : "",
         r.memory ? std::to_string(r.memory->total_bytes) : "",
         r.memory ? std::to_string(r.memory->allocations) : "",
@@ -72,9 +81,7 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
         optional(r.work.percent_of_peak, "{:.2f}", 1),
         core::name_of(r.timing.measures),
         r.timing.cpu_times.empty() ? "" : micros(stats::median(r.timing.cpu_times)),
-        r.timing.batch_times.empty() ? "" : micros(stats::median(r.timing.batch_times)),
-        r.estimate.estimator,
-        micros(r.estimate.time)};
+        r.timing.batch_times.empty() ? "" : micros(stats::median(r.timing.batch_times))};
     for (std::size_t i = 0; i < cells.size(); ++i)
       out << (i ? "," : "") << cells[i];
     out << "\n";

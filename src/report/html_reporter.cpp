@@ -188,8 +188,7 @@ void write_cases(const results::ResultSet& set, const std::string& report_dir, s
         << "</td>";
     out << "<td data-v=\"" << num(ok ? r.summary.p90 : k_nan) << "\">"
         << (ok ? core::format_duration(r.summary.p90) : "-") << "</td>";
-    out << "<td data-v=\"" << num(ok ? r.summary.cv : k_nan) << "\">"
-        << (ok && std::isfinite(r.summary.cv) ? fmt::format("{:.1f}%", r.summary.cv * 100) : "-")
+    out << "<td data-v=\"" << num(ok ? r.timing.noise : k_nan) << "\">" << (ok ? cv_text(r) : "-")
         << "</td>";
     out << "<td data-v=\"" << (r.memory ? r.memory->peak_bytes : 0) << "\">"
         << (r.memory ? core::format_bytes(r.memory->peak_bytes) : "-") << "</td>";

@@ -15,17 +15,17 @@ namespace opbench::report::html {
 
 // ---- comparison ----------------------------------------------------------------------------
 
-// The ratio bar: a log axis from 1/2 to 2, 1 in the middle; the interval of the ratio from the two
-// medians' intervals (new low / base high to new high / base low), the ratio as a dot.
-static std::string ratio_plot(double ratio, double low, double high) {
+// The ratio bar: a log axis from 1/`extent` to `extent`, 1 in the middle; the ratio's interval
+// (compare's, from the repetition medians) as a line, the ratio as a dot.
+static std::string ratio_plot(double ratio, double low, double high, double extent) {
   constexpr double width = 240, height = 18, pad = 6;
-  const LogAxis x{0.5, 2.0, pad, width - pad};
+  const LogAxis x{1 / extent, extent, pad, width - pad};
   auto at = [&](double v) { return std::clamp(x(std::max(v, 1e-300)), pad, width - pad); };
   std::string svg = fmt::format(
       "<svg class=\"ratio\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\">", width, height);
   svg += fmt::format("<line class=\"one\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" y2=\"{1}\"/>", px(x(1.0)),
                      height);
-  if (std::isfinite(low) && std::isfinite(high)) {
+  if (std::isfinite(low) && std::isfinite(high) && low > 0) {
     svg += fmt::format("<line class=\"interval\" x1=\"{}\" x2=\"{}\" y1=\"9\" y2=\"9\"/>",
                        px(at(low)), px(at(high)));
   }
@@ -34,15 +34,22 @@ static std::string ratio_plot(double ratio, double low, double high) {
   return svg;
 }
 
-void write_comparison(const results::ResultSet& set, const HtmlExtras& extras, std::ostream& out) {
-  const compare::Comparison& cmp = *extras.comparison;
-  std::map<std::string, const results::CaseResult*> base_of, new_of;
-  if (extras.base != nullptr) {
-    for (const auto& r : extras.base->cases)
-      base_of[r.c.case_id] = &r;
+// The smallest power of two, 2 at least, that holds every ratio of `cmp` and 1/it: the ratio
+// bars' axis runs from 1/extent to extent, so x9.1 and x2.1 never look alike.
+static double ratio_axis_extent(const compare::Comparison& cmp) {
+  double farthest = 1;
+  for (const auto& c : cmp.cases) {
+    if (std::isfinite(c.ratio) && c.ratio > 0)
+      farthest = std::max({farthest, c.ratio, 1 / c.ratio});
   }
-  for (const auto& r : set.cases)
-    new_of[r.c.case_id] = &r;
+  double extent = 2;
+  while (extent < farthest && extent < 1e6)
+    extent *= 2;
+  return extent;
+}
+
+void write_comparison(const results::ResultSet&, const HtmlExtras& extras, std::ostream& out) {
+  const compare::Comparison& cmp = *extras.comparison;
   std::vector<const compare::CaseComparison*> rows;
   for (const auto& c : cmp.cases)
     rows.push_back(&c);
@@ -60,26 +67,22 @@ void write_comparison(const results::ResultSet& set, const HtmlExtras& extras, s
       cmp.count("slower"), cmp.count("faster"), cmp.count("same"), cmp.count("unknown"),
       std::isfinite(cmp.geomean_ratio) ? fmt::format("{:.3f}", cmp.geomean_ratio) : "-",
       cmp.agreement.median_abs_change * 100, cmp.agreement.p90_abs_change * 100);
+  const double extent = ratio_axis_extent(cmp);
+  for (const std::string& note : cmp.notes) // every note compare prints
+    out << "<p class=\"note compare-note\">Note: " << esc(note) << "</p>\n";
   out << "<p class=\"note\">Slower or faster: past the "
       << fmt::format("{:.0f}", cmp.options.threshold * 100)
-      << "% threshold and significant (Mann-Whitney U on the repetition medians). The bar: "
-         "new/base on a log axis "
-         "from &times;0.5 to &times;2, its interval (median estimator only) from the two medians' "
-         "intervals; "
-         "farthest from 1 first.</p>\n";
+      << "% threshold and significant (Mann-Whitney U on the repetition medians); same: the "
+         "ratio's interval within the threshold; else unknown (the verdict's tooltip says why). "
+         "The bar: new/base on a log axis "
+      << fmt::format("from &times;1/{0:g} to &times;{0:g}", extent)
+      << ", with its interval (Hodges-Lehmann, from the repetition medians); farthest from 1 "
+         "first.</p>\n";
   out << "<table "
          "id=\"compare-table\"><thead><tr><th>case</th><th>verdict</th><th>base</th><th>new</th>"
          "<th>new/base</th><th>ratio</th></tr></thead><tbody>\n";
   for (const auto* c : rows) {
-    double low = k_nan, high = k_nan;
-    const auto b = base_of.find(c->case_id);
-    const auto n = new_of.find(c->case_id);
-    // The interval from the two medians' intervals: drawn when the times are those medians.
-    if (cmp.estimator == "median" && b != base_of.end() && n != new_of.end() &&
-        b->second->estimate.high > 0 && b->second->estimate.low > 0) {
-      low = n->second->estimate.low / b->second->estimate.high;
-      high = n->second->estimate.high / b->second->estimate.low;
-    }
+    const double low = c->ratio_low, high = c->ratio_high;
     const bool has_ratio = std::isfinite(c->ratio);
     out << "<tr class=\"cmp " << esc(c->verdict) << "\"><td><code>" << esc(c->case_id)
         << "</code></td><td" << (c->reason.empty() ? "" : " title=\"" + esc(c->reason) + "\"")
@@ -87,7 +90,7 @@ void write_comparison(const results::ResultSet& set, const HtmlExtras& extras, s
         << "</td><td>" << core::format_duration(c->new_time) << "</td><td>"
         << (has_ratio ? fmt::format("&times;{:.3f}", c->ratio) : "-")
         << (std::isfinite(low) ? fmt::format(" [{:.3f}, {:.3f}]", low, high) : "") << "</td><td>"
-        << (has_ratio ? ratio_plot(c->ratio, low, high) : "") << "</td></tr>\n";
+        << (has_ratio ? ratio_plot(c->ratio, low, high, extent) : "") << "</td></tr>\n";
   }
   out << "</tbody></table>\n";
   if (!cmp.only_in_base.empty() || !cmp.only_in_new.empty()) {

@@ -58,9 +58,9 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
          "medians; *across repetitions*: the estimator, the "
          "repetitions, their median with its distribution-free interval and the interval's "
          "coverage, "
-         "± half their relative range (each repetition: fresh inputs at another placement, at "
-         "another "
-         "moment); p90, p99, cv and samples: the timed blocks of all repetitions pooled\n"
+         "their spread ((max - min) / median; each repetition: fresh inputs at another placement, "
+         "at another moment); cv: the typical repetition's coefficient of variation of its "
+         "blocks; p90, p99 and samples: the timed blocks of all repetitions pooled\n"
          "- **measures**: what the time is: host (CPU cases: the host clock); on CUDA, GPU time "
          "(device execution, launches hidden in CUDA-graph replays), with the CPU time (the host's "
          "time in one call) and the batch time (back-to-back eager calls) beside it\n\n";
@@ -82,8 +82,8 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
             : r.timing.measures == results::Measures::host ? "host"
                                                            : cell(device_times_text(r)))
         << " | " << core::format_duration(s.p90) << " | " << core::format_duration(s.p99) << " | "
-        << (std::isfinite(s.cv) ? fmt::format("{:.1f}%", s.cv * 100) : "-") << " | " << s.count
-        << " | " << (r.memory ? core::format_bytes(r.memory->peak_bytes) : "-") << " | "
+        << (r.status == results::Status::ok ? cv_text(r) : "-") << " | " << s.count << " | "
+        << (r.memory ? core::format_bytes(r.memory->peak_bytes) : "-") << " | "
         << (r.memory ? std::to_string(r.memory->allocations) : "-") << " | "
         << rate(r.work.flops_per_second) << " | " << rate(r.work.bytes_per_second) << " | "
         << (r.work.percent_of_peak

@@ -1,5 +1,7 @@
 #include "opbench/report/reporter.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "opbench/core/error.hpp"
@@ -46,9 +48,14 @@ std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregat
 std::string estimate_text(const results::Estimate& e) {
   if (e.repetitions < 2)
     return "1 rep";
-  return fmt::format("{} of {} reps · median {} [{}, {}] {:.0f}% · ± {:.1f}%", e.estimator,
+  return fmt::format("{} of {} reps · median {} [{}, {}] {:.0f}% · spread {:.1f}%{}", e.estimator,
                      e.repetitions, core::format_duration(e.median), core::format_duration(e.low),
-                     core::format_duration(e.high), e.coverage * 100, e.spread * 50);
+                     core::format_duration(e.high), e.coverage * 100, e.spread * 100,
+                     e.unstable ? " · UNSTABLE" : "");
+}
+
+std::string cv_text(const results::CaseResult& r) {
+  return std::isfinite(r.timing.noise) ? fmt::format("{:.1f}%", r.timing.noise * 100) : "-";
 }
 
 std::string device_times_text(const results::CaseResult& r) {
@@ -79,10 +86,10 @@ std::string console_line(const results::CaseResult& r) {
           ? ""
           : fmt::format(" · {} set aside: memory bandwidth off its usual {:.1f} GB/s",
                         r.timing.set_aside.size(), r.timing.usual_bandwidth / 1e9);
-  return fmt::format("{}  {} ({}{}){}  p90 {}  cv {:.1f}%{}  peak {}{}", r.c.case_id,
+  return fmt::format("{}  {} ({}{}){}  p90 {}  cv {}{}  peak {}{}", r.c.case_id,
                      core::format_duration(r.estimate.time), estimate_text(r.estimate), aside,
                      device.empty() ? "" : "  (" + device + ")",
-                     core::format_duration(r.summary.p90), r.timing.noise * 100,
+                     core::format_duration(r.summary.p90), cv_text(r),
                      results::noisy(r) ? " (noisy)" : "",
                      r.memory ? core::format_bytes(r.memory->peak_bytes) : "-",
                      r.work.aten_calls ? fmt::format("  {} ATen call(s)", *r.work.aten_calls) : "");

@@ -84,8 +84,8 @@ void write_markdown(const StageTable& table, std::ostream& out) {
     out << "No case ran at a stage other than eager (`opbench run --stage eager,script,fused`).\n";
     return;
   }
-  out << "Time per call at each stage (the median on the CPU; back-to-back calls on CUDA) and its "
-         "speedup "
+  out << "Time per call at each stage (on the CPU the case's time, its estimator over the "
+         "repetition medians; on CUDA the batch time of back-to-back calls) and its speedup "
          "over eager; ATen calls of one call per stage; fused kernels of the fused stage. "
          "— : not run, skipped or failed (reasons below).\n\n";
   out << "| case | | tags |";

@@ -58,7 +58,43 @@ Estimate estimate_of(const std::vector<double>& repetition_medians, const std::s
   e.high = interval.high;
   e.coverage = interval.coverage;
   e.spread = stats::relative_spread(repetition_medians);
+  e.unstable = is_unstable(repetition_medians);
   return e;
+}
+
+namespace {
+// The fastest and slowest of the finite positive medians; false when there are fewer than two.
+bool extremes(const std::vector<double>& medians, double& fastest, double& slowest) {
+  std::size_t n = 0;
+  for (double m : medians) {
+    if (!std::isfinite(m) || m <= 0)
+      continue;
+    fastest = n == 0 ? m : std::min(fastest, m);
+    slowest = n == 0 ? m : std::max(slowest, m);
+    ++n;
+  }
+  return n >= 2;
+}
+} // namespace
+
+bool is_unstable(const std::vector<double>& repetition_medians) {
+  double fastest = 0, slowest = 0;
+  return extremes(repetition_medians, fastest, slowest) && slowest > k_unstable_ratio * fastest;
+}
+
+std::vector<std::size_t> disagreeing_repetitions(const std::vector<double>& repetition_medians) {
+  if (!is_unstable(repetition_medians))
+    return {};
+  double fastest = 0, slowest = 0;
+  extremes(repetition_medians, fastest, slowest);
+  const double middle = std::sqrt(fastest * slowest);
+  std::vector<std::size_t> fast, slow;
+  for (std::size_t i = 0; i < repetition_medians.size(); ++i) {
+    const double m = repetition_medians[i];
+    if (std::isfinite(m) && m > 0)
+      (m < middle ? fast : slow).push_back(i);
+  }
+  return fast.size() < slow.size() ? fast : slow;
 }
 
 CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,

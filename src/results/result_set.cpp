@@ -99,7 +99,8 @@ Json to_json(const CaseResult& result) {
                      {"low", number(result.estimate.low)},
                      {"high", number(result.estimate.high)},
                      {"coverage", number(result.estimate.coverage)},
-                     {"spread", number(result.estimate.spread)}};
+                     {"spread", number(result.estimate.spread)},
+                     {"unstable", result.estimate.unstable}};
   out["stats"] = summary_json(result.summary);
   Json timing = Json::object();
   timing["timer"] = result.timing.timer ? core::name_of(*result.timing.timer) : std::string();

@@ -16,6 +16,7 @@ void add_process_summary(const Json& summary, SlowSpells& slow) {
   if (summary.contains("slow_spells")) {
     const Json& spells = summary["slow_spells"];
     slow.measured_again += spells.value("repetitions_measured_again", std::size_t{0});
+    slow.unstable_measured_again += spells.value("unstable_measured_again", std::size_t{0});
     slow.repetitions += spells.value("repetitions", std::size_t{0});
     const Json fastest = spells.value("fastest_canary_by_threads", Json::object());
     for (const auto& [threads, seconds] : fastest.items()) {

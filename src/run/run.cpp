@@ -31,13 +31,15 @@ namespace {
 // The run's summary, with a warning when many cases were noisy (results::noisy), naming what may
 // explain it (load at start, CPU frequency governor, the threads the cases used).
 Json run_summary(std::size_t cases, std::size_t ok, std::size_t failed, std::size_t skipped,
-                 std::size_t not_reached, std::size_t noisy, const Json& context) {
+                 std::size_t not_reached, std::size_t noisy, std::size_t unstable,
+                 const Json& context) {
   Json summary = {{"cases", cases},
                   {"ok", ok},
                   {"error", failed},
                   {"skipped", skipped},
                   {"noise_not_reached", not_reached},
-                  {"noisy", noisy}};
+                  {"noisy", noisy},
+                  {"unstable", unstable}};
   if (ok > 0 && noisy * 4 > ok) {
     std::string why = fmt::format("{} of {} cases were noisy (their blocks' cv over {:.0f}%)",
                                   noisy, ok, results::k_noisy_cv * 100);
@@ -140,18 +142,37 @@ void tell_summary(const Json& summary, const SlowSpells& slow, const RunSettings
   observer.note(describe_time_spent(summary["time_spent"]));
   if (slow.measured_again > 0) {
     const std::size_t for_bandwidth = slow.bandwidth.measured_again;
+    const std::size_t for_unstable = slow.unstable_measured_again;
     observer.note(fmt::format(
         "{} of {} repetitions were measured again: {} ran while the machine was over "
-        "{:.0f}% slow (speed canary){}",
-        slow.measured_again, slow.repetitions, slow.measured_again - for_bandwidth,
+        "{:.0f}% slow (speed canary){}{}",
+        slow.measured_again, slow.repetitions, slow.measured_again - for_bandwidth - for_unstable,
         settings.slow_tolerance * 100,
         for_bandwidth == 0
             ? ""
             : fmt::format(", {} at a memory bandwidth off the usual one (memory canary)",
-                          for_bandwidth)));
+                          for_bandwidth),
+        for_unstable == 0 ? ""
+                          : fmt::format(", {} disagreed over {}x with their case's others",
+                                        for_unstable, results::k_unstable_ratio)));
+  }
+  if (const std::size_t unstable = summary.value("unstable", std::size_t{0}); unstable > 0) {
+    observer.note(fmt::format(
+        "warning: {} of {} cases unstable: their repetition medians were still over {}x apart "
+        "after measuring again (marked unstable; compare calls them unknown)",
+        unstable, summary.value("ok", std::size_t{0}), results::k_unstable_ratio));
   }
   if (summary.contains("warning"))
     observer.note("warning: " + summary["warning"].get<std::string>());
+}
+
+// A duration for people, as rough as an estimate: "40 s", "12 min", "2.5 h".
+std::string rough_duration(double seconds) {
+  if (seconds < 90)
+    return fmt::format("{:.0f} s", std::max(1.0, seconds));
+  if (seconds < 90 * 60)
+    return fmt::format("{:.0f} min", seconds / 60);
+  return fmt::format("{:.1f} h", seconds / 3600);
 }
 
 // The run's temp folder (the plan and the children's files), removed on every way out of the run.
@@ -195,7 +216,7 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
   RunSettings& settings = m_settings;
   const std::string peaks_path =
       settings.peaks.empty() ? cost::default_peaks_path() : settings.peaks;
-  const cost::PeakStore peaks = cost::PeakStore::load(peaks_path);
+  const cost::PeakStore calibrated = cost::PeakStore::load(peaks_path);
   // The processes the repetitions are split over (--isolate: one per repetition, in the loop).
   const std::vector<int> shares =
       settings.isolate ? std::vector<int>{settings.repetitions}
@@ -205,11 +226,32 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
     settings.trace_dir =
         core::absolute_path(settings.trace_dir); // the report links it from anywhere
   }
-  const Json context =
-      run_context(settings, cases, command_line, m_allocator, peaks_path, !peaks.entries().empty(),
-                  settings.isolate ? settings.repetitions : static_cast<int>(shares.size()));
+  Json context = run_context(
+      settings, cases, command_line, m_allocator, peaks_path, !calibrated.entries().empty(),
+      settings.isolate ? settings.repetitions : static_cast<int>(shares.size()));
+  // Peaks calibrated on another CPU model or GPU would judge this machine by another's ceilings.
+  std::vector<std::string> refused_peaks;
+  const cost::PeakStore peaks = cost::peaks_for(calibrated, context, refused_peaks);
+  if (peaks.entries().empty())
+    context["peaks_file"] = nullptr;
   results::ResultWriter writer(output, context);
   observer.started(cases.size(), writer.journal_path());
+  if (settings.process_label.empty()) { // a child's parent has said it
+    observer.note(
+        fmt::format("plan: {} case(s) x {} repetition(s){}; about {} (an estimate from --max-time)",
+                    cases.size(), settings.repetitions,
+                    settings.isolate    ? ", each in a fresh process"
+                    : shares.size() > 1 ? fmt::format(" over {} fresh processes", shares.size())
+                                        : "",
+                    rough_duration(estimated_seconds(cases.size(), settings))));
+    observer.note(calibrated.entries().empty() ? "% of peak: none, no calibrated peaks at " +
+                                                     peaks_path + " (opbench calibrate writes them)"
+                  : peaks.entries().empty()
+                      ? "% of peak: none, " + peaks_path + " holds no peaks of this machine"
+                      : "% of peak: against the calibrated peaks of " + peaks_path);
+    for (const std::string& line : refused_peaks)
+      observer.note("peaks left out: " + line);
+  }
 
   if (!writer.kept_journal().empty()) {
     observer.note("an interrupted run's journal was at " + writer.journal_path() + "; kept as " +
@@ -234,7 +276,7 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
   RunOutcome outcome;
   outcome.cases = cases.size();
   outcome.output = output;
-  std::size_t finished = 0, noisy = 0, not_reached = 0;
+  std::size_t finished = 0, noisy = 0, not_reached = 0, unstable = 0;
   // A case whose measurement is over: % of peak, into the results, told to the observer.
   auto finish_case = [&](results::CaseResult result) {
     spent += result.timing.spent;
@@ -250,6 +292,8 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
       ++not_reached;
     if (results::noisy(result))
       ++noisy;
+    if (result.status == results::Status::ok && result.estimate.unstable)
+      ++unstable;
     observer.case_done(result, finished, cases.size(), exec::seconds_since(start));
   };
   SlowSpells slow;
@@ -303,11 +347,12 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
   for (const auto& c : cases)
     order.push_back(c.case_id);
   Json summary = run_summary(cases.size(), outcome.ok, outcome.failed, outcome.skipped, not_reached,
-                             noisy, context);
+                             noisy, unstable, context);
   Json fastest = Json::object();
   for (const auto& [threads, seconds] : slow.fastest_canary)
     fastest[std::to_string(threads)] = seconds;
   summary["slow_spells"] = {{"repetitions_measured_again", slow.measured_again},
+                            {"unstable_measured_again", slow.unstable_measured_again},
                             {"repetitions", slow.repetitions},
                             {"tolerance", settings.slow_tolerance},
                             {"fastest_canary_by_threads", fastest}};

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "opbench/core/log.hpp"
 #include "opbench/exec/measure.hpp"
@@ -29,6 +31,7 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
                     const LoopCallbacks& on) {
   SlowSpells slow;
   std::map<std::size_t, std::vector<results::CaseResult>> pending;
+  std::map<std::size_t, std::vector<Job>> pending_jobs; // the job of each pending repetition
   std::map<std::size_t, std::int64_t> retried;
   Schedule schedule(cases.size(), options.repetitions, options.interleave, options.order_seed,
                     options.retries);
@@ -41,6 +44,40 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
   // slow spell outlasts a repetition of a small case) and drops it, as pyperf drops each
   // worker's first value.
   bool process_warm = options.process_warmup <= 0;
+  // Case `index` has all its repetitions: puts the disagreeing ones (results::
+  // disagreeing_repetitions) back into the schedule and out of `pending`; false when they agree or
+  // none may be measured again (the run's retries are spent), and the case is done.
+  auto measure_again_if_unstable = [&](std::size_t index) {
+    std::vector<results::CaseResult>& kept = pending[index];
+    std::vector<Job>& jobs = pending_jobs[index];
+    std::vector<double> medians;
+    for (const auto& r : kept)
+      medians.push_back(r.timing.repetition_medians.empty() ? std::nan("")
+                                                            : r.timing.repetition_medians.front());
+    std::vector<std::size_t> again;
+    for (std::size_t i : results::disagreeing_repetitions(medians)) {
+      if (schedule.retry(jobs[i]))
+        again.push_back(i);
+    }
+    if (again.empty())
+      return false;
+    core::log_debug(fmt::format("{}: {} of {} repetitions again later: their medians are over {}x "
+                                "apart",
+                                kept.front().c.case_id, again.size(), kept.size(),
+                                results::k_unstable_ratio));
+    // The last repetition was not journaled yet: it is, unless it is measured again.
+    if (std::find(again.begin(), again.end(), kept.size() - 1) == again.end())
+      on.kept(kept.back(), jobs.back().repetition);
+    for (auto i = again.rbegin(); i != again.rend(); ++i) {
+      const results::CaseResult& dropped = kept[*i];
+      slow.time_retried += dropped.timing.total_time + dropped.timing.spent.total();
+      kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(*i));
+      jobs.erase(jobs.begin() + static_cast<std::ptrdiff_t>(*i));
+    }
+    retried[index] += static_cast<std::int64_t>(again.size());
+    slow.unstable_measured_again += again.size();
+    return true;
+  };
   Job job;
   while (schedule.next(job)) {
     const std::size_t index = job.case_index;
@@ -86,10 +123,16 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
     // A repetition that failed or was skipped ends its case: the others would say the same.
     const bool case_over = repetition.status != results::Status::ok;
     pending[index].push_back(std::move(repetition));
+    pending_jobs[index].push_back(job);
     if (case_over)
       schedule.drop_case(index);
     if (!case_over && static_cast<int>(pending[index].size()) < options.repetitions) {
       on.kept(pending[index].back(), job.repetition);
+      continue;
+    }
+    // Every repetition is in: if they disagree past results::k_unstable_ratio, the smaller group
+    // is measured again later, within the retries; what still disagrees is marked unstable.
+    if (!case_over && measure_again_if_unstable(index)) {
       continue;
     }
     results::CaseResult result = results::combine_repetitions(pending[index], options.estimator);
@@ -97,6 +140,7 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
     if (options.set_aside_here)
       slow.bandwidth.apply(result, options.bandwidth_tolerance);
     pending.erase(index);
+    pending_jobs.erase(index);
     retried.erase(index);
     on.finish(std::move(result));
   }

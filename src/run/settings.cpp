@@ -103,4 +103,17 @@ Json measuring_json(const RunSettings& settings, int processes) {
           {"host_allocator", settings.host_allocator}};
 }
 
+double estimated_seconds(std::size_t cases, const RunSettings& settings) {
+  const double repetitions = static_cast<double>(cases) * settings.repetitions;
+  const double per_repetition =
+      std::max(settings.exec.measure.min_time, settings.exec.measure.max_time) *
+      k_repetition_overhead;
+  const double processes =
+      settings.isolate ? repetitions
+      : settings.processes > 1
+          ? static_cast<double>(std::min(settings.processes, settings.repetitions))
+          : 0.0;
+  return repetitions * per_repetition + processes * k_process_start;
+}
+
 } // namespace opbench::run

@@ -84,8 +84,18 @@ TEST_F(Cli, RepetitionsSplitOverFreshProcessesArePooledIntoOneResult) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("process 1 of 2: 3 repetition(s) of each case"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("process 2 of 2: 2 repetition(s) of each case"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("[process 2/2] [3/3] "), std::string::npos)
-      << r.err; // the children's progress, labelled
+  // One line per case, printed by the parent; the plan line before; none of the children's own.
+  EXPECT_NE(r.err.find("opbench: plan: 3 case(s) x 5 repetition(s) over 2 fresh processes; about "),
+            std::string::npos)
+      << r.err;
+  std::istringstream lines(r.err);
+  int case_lines = 0;
+  for (std::string line; std::getline(lines, line);) {
+    case_lines += line.rfind("[", 0) == 0;
+    EXPECT_EQ(line.find("process-1.json.journal"), std::string::npos) << line;
+  }
+  EXPECT_EQ(case_lines, 3) << r.err;
+  EXPECT_EQ(r.err.find("[process "), std::string::npos) << r.err;
   const Json json = read_json(out);
   EXPECT_EQ(json["context"]["processes"], 2);
   ASSERT_EQ(json["cases"].size(), 3u);

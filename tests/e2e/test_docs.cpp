@@ -3,7 +3,9 @@
 // GitHub makes anchors. Pages get split and headings renamed; a reader should never land nowhere.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -163,6 +165,66 @@ std::set<std::string> options_in(const std::string& text) {
 
 // #46: the README's table of `run` options and `opbench run --help` name the same options (the
 // README had left out --samples, --memory-format and --trace).
+// A console line's form: numbers become '#', a number's unit 'U', the marks a case may or may not
+// carry (noisy, UNSTABLE) are dropped, so that two runs of the same command print lines of the
+// same form.
+std::string line_form(std::string line) {
+  for (const std::string mark : {" (noisy)", " · UNSTABLE"}) {
+    for (std::size_t at; (at = line.find(mark)) != std::string::npos;)
+      line.erase(at, mark.size());
+  }
+  line = std::regex_replace(line, std::regex(R"(\d+(\.\d+)?)"), "#");
+  return std::regex_replace(line, std::regex(R"(# (ns|us|ms|s|min|h|B|KiB|MiB|GiB)\b)"), "# U");
+}
+
+TEST_F(Cli, TheReadmesExampleIsWhatTheBinaryPrints) {
+  // The README's first code block: `$ opbench run ...`, then what it prints ("..." for the
+  // cases left out).
+  const std::string readme = testing::read_text(k_root + "/README.md");
+  const std::size_t start = readme.find("```\n$ opbench run ");
+  ASSERT_NE(start, std::string::npos);
+  const std::string block = readme.substr(start + 4, readme.find("```", start + 4) - start - 4);
+  std::vector<std::string> lines;
+  for (std::size_t at = 0; at < block.size();) {
+    const std::size_t end = block.find('\n', at);
+    lines.push_back(block.substr(at, end - at));
+    at = end == std::string::npos ? block.size() : end + 1;
+  }
+  std::string args = lines.front().substr(std::string("$ opbench ").size());
+  args.replace(args.find("out.json"), 8, m_dir.file("out.json"));
+  const auto run = opbench(args);
+  ASSERT_EQ(run.code, 0) << run.err;
+  std::string printed = run.err + run.out;
+  for (std::size_t at; (at = printed.find(m_dir.path() + "/")) != std::string::npos;)
+    printed.erase(at, m_dir.path().size() + 1);
+  std::set<std::string> forms;
+  std::vector<std::string> printed_lines;
+  for (std::size_t at = 0; at < printed.size();) {
+    const std::size_t end = printed.find('\n', at);
+    printed_lines.push_back(printed.substr(at, end - at));
+    forms.insert(line_form(printed_lines.back()));
+    at = end == std::string::npos ? printed.size() : end + 1;
+  }
+  std::size_t compared = 0;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    if (lines[i].empty() || lines[i] == "..." || lines[i].rfind("$ ", 0) == 0)
+      continue;
+    ++compared;
+    EXPECT_EQ(forms.count(line_form(lines[i])), 1u)
+        << "the README shows\n  " << lines[i] << "\nbut the binary printed no line of its form:\n"
+        << printed;
+  }
+  EXPECT_GE(compared, 4u); // the journal line, the plan, a case, the last line
+  // The last line, counts included, is the binary's.
+  const auto last = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.find(" case(s): ") != std::string::npos;
+  });
+  ASSERT_NE(last, lines.end());
+  EXPECT_NE(std::find(printed_lines.begin(), printed_lines.end(), *last), printed_lines.end())
+      << *last << "\n"
+      << printed;
+}
+
 TEST_F(Cli, TheReadmesRunOptionsAreTheOptionsOfRunHelp) {
   const std::string readme = testing::read_text(k_root + "/README.md");
   const std::size_t start = readme.find("### `opbench run` options");

@@ -41,6 +41,19 @@ private:
   std::vector<Peaks> m_entries;
 };
 
+// The hardware a context (a run's, or the one calibrate records per entry: exec/context.hpp) names
+// for `device`: its `cpu_model` for "cpu", the `name` of its `cuda_devices` entry for "cuda:N";
+// "" when it names none.
+std::string hardware_of(const Json& context, const std::string& device);
+
+// The entries of `store` that may judge a run on the hardware `run_context` names: those
+// calibrated on the same CPU model or GPU. Each other entry for a device the run names is left out
+// and said in `refused` ("cpu/float32/t1: calibrated on A, this is B"; or, when the entry names no
+// hardware, "... records no hardware: calibrate again"); an entry for a device the run does not
+// name stays (no case will ask for it).
+PeakStore peaks_for(const PeakStore& store, const Json& run_context,
+                    std::vector<std::string>& refused);
+
 // $OPBENCH_PEAKS, else ${XDG_CACHE_HOME:-$HOME/.cache}/opbench/peaks.json.
 std::string default_peaks_path();
 

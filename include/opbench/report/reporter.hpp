@@ -24,17 +24,26 @@ const std::vector<std::string>& reporter_formats();
 // `aggregates_only` leaves gbench's per-sample entries out.
 std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregates_only = false);
 
+// Every output names a statistic the same way and shows the same value for it (the table in
+// docs/results.md): `time` (Estimate::time, its estimator named), `median` and its interval (of the
+// repetition medians), `spread` (Estimate::spread, in %), `cv` (the typical repetition's cv of its
+// blocks, TimingInfo::noise, in %), and the pooled samples' `p90`/`p99` (stats::Summary).
+
 // How the case's time was made and how sure it is across repetitions, for people: `min of 6 reps
-// · median 12.31 us [12.10 us, 12.52 us] 97% · ± 1.7%` (the estimator, the repetitions, their
-// median with its interval and that interval's coverage, their relative spread);
+// · median 12.31 us [12.10 us, 12.52 us] 97% · spread 3.4%` (the estimator, the repetitions,
+// their median with its interval and that interval's coverage, their spread; ` · UNSTABLE` when
+// the repetitions disagree past results::k_unstable_ratio);
 // `1 rep` when there is nothing across repetitions to say.
 std::string estimate_text(const results::Estimate& estimate);
 
-// One console line for a finished case: `case_id  median .. [interval]  p90 ..  peak ..`.
-// What a case's median times (results::TimingInfo::measures), and on CUDA its CPU and batch
+// The case's cv (TimingInfo::noise) for people: "4.2%"; "-" when there is none.
+std::string cv_text(const results::CaseResult& r);
+
+// What a case's time measures (results::TimingInfo::measures), and on CUDA its CPU and batch
 // times beside it: "GPU time · CPU 8.17 us · batch 7.87 us"; "" for CPU cases.
 std::string device_times_text(const results::CaseResult& r);
 
+// One console line for a finished case: `case_id  time (estimate_text)  p90 ..  cv ..  peak ..`.
 std::string console_line(const results::CaseResult& result);
 
 } // namespace opbench::report

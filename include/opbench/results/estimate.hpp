@@ -26,6 +26,20 @@ const std::vector<std::string>& estimator_names();
 // `estimator` over `repetition_medians`; NaN when there is none. Throws Error on an unknown name.
 double estimate_with(const std::string& estimator, const std::vector<double>& repetition_medians);
 
+// Past this ratio of its slowest repetition median to its fastest, a case is unstable: it ran at
+// two different levels (a thread pool that fell back to one thread, a kernel choice that flips, a
+// 32 ms sleep), and which one the estimator reports is chance. Within a repetition the blocks' cv
+// is 1-10% for most cases; whole repetitions caught in a slow spell of a shared machine run up to
+// 2-3x slow in about 1% of cases of identical code (the figures are in
+// docs/reproducibility-log.md, "Unstable repetitions"); 3x is past both.
+inline constexpr double k_unstable_ratio = 3.0;
+// Whether `repetition_medians` (two or more, finite, positive) are unstable: the slowest over
+// k_unstable_ratio times the fastest.
+bool is_unstable(const std::vector<double>& repetition_medians);
+// The repetitions to measure again when `repetition_medians` are unstable: those of the smaller of
+// the two groups the geometric middle of the fastest and the slowest splits them into (the slower
+// group when they are as large), by index; empty when they are not unstable.
+std::vector<std::size_t> disagreeing_repetitions(const std::vector<double>& repetition_medians);
 // The estimate from one median per repetition.
 Estimate estimate_of(const std::vector<double>& repetition_medians,
                      const std::string& estimator = k_default_estimator);

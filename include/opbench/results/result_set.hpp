@@ -132,6 +132,10 @@ struct Estimate {
   double high = 0;
   double coverage = 0; // exact coverage of [low, high]; 0 with one repetition
   double spread = 0;   // (max - min) / median of the repetition medians
+  // The repetition medians disagree past what a case's noise allows (results::is_unstable): the
+  // time may be one of two levels the case switches between. Outputs mark it; compare calls it
+  // unknown.
+  bool unstable = false;
 };
 
 struct CaseResult {

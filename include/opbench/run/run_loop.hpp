@@ -30,6 +30,8 @@ struct SlowSpells {
   std::map<int, double> fastest_canary;
   double time_retried = 0;        // [s] everything of the repetitions measured again
   double time_process_warmup = 0; // [s] the process's first, dropped repetitions (--process-warmup)
+  std::size_t unstable_measured_again =
+      0; // repetitions measured again for disagreeing (is_unstable)
   BandwidthReadings bandwidth;
 };
 

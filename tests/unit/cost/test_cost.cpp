@@ -166,5 +166,40 @@ TEST(PeakStore, SaveLoadFindReplace) {
   EXPECT_THROW(PeakStore::load(dir.write("bad.json", "{\"peaks\": [{}]}")), std::exception);
 }
 
+TEST(PeakStore, PeaksOfAnotherCpuModelOrGpuAreLeftOutAndSaid) {
+  PeakStore store;
+  Peaks cpu;
+  cpu.device = "cpu";
+  cpu.dtype = "float32";
+  cpu.gemm_flops = 1e11;
+  cpu.copy_bandwidth = 1e10;
+  cpu.context = {{"cpu_model", "Xeon A"}};
+  store.put(cpu);
+  Peaks gpu = cpu;
+  gpu.device = "cuda:0";
+  gpu.context = {{"cuda_devices", {{{"device", "cuda:0"}, {"name", "NVIDIA H100"}}}}};
+  store.put(gpu);
+  Peaks old = cpu;
+  old.dtype = "float64";
+  old.context = Json::object(); // from before peaks recorded their hardware
+  store.put(old);
+
+  std::vector<std::string> refused;
+  const Json same = {{"cpu_model", "Xeon A"},
+                     {"cuda_devices", {{{"device", "cuda:0"}, {"name", "NVIDIA H100"}}}}};
+  EXPECT_EQ(peaks_for(store, same, refused).entries().size(), 2u);
+  EXPECT_EQ(refused, (std::vector<std::string>{"cpu/float64/t1: records no hardware: calibrate "
+                                               "again"}));
+  refused.clear();
+  const Json other = {{"cpu_model", "EPYC B"}}; // no CUDA device in this run: its entry stays
+  const PeakStore kept = peaks_for(store, other, refused);
+  ASSERT_EQ(kept.entries().size(), 1u);
+  EXPECT_EQ(kept.entries()[0].device, "cuda:0");
+  EXPECT_EQ(kept.find("cpu", "float32", 1), nullptr);
+  EXPECT_EQ(refused.front(), "cpu/float32/t1: calibrated on Xeon A, this is EPYC B");
+  EXPECT_EQ(hardware_of(same, "cuda:0"), "NVIDIA H100");
+  EXPECT_EQ(hardware_of(same, "cuda:1"), "");
+}
+
 } // namespace
 } // namespace opbench::cost

@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/units.hpp"
@@ -70,13 +74,16 @@ TEST(CsvReporter, QuotesFieldsWithCommasAndQuotes) {
   std::getline(lines, header);
   std::getline(lines, first);
   std::getline(lines, second);
-  EXPECT_EQ(header.rfind("case_id,name,kind,operator", 0), 0u);
-  EXPECT_EQ(
-      first.rfind("\"conv2d/input=1x3x8x8,stride=[2,2]/float32/cpu/t1/forward\",conv2d,op,", 0), 0u)
+  EXPECT_EQ(header.rfind("case_id,status,time_us,estimator,", 0), 0u); // leads with the time
+  EXPECT_EQ(first.rfind("\"conv2d/input=1x3x8x8,stride=[2,2]/float32/cpu/t1/forward\",ok,20.0000,"
+                        "fastest-third,20.0000,",
+                        0),
+            0u)
       << first;
-  EXPECT_NE(first.find(",20.0000,"), std::string::npos) << first; // median in us
+  EXPECT_NE(first.find(",conv2d,op,"), std::string::npos) << first;
+  EXPECT_EQ(second.rfind("\"add/self=3,other=5/float32/cpu/t1/forward\",error,", 0), 0u) << second;
   EXPECT_NE(first.find(",4096,8192,2"), std::string::npos) << first;
-  EXPECT_NE(second.find("error,\"The size of tensor a (3) must match, \"\"really\"\"\""),
+  EXPECT_NE(second.find("forward,\"The size of tensor a (3) must match, \"\"really\"\"\""),
             std::string::npos)
       << second;
 }
@@ -181,8 +188,8 @@ TEST(DeviceTimes, ConsoleMarkdownCsvAndJsonSayWhichTime) {
   EXPECT_NE(render("md", set).find("| GPU time · CPU 8.20 us · batch 7.90 us |"),
             std::string::npos);
   const std::string csv = render("csv", set);
-  EXPECT_NE(csv.find(",measures,cpu_time_us,batch_time_us,estimator,time_us\n"), std::string::npos);
-  EXPECT_NE(csv.find(",gpu,8.2000,7.9000,fastest-third,20.0000\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",measures,cpu_time_us,batch_time_us\n"), std::string::npos);
+  EXPECT_NE(csv.find(",gpu,8.2000,7.9000\n"), std::string::npos) << csv;
   // The JSON keeps every repetition's figures, and reads them back.
   const Json json = results::to_json(r);
   EXPECT_EQ(json["timing"]["measures"], "gpu");
@@ -193,6 +200,88 @@ TEST(DeviceTimes, ConsoleMarkdownCsvAndJsonSayWhichTime) {
   // Repetitions combine their CPU and batch times.
   const results::CaseResult combined = results::combine_repetitions({r, r});
   EXPECT_EQ(combined.timing.cpu_times.size(), 6u);
+}
+
+// A case whose numbers all differ: the time (the fastest repetition median, 10 us), the median of
+// the repetition medians (11 us), the pooled samples' median (12 us), the spread (20%), the
+// typical repetition's cv (4%) and the pooled samples' cv (about 29%).
+results::ResultSet distinct_numbers() {
+  results::ResultSet set = sample_set();
+  set.cases.resize(1);
+  results::CaseResult& r = set.cases[0];
+  r.c.count = 3; // as a model's breakdown counts calls
+  r.samples = {10e-6, 11e-6, 12e-6, 12e-6, 12e-6, 18e-6};
+  r.summary = stats::summarize(r.samples);
+  r.estimate = results::estimate_of({10e-6, 11e-6, 12e-6});
+  r.timing.noise = 0.04;
+  return set;
+}
+
+TEST(EveryOutput, NamesEachStatisticOnceAndShowsTheSameValue) {
+  const results::ResultSet set = distinct_numbers();
+  const results::CaseResult& r = set.cases[0];
+  ASSERT_DOUBLE_EQ(r.estimate.time, 10e-6);
+  ASSERT_DOUBLE_EQ(r.estimate.median, 11e-6);
+  ASSERT_DOUBLE_EQ(r.summary.median, 12e-6);
+  ASSERT_NEAR(r.estimate.spread, 2.0 / 11, 1e-9);
+  ASSERT_GT(r.summary.cv, 0.2);
+  // Console, md and HTML: the time, "spread 18.2%", "cv 4.0%"; never the pooled cv.
+  const std::string line = console_line(r);
+  EXPECT_EQ(line.rfind(r.c.case_id + "  10.00 us (fastest-third of 3 reps · median 11.00 us", 0),
+            0u)
+      << line;
+  EXPECT_NE(line.find("spread 18.2%"), std::string::npos) << line;
+  EXPECT_NE(line.find("cv 4.0%"), std::string::npos) << line;
+  const std::string md = render("md", set);
+  EXPECT_NE(md.find("| ok | 10.00 us | fastest-third of 3 reps · median 11.00 us"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("spread 18.2% | host |"), std::string::npos) << md;
+  EXPECT_NE(md.find(" | 4.0% | 6 |"), std::string::npos) << md; // cv, then the samples
+  const std::string html = render("html", set);
+  EXPECT_NE(html.find("spread 18.2%"), std::string::npos);
+  EXPECT_NE(html.find(">4.0%</td>"), std::string::npos);
+  EXPECT_EQ(html.find(fmt::format(">{:.1f}%</td>", r.summary.cv * 100)), std::string::npos);
+  // CSV: time, median, spread and cv as above; the pooled figures are named pooled_.
+  std::istringstream csv(render("csv", set));
+  std::string header, row;
+  std::getline(csv, header);
+  std::getline(csv, row);
+  const auto column = [&](const std::string& name) {
+    std::vector<std::string> names, cells;
+    std::istringstream h(header), c(row.substr(row.find("\",") + 2));
+    for (std::string f; std::getline(h, f, ',');)
+      names.push_back(f);
+    cells.push_back(r.c.case_id);
+    for (std::string f; std::getline(c, f, ',');)
+      cells.push_back(f);
+    const auto at = std::find(names.begin(), names.end(), name);
+    return at == names.end() ? std::string("no column ") + name
+                             : cells.at(static_cast<std::size_t>(at - names.begin()));
+  };
+  EXPECT_EQ(column("time_us"), "10.0000");
+  EXPECT_EQ(column("median_us"), "11.0000");
+  EXPECT_EQ(column("spread"), "0.18182");
+  EXPECT_EQ(column("cv"), "0.04000");
+  EXPECT_EQ(column("pooled_median_us"), "12.0000");
+  EXPECT_EQ(column("pooled_cv"), fmt::format("{:.5f}", r.summary.cv));
+  // The breakdown and the stage table take the case's time too.
+  EXPECT_NE(render("breakdown", set).find("| 3 | 10.00 us | 30.00 us |"), std::string::npos)
+      << render("breakdown", set);
+}
+
+TEST(EveryOutput, MarksACaseWhoseRepetitionsDisagree) {
+  results::ResultSet set = distinct_numbers();
+  results::CaseResult& r = set.cases[0];
+  r.timing.repetition_medians = {10e-6, 11e-6, 35e-6};
+  r.estimate = results::estimate_of(r.timing.repetition_medians);
+  ASSERT_TRUE(r.estimate.unstable);
+  EXPECT_NE(console_line(r).find("· UNSTABLE)"), std::string::npos) << console_line(r);
+  EXPECT_NE(render("md", set).find("· UNSTABLE |"), std::string::npos);
+  EXPECT_NE(render("html", set).find("· UNSTABLE"), std::string::npos);
+  EXPECT_NE(render("csv", set).find(",2.27273,true,"), std::string::npos) << render("csv", set);
+  EXPECT_EQ(results::to_json(r)["estimate"]["unstable"], true);
+  EXPECT_TRUE(results::case_result_from_json(results::to_json(r), "t").estimate.unstable);
 }
 
 TEST(ConsoleLine, NamesRepetitionsSetAsideForTheMemoryBandwidth) {
@@ -276,6 +365,27 @@ TEST(HtmlReporter, ComparisonAndHistorySections) {
   EXPECT_EQ(occurrences(html, "<tr class=\"trend-row\""), 1u);
   EXPECT_EQ(occurrences(html, "<circle class=\"night\""), 2u);
   EXPECT_EQ(occurrences(html, "<line class=\"change\""), 0u); // two runs: no level to speak of
+}
+
+TEST(HtmlReporter, TheComparisonCarriesCompareNotesAndAnAxisThatHoldsTheRatios) {
+  const results::ResultSet base = sample_set();
+  results::ResultSet fresh = sample_set();
+  fresh.context["libtorch_version"] = "3.y"; // another LibTorch: compare notes the setups differ
+  fresh.cases[0].timing.repetition_medians = {1.82e-4, 1.82e-4, 1.82e-4};
+  fresh.cases[0].estimate = results::estimate_of(fresh.cases[0].timing.repetition_medians);
+  const compare::Comparison cmp = compare::compare_results(base, fresh, compare::CompareOptions{});
+  ASSERT_FALSE(cmp.notes.empty());
+  HtmlExtras extras;
+  extras.base = &base;
+  extras.comparison = &cmp;
+  std::ostringstream out;
+  HtmlReporter(extras).write(fresh, out);
+  const std::string html = out.str();
+  EXPECT_EQ(occurrences(html, "<p class=\"note compare-note\">Note: "), cmp.notes.size());
+  EXPECT_NE(html.find("setups differ ("), std::string::npos) << cmp.notes.front();
+  // x9.1: the axis runs to x16, not x2, where x9.1 and x2.1 would both sit at the edge.
+  EXPECT_NE(html.find("&times;9.100"), std::string::npos);
+  EXPECT_NE(html.find("from &times;1/16 to &times;16"), std::string::npos);
 }
 
 TEST(HtmlReporter, TrendsMarkTheirChangePoints) {

@@ -22,6 +22,9 @@ struct FakeRun {
   std::function<std::string(const std::string&, std::size_t)> status_of =
       [](const std::string&, std::size_t) { return std::string("ok"); };
   std::function<double(std::size_t)> bandwidth_of = [](std::size_t) { return 0.0; };
+  std::function<double(std::size_t)> median_of = [](std::size_t call) {
+    return 1e-6 * (1 + static_cast<double>(call % 7) / 100);
+  };
 
   explicit FakeRun(int n) {
     for (int i = 0; i < n; ++i) {
@@ -52,7 +55,7 @@ struct FakeRun {
       if (r.status != results::Status::ok)
         r.message = "it broke";
       r.timing.canary = canary_of(call);
-      r.timing.repetition_medians = {1e-6 * (1 + static_cast<double>(call % 7) / 100)};
+      r.timing.repetition_medians = {median_of(call)};
       r.timing.total_time = 1e-3;
       if (const double bandwidth = bandwidth_of(call); bandwidth > 0)
         r.timing.repetition_bandwidth = {{bandwidth, bandwidth}};
@@ -109,6 +112,41 @@ TEST(RunLoop, ARepetitionInASlowSpellIsMeasuredAgainLater) {
   none.retries = 0;
   EXPECT_EQ(kept.run(none).measured_again, 0u);
   EXPECT_EQ(kept.measured.size(), 6u);
+}
+
+TEST(RunLoop, RepetitionsThatDisagreeAreMeasuredAgainAndMarkedWhenTheyStillDo) {
+  // One case of 3 repetitions: 1 us, 1 us, then 5 us (over results::k_unstable_ratio from the
+  // others); measured again it runs at 1 us: the case is stable, from 3 agreeing repetitions.
+  FakeRun fake(1);
+  fake.median_of = [](std::size_t call) { return call == 2 ? 5e-6 : 1e-6; };
+  SlowSpells slow = fake.run(quick(3));
+  EXPECT_EQ(fake.measured.size(), 4u);
+  ASSERT_EQ(fake.finished.size(), 1u);
+  EXPECT_FALSE(fake.finished[0].estimate.unstable);
+  EXPECT_EQ(fake.finished[0].timing.repetition_medians, (std::vector<double>{1e-6, 1e-6, 1e-6}));
+  EXPECT_EQ(fake.finished[0].timing.retried_repetitions, 1);
+  EXPECT_EQ(slow.unstable_measured_again, 1u);
+  EXPECT_EQ(fake.kept["case0"], 2); // the disagreeing last one never reached the journal
+
+  // A case that keeps switching between two levels: measured again while the retries last (2
+  // per repetition), then kept and marked unstable.
+  FakeRun flipping(1);
+  flipping.median_of = [](std::size_t call) { return call % 2 == 0 ? 1e-6 : 4e-6; };
+  slow = flipping.run(quick(4));
+  ASSERT_EQ(flipping.finished.size(), 1u);
+  EXPECT_TRUE(flipping.finished[0].estimate.unstable);
+  EXPECT_GT(slow.unstable_measured_again, 0u);
+  EXPECT_LE(flipping.measured.size(), 4u + 2u * 4u);
+
+  // No retries: marked at once.
+  FakeRun at_once(1);
+  at_once.median_of = [](std::size_t call) { return call == 2 ? 5e-6 : 1e-6; };
+  LoopOptions none = quick(3);
+  none.retries = 0;
+  slow = at_once.run(none);
+  EXPECT_EQ(at_once.measured.size(), 3u);
+  EXPECT_TRUE(at_once.finished[0].estimate.unstable);
+  EXPECT_EQ(slow.unstable_measured_again, 0u);
 }
 
 TEST(RunLoop, AFailedRepetitionEndsItsCaseAndNotTheOthers) {
