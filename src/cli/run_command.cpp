@@ -319,7 +319,7 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--retries", options->settings.retries,
                   "Measure a repetition again, later, up to this many times when the speed canary "
                   "around it was over --slow-tolerance slower than the fastest seen (CPU cases), "
-                  "or when a case's repetition medians are over 3x apart (the smaller group; a "
+                  "or when a case's repetition medians are over 3x apart (the slow ones; a "
                   "case that stays so is marked unstable); at most 40% of all repetitions in a "
                   "run; 0: never")
       ->check(in_range(run::limits::retries))

@@ -88,13 +88,13 @@ std::vector<std::size_t> disagreeing_repetitions(const std::vector<double>& repe
   double fastest = 0, slowest = 0;
   extremes(repetition_medians, fastest, slowest);
   const double middle = std::sqrt(fastest * slowest);
-  std::vector<std::size_t> fast, slow;
+  std::vector<std::size_t> slow;
   for (std::size_t i = 0; i < repetition_medians.size(); ++i) {
     const double m = repetition_medians[i];
-    if (std::isfinite(m) && m > 0)
-      (m < middle ? fast : slow).push_back(i);
+    if (std::isfinite(m) && m >= middle)
+      slow.push_back(i);
   }
-  return fast.size() < slow.size() ? fast : slow;
+  return slow;
 }
 
 CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,

@@ -130,8 +130,8 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
       on.kept(pending[index].back(), job.repetition);
       continue;
     }
-    // Every repetition is in: if they disagree past results::k_unstable_ratio, the smaller group
-    // is measured again later, within the retries; what still disagrees is marked unstable.
+    // Every repetition is in: if they disagree past results::k_unstable_ratio, the slow ones are
+    // measured again later, within the retries; what still disagrees is marked unstable.
     if (!case_over && measure_again_if_unstable(index)) {
       continue;
     }

@@ -36,9 +36,11 @@ inline constexpr double k_unstable_ratio = 3.0;
 // Whether `repetition_medians` (two or more, finite, positive) are unstable: the slowest over
 // k_unstable_ratio times the fastest.
 bool is_unstable(const std::vector<double>& repetition_medians);
-// The repetitions to measure again when `repetition_medians` are unstable: those of the smaller of
-// the two groups the geometric middle of the fastest and the slowest splits them into (the slower
-// group when they are as large), by index; empty when they are not unstable.
+// The repetitions to measure again when `repetition_medians` are unstable: the slow ones, at or
+// over the geometric middle of the fastest and the slowest, by index; empty when they are not
+// unstable. The slow ones, whatever their number: interference only adds time (the reason for the
+// fastest-third estimator), so a slow repetition may have met it and a fast one cannot have;
+// measuring the fast ones again would wipe out a rare fast level instead of telling it.
 std::vector<std::size_t> disagreeing_repetitions(const std::vector<double>& repetition_medians);
 // The estimate from one median per repetition.
 Estimate estimate_of(const std::vector<double>& repetition_medians,
