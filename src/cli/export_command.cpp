@@ -36,7 +36,6 @@ std::string html_report(const ExportOptions& options, const results::ResultSet& 
     base = results::load_results(options.compare_base);
     comparison = compare::compare_results(base, set, compare::CompareOptions{});
     comparison.base_path = options.compare_base;
-    extras.base = &base;
     extras.comparison = &comparison;
   }
   if (!options.history.empty()) {

@@ -17,8 +17,7 @@
 namespace opbench::report {
 
 struct HtmlExtras {
-  // --compare: the base file and the comparison of the report's file against it.
-  const results::ResultSet* base = nullptr;
+  // --compare: the comparison of the report's file against a base file.
   const compare::Comparison* comparison = nullptr;
   // --history: each case's values over the stored runs, oldest first.
   std::map<std::string, std::vector<history::Point>> trends;

@@ -348,7 +348,6 @@ TEST(HtmlReporter, ComparisonAndHistorySections) {
   fresh.cases[0].estimate = results::estimate_of(fresh.cases[0].timing.repetition_medians);
   const compare::Comparison cmp = compare::compare_results(base, fresh, compare::CompareOptions{});
   HtmlExtras extras;
-  extras.base = &base;
   extras.comparison = &cmp;
   history::Point a, b;
   a.date = "2026-11-01";
@@ -376,7 +375,6 @@ TEST(HtmlReporter, TheComparisonCarriesCompareNotesAndAnAxisThatHoldsTheRatios) 
   const compare::Comparison cmp = compare::compare_results(base, fresh, compare::CompareOptions{});
   ASSERT_FALSE(cmp.notes.empty());
   HtmlExtras extras;
-  extras.base = &base;
   extras.comparison = &cmp;
   std::ostringstream out;
   HtmlReporter(extras).write(fresh, out);
