@@ -143,8 +143,9 @@ void apply_roofline(WorkInfo& work, double median_seconds, const Peaks* peaks) {
     work.percent_of_peak = memory_bound ? 100.0 * *work.bytes_per_second / peaks->memory_bandwidth()
                                         : 100.0 * *work.flops_per_second / peaks->gemm_flops;
   } else if (!work.flops && work.bytes_per_second && peaks->memory_bandwidth() > 0) {
-    // No FLOPs rule: data movement is all that is known, so the memory roof is the relevant one.
-    work.bound = "memory";
+    // No FLOPs rule: data movement is all that is known, so the memory roof is the only one to
+    // hold the case against, and the bound says so.
+    work.bound = k_bytes_only_bound;
     work.percent_of_peak = 100.0 * *work.bytes_per_second / peaks->memory_bandwidth();
   }
 }

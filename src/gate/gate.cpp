@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 
+#include "opbench/results/estimate.hpp"
 #include "opbench/stats/change_points.hpp"
 #include "opbench/stats/distributions.hpp"
 #include "opbench/stats/mann_whitney.hpp"
@@ -231,6 +232,11 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
         c.called_otherwise = true;
       }
       c.ratio = r.n > 0 ? c.tonight / c.baseline : k_nan;
+    } else if (in.unstable) {
+      c.verdict = "unknown";
+      c.reason = fmt::format("unstable tonight: its repetition medians are over {}x apart",
+                             results::k_unstable_ratio);
+      c.ratio = c.tonight / c.baseline;
     } else {
       c.ratio = c.tonight / c.baseline;
       std::tie(c.t, c.p_value) = test(std::log(c.tonight), r);

@@ -51,6 +51,7 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
     }
     if (r.status == results::Status::ok)
       in.tonight = r.estimate.time;
+    in.unstable = r.estimate.unstable;
     inputs.push_back(std::move(in));
   }
   GateResult result = judge(inputs, options);

@@ -8,6 +8,10 @@
 
 namespace opbench::cost {
 
+// The bound of a case with bytes but no FLOP count: its % of peak is of the memory roof alone,
+// which is all that can be said without knowing where it sits on the roofline.
+inline constexpr const char* k_bytes_only_bound = "memory (bytes only)";
+
 // The work of one call and the rates it ran at (see cost/cost.hpp for the rules); absent
 // values are unknown, never guessed.
 struct WorkInfo {
@@ -17,7 +21,7 @@ struct WorkInfo {
   std::optional<double> flops_per_second; // flops / median
   std::optional<double> bytes_per_second; // bytes / median
   std::optional<double> intensity;        // flops / bytes
-  std::string bound;                      // "memory" or "compute", against calibrated peaks
+  std::string bound;                      // "memory", "compute" or k_bytes_only_bound
   std::optional<double> percent_of_peak;  // of the bound's peak
   std::string peaks;                      // which calibrated peaks: "cpu/float32/t2"
   std::optional<std::int64_t> aten_calls; // top-level ATen calls of one invocation

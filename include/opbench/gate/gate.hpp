@@ -72,6 +72,9 @@ struct GateInput {
   std::string case_id;
   std::vector<double> history;
   std::optional<double> tonight; // absent: the case did not run ok tonight
+  // Tonight's repetitions disagreed past results::k_unstable_ratio (Estimate::unstable): its value
+  // says nothing the gate could act on, so the case is unknown.
+  bool unstable = false;
   // Why the history is shorter than the nights recorded, said with a verdict of too little history
   // (e.g. "12 night(s) called boxed left out": only nights measured the way tonight was are
   // history).

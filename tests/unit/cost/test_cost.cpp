@@ -131,6 +131,14 @@ TEST(Roofline, MemoryAndComputeBound) {
   EXPECT_EQ(gemm.bound, "compute");
   EXPECT_NEAR(*gemm.percent_of_peak, 10.0, 1e-9);
 
+  // Bytes but no FLOP count: held against the memory roof, and labelled so in every output.
+  cost::WorkInfo bytes_only;
+  bytes_only.bytes = 1e6;
+  apply_roofline(bytes_only, 1e-3, &peaks);
+  EXPECT_EQ(bytes_only.bound, "memory (bytes only)");
+  EXPECT_NEAR(*bytes_only.percent_of_peak, 100.0 / 12.0, 1e-9);
+  EXPECT_FALSE(bytes_only.intensity.has_value());
+
   cost::WorkInfo no_peaks;
   no_peaks.flops = 1e6;
   no_peaks.bytes = 2e6;

@@ -168,6 +168,18 @@ TEST(Gate, SmallMovesShortHistoriesAndAbsentCases) {
   EXPECT_EQ(r.cases[2].reason, "no value tonight");
 }
 
+TEST(Gate, AnUnstableNightIsUnknownNotACandidate) {
+  std::mt19937_64 random(3);
+  GateInput in{"a", nights(20, 0.01, random), 150e-6};
+  in.unstable = true; // tonight's repetition medians over 3x apart
+  const GateResult r = judge({in}, {});
+  EXPECT_FALSE(r.cases[0].candidate);
+  EXPECT_EQ(r.cases[0].verdict, "unknown");
+  EXPECT_EQ(r.cases[0].reason, "unstable tonight: its repetition medians are over 3x apart");
+  EXPECT_NEAR(r.cases[0].ratio, 1.5, 0.03);
+  EXPECT_FALSE(r.regressed());
+}
+
 // The gate's noise of a set of values: 1.4826 MAD of the logs on symmetric data, the quantile
 // range where a minority mode leaves the MAD at 0; non-positive values do not count.
 TEST(Gate, RobustLogSdSeesAMinorityMode) {

@@ -8,6 +8,7 @@
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/units.hpp"
+#include "opbench/cost/roofline.hpp"
 #include "opbench/report/html_reporter.hpp"
 #include "opbench/report/reporter.hpp"
 #include "opbench/results/estimate.hpp"
@@ -305,6 +306,22 @@ std::size_t occurrences(const std::string& text, const std::string& what) {
   for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
     ++n;
   return n;
+}
+
+TEST(EveryOutput, APercentOfPeakFromBytesAloneIsLabelledSo) {
+  // A sample has no FLOP count: its % of peak is of the memory roof alone, and says so.
+  results::ResultSet set = sample_set();
+  auto& r = set.cases[0];
+  r.work.bytes = 1e6;
+  cost::Peaks peaks;
+  peaks.triad_bandwidth = 1e10;
+  peaks.gemm_flops = 1e11;
+  cost::apply_roofline(r.work, 1e-3, &peaks);
+  ASSERT_TRUE(r.work.percent_of_peak.has_value());
+  EXPECT_NE(render("md", set).find("| 10.0% memory (bytes only) |"), std::string::npos);
+  EXPECT_NE(render("html", set).find(">10.0% memory (bytes only)</td>"), std::string::npos);
+  EXPECT_NE(render("csv", set).find(",memory (bytes only),10.00,"), std::string::npos);
+  EXPECT_NE(render("json", set).find("\"bound\": \"memory (bytes only)\""), std::string::npos);
 }
 
 TEST(HtmlReporter, OneRowPerCaseMarksPerSampleAndRepetitionEscapedAndSelfContained) {
