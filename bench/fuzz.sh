@@ -22,7 +22,7 @@ cmake --build build-fuzz -j"$(nproc)" >results/fuzz/build.log 2>&1 || { grep -A5
 seed() {  # harness corpus
   case "$1" in
     fuzz_csv_loader) cp tests/data/*.csv configs/ops/*.csv "$2"/ ;;
-    fuzz_json_loader) cp tests/data/tiny.json configs/ops/nn.json configs/ops/indexing.json "$2"/ ;;
+    fuzz_json_loader) cp tests/data/tiny.json configs/ops/nn.json configs/ops/indexing.json examples/*/*.json "$2"/ ;;
     fuzz_result_reader)
       cp tests/data/compare/*.json "$2"/
       # A leading 'J' makes the harness read the rest as a journal: the same results as journal

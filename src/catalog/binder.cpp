@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "opbench/catalog/libraries.hpp"
 #include "opbench/catalog/schema_types.hpp"
 #include "opbench/catalog/tensor_spec.hpp"
 #include "opbench/core/dtype.hpp"
@@ -36,8 +37,10 @@ c10::OperatorHandle find_operator(const std::string& name, const std::string& ov
                                   const std::string& where) {
   auto handle = c10::Dispatcher::singleton().findSchema({name, overload});
   if (!handle) {
+    const std::string hint = missing_operator_hint(name);
     throw ConfigError(where + ": LibTorch has no operator " + name +
-                      (overload.empty() ? "" : "." + overload));
+                      (overload.empty() ? "" : "." + overload) +
+                      (hint.empty() ? "" : " (" + hint + ")"));
   }
   return *handle;
 }
@@ -55,16 +58,19 @@ std::string schema_text(const c10::FunctionSchema& schema) {
 }
 
 // Overload names of every operator, by operator name ("aten::add" -> {"Tensor", "Scalar", ...}).
+// Made again after a library is loaded (libraries.hpp), which adds operators.
 const std::map<std::string, std::vector<std::string>>& overload_index() {
-  static const auto k_index = [] {
-    std::map<std::string, std::vector<std::string>> index;
+  static std::map<std::string, std::vector<std::string>> k_index;
+  static std::size_t k_made_with = static_cast<std::size_t>(-1); // libraries loaded then
+  if (k_made_with != loaded_libraries().size()) {
+    k_index.clear();
     for (const auto& name : c10::Dispatcher::singleton().getAllOpNames()) {
-      index[name.name].push_back(name.overload_name);
+      k_index[name.name].push_back(name.overload_name);
     }
-    for (auto& item : index)
+    for (auto& item : k_index)
       std::sort(item.second.begin(), item.second.end());
-    return index;
-  }();
+    k_made_with = loaded_libraries().size();
+  }
   return k_index;
 }
 
@@ -320,8 +326,9 @@ BoundOp bind_case(const std::string& op, const Json& args, const std::string& wh
   const auto& index = overload_index();
   const auto it = index.find(name);
   if (it == index.end()) {
-    throw ConfigError(where + ": LibTorch has no operator " + name +
-                      " (opbench list --all shows every operator)");
+    const std::string hint = missing_operator_hint(name);
+    throw ConfigError(where + ": LibTorch has no operator " + name + " (" +
+                      (hint.empty() ? "opbench list --all shows every operator" : hint) + ")");
   }
   // The default overload first, then the rest by name; out= variants never.
   std::vector<c10::OperatorHandle> candidates;

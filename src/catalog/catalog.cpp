@@ -5,8 +5,10 @@
 #include <set>
 #include <tuple>
 
+#include "opbench/catalog/libraries.hpp"
 #include "opbench/catalog/samples.hpp"
 #include "opbench/config/loader.hpp"
+#include "opbench/config/named_dims.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
 
@@ -45,9 +47,15 @@ Catalog load_catalog(const std::vector<std::string>& files) {
       if (core::starts_with(name, "aten::"))
         name = name.substr(6);
       try {
+        for (const auto& library : spec.libraries)
+          load_library(library, spec.file + ":/libraries");
         BoundOp bound;
         if (spec.unsupported.empty()) {
-          bound = bind_case(spec.op, spec.args, spec.location());
+          bound = bind_case(spec.op,
+                            spec.dims.empty()
+                                ? spec.args
+                                : config::with_dims(spec.args, spec.dims, spec.location()),
+                            spec.location());
         } else {
           // A recorded call that cannot run: kept, with its reason, as a case that is skipped.
           bound.name = core::starts_with(spec.op, "aten::") ? spec.op : "aten::" + spec.op;
@@ -60,7 +68,9 @@ Catalog load_catalog(const std::vector<std::string>& files) {
           entry.category = spec.category;
         entry.cases.push_back({std::move(spec), std::move(bound)});
       } catch (const ConfigError& e) {
-        errors.emplace_back(e.what());
+        // A library that does not load fails every row of its file the same way: said once.
+        if (std::find(errors.begin(), errors.end(), e.what()) == errors.end())
+          errors.emplace_back(e.what());
       }
     }
   }

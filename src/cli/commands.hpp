@@ -14,14 +14,19 @@ namespace opbench::cli {
 
 struct GlobalOptions {
   std::string log_level = "warn";
-  std::string config_dir;   // "" means $OPBENCH_CONFIG_DIR, else the built-in default
-  std::string results_dir;  // "" means $OPBENCH_RESULTS_DIR, else ./results
-  std::string command_line; // the whole command line, for the results context
-  int exit_code = 0;        // set by the subcommand that ran
+  std::string config_dir;             // "" means $OPBENCH_CONFIG_DIR, else the built-in default
+  std::string results_dir;            // "" means $OPBENCH_RESULTS_DIR, else ./results
+  std::string command_line;           // the whole command line, for the results context
+  std::vector<std::string> libraries; // --load-library, loaded by start_command
+  int exit_code = 0;                  // set by the subcommand that ran
 };
 
-// Applies the global options (log level) at the start of a subcommand.
+// Applies the global options at the start of a subcommand: the log level, and loads the
+// operator libraries of --load-library (throws ConfigError naming the one that does not load).
 void start_command(const GlobalOptions& global);
+// `--load-library PATH` (repeatable) of the subcommands that bind operators: run, list, show,
+// extract.
+void add_library_option(CLI::App& command, GlobalOptions& global);
 // The config directory in force.
 std::string config_dir(const GlobalOptions& global);
 // The results directory in force.

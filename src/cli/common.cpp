@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "infos.hpp"
+#include "opbench/catalog/libraries.hpp"
 #include "opbench/config/loader.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
@@ -13,6 +14,17 @@ namespace opbench::cli {
 
 void start_command(const GlobalOptions& global) {
   spdlog::set_level(spdlog::level::from_str(global.log_level));
+  for (const auto& path : global.libraries) {
+    const auto& library = catalog::load_library(path, "--load-library");
+    spdlog::info("loaded {}: {} operator(s)", library.path, library.operators.size());
+  }
+}
+
+void add_library_option(CLI::App& command, GlobalOptions& global) {
+  command.add_option("--load-library", global.libraries,
+                     "Load an operator library (a TORCH_LIBRARY extension's .so) first; its "
+                     "operators then bind and run like ATen's, e.g. myops::fast_gelu "
+                     "(repeatable; docs/custom-ops.md)");
 }
 
 catalog::Catalog load_catalog_for(const std::vector<std::string>& files,

@@ -54,6 +54,7 @@ void add_extract_command(CLI::App& app, GlobalOptions& global) {
                   "A forward input, DIMS[:DTYPE] (repeatable, in order)")
       ->required();
   cmd->add_option("--output,-o", options->output, "Config file to write (.json)")->required();
+  add_library_option(*cmd, global);
   cmd->add_option("--seed", options->seed, "Seed of the generated inputs")
       ->check(seed_value())
       ->capture_default_str();

@@ -113,6 +113,7 @@ void add_list_command(CLI::App& app, GlobalOptions& global) {
                   "Config file to load instead of the config directory")
       ->check(CLI::ExistingFile);
   add_kind_option(*cmd, options->kind, "Only this kind");
+  add_library_option(*cmd, global);
   cmd->add_option("--category", options->category, "Only this category");
   cmd->add_option("--tag,--tags", options->tag, "Only entries with this tag");
   cmd->add_flag("--json", options->json, "Print JSON");

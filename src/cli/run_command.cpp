@@ -204,6 +204,7 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--config", options->configs,
                   "Config file to load instead of the config directory (repeatable)")
       ->check(CLI::ExistingFile);
+  add_library_option(*cmd, global);
   cmd->add_option(
          "--from", options->from,
          "Re-run exactly the cases of a stored result (arguments, dtype, device, threads, seed)")

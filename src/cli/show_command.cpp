@@ -132,6 +132,10 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
                        {"source", c.spec.source},
                        {"origin", c.spec.location()},
                        {"tags", c.spec.tags}});
+      if (!c.spec.dims.empty()) {
+        cases.back()["dims"] = c.spec.dims;
+        cases.back()["as_written"] = c.spec.args;
+      }
     }
     out["cases"] = cases;
     std::cout << out.dump(2) << "\n";
@@ -179,6 +183,14 @@ int show(const ShowOptions& options, const GlobalOptions& global) {
         "  [{}] {}\n      from {}{}\n", c.spec.shape_class.empty() ? "-" : c.spec.shape_class,
         entry->axes.empty() ? args_text(c.bound.given) : named_sizes(entry->axes, c.bound.given),
         c.spec.location(), c.spec.source.empty() ? "" : "; source: " + c.spec.source);
+    if (!c.spec.dims.empty()) {
+      // What --axis NAME=VALUES sweeps, as written and with the sizes it has here.
+      std::vector<std::string> sizes;
+      for (const auto& [name, size] : c.spec.dims)
+        sizes.push_back(name + "=" + std::to_string(size));
+      std::cout << fmt::format("      named dimensions (--axis sweeps them): {}; as written: {}\n",
+                               core::join(sizes, ", "), args_text(c.spec.args));
+    }
   }
   return 0;
 }
@@ -193,6 +205,7 @@ void add_show_command(CLI::App& app, GlobalOptions& global) {
                   "Config file to load instead of the config directory")
       ->check(CLI::ExistingFile);
   cmd->add_flag("--json", options->json, "Print JSON");
+  add_library_option(*cmd, global);
   add_kind_option(*cmd, options->kind,
                   "The entry of this kind, where an operator and a sample share a name");
   cmd->callback([options, &global] { global.exit_code = show(*options, global); });

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "opbench/config/named_dims.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
@@ -123,6 +124,38 @@ std::vector<std::string> tags_member(const Json& object, const std::string& wher
     if (!tag.is_string())
       throw ConfigError(where + ": 'tags' must be a list of strings");
     out.push_back(tag.get<std::string>());
+  }
+  return out;
+}
+
+// A case's "dims": name -> positive size, each name well formed and used by `args`, and every
+// name `args` uses declared (config/named_dims.hpp).
+std::map<std::string, std::int64_t> dims_member(const Json& dims, const Json& args,
+                                                const std::string& where) {
+  if (!dims.is_object() || dims.empty()) {
+    throw ConfigError(where + ": 'dims' must be an object of dimension name -> size, e.g. "
+                              "{\"M\": 64, \"K\": 128}");
+  }
+  std::map<std::string, std::int64_t> out;
+  for (const auto& item : dims.items()) {
+    if (!is_dim_name(item.key())) {
+      throw ConfigError(where + ": dimension name '" + item.key() +
+                        "' must start with an upper-case letter and hold only letters, digits "
+                        "and '_', no 'x' (which joins sizes: \"MxK\")");
+    }
+    if (!item.value().is_number_integer() || item.value().get<std::int64_t>() < 1) {
+      throw ConfigError(where + ": dimension '" + item.key() +
+                        "' must be a positive integer, got " + item.value().dump());
+    }
+    out[item.key()] = item.value().get<std::int64_t>();
+  }
+  (void)with_dims(args, out, where); // every name used is declared
+  const auto used = dims_used(args);
+  for (const auto& item : out) {
+    if (std::find(used.begin(), used.end(), item.first) == used.end()) {
+      throw ConfigError(where + ": dimension '" + item.first +
+                        "' is declared in 'dims' but no argument uses it");
+    }
   }
   return out;
 }
@@ -244,12 +277,27 @@ std::vector<CaseSpec> load_json(const std::string& path) {
   if (!parsed)
     throw ConfigError(path + ": " + error);
   Json document = std::move(*parsed);
+  std::vector<std::string> libraries;
   const Json* operators = &document;
   std::string base = "";
   if (document.is_object()) {
-    check_keys(document, {"operators", "description", "model"}, path);
+    check_keys(document, {"operators", "description", "model", "libraries"}, path);
     if (!document.contains("operators")) {
       throw ConfigError(path + ": expected a top-level key 'operators' with a list of operators");
+    }
+    if (document.contains("libraries")) {
+      const Json& list = document["libraries"];
+      if (!list.is_array())
+        throw ConfigError(path + ":/libraries: expected a list of library paths");
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        if (!list[i].is_string() || list[i].get<std::string>().empty()) {
+          throw ConfigError(path + ":/libraries/" + std::to_string(i) +
+                            ": expected a library path (a string, relative to the config)");
+        }
+        const std::string library = list[i].get<std::string>();
+        libraries.push_back(
+            library.front() == '/' ? library : core::join_path(core::parent_path(path), library));
+      }
     }
     operators = &document["operators"];
     base = "/operators";
@@ -282,10 +330,12 @@ std::vector<CaseSpec> load_json(const std::string& path) {
       const std::string case_where = spec.location();
       if (!item.is_object())
         throw ConfigError(case_where + ": expected an object with 'args'");
-      check_keys(item,
-                 {"args", "shape_class", "source", "tags", "description", "count", "unsupported"},
-                 case_where);
+      check_keys(
+          item,
+          {"args", "shape_class", "source", "tags", "description", "count", "unsupported", "dims"},
+          case_where);
       spec.op = op;
+      spec.libraries = libraries;
       spec.category = category;
       spec.tags = tags;
       for (auto& tag : tags_member(item, case_where))
@@ -308,6 +358,8 @@ std::vector<CaseSpec> load_json(const std::string& path) {
             spec.args[arg.key()] = arg.value();
         }
       }
+      if (item.contains("dims"))
+        spec.dims = dims_member(item["dims"], spec.args, case_where);
       cases.push_back(std::move(spec));
     }
   }

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <thread>
 
+#include "opbench/catalog/libraries.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/core/version.hpp"
 #include "opbench/exec/device_support.hpp"
@@ -88,6 +89,12 @@ Json collect_context(const std::string& command_line, std::uint64_t seed,
   ctx["date"] = utc_now();
   add_load(ctx);
   ctx["command_line"] = command_line;
+  if (!catalog::loaded_libraries().empty()) {
+    Json libraries = Json::array();
+    for (const auto& library : catalog::loaded_libraries())
+      libraries.push_back({{"path", library.path}, {"operators", library.operators}});
+    ctx["libraries"] = libraries;
+  }
   ctx["seed"] = seed;
   Json cuda = Json::array();
   for (const auto& device : devices) {

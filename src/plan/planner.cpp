@@ -6,6 +6,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "opbench/catalog/libraries.hpp"
+#include "opbench/config/named_dims.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
 
@@ -27,13 +29,54 @@ bool entry_name_matches(const catalog::Entry& entry, const std::string& name) {
   return entry.name == wanted || base_name(entry.name) == wanted;
 }
 
+// An operator entry's cases once each named dimension an --axis names takes each of the axis'
+// values (every combination, from each catalogue case that declares them), bound again with the
+// new sizes; a case without the dimension stays as it is. A computation reached twice is planned
+// once, so a point of a sweep has the id a row with those sizes written out would have.
+std::vector<catalog::CatalogCase> swept_dims(const catalog::Entry& entry,
+                                             const std::vector<AxisSweep>& axes) {
+  std::vector<catalog::CatalogCase> out;
+  for (const auto& base : entry.cases) {
+    std::vector<std::map<std::string, std::int64_t>> points{base.spec.dims};
+    for (const auto& axis : axes) {
+      if (base.spec.dims.count(axis.name) == 0)
+        continue;
+      std::vector<std::map<std::string, std::int64_t>> next;
+      for (const auto& point : points) {
+        for (std::int64_t value : axis_sizes(axis)) {
+          auto with = point;
+          with[axis.name] = value;
+          next.push_back(std::move(with));
+        }
+      }
+      points = std::move(next);
+    }
+    for (const auto& point : points) {
+      catalog::CatalogCase c = base;
+      if (point != base.spec.dims) {
+        c.spec.dims = point;
+        c.bound = catalog::bind_case(base.spec.op,
+                                     config::with_dims(base.spec.args, point, base.spec.location()),
+                                     base.spec.location());
+      }
+      if (std::none_of(out.begin(), out.end(),
+                       [&](const auto& u) { return u.bound.given == c.bound.given; })) {
+        out.push_back(std::move(c));
+      }
+    }
+  }
+  return out;
+}
+
 // The entry's cases once its swept axes and parameters take each of their values (every
 // combination of those it has, from each catalogue case); its catalogue cases when it has none
 // of them. A combination reached from two catalogue cases is planned once.
 std::vector<catalog::CatalogCase> swept(const catalog::Entry& entry,
                                         const std::vector<AxisSweep>& axes) {
-  if (entry.kind != results::Kind::sample || axes.empty())
+  if (axes.empty())
     return entry.cases;
+  if (entry.kind != results::Kind::sample)
+    return swept_dims(entry, axes);
   std::vector<catalog::CatalogCase> out = entry.cases;
   for (const auto& axis : axes) {
     // How each value changes a case's given arguments: a size in place, or a parameter by name.
@@ -82,6 +125,7 @@ results::Case make_case(const std::string& name, const catalog::BoundOp& bound,
   c.kind = results::Kind::op;
   c.op = bound.qualified();
   c.schema = bound.schema;
+  c.library = catalog::library_of(c.op);
   c.given = bound.given;
   c.arguments = bound.arguments;
   c.dtype = dtype;
@@ -322,11 +366,14 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
         std::any_of(options.ops.begin(), options.ops.end(),
                     [&](const auto& name) { return entry_name_matches(entry, name); });
     for (const auto& axis : options.axes) {
-      if (entry.kind == results::Kind::sample &&
-          (contains(entry.axes, axis.name) ||
-           catalog::find_parameter(entry.parameters, axis.name))) {
+      const bool has_it =
+          entry.kind == results::Kind::sample
+              ? contains(entry.axes, axis.name) ||
+                    catalog::find_parameter(entry.parameters, axis.name) != nullptr
+              : std::any_of(entry.cases.begin(), entry.cases.end(),
+                            [&](const auto& c) { return c.spec.dims.count(axis.name) > 0; });
+      if (has_it)
         axes_swept.insert(axis.name);
-      }
     }
     for (const auto& item : swept(entry, options.axes)) {
       if (!whole_entry &&
@@ -389,7 +436,8 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
     if (axes_swept.count(axis.name) == 0) {
       throw UsageError(
           "--axis " + axis.name +
-          ": no selected sample has that axis or parameter (opbench show NAME lists a sample's)");
+          ": no selected operator has that named dimension, nor any selected sample that axis "
+          "or parameter (opbench show NAME lists them)");
     }
   }
   return cases;

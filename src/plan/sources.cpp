@@ -1,6 +1,7 @@
 #include "opbench/plan/sources.hpp"
 
 #include "opbench/catalog/binder.hpp"
+#include "opbench/catalog/libraries.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
@@ -18,6 +19,9 @@ std::vector<results::Case> rebind(std::vector<results::Case> recorded, const std
       continue;
     }
     try {
+      // A custom operator's library first, as the case recorded it.
+      if (!c.library.empty())
+        catalog::load_library(c.library, where);
       const catalog::BoundOp bound = catalog::bind_case(c.op, c.given, where);
       if (bound.qualified() != c.op) {
         throw ConfigError(where + ": the arguments now bind to " + bound.qualified() + ", not " +

@@ -93,6 +93,8 @@ Json to_json(const Case& c) {
   out["kind"] = core::name_of(c.kind);
   out["operator"] = c.op;
   out["schema"] = c.schema;
+  if (!c.library.empty())
+    out["library"] = c.library;
   out["given"] = c.given;
   out["arguments"] = c.arguments;
   out["shape_class"] = c.shape_class;
@@ -134,6 +136,7 @@ Case case_from_json(const Json& json, const std::string& where) {
       c.kind = core::parse_name_or_throw<Kind>(kind, "kind", where);
     c.op = text("operator");
     c.schema = text("schema");
+    c.library = text("library");
     c.given = json.value("given", Json::object());
     c.arguments = json.value("arguments", Json::object());
     c.shape_class = text("shape_class");

@@ -1,5 +1,6 @@
 #pragma once
-// The context every result carries: versions, build, host, CPU, threads, date, command line.
+// The context every result carries: versions, build, host, CPU, threads, date, command line,
+// the operator libraries loaded (`libraries`: path and the operators each registered).
 
 #include <cstdint>
 #include <string>

@@ -14,8 +14,11 @@ struct Case {
   std::string case_id; // stable, readable key: name/args/dtype/device/tN/direction
   std::string name;    // catalog name ("conv2d")
   Kind kind = Kind::op;
-  std::string op;                // resolved operator, "aten::conv2d"
-  std::string schema;            // its schema text
+  std::string op;     // resolved operator, "aten::conv2d"
+  std::string schema; // its schema text
+  // The operator library that registered `op` (catalog/libraries.hpp), absolute; "" for
+  // LibTorch's own. Not part of the case id: the same case from two builds of a library compares.
+  std::string library;
   Json given;                    // given arguments, normalised (what the case id and re-runs use)
   Json arguments;                // every argument, defaults filled in
   std::string shape_class;       // may be empty

@@ -137,6 +137,47 @@ TEST(LoadJson, ReadsOperatorsAndCases) {
   EXPECT_EQ(cases[1].location(), path + ":/operators/0/cases/1");
 }
 
+TEST(LoadJson, LibrariesAreRelativeToTheConfigAndEveryCaseCarriesThem) {
+  TempDir dir;
+  const auto path = dir.write("mine.json", R"({"libraries": ["build/libmine.so", "/abs/libx.so"],
+    "operators": [{"op": "mine::op", "cases": [{"args": {"self": [4]}}, {"args": {}}]}]})");
+  const auto cases = load_json(path);
+  ASSERT_EQ(cases.size(), 2u);
+  const std::vector<std::string> expected{dir.file("build/libmine.so"), "/abs/libx.so"};
+  EXPECT_EQ(cases[0].libraries, expected);
+  EXPECT_EQ(cases[1].libraries, expected);
+  for (const char* bad : {R"("libmine.so")", R"([3])", R"([""])"}) {
+    const auto wrong =
+        dir.write("wrong.json", std::string(R"({"libraries": )") + bad +
+                                    R"(, "operators": [{"op": "relu", "cases": [{"args": {}}]}]})");
+    const std::string message = config_error([&] { load_json(wrong); });
+    EXPECT_NE(message.find(wrong + ":/libraries"), std::string::npos) << message;
+  }
+}
+
+TEST(LoadJson, NamedDimensionsAreDeclaredUsedAndPositive) {
+  TempDir dir;
+  const auto path = dir.write("dims.json", R"({"operators": [{"op": "mm", "cases": [
+    {"dims": {"M": 64, "K": 32, "N": 16}, "args": {"self": "MxK", "mat2": ["K", "N"]}}]}]})");
+  const auto cases = load_json(path);
+  ASSERT_EQ(cases.size(), 1u);
+  EXPECT_EQ(cases[0].dims, (std::map<std::string, std::int64_t>{{"K", 32}, {"M", 64}, {"N", 16}}));
+  EXPECT_EQ(cases[0].args["self"], "MxK"); // as written: the catalog binds it with the sizes
+  const std::vector<std::pair<std::string, std::string>> wrong{
+      {R"({"M": 0, "K": 1})", "dimension 'M' must be a positive integer, got 0"},
+      {R"({"m": 4, "K": 1})", "dimension name 'm' must start with an upper-case letter"},
+      {R"({"M": 4})", "dimension 'K' has no value (declared: M)"},
+      {R"({"M": 4, "K": 2, "Q": 3})",
+       "dimension 'Q' is declared in 'dims' but no argument uses it"},
+      {R"([4])", "'dims' must be an object of dimension name -> size"}};
+  for (const auto& [dims, said] : wrong) {
+    const auto bad = dir.write("bad.json", R"({"operators": [{"op": "mm", "cases": [{"dims": )" +
+                                               dims + R"(, "args": {"self": "MxK"}}]}]})");
+    const std::string message = config_error([&] { load_json(bad); });
+    EXPECT_NE(message.find(bad + ":/operators/0/cases/0: " + said), std::string::npos) << message;
+  }
+}
+
 TEST(LoadJson, UnknownCaseKeyNamesPointerAndValidKeys) {
   TempDir dir;
   const auto path =
