@@ -1,4 +1,5 @@
-// `opbench export`: stored results to csv, md, json, gbench, breakdown, html or the stage table;
+// `opbench export`: stored results to csv, md, json, gbench, breakdown, html, the stage table or
+// the variants' speedups;
 // never re-runs anything. html alone takes --compare (a base file) and --history (a results
 // history).
 #include <fstream>
@@ -103,7 +104,8 @@ void add_export_command(CLI::App& app, GlobalOptions& global) {
   auto* cmd = app.add_subcommand("export",
                                  "Turn stored results into csv, md, json, gbench (google/benchmark "
                                  "JSON), breakdown, html (one self-contained page with charts) or "
-                                 "stages / stages-csv (the stage table of run --stage)");
+                                 "stages / stages-csv (the stage table of run --stage) or variants "
+                                 "(implementations side by side: speedups over the baseline)");
   cmd->add_option("--input,-i", options->input,
                   "Result file or journal (default: the most recent in the results directory)")
       ->check(CLI::ExistingFile);

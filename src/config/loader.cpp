@@ -1,5 +1,7 @@
 #include "opbench/config/loader.hpp"
 
+#include "read.hpp"
+
 #include <csv.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <set>
 #include <sstream>
 
-#include "opbench/config/named_dims.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
@@ -18,15 +19,15 @@ std::string CaseSpec::location() const {
   return pointer.empty() ? file + ":" + std::to_string(row) : file + ":" + pointer;
 }
 
-namespace {
-
-std::string read_file(const std::string& path) {
+std::string read_config_file(const std::string& path) {
   try {
     return core::read_file(path);
   } catch (const Error& e) {
     throw ConfigError(std::string(e.what()) + "; expected a config file");
   }
 }
+
+namespace {
 
 // Records of a CSV text with the line each record starts on, read with libcsv.
 struct CsvRecord {
@@ -99,77 +100,6 @@ std::vector<std::string> parse_tags(const std::string& text) {
   return tags;
 }
 
-// A string member of a JSON object, or "" when absent; ConfigError when of another type.
-std::string string_member(const Json& object, const char* key, const std::string& where) {
-  if (!object.contains(key) || object[key].is_null())
-    return "";
-  if (!object[key].is_string()) {
-    throw ConfigError(where + ": '" + key + "' must be a string, found " + object[key].dump());
-  }
-  return object[key].get<std::string>();
-}
-
-std::vector<std::string> tags_member(const Json& object, const std::string& where) {
-  if (!object.contains("tags") || object["tags"].is_null())
-    return {};
-  const Json& tags = object["tags"];
-  if (!tags.is_array()) {
-    throw ConfigError(
-        where +
-        ": 'tags' must be a list of strings, e.g. [\"elementwise\", \"broadcast\"] (found " +
-        std::string(tags.type_name()) + ")");
-  }
-  std::vector<std::string> out;
-  for (const auto& tag : tags) {
-    if (!tag.is_string())
-      throw ConfigError(where + ": 'tags' must be a list of strings");
-    out.push_back(tag.get<std::string>());
-  }
-  return out;
-}
-
-// A case's "dims": name -> positive size, each name well formed and used by `args`, and every
-// name `args` uses declared (config/named_dims.hpp).
-std::map<std::string, std::int64_t> dims_member(const Json& dims, const Json& args,
-                                                const std::string& where) {
-  if (!dims.is_object() || dims.empty()) {
-    throw ConfigError(where + ": 'dims' must be an object of dimension name -> size, e.g. "
-                              "{\"M\": 64, \"K\": 128}");
-  }
-  std::map<std::string, std::int64_t> out;
-  for (const auto& item : dims.items()) {
-    if (!is_dim_name(item.key())) {
-      throw ConfigError(where + ": dimension name '" + item.key() +
-                        "' must start with an upper-case letter and hold only letters, digits "
-                        "and '_', no 'x' (which joins sizes: \"MxK\")");
-    }
-    if (!item.value().is_number_integer() || item.value().get<std::int64_t>() < 1) {
-      throw ConfigError(where + ": dimension '" + item.key() +
-                        "' must be a positive integer, got " + item.value().dump());
-    }
-    out[item.key()] = item.value().get<std::int64_t>();
-  }
-  (void)with_dims(args, out, where); // every name used is declared
-  const auto used = dims_used(args);
-  for (const auto& item : out) {
-    if (std::find(used.begin(), used.end(), item.first) == used.end()) {
-      throw ConfigError(where + ": dimension '" + item.first +
-                        "' is declared in 'dims' but no argument uses it");
-    }
-  }
-  return out;
-}
-
-void check_keys(const Json& object, const std::set<std::string>& valid, const std::string& where) {
-  for (const auto& item : object.items()) {
-    if (valid.count(item.key()) == 0) {
-      std::vector<std::string> names(valid.begin(), valid.end());
-      throw ConfigError(where + ": unknown key '" + item.key() +
-                        "' (valid: " + core::join(names, ", ") + ")");
-    }
-  }
-}
-
 } // namespace
 
 Json parse_cell(const std::string& cell) {
@@ -226,7 +156,7 @@ CaseSpec case_of_row(const std::string& path, const std::vector<std::string>& co
 } // namespace
 
 std::vector<CaseSpec> load_csv(const std::string& path) {
-  const auto records = parse_csv(path, read_file(path));
+  const auto records = parse_csv(path, read_config_file(path));
   if (records.empty())
     throw ConfigError(path + ":1: empty CSV file, expected a header row");
   const CsvRecord& header = records.front();
@@ -267,101 +197,6 @@ std::vector<CaseSpec> load_csv(const std::string& path) {
   if (cases.empty()) {
     throw ConfigError(path + ":" + std::to_string(header.line) +
                       ": a header and no case rows; expected at least one row below the header");
-  }
-  return cases;
-}
-
-std::vector<CaseSpec> load_json(const std::string& path) {
-  std::string error;
-  std::optional<Json> parsed = core::parse_json(read_file(path), &error);
-  if (!parsed)
-    throw ConfigError(path + ": " + error);
-  Json document = std::move(*parsed);
-  std::vector<std::string> libraries;
-  const Json* operators = &document;
-  std::string base = "";
-  if (document.is_object()) {
-    check_keys(document, {"operators", "description", "model", "libraries"}, path);
-    if (!document.contains("operators")) {
-      throw ConfigError(path + ": expected a top-level key 'operators' with a list of operators");
-    }
-    if (document.contains("libraries")) {
-      const Json& list = document["libraries"];
-      if (!list.is_array())
-        throw ConfigError(path + ":/libraries: expected a list of library paths");
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        if (!list[i].is_string() || list[i].get<std::string>().empty()) {
-          throw ConfigError(path + ":/libraries/" + std::to_string(i) +
-                            ": expected a library path (a string, relative to the config)");
-        }
-        const std::string library = list[i].get<std::string>();
-        libraries.push_back(
-            library.front() == '/' ? library : core::join_path(core::parent_path(path), library));
-      }
-    }
-    operators = &document["operators"];
-    base = "/operators";
-  }
-  if (!operators->is_array()) {
-    throw ConfigError(path + ":" + (base.empty() ? "/" : base) + ": expected a list of operators");
-  }
-  std::vector<CaseSpec> cases;
-  for (std::size_t i = 0; i < operators->size(); ++i) {
-    const Json& entry = (*operators)[i];
-    const std::string where = path + ":" + base + "/" + std::to_string(i);
-    if (!entry.is_object())
-      throw ConfigError(where + ": expected an object with 'op' and 'cases'");
-    check_keys(entry, {"op", "category", "tags", "cases", "description"}, where);
-    const std::string op = string_member(entry, "op", where);
-    if (op.empty())
-      throw ConfigError(where + ": missing 'op', expected an operator name");
-    const std::string category = string_member(entry, "category", where);
-    const auto tags = tags_member(entry, where);
-    if (!entry.contains("cases") || !entry["cases"].is_array() || entry["cases"].empty()) {
-      throw ConfigError(where + ": 'cases' must be a non-empty list of cases");
-    }
-    const Json& list = entry["cases"];
-    for (std::size_t c = 0; c < list.size(); ++c) {
-      const Json& item = list[c];
-      CaseSpec spec;
-      spec.file = path;
-      spec.row = static_cast<int>(cases.size() + 1);
-      spec.pointer = base + "/" + std::to_string(i) + "/cases/" + std::to_string(c);
-      const std::string case_where = spec.location();
-      if (!item.is_object())
-        throw ConfigError(case_where + ": expected an object with 'args'");
-      check_keys(
-          item,
-          {"args", "shape_class", "source", "tags", "description", "count", "unsupported", "dims"},
-          case_where);
-      spec.op = op;
-      spec.libraries = libraries;
-      spec.category = category;
-      spec.tags = tags;
-      for (auto& tag : tags_member(item, case_where))
-        spec.tags.push_back(tag);
-      spec.shape_class = string_member(item, "shape_class", case_where);
-      spec.source = string_member(item, "source", case_where);
-      spec.unsupported = string_member(item, "unsupported", case_where);
-      if (item.contains("count")) {
-        if (!item["count"].is_number_integer() || item["count"].get<int>() < 1) {
-          throw ConfigError(case_where + ": 'count' must be a positive integer");
-        }
-        spec.count = item["count"].get<int>();
-      }
-      if (item.contains("args")) {
-        if (!item["args"].is_object()) {
-          throw ConfigError(case_where + ": 'args' must be an object of argument name -> value");
-        }
-        for (const auto& arg : item["args"].items()) {
-          if (!arg.value().is_null())
-            spec.args[arg.key()] = arg.value();
-        }
-      }
-      if (item.contains("dims"))
-        spec.dims = dims_member(item["dims"], spec.args, case_where);
-      cases.push_back(std::move(spec));
-    }
   }
   return cases;
 }

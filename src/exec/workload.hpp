@@ -79,7 +79,8 @@ struct SkipCase : std::runtime_error {
 };
 
 // The workload of a planned case (its inputs made on its device from its seed). `first`: the
-// case's first repetition, where a stage other than eager is checked against eager (once a case).
+// case's first repetition, where a stage other than eager is checked against eager, and a variant
+// group's implementation against its baseline (results::Variant), once a case.
 Workload make_workload(const results::Case& c, bool first = true);
 // The forward workload of an operator case on arguments made by the caller.
 Workload operator_workload(PreparedCall& call);

@@ -332,7 +332,57 @@ Workload operator_workload(PreparedCall& call) {
   return w;
 }
 
+namespace {
+
+// Clones of `tensors`: each computation gets inputs of its own (an in-place operator writes its).
+std::vector<at::Tensor> clones(const std::vector<at::Tensor>& tensors) {
+  std::vector<at::Tensor> out;
+  for (const auto& t : tensors)
+    out.push_back(t.clone());
+  return out;
+}
+
+// A variant group's implementation held against its baseline before it is timed: both called
+// once on the same input values (the k-th tensor argument of one is the k-th of the other), their
+// outputs within the dtype's tolerance (output_check.hpp, as a stage is held against eager).
+// Throws Error saying how they differ, or that they take different tensors.
+void check_against_baseline(const results::Case& c) {
+  results::Case base = c;
+  base.op = c.variant.baseline_op;
+  base.given = c.variant.baseline_given;
+  base.arguments = c.variant.baseline_arguments;
+  base.case_id = c.variant.baseline_id;
+  base.variant = results::Variant{};
+  const TensorFunction mine = operator_function(c);
+  const TensorFunction theirs = operator_function(base);
+  const std::string against = "the baseline " + c.variant.baseline_id;
+  if (mine.inputs.size() != theirs.inputs.size()) {
+    throw Error("takes " + std::to_string(mine.inputs.size()) + " tensor(s), " + against +
+                " takes " + std::to_string(theirs.inputs.size()) +
+                ": implementations of one computation take the same tensors");
+  }
+  for (std::size_t k = 0; k < mine.inputs.size(); ++k) {
+    if (mine.inputs[k].sizes() != theirs.inputs[k].sizes() ||
+        mine.inputs[k].scalar_type() != theirs.inputs[k].scalar_type()) {
+      throw Error("tensor input " + std::to_string(k) + " differs in shape or dtype from " +
+                  against + "'s: implementations of one computation take the same tensors");
+    }
+  }
+  const std::vector<at::Tensor> expected = theirs.body(clones(mine.inputs));
+  const std::vector<at::Tensor> actual = mine.body(clones(mine.inputs));
+  double worst = 0;
+  const std::string mismatch = outputs_differ(expected, actual, worst);
+  if (!mismatch.empty())
+    throw Error("its outputs differ from " + against + "'s (" + mismatch + ")");
+}
+
+} // namespace
+
 Workload make_workload(const results::Case& c, bool first) {
+  if (first && !c.variant.baseline_id.empty() && c.kind == results::Kind::op &&
+      c.direction == results::Direction::forward) {
+    check_against_baseline(c);
+  }
   if (c.stage != results::Stage::eager) {
     if (c.kind == results::Kind::model)
       throw SkipCase("a model case is TorchScript already: it runs at stage eager only");

@@ -1,5 +1,7 @@
 #include "opbench/plan/planner.hpp"
 
+#include "sweeps.hpp"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -27,91 +29,6 @@ std::string base_name(const std::string& name) {
 bool entry_name_matches(const catalog::Entry& entry, const std::string& name) {
   const std::string wanted = core::starts_with(name, "aten::") ? name.substr(6) : name;
   return entry.name == wanted || base_name(entry.name) == wanted;
-}
-
-// An operator entry's cases once each named dimension an --axis names takes each of the axis'
-// values (every combination, from each catalogue case that declares them), bound again with the
-// new sizes; a case without the dimension stays as it is. A computation reached twice is planned
-// once, so a point of a sweep has the id a row with those sizes written out would have.
-std::vector<catalog::CatalogCase> swept_dims(const catalog::Entry& entry,
-                                             const std::vector<AxisSweep>& axes) {
-  std::vector<catalog::CatalogCase> out;
-  for (const auto& base : entry.cases) {
-    std::vector<std::map<std::string, std::int64_t>> points{base.spec.dims};
-    for (const auto& axis : axes) {
-      if (base.spec.dims.count(axis.name) == 0)
-        continue;
-      std::vector<std::map<std::string, std::int64_t>> next;
-      for (const auto& point : points) {
-        for (std::int64_t value : axis_sizes(axis)) {
-          auto with = point;
-          with[axis.name] = value;
-          next.push_back(std::move(with));
-        }
-      }
-      points = std::move(next);
-    }
-    for (const auto& point : points) {
-      catalog::CatalogCase c = base;
-      if (point != base.spec.dims) {
-        c.spec.dims = point;
-        c.bound = catalog::bind_case(base.spec.op,
-                                     config::with_dims(base.spec.args, point, base.spec.location()),
-                                     base.spec.location());
-      }
-      if (std::none_of(out.begin(), out.end(),
-                       [&](const auto& u) { return u.bound.given == c.bound.given; })) {
-        out.push_back(std::move(c));
-      }
-    }
-  }
-  return out;
-}
-
-// The entry's cases once its swept axes and parameters take each of their values (every
-// combination of those it has, from each catalogue case); its catalogue cases when it has none
-// of them. A combination reached from two catalogue cases is planned once.
-std::vector<catalog::CatalogCase> swept(const catalog::Entry& entry,
-                                        const std::vector<AxisSweep>& axes) {
-  if (axes.empty())
-    return entry.cases;
-  if (entry.kind != results::Kind::sample)
-    return swept_dims(entry, axes);
-  std::vector<catalog::CatalogCase> out = entry.cases;
-  for (const auto& axis : axes) {
-    // How each value changes a case's given arguments: a size in place, or a parameter by name.
-    std::vector<std::function<void(Json&)>> settings;
-    const auto at = std::find(entry.axes.begin(), entry.axes.end(), axis.name);
-    if (at != entry.axes.end()) {
-      const auto position = static_cast<std::size_t>(at - entry.axes.begin());
-      for (std::int64_t value : axis_sizes(axis)) {
-        settings.emplace_back([position, value](Json& given) { given["sizes"][position] = value; });
-      }
-    } else if (const auto* parameter = catalog::find_parameter(entry.parameters, axis.name)) {
-      for (const Json& value : parameter_values(axis, *parameter, entry.name)) {
-        settings.emplace_back([&entry, parameter, value](Json& given) {
-          given = catalog::with_parameter(given, entry.parameters, parameter->name, value);
-        });
-      }
-    } else {
-      continue;
-    }
-    std::vector<catalog::CatalogCase> next;
-    for (const auto& base : out) {
-      for (const auto& set : settings) {
-        catalog::CatalogCase c = base;
-        set(c.bound.given);
-        c.bound.arguments = c.bound.given;
-        c.spec.args = c.bound.given;
-        if (std::none_of(next.begin(), next.end(),
-                         [&](const auto& u) { return u.bound.given == c.bound.given; })) {
-          next.push_back(std::move(c));
-        }
-      }
-    }
-    out = std::move(next);
-  }
-  return out;
 }
 
 } // namespace
@@ -311,6 +228,31 @@ void check_filters(const catalog::Catalog& catalog, const std::vector<std::strin
   }
 }
 
+namespace {
+
+// Gives each implementation of a variant group its baseline at the same point and axes (when
+// that is planned too: a shard or --case may leave it out).
+void pair_variants(std::vector<results::Case>& cases) {
+  std::map<std::string, const results::Case*> baselines;
+  for (const auto& c : cases) {
+    if (c.variant.baseline)
+      baselines.emplace(results::variant_key(c), &c);
+  }
+  for (auto& c : cases) {
+    if (c.variant.group.empty() || c.variant.baseline)
+      continue;
+    const auto it = baselines.find(results::variant_key(c));
+    if (it == baselines.end())
+      continue;
+    c.variant.baseline_id = it->second->case_id;
+    c.variant.baseline_op = it->second->op;
+    c.variant.baseline_given = it->second->given;
+    c.variant.baseline_arguments = it->second->arguments;
+  }
+}
+
+} // namespace
+
 std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const PlanOptions& options) {
   check_filters(catalog, options.tags, options.categories);
   std::vector<std::string> operator_names, sample_names;
@@ -416,6 +358,13 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
                     c.skip_reason = entry.name + " computes in " + core::join(entry.dtypes, ", ") +
                                     ", not " + dtype + " (opbench show " + entry.name + ")";
                   }
+                  if (!item.spec.variant_group.empty()) {
+                    c.variant.group = item.spec.variant_group;
+                    c.variant.point = item.spec.variant_point;
+                    for (const auto& [name, size] : item.spec.dims)
+                      c.variant.point += " " + name + "=" + std::to_string(size);
+                    c.variant.baseline = item.spec.variant_baseline;
+                  }
                   if (!in_shard(c.case_id, options.shard_index, options.shard_count))
                     continue;
                   auto [it, inserted] = origin_of.emplace(c.case_id, c.origin);
@@ -440,6 +389,7 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
           "or parameter (opbench show NAME lists them)");
     }
   }
+  pair_variants(cases);
   return cases;
 }
 

@@ -14,6 +14,7 @@
 #include "opbench/core/json.hpp"
 #include "opbench/report/html_reporter.hpp"
 #include "opbench/report/stage_reporter.hpp"
+#include "opbench/report/variants_reporter.hpp"
 
 namespace opbench::report::html {
 
@@ -91,6 +92,8 @@ inline std::vector<double> decades(double lo, double hi) {
 void write_comparison(const results::ResultSet& set, const HtmlExtras& extras, std::ostream& out);
 // The stage table (run --stage): each stage's time and speedup over eager.
 void write_stages(const StageTable& table, std::ostream& out);
+// The variants section: each implementation's speedup over its group's baseline, and their means.
+void write_variants(const std::vector<Speedup>& speedups, std::ostream& out);
 // The history section (--history): a trend line per case.
 void write_history(const results::ResultSet& set, const HtmlExtras& extras, std::ostream& out);
 

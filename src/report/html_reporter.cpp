@@ -346,22 +346,18 @@ constexpr const char* k_style = R"(
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1b1b1b}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.1em 1em}dt{font-weight:600}dd{margin:0}
-.warnings{background:#fff6e0;border:1px solid #f0c36d;padding:.5em 2em}
-.note{color:#555;font-size:.92em}
+.warnings{background:#fff6e0;border:1px solid #f0c36d;padding:.5em 2em}.note{color:#555;font-size:.92em}
 .filters{display:flex;flex-wrap:wrap;gap:1em;margin:.5em 0;align-items:center}
 table{border-collapse:collapse;font-size:.9em}th,td{padding:2px 8px;border-bottom:1px solid #eee;text-align:left;vertical-align:middle}
 thead th{position:sticky;top:0;background:#f4f4f4;cursor:pointer}
 tr.error td,.error{color:#b00020}tr.skipped td{color:#777}
 svg line.sample{stroke:#9aa7b8;stroke-width:1}svg line.median{stroke:#1b1b1b;stroke-width:2}
-svg circle.rep{fill:#d2691e}svg line.axis{stroke:#ccc}
-svg.roofline line.grid{stroke:#eee}svg text{font-size:11px;fill:#444}
-polyline.roof{fill:none;stroke:#b00020;stroke-width:2}circle.point{fill:#2a6fdb;fill-opacity:.6}
-circle.point.compute{fill:#7b3fbf}
+svg circle.rep{fill:#d2691e}svg line.axis{stroke:#ccc}svg.roofline line.grid{stroke:#eee}svg text{font-size:11px;fill:#444}
+polyline.roof{fill:none;stroke:#b00020;stroke-width:2}circle.point{fill:#2a6fdb;fill-opacity:.6}circle.point.compute{fill:#7b3fbf}
 svg line.one{stroke:#aaa}svg line.interval{stroke:#555;stroke-width:2}circle.ratio-dot{fill:#555}
 tr.slower td,.slower{color:#b00020}tr.slower circle.ratio-dot{fill:#b00020}
 tr.faster td,.faster{color:#1a7f37}tr.faster circle.ratio-dot{fill:#1a7f37}
-svg.trend polyline{fill:none;stroke:#2a6fdb}circle.night{fill:#2a6fdb}
-svg.trend line.change{stroke:#b00020;stroke-width:1.5;stroke-dasharray:3 2}
+svg.trend polyline{fill:none;stroke:#2a6fdb}circle.night{fill:#2a6fdb}svg.trend line.change{stroke:#b00020;stroke-width:1.5;stroke-dasharray:3 2}
 svg.trend line.called{stroke:#888;stroke-width:1.5;stroke-dasharray:1 2}
 svg.speedup rect.gain{fill:#1a7f37}svg.speedup rect.loss{fill:#b00020}
 code{font-size:.95em}td:first-child{max-width:36em;overflow-wrap:anywhere}
@@ -420,6 +416,7 @@ constexpr const char* k_script = R"(
 
 void HtmlReporter::write(const results::ResultSet& set, std::ostream& out) const {
   const StageTable stages = make_stage_table(set);
+  const std::vector<Speedup> variants = speedups(set);
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src "
          "'unsafe-inline'; "
@@ -432,6 +429,7 @@ void HtmlReporter::write(const results::ResultSet& set, std::ostream& out) const
          "&middot; <a href=\"#roofline\">roofline</a>"
       << (m_extras.comparison != nullptr ? " &middot; <a href=\"#compare\">comparison</a>" : "")
       << (stages.rows.empty() ? "" : " &middot; <a href=\"#stages\">stages</a>")
+      << (variants.empty() ? "" : " &middot; <a href=\"#variants\">variants</a>")
       << (m_extras.history_path.empty() ? "" : " &middot; <a href=\"#history\">history</a>")
       << "</nav>\n";
   write_summary(set, out);
@@ -440,6 +438,8 @@ void HtmlReporter::write(const results::ResultSet& set, std::ostream& out) const
   write_cases(set, m_extras.report_dir, out);
   if (!stages.rows.empty())
     write_stages(stages, out);
+  if (!variants.empty())
+    write_variants(variants, out);
   write_roofline(set, out);
   if (!m_extras.history_path.empty())
     write_history(set, m_extras, out);

@@ -119,6 +119,36 @@ static std::string speedup_plot(double speedup) {
 
 // The stage table of a run --stage (stage_reporter.hpp) as a chart: each row's time at each stage
 // and its speedup over eager as a bar, then the geometric means.
+void write_variants(const std::vector<Speedup>& speedups, std::ostream& out) {
+  out << "<section id=\"variants\"><h2>Implementations side by side</h2>\n<p class=\"note\">"
+         "Each implementation of a variant group against the group's baseline at the same point, "
+         "its outputs checked against the baseline's before timing. Speedup = the baseline's "
+         "time / its time, with the 95% interval from the repetition medians; bars on a log axis "
+         "from &times;1/8 to &times;8.</p>\n<table id=\"variant-table\"><thead><tr><th>group"
+         "</th><th>baseline</th><th>time</th><th>implementation</th><th>time</th><th>speedup</th>"
+         "</tr></thead><tbody>\n";
+  for (const auto& s : speedups) {
+    out << "<tr><td>" << esc(s.group) << "</td><td><code>" << esc(s.baseline_id)
+        << "</code></td><td>"
+        << (std::isfinite(s.baseline_time) ? core::format_duration(s.baseline_time) : "-")
+        << "</td><td><code>" << esc(s.case_id) << "</code></td><td>"
+        << (std::isfinite(s.time) ? core::format_duration(s.time) : "-") << "</td><td>";
+    if (s.note.empty())
+      out << esc(speedup_text(s)) << "<br>" << speedup_plot(s.speedup);
+    else
+      out << esc(s.note);
+    out << "</td></tr>\n";
+  }
+  out << "</tbody></table>\n<table id=\"variant-means\"><thead><tr><th>group</th><th>"
+         "implementation</th><th>points</th><th>geometric mean speedup</th></tr></thead><tbody>\n";
+  for (const auto& m : mean_speedups(speedups)) {
+    out << "<tr><td>" << esc(m.group) << "</td><td>" << esc(m.op) << "</td><td>" << m.points
+        << "</td><td>" << fmt::format("&times;{:.3f}", m.geometric_mean) << "<br>"
+        << speedup_plot(m.geometric_mean) << "</td></tr>\n";
+  }
+  out << "</tbody></table></section>\n";
+}
+
 void write_stages(const StageTable& table, std::ostream& out) {
   out << "<section id=\"stages\"><h2>Stages</h2>\n<p class=\"note\">The same computation eager, "
          "traced to a "

@@ -14,13 +14,14 @@
 #include "opbench/report/json_reporter.hpp"
 #include "opbench/report/md_reporter.hpp"
 #include "opbench/report/stage_reporter.hpp"
+#include "opbench/report/variants_reporter.hpp"
 #include "opbench/results/estimate.hpp"
 
 namespace opbench::report {
 
 const std::vector<std::string>& reporter_formats() {
-  static const std::vector<std::string> k_formats = {"csv",       "md",   "json",   "gbench",
-                                                     "breakdown", "html", "stages", "stages-csv"};
+  static const std::vector<std::string> k_formats = {
+      "csv", "md", "json", "gbench", "breakdown", "html", "stages", "stages-csv", "variants"};
   return k_formats;
 }
 
@@ -33,6 +34,8 @@ std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregat
     return std::make_unique<JsonReporter>();
   if (format == "gbench")
     return std::make_unique<GbenchReporter>(aggregates_only);
+  if (format == "variants")
+    return std::make_unique<VariantsReporter>();
   if (format == "breakdown")
     return std::make_unique<BreakdownReporter>();
   if (format == "html")

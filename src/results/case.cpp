@@ -112,7 +112,25 @@ Json to_json(const Case& c) {
   out["count"] = c.count;
   if (!c.skip_reason.empty())
     out["skip_reason"] = c.skip_reason;
+  if (!c.variant.group.empty()) {
+    Json variant = {
+        {"group", c.variant.group}, {"point", c.variant.point}, {"baseline", c.variant.baseline}};
+    if (!c.variant.baseline_id.empty()) {
+      variant["baseline_id"] = c.variant.baseline_id;
+      variant["baseline_operator"] = c.variant.baseline_op;
+      variant["baseline_given"] = c.variant.baseline_given;
+      variant["baseline_arguments"] = c.variant.baseline_arguments;
+    }
+    out["variant"] = variant;
+  }
   return out;
+}
+
+std::string variant_key(const Case& c) {
+  if (c.variant.group.empty())
+    return "";
+  return make_case_id(c.variant.group + c.variant.point, Json::object(), c.dtype, c.device,
+                      c.threads, c.direction, c.memory_format, c.stage);
 }
 
 Case case_from_json(const Json& json, const std::string& where) {
@@ -164,6 +182,16 @@ Case case_from_json(const Json& json, const std::string& where) {
                        integer("seed", 0, 0, std::numeric_limits<std::int64_t>::max()));
     c.count = static_cast<int>(integer("count", 1, 0, std::numeric_limits<int>::max()));
     c.skip_reason = json.value("skip_reason", std::string());
+    if (json.contains("variant") && json["variant"].is_object()) {
+      const Json& v = json["variant"];
+      c.variant.group = v.value("group", std::string());
+      c.variant.point = v.value("point", std::string());
+      c.variant.baseline = v.value("baseline", false);
+      c.variant.baseline_id = v.value("baseline_id", std::string());
+      c.variant.baseline_op = v.value("baseline_operator", std::string());
+      c.variant.baseline_given = v.value("baseline_given", Json::object());
+      c.variant.baseline_arguments = v.value("baseline_arguments", Json::object());
+    }
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError(where + ": bad case record (" + e.what() + ")");
   }

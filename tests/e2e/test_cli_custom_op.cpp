@@ -156,5 +156,56 @@ TEST_F(Cli, NamedDimensionsOfAnOperatorAreSweptByAxis) {
       << gelu.out;
 }
 
+TEST_F(Cli, ImplementationsSideBySideAreCheckedThenComparedWithTheBaseline) {
+  // The example's group: myops::fast_gelu against gelu(approximate="tanh"), both processes.
+  const std::string out = m_dir.file("variants.json");
+  const auto run =
+      opbench("run --load-library " + k_myops + " --config " + k_example +
+              " --shape-class small --repetitions 4 --processes 2 --output " + out + k_quick);
+  ASSERT_EQ(run.code, 0) << run.err;
+  const Json result = read_json(out);
+  for (const auto& c : result["cases"]) {
+    EXPECT_EQ(c["status"], "ok") << c.dump();
+    EXPECT_EQ(c["variant"]["group"], "gelu_tanh");
+    if (c["operator"] == "myops::fast_gelu") {
+      EXPECT_EQ(c["variant"]["baseline_id"],
+                "gelu/self=64x64,approximate=tanh/float32/cpu/t1/forward");
+    }
+  }
+  const auto md = opbench("export --format variants --input " + out);
+  ASSERT_EQ(md.code, 0) << md.err;
+  EXPECT_NE(
+      md.out.find("| gelu_tanh | `gelu/self=64x64,approximate=tanh/float32/cpu/t1/forward` | "),
+      std::string::npos)
+      << md.out;
+  EXPECT_NE(md.out.find("| `myops::fast_gelu/self=64x64/float32/cpu/t1/forward` | "),
+            std::string::npos)
+      << md.out;
+  EXPECT_NE(md.out.find("| gelu_tanh | myops::fast_gelu | 1 | x"), std::string::npos) << md.out;
+
+  // gelu without the approximation is another computation: held against it, the custom operator
+  // is an error before it is timed, and the run goes on.
+  const std::string config = m_dir.file("wrong.json");
+  std::ofstream(config) << R"({"variants": [{"name": "g", "implementations": [{"op": "gelu"},
+    {"op": "myops::fast_gelu"}], "cases": [{"args": {"self": "64x64"}}]}]})";
+  const auto wrong =
+      opbench("run --load-library " + k_myops + " --config " + config +
+              " --repetitions 1 --processes 1 --output " + m_dir.file("w.json") + k_quick);
+  EXPECT_EQ(wrong.code, 1) << wrong.err;
+  const Json cases = read_json(m_dir.file("w.json"))["cases"];
+  for (const auto& c : cases) {
+    if (c["operator"] == "myops::fast_gelu") {
+      EXPECT_EQ(c["status"], "error");
+      EXPECT_NE(
+          c["message"].get<std::string>().find(
+              "its outputs differ from the baseline gelu/self=64x64/float32/cpu/t1/forward's"),
+          std::string::npos)
+          << c["message"];
+    } else {
+      EXPECT_EQ(c["status"], "ok");
+    }
+  }
+}
+
 } // namespace
 } // namespace opbench

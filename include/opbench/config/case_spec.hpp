@@ -26,6 +26,11 @@ struct CaseSpec {
   // Operator libraries to load before binding (a JSON config's top-level "libraries", each
   // relative to the config's directory; catalog/libraries.hpp).
   std::vector<std::string> libraries;
+  // A variant group's implementation (config/loader.hpp): the group, the group's case it computes
+  // (its JSON pointer), and whether it is the baseline, the group's first implementation.
+  std::string variant_group;
+  std::string variant_point;
+  bool variant_baseline = false;
   std::string file;    // config file the row comes from
   int row = 0;         // CSV: line of the record (1-based); JSON: 1-based case ordinal
   std::string pointer; // JSON: the case's JSON pointer; CSV: empty

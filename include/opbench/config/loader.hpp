@@ -9,7 +9,12 @@
 //
 // JSON: {"operators": [{"op": ..., "category": ..., "tags": [...], "cases": [
 //          {"args": {...}, "shape_class": ..., "source": ..., "tags": [...],
-//           "count": N, "unsupported": "why"}]}]}   (count and unsupported: from opbench extract)
+//           "count": N, "unsupported": "why", "dims": {"M": 64}}]}],   (count, unsupported: from
+//        "libraries": ["libmine.so"],                                       opbench extract)
+//        "variants": [{"name": "gelu_tanh", "implementations": [{"op": "gelu", "args": {...}},
+//                      {"op": "myops::fast_gelu"}], "cases": [{"args": {...}}]}]}
+// A variant group's cases are read once per implementation, with its own args added; the first
+// implementation is the baseline (CaseSpec::variant_*). docs/custom-ops.md tells the whole story.
 
 #include <string>
 #include <vector>

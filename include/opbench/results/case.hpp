@@ -10,6 +10,20 @@
 
 namespace opbench::results {
 
+// A case that is one implementation of a variant group (a config's "variants",
+// docs/custom-ops.md#implementations-side-by-side): its group, the group's case it computes, and
+// the baseline implementation of that case, which its outputs are held against before timing and
+// its speedup is measured over (export --format variants).
+struct Variant {
+  std::string group;       // "" when the case is in no group
+  std::string point;       // the group's case: its config pointer and its named sizes
+  bool baseline = false;   // the group's first implementation
+  std::string baseline_id; // otherwise: the baseline's case at this point; "" when not planned
+  std::string baseline_op; // its operator, given and every argument (to call it for the check)
+  Json baseline_given;
+  Json baseline_arguments;
+};
+
 struct Case {
   std::string case_id; // stable, readable key: name/args/dtype/device/tN/direction
   std::string name;    // catalog name ("conv2d")
@@ -35,7 +49,12 @@ struct Case {
   std::uint64_t seed = 0;                   // seed of the input generator
   int count = 1;           // calls per model invocation (extracted configs); a weight for reports
   std::string skip_reason; // non-empty: the case is recorded as skipped with this reason
+  Variant variant;
 };
+
+// The key that pairs a variant group's implementations at one point: group, point, and the axes
+// (dtype, device, threads, direction, layout, stage); "" for a case in no group.
+std::string variant_key(const Case& c);
 
 // `name/args/dtype/device/tN/direction`, args from `given` in schema order
 // (`conv2d/input=32x3x224x224,weight=64x3x3x3,stride=[2,2]/float32/cpu/t4/forward`); a memory

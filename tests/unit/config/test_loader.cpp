@@ -178,6 +178,45 @@ TEST(LoadJson, NamedDimensionsAreDeclaredUsedAndPositive) {
   }
 }
 
+TEST(LoadJson, AVariantGroupsCasesAreReadOncePerImplementationTheFirstTheBaseline) {
+  TempDir dir;
+  const auto path = dir.write("v.json", R"({"variants": [{"name": "gelu_tanh", "tags": ["act"],
+    "implementations": [{"op": "gelu", "args": {"approximate": "tanh"}}, {"op": "mine::gelu"}],
+    "cases": [{"args": {"self": "TxH"}, "dims": {"T": 8, "H": 4}}, {"args": {"self": "4x4"}}]}]})");
+  const auto cases = load_json(path);
+  ASSERT_EQ(cases.size(), 4u);
+  EXPECT_EQ(cases[0].op, "gelu");
+  EXPECT_EQ(cases[0].args, Json::parse(R"({"self": "TxH", "approximate": "tanh"})"));
+  EXPECT_TRUE(cases[0].variant_baseline);
+  EXPECT_EQ(cases[1].op, "mine::gelu");
+  EXPECT_EQ(cases[1].args, Json::parse(R"({"self": "TxH"})"));
+  EXPECT_FALSE(cases[1].variant_baseline);
+  EXPECT_EQ(cases[1].dims.at("T"), 8);
+  for (const auto& c : cases) {
+    EXPECT_EQ(c.variant_group, "gelu_tanh");
+    EXPECT_EQ(c.tags, std::vector<std::string>{"act"});
+  }
+  EXPECT_EQ(cases[1].variant_point, "/variants/0/cases/0");
+  EXPECT_EQ(cases[3].variant_point, "/variants/0/cases/1");
+  EXPECT_EQ(cases[3].location(), path + ":/variants/0/cases/1/implementations/1");
+
+  const std::vector<std::pair<std::string, std::string>> wrong{
+      {R"([{"name": "g", "implementations": [{"op": "relu"}], "cases": [{"args": {}}]}])",
+       ":/variants/0/implementations: a variant group needs two implementations"},
+      {R"([{"name": "g", "implementations": [{"op": "relu", "args": {"self": "4"}}, {"op": "abs"}],
+          "cases": [{"args": {"self": "4x4"}}]}])",
+       ":/variants/0/cases/0: argument 'self' is given by the case and by implementation 0 (relu)"},
+      {R"([{"name": "g", "implementations": [{"op": "relu"}, {}], "cases": [{"args": {}}]}])",
+       ":/variants/0/implementations/1: missing 'op'"},
+      {R"([{"implementations": [{"op": "relu"}, {"op": "abs"}], "cases": [{"args": {}}]}])",
+       ":/variants/0: 'name' must be a name no other variant group of the file has"}};
+  for (const auto& [variants, said] : wrong) {
+    const auto bad = dir.write("bad.json", R"({"variants": )" + variants + "}");
+    const std::string message = config_error([&] { load_json(bad); });
+    EXPECT_NE(message.find(bad + said), std::string::npos) << message;
+  }
+}
+
 TEST(LoadJson, UnknownCaseKeyNamesPointerAndValidKeys) {
   TempDir dir;
   const auto path =
