@@ -64,6 +64,8 @@ int run_gate(const CompareCommandOptions& options) {
     text << gate::to_json(result).dump(2) << "\n";
   } else if (options.format == "csv") {
     gate::write_gate_csv(result, text);
+  } else if (options.format == "junit") {
+    gate::write_gate_junit(result, text);
   } else {
     gate::write_gate_markdown(result, text);
   }
@@ -218,7 +220,9 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
                   "Fewer repetition medians than this on either side: verdict unknown")
       ->check(in_range(limits::replicates))
       ->capture_default_str();
-  cmd->add_option("--format,-f", options->format, "Output format")
+  cmd->add_option("--format,-f", options->format,
+                  "Output format: md, json, csv or junit (JUnit XML for CI: slower fails, unknown "
+                  "is skipped)")
       ->check(CLI::IsMember(compare::comparison_formats()))
       ->capture_default_str();
   cmd->add_option("--output,-o", options->output, "Output file; - for stdout")

@@ -311,7 +311,7 @@ Agreement agreement_of(const std::vector<CaseComparison>& cases) {
 }
 
 const std::vector<std::string>& comparison_formats() {
-  static const std::vector<std::string> k_formats = {"md", "json", "csv"};
+  static const std::vector<std::string> k_formats = {"md", "json", "csv", "junit"};
   return k_formats;
 }
 
@@ -322,6 +322,8 @@ void write_comparison(const Comparison& comparison, const std::string& format, s
     out << to_json(comparison).dump(2) << "\n";
   } else if (format == "csv") {
     write_csv(comparison, out);
+  } else if (format == "junit") {
+    write_junit(comparison, out);
   } else {
     throw UsageError("unknown format '" + format +
                      "' (valid: " + core::join(comparison_formats(), ", ") + ")");

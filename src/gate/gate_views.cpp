@@ -1,9 +1,10 @@
-// JSON, Markdown and CSV views of the nightly gate's result.
+// JSON, Markdown, CSV and JUnit views of the nightly gate's result.
 #include <fmt/format.h>
 
 #include <cmath>
 
 #include "opbench/core/csv_field.hpp"
+#include "opbench/core/junit.hpp"
 #include "opbench/core/units.hpp"
 #include "opbench/gate/gate.hpp"
 
@@ -179,6 +180,42 @@ void write_gate_csv(const GateResult& result, std::ostream& out) {
         << num(c.second * 1e6, "{:.4f}") << "," << num(c.look_ratio, "{:.6f}") << ","
         << num(c.look_p, "{:.6g}") << "\n";
   }
+}
+
+} // namespace opbench::gate
+
+namespace opbench::gate {
+
+void write_gate_junit(const GateResult& result, std::ostream& out) {
+  using Outcome = core::JunitCase::Outcome;
+  const GateOptions& o = result.options;
+  core::JunitSuite suite;
+  suite.name = "opbench gate";
+  suite.properties = {{"window", std::to_string(o.window)},
+                      {"min_history", std::to_string(o.min_history)},
+                      {"candidate_alpha", fmt::format("{}", o.alpha)},
+                      {"effect_floor", fmt::format("{}", o.effect_floor)},
+                      {"confirmed", result.confirmed ? "yes" : "no"}};
+  for (const auto& c : result.cases) {
+    core::JunitCase t;
+    t.classname = "opbench." + c.case_id.substr(0, c.case_id.find('/'));
+    t.name = c.case_id;
+    t.seconds = std::isfinite(c.tonight) ? c.tonight : -1;
+    if (c.verdict == "slower") {
+      t.outcome = Outcome::failed;
+      t.type = "slower";
+      t.message = fmt::format("slower: x{:.3f} against {} night(s) (p {:.3g}); {}",
+                              c.judged_ratio(), c.nights, c.p_value, c.reason);
+      t.detail = fmt::format("tonight {}, baseline {} (the nights' median, {} .. {})",
+                             core::format_duration(c.tonight), core::format_duration(c.baseline),
+                             core::format_duration(c.low), core::format_duration(c.high));
+    } else if (c.verdict == "unknown") {
+      t.outcome = Outcome::skipped;
+      t.message = "unknown: " + c.reason;
+    }
+    suite.cases.push_back(std::move(t));
+  }
+  core::write_junit(suite, out);
 }
 
 } // namespace opbench::gate

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "opbench/core/json.hpp"
+#include "opbench/core/strings.hpp"
 #include "opbench/report/html_reporter.hpp"
 #include "opbench/report/stage_reporter.hpp"
 #include "opbench/report/variants_reporter.hpp"
@@ -21,30 +22,7 @@ namespace opbench::report::html {
 inline constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 
 inline std::string esc(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    case '\'':
-      out += "&#39;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
+  return core::xml_escape(text);
 }
 
 inline std::string num(double v) {

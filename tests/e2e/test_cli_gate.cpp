@@ -8,6 +8,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
@@ -21,6 +22,13 @@
 
 namespace opbench {
 namespace {
+
+// tests/e2e/junit_check.py's exit status on `path`: 0 when it holds to the JUnit schema's rules.
+int junit_check(const std::string& path) {
+  return std::system(("python3 " + std::string(OPBENCH_SOURCE_DIR) + "/tests/e2e/junit_check.py " +
+                      path + " >/dev/null")
+                         .c_str());
+}
 
 TEST_F(Cli, NightlyScriptJudgesEachNightAgainstTheHistory) {
   const std::string script = std::string(OPBENCH_SOURCE_DIR) + "/scripts/nightly.sh";
@@ -281,6 +289,32 @@ TEST_F(Cli, GateJudgesACaseOnlyAgainstNightsThatCalledItTheSameWay) {
   EXPECT_EQ(trend["call_path_changes"][first][0]["before"], "boxed") << json.out;
 }
 
+TEST_F(Cli, CompareWritesJunitThatHoldsToTheSchema) {
+  // mul is 20% slower in slow_mul.json: one failure; the cases compare cannot judge are skipped
+  // with their reason; the exit code is compare's.
+  const std::string junit = m_dir.file("compare.xml");
+  const auto r = opbench("compare " + k_data + "/compare/base.json " + k_data +
+                         "/compare/slow_mul.json --format junit --output " + junit);
+  EXPECT_EQ(r.code, 1) << r.err;
+  const std::string xml = testing::read_text(junit);
+  EXPECT_NE(xml.find("<testsuite name=\"opbench compare\" tests=\"5\" failures=\"1\" errors=\"0\" "
+                     "skipped=\"3\""),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<failure type=\"slower\" message=\"slower: x1.200 (p 0.00794 &lt; 0.05; 95% "
+                     "interval [x1.108, x1.300]), past the 5.0% threshold\">"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<skipped>unknown: cannot tell: "), std::string::npos) << xml;
+  EXPECT_EQ(junit_check(junit), 0);
+  // The checker is no rubber stamp: a <skipped> with an attribute breaks the schema.
+  const std::string wrong =
+      m_dir.write("wrong.xml", "<testsuites><testsuite name=\"s\" tests=\"1\">"
+                               "<testcase name=\"c\"><skipped message=\"m\"/>"
+                               "</testcase></testsuite></testsuites>");
+  EXPECT_NE(junit_check(wrong), 0);
+}
+
 TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
   // A history of five nights, made from one real result with its repetition medians scaled by
   // known noise;
@@ -339,6 +373,17 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
   }
   const auto md = opbench("compare --history " + db + " " + tonight + " --confirm " + again);
   EXPECT_NE(md.out.find("## Candidates"), std::string::npos) << md.out;
+  // JUnit for CI: the confirmed slower case fails, the others pass; the file holds to the schema.
+  const std::string junit = m_dir.file("gate.xml");
+  EXPECT_EQ(opbench("compare --history " + db + " " + tonight + " --confirm " + again +
+                    " --format junit --output " + junit)
+                .code,
+            1);
+  const std::string xml = testing::read_text(junit);
+  EXPECT_EQ(xml.find("<failure type=\"slower\" message=\"slower: x1.3"), xml.rfind("<failure "))
+      << xml;
+  EXPECT_NE(xml.find("<testcase classname=\"opbench.add\" name=\"add/"), std::string::npos) << xml;
+  EXPECT_EQ(junit_check(junit), 0);
 
   // A/B against the previous build: five processes of each build, one value each (the run's
   // estimator over the process's repetitions; 5 against 5 is the fewest for which a rank test

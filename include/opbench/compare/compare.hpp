@@ -125,12 +125,14 @@ Agreement agreement_of(const std::vector<CaseComparison>& cases);
 Comparison compare_results(const results::ResultSet& base, const results::ResultSet& candidate,
                            const CompareOptions& options);
 
-// Output formats of `opbench compare`: md, json, csv.
+// Output formats of `opbench compare`: md, json, csv, junit (JUnit XML for CI systems:
+// `slower` fails, `unknown` is skipped; docs/nightly.md#junit-xml).
 const std::vector<std::string>& comparison_formats();
 void write_comparison(const Comparison& comparison, const std::string& format, std::ostream& out);
 
 Json to_json(const Comparison& comparison);
 void write_markdown(const Comparison& comparison, std::ostream& out);
 void write_csv(const Comparison& comparison, std::ostream& out);
+void write_junit(const Comparison& comparison, std::ostream& out);
 
 } // namespace opbench::compare

@@ -11,6 +11,10 @@ namespace opbench::core {
 // Splits on `sep`; empty pieces are kept unless `skip_empty`.
 std::vector<std::string> split(std::string_view text, char sep, bool skip_empty = false);
 
+// `text` as XML (and HTML) text or attribute value: & < > " ' escaped, and the control
+// characters XML 1.0 cannot hold (all but tab, newline and carriage return) dropped.
+std::string xml_escape(std::string_view text);
+
 // Strips ASCII white space at both ends.
 std::string trim(std::string_view text);
 

@@ -169,5 +169,7 @@ void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
 Json to_json(const GateResult& result);
 void write_gate_markdown(const GateResult& result, std::ostream& out);
 void write_gate_csv(const GateResult& result, std::ostream& out);
+// JUnit XML (core/junit.hpp): `slower` fails, `unknown` is skipped, the others pass.
+void write_gate_junit(const GateResult& result, std::ostream& out);
 
 } // namespace opbench::gate
