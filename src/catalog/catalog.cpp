@@ -38,6 +38,12 @@ Catalog load_catalog(const std::vector<std::string>& files) {
     std::vector<config::CaseSpec> specs;
     try {
       specs = config::load_file(file);
+      // Every row of a file names the same libraries (a JSON config's "libraries"): loaded once,
+      // and a file whose library does not load is that one error, not one per row.
+      if (!specs.empty()) {
+        for (const auto& library : specs.front().libraries)
+          load_library(library, file + ":/libraries");
+      }
     } catch (const ConfigError& e) {
       errors.emplace_back(e.what());
       continue;
@@ -47,8 +53,6 @@ Catalog load_catalog(const std::vector<std::string>& files) {
       if (core::starts_with(name, "aten::"))
         name = name.substr(6);
       try {
-        for (const auto& library : spec.libraries)
-          load_library(library, spec.file + ":/libraries");
         BoundOp bound;
         if (spec.unsupported.empty()) {
           bound = bind_case(spec.op,
@@ -68,9 +72,7 @@ Catalog load_catalog(const std::vector<std::string>& files) {
           entry.category = spec.category;
         entry.cases.push_back({std::move(spec), std::move(bound)});
       } catch (const ConfigError& e) {
-        // A library that does not load fails every row of its file the same way: said once.
-        if (std::find(errors.begin(), errors.end(), e.what()) == errors.end())
-          errors.emplace_back(e.what());
+        errors.emplace_back(e.what());
       }
     }
   }

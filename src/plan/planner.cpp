@@ -327,6 +327,16 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
           !contains(options.shape_classes, item.spec.shape_class)) {
         continue;
       }
+      // A variant group's implementation: its group, and the point (the group's case at its
+      // named sizes) that pairs it with the baseline (pair_variants).
+      results::Variant variant;
+      if (!item.spec.variant_group.empty()) {
+        variant.group = item.spec.variant_group;
+        variant.point = item.spec.variant_point;
+        for (const auto& [name, size] : item.spec.dims)
+          variant.point += " " + name + "=" + std::to_string(size);
+        variant.baseline = item.spec.variant_baseline;
+      }
       for (const auto& dtype : options.dtypes) {
         for (const auto& device : options.devices) {
           for (int threads : options.threads) {
@@ -358,13 +368,7 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
                     c.skip_reason = entry.name + " computes in " + core::join(entry.dtypes, ", ") +
                                     ", not " + dtype + " (opbench show " + entry.name + ")";
                   }
-                  if (!item.spec.variant_group.empty()) {
-                    c.variant.group = item.spec.variant_group;
-                    c.variant.point = item.spec.variant_point;
-                    for (const auto& [name, size] : item.spec.dims)
-                      c.variant.point += " " + name + "=" + std::to_string(size);
-                    c.variant.baseline = item.spec.variant_baseline;
-                  }
+                  c.variant = variant;
                   if (!in_shard(c.case_id, options.shard_index, options.shard_count))
                     continue;
                   auto [it, inserted] = origin_of.emplace(c.case_id, c.origin);
