@@ -19,7 +19,8 @@
 #   5. the night is added to the history (`opbench history add`).
 # The first nights (fewer than the gate's --min-history, 5) only build the history.
 # Exit: 0 no confirmed slow-down, 1 a confirmed slow-down or a case that failed, 2 bad input or a
-# run that could not finish.
+# run that could not finish, 4 no slow-down but a case whose call takes more memory than the last
+# night that probed it (exact, on the same LibTorch; the report's "More memory").
 #
 # Environment: OPBENCH (the binary; default build/src/opbench), OPBENCH_NIGHTLY_DIR (default
 # results/nightly), OPBENCH_HISTORY (default NIGHTLY_DIR/history.sqlite), OPBENCH_LABEL (names the
@@ -60,7 +61,7 @@ gate_code=0
 if [ -f "$db" ]; then
   # shellcheck disable=SC2086
   "$opbench" compare --history "$db" "$out" --looks-out "$base.gate.looks" --candidates-out "$base.gate.candidates" \
-    --format json --output "$base.gate.first.json" ${OPBENCH_GATE_ARGS:-} || { echo "nightly: the gate could not judge $out" >&2; exit 2; }
+    --fail-on time --format json --output "$base.gate.first.json" ${OPBENCH_GATE_ARGS:-} || { echo "nightly: the gate could not judge $out" >&2; exit 2; }
   look=()
   if [ -s "$base.gate.looks" ] && [ "${OPBENCH_SECOND_LOOK:-1}" != 0 ]; then
     cases=()
@@ -70,7 +71,7 @@ if [ -f "$db" ]; then
     if [ -f "$base.second-look.json" ]; then
       look=(--second-look "$base.second-look.json")
       # shellcheck disable=SC2086
-      "$opbench" compare --history "$db" "$out" "${look[@]}" --candidates-out "$base.gate.candidates" --format json \
+      "$opbench" compare --history "$db" "$out" "${look[@]}" --candidates-out "$base.gate.candidates" --fail-on time --format json \
         --output "$base.gate.looked.json" ${OPBENCH_GATE_ARGS:-} || { echo "nightly: the gate could not judge $out" >&2; exit 2; }
     fi
   fi
@@ -128,6 +129,10 @@ else
 fi
 
 "$opbench" history add --db "$db" "$out" --label "${OPBENCH_LABEL:-}" >/dev/null || exit 2
+if [ "$gate_code" -eq 4 ]; then
+  echo "nightly: no confirmed slow-down, but some case's call takes more memory than the last night that probed it (exit 4; $base.gate.md)" >&2
+  exit 4
+fi
 [ "$gate_code" -ge 2 ] && exit "$gate_code"
 [ "$gate_code" -eq 1 ] || [ "$run_code" -eq 1 ] && exit 1
 # A good night: this build is the next night's previous build.

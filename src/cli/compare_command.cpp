@@ -1,6 +1,7 @@
 // `opbench compare BASE NEW`: is NEW slower than BASE? Exit 1 when some case regressed.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -31,6 +32,10 @@ struct CompareCommandOptions {
   std::string looks_out;      // --looks-out FILE: the case ids that ask for a second look
   std::string second_look;    // --second-look FILE: those cases measured again tonight
   gate::GateOptions gate;
+  std::vector<std::string> fail_on = {"time", "memory"}; // what fails the exit code
+  bool fails_on(const std::string& what) const {
+    return std::find(fail_on.begin(), fail_on.end(), what) != fail_on.end();
+  }
 };
 
 // `compare --history DB NEW [--confirm AGAIN]`: the nightly gate (gate/nightly.hpp); this writes
@@ -82,8 +87,11 @@ int run_gate(const CompareCommandOptions& options) {
             << (result.confirmed ? "" : " (not confirmed: measure them again and pass --confirm)")
             << "; " << result.count("slower") << " slower, " << result.count("faster")
             << " faster, " << result.count("same") << " same, " << result.count("unknown")
-            << " unknown; " << result.blind() << " blind\n";
-  return result.regressed() ? k_exit_case_failed : k_exit_ok;
+            << " unknown; " << result.blind() << " blind; "
+            << result.count(results::MemoryVerdict::more) << " more memory\n";
+  if (options.fails_on("time") && result.regressed())
+    return k_exit_case_failed;
+  return options.fails_on("memory") && result.more_memory() ? k_exit_more_memory : k_exit_ok;
 }
 
 int run_compare(const CompareCommandOptions& options, const GlobalOptions& global) {
@@ -118,9 +126,16 @@ int run_compare(const CompareCommandOptions& options, const GlobalOptions& globa
   }
   std::cerr << "opbench compare: " << comparison.count("slower") << " slower, "
             << comparison.count("faster") << " faster, " << comparison.count("same") << " same, "
-            << comparison.count("unknown") << " unknown\n";
-  if (comparison.regressed())
+            << comparison.count("unknown")
+            << " unknown; memory: " << comparison.count(results::MemoryVerdict::more) << " more, "
+            << comparison.count(results::MemoryVerdict::less) << " less\n";
+  if (options.fails_on("time") && comparison.regressed())
     return k_exit_case_failed;
+  if (options.fails_on("memory") && comparison.more_memory()) {
+    std::cerr << "opbench compare: some case's call takes more memory: exit " << k_exit_more_memory
+              << "\n";
+    return k_exit_more_memory;
+  }
   if (comparison.nothing_judged()) {
     std::cerr << "opbench compare: no case could be judged (every one is unknown; the reasons "
                  "are in the table): exit "
@@ -226,6 +241,12 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::IsMember(compare::comparison_formats()))
       ->capture_default_str();
   cmd->add_option("--output,-o", options->output, "Output file; - for stdout")
+      ->capture_default_str();
+  cmd->add_option("--fail-on", options->fail_on,
+                  "What makes the exit code non-zero: time (a case `slower`: exit 1), memory (a "
+                  "case's call takes `more memory`: exit 4, when no case is slower), or both")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"time", "memory"}))
       ->capture_default_str();
   cmd->callback([options, &global] { global.exit_code = run_compare(*options, global); });
 }

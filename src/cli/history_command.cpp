@@ -88,6 +88,8 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
              {"estimator", p.estimator},
              {"replicates", p.replicates},
              {"call_path", p.call_path},
+             {"peak_bytes", p.memory ? Json(p.memory->peak_bytes) : Json(nullptr)},
+             {"total_bytes", p.memory ? Json(p.memory->total_bytes) : Json(nullptr)},
              {"recorded", {{"time", recorded[i].time}, {"estimator", recorded[i].estimator}}}});
       }
       for (const auto& c : history::change_points(points)) {
@@ -138,9 +140,10 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
                                                 : "`" + points.back().estimator + "`")
             << " over its repetition medians (`--estimator`; where a run was recorded with "
                "another, the last column "
-               "has what it recorded).\n\n| run | date | label | time | vs first | repetitions | "
+               "has what it recorded). Peak: the call's peak allocated bytes (exact; `-` where "
+               "not probed).\n\n| run | date | label | time | vs first | repetitions | peak | "
                "change point | recorded "
-               "|\n|---:|---|---|---:|---:|---:|---|---|\n";
+               "|\n|---:|---|---|---:|---:|---:|---:|---|---|\n";
   const auto called = history::call_path_changes(points);
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& p = points[i];
@@ -159,9 +162,15 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
             ? ""
             : fmt::format("{}: {}", recorded[i].estimator.empty() ? "?" : recorded[i].estimator,
                           core::format_duration(recorded[i].time));
-    std::cout << fmt::format("| {} | {} | {} | {} | {:+.1f}% | {} | {} | {} |\n", p.run_id, p.date,
-                             p.label, core::format_duration(p.time),
-                             (p.time / points.front().time - 1) * 100, p.replicates.size(), change,
+    if (p.memory && i > 0 && points[i - 1].memory &&
+        points[i - 1].memory->peak_bytes != p.memory->peak_bytes) {
+      change += fmt::format("{}peak memory {} from here", change.empty() ? "" : "; ",
+                            core::format_bytes(p.memory->peak_bytes));
+    }
+    std::cout << fmt::format("| {} | {} | {} | {} | {:+.1f}% | {} | {} | {} | {} |\n", p.run_id,
+                             p.date, p.label, core::format_duration(p.time),
+                             (p.time / points.front().time - 1) * 100, p.replicates.size(),
+                             p.memory ? core::format_bytes(p.memory->peak_bytes) : "-", change,
                              other);
   }
   const stats::ChangePointOptions rule;

@@ -192,6 +192,11 @@ std::vector<std::vector<double>> recorded_processes(const Json& context,
   return out;
 }
 
+std::size_t Comparison::count(results::MemoryVerdict memory) const {
+  return static_cast<std::size_t>(std::count_if(
+      cases.begin(), cases.end(), [&](const auto& c) { return c.memory.verdict == memory; }));
+}
+
 std::size_t Comparison::count(const std::string& verdict) const {
   return static_cast<std::size_t>(std::count_if(
       cases.begin(), cases.end(), [&](const auto& c) { return c.verdict == verdict; }));
@@ -267,6 +272,9 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
     }
     out.cases.push_back(
         compare_case(r, n, base.context, candidate.context, options, out.estimator, speed_of(r)));
+    out.cases.back().memory = results::judge_memory(
+        r.memory, n.memory, r.c.device,
+        results::memory_setup_difference(base.context, r.c.seed, candidate.context, n.c.seed));
     const double ratio = out.cases.back().ratio;
     if (std::isfinite(ratio) && ratio > 0) {
       log_sum += std::log(ratio);
@@ -347,6 +355,11 @@ Json to_json(const Comparison& comparison) {
                    {"faster", comparison.count("faster")},
                    {"same", comparison.count("same")},
                    {"unknown", comparison.count("unknown")}};
+  Json memory_counts = Json::object();
+  for (const auto& [verdict, name] : core::NameTable<results::MemoryVerdict>::k_names)
+    memory_counts[std::string(name)] = comparison.count(verdict);
+  out["memory_counts"] = memory_counts;
+  out["more_memory"] = comparison.more_memory();
   out["geomean_ratio"] = number(comparison.geomean_ratio);
   const Agreement& a = comparison.agreement;
   Json worst = Json::array();
@@ -375,7 +388,8 @@ Json to_json(const Comparison& comparison) {
                      {"base_replicates", c.base_replicates},
                      {"base_processes", c.base_processes},
                      {"new_processes", c.new_processes},
-                     {"new_replicates", c.new_replicates}});
+                     {"new_replicates", c.new_replicates},
+                     {"memory", results::to_json(c.memory)}});
   }
   out["cases"] = cases;
   out["only_in_base"] = comparison.only_in_base;

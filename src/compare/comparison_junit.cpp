@@ -1,6 +1,6 @@
-// JUnit view of a comparison (core/junit.hpp): a test case per case of both files; `slower` fails,
-// `unknown` is skipped with its reason, `same` and `faster` pass; cases in one file only are
-// skipped, saying which.
+// JUnit view of a comparison (core/junit.hpp): a test case per case of both files; `slower` and
+// `more memory` fail, an `unknown` time is skipped with its reason, the others pass; cases in one
+// file only are skipped, saying which.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -47,9 +47,16 @@ void write_junit(const Comparison& comparison, std::ostream& out) {
           fmt::format("base {} ({} repetitions), new {} ({} repetitions); {}",
                       core::format_duration(c.base_time), c.base_replicates,
                       core::format_duration(c.new_time), c.new_replicates, comparison.estimator);
-    } else if (c.verdict == "unknown") {
+    } else if (c.verdict == "unknown" && c.memory.verdict != results::MemoryVerdict::more) {
       t.outcome = Outcome::skipped;
       t.message = "unknown: " + c.reason;
+    }
+    if (c.memory.verdict == results::MemoryVerdict::more) {
+      const std::string memory = "more memory: " + c.memory.reason + " (exact; tolerance " +
+                                 core::format_bytes(c.memory.tolerance) + ")";
+      t.outcome = Outcome::failed;
+      t.type = t.type.empty() ? "more memory" : t.type + ", more memory";
+      t.message = t.message.empty() ? memory : t.message + "; " + memory;
     }
     suite.cases.push_back(std::move(t));
   }

@@ -7,6 +7,24 @@
 #include "opbench/core/units.hpp"
 
 namespace opbench::compare {
+namespace {
+
+// The memory column: the verdict, and for a change what moved.
+std::string memory_cell(const results::MemoryChange& m) {
+  switch (m.verdict) {
+  case results::MemoryVerdict::more:
+    return "**more memory** (" + m.reason + ")";
+  case results::MemoryVerdict::less:
+    return "less memory (" + m.reason + ")";
+  case results::MemoryVerdict::same:
+    return m.base_peak >= 0 ? "same (" + core::format_bytes(m.new_peak) + ")" : "same";
+  case results::MemoryVerdict::unknown:
+    break;
+  }
+  return "unknown";
+}
+
+} // namespace
 
 void write_markdown(const Comparison& comparison, std::ostream& out) {
   const auto& o = comparison.options;
@@ -19,10 +37,13 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
       << " over its repetition medians (run --estimator): host time on the CPU, GPU "
          "time on CUDA (device execution; `timing.measures` says which); cases whose two files "
          "measure different times are `unknown`\n";
+  out << "- **memory**: `more memory` / `less memory` when the call's peak or total allocated "
+         "bytes move past the tolerance (0 bytes on the CPU, the caching allocator's rounding on "
+         "CUDA), on one LibTorch and input seed\n";
   for (const auto& note : comparison.notes)
     out << "- **note**: " << note << "\n";
-  out << "\n| case | base | new | ratio | p-value | verdict |\n";
-  out << "|---|---:|---:|---:|---:|---|\n";
+  out << "\n| case | base | new | ratio | p-value | verdict | memory (peak) |\n";
+  out << "|---|---:|---:|---:|---:|---|---|\n";
   for (const auto& c : comparison.cases) {
     const std::string verdict = c.verdict == "unknown"  ? "unknown (" + c.reason + ")"
                                 : c.verdict == "slower" ? "**slower**"
@@ -31,7 +52,7 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
         << core::format_duration(c.new_time) << " | "
         << (std::isfinite(c.ratio) ? fmt::format("{:.3f}", c.ratio) : "-") << " | "
         << (std::isfinite(c.p_value) ? fmt::format("{:.3g}", c.p_value) : "-") << " | " << verdict
-        << " |\n";
+        << " | " << memory_cell(c.memory) << " |\n";
   }
   out << fmt::format(
       "\n**{} slower, {} faster, {} same, {} unknown**; geometric mean of ratios: {}\n",
@@ -39,6 +60,19 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
       comparison.count("unknown"),
       std::isfinite(comparison.geomean_ratio) ? fmt::format("{:.4f}", comparison.geomean_ratio)
                                               : "-");
+  using results::MemoryVerdict;
+  out << fmt::format("\n**Memory: {} more, {} less, {} same, {} unknown**\n",
+                     comparison.count(MemoryVerdict::more), comparison.count(MemoryVerdict::less),
+                     comparison.count(MemoryVerdict::same),
+                     comparison.count(MemoryVerdict::unknown));
+  // Unknown for a reason of the two runs (not of a case): said once.
+  for (const auto& c : comparison.cases) {
+    if (c.memory.verdict == MemoryVerdict::unknown && c.memory.base_peak >= 0 &&
+        c.memory.new_peak >= 0) {
+      out << "\nMemory not compared: " << c.memory.reason << ".\n";
+      break;
+    }
+  }
   const Agreement& a = comparison.agreement;
   if (a.cases > 0) {
     const CaseComparison& worst = comparison.cases[a.worst.front()];

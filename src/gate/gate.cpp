@@ -160,6 +160,11 @@ std::size_t GateResult::candidates() const {
       std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.candidate; }));
 }
 
+std::size_t GateResult::count(results::MemoryVerdict memory) const {
+  return static_cast<std::size_t>(std::count_if(
+      cases.begin(), cases.end(), [&](const auto& c) { return c.memory.verdict == memory; }));
+}
+
 std::size_t GateResult::count(const std::string& verdict) const {
   return static_cast<std::size_t>(std::count_if(
       cases.begin(), cases.end(), [&](const auto& c) { return c.verdict == verdict; }));
@@ -199,6 +204,7 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
   for (const auto& in : inputs) {
     GateCase c;
     c.case_id = in.case_id;
+    c.memory = in.memory;
     c.baseline = c.noise = c.tonight = c.ratio = c.t = c.p_value = c.mde = c.low = c.high =
         c.change_ratio = k_nan;
     c.confirm_ratio = c.confirm_p = c.second = c.look_ratio = c.look_p = k_nan;

@@ -19,6 +19,14 @@ std::string percent(double ratio) {
   return std::isfinite(ratio) ? fmt::format("{:+.1f}%", (ratio - 1.0) * 100) : "-";
 }
 
+// The memory column: the verdict, with what moved for a change.
+std::string memory_cell(const results::MemoryChange& m) {
+  const std::string name = core::name_of(m.verdict);
+  if (m.verdict == results::MemoryVerdict::more)
+    return "**" + name + "** (" + m.reason + ")";
+  return m.verdict == results::MemoryVerdict::less ? name + " (" + m.reason + ")" : name;
+}
+
 } // namespace
 
 Json to_json(const GateResult& result) {
@@ -41,6 +49,11 @@ Json to_json(const GateResult& result) {
                         : result.ab       ? "a/b against the previous build"
                                           : "against the history";
   out["regressed"] = result.regressed();
+  out["more_memory"] = result.more_memory();
+  Json memory_counts = Json::object();
+  for (const auto& [verdict, name] : core::NameTable<results::MemoryVerdict>::k_names)
+    memory_counts[std::string(name)] = result.count(verdict);
+  out["memory_counts"] = memory_counts;
   out["counts"] = {{"second_looks", result.second_looks()},
                    {"candidates", result.candidates()},
                    {"slower", result.count("slower")},
@@ -73,7 +86,8 @@ Json to_json(const GateResult& result) {
                      {"mde", number(c.mde)},
                      {"blind", c.blind},
                      {"confirm_ratio", number(c.confirm_ratio)},
-                     {"confirm_p", number(c.confirm_p)}});
+                     {"confirm_p", number(c.confirm_p)},
+                     {"memory", results::to_json(c.memory)}});
   }
   out["cases"] = cases;
   return out;
@@ -123,6 +137,13 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
                 " ({} called another way than their history: opbench's change, not the code's)",
                 result.called_otherwise()),
       result.blind());
+  using results::MemoryVerdict;
+  out << fmt::format("- **memory**: tonight's peak and total allocated bytes of each call against "
+                     "the newest night that probed them on this LibTorch and input seed, exactly "
+                     "(0 bytes on the CPU, the caching allocator's rounding on CUDA): {} more "
+                     "memory, {} less, {} same, {} unknown\n\n",
+                     result.count(MemoryVerdict::more), result.count(MemoryVerdict::less),
+                     result.count(MemoryVerdict::same), result.count(MemoryVerdict::unknown));
   auto row = [&](const GateCase& c) {
     out << "| `" << c.case_id << "` | " << core::format_duration(c.baseline) << " | "
         << core::format_duration(c.tonight) << " | " << percent(c.ratio) << " | "
@@ -139,11 +160,12 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
                 ? fmt::format(" (level ×{:.2f} since {} nights)", c.change_ratio, c.change_nights)
                 : "")
         << " | " << (c.verdict == "slower" ? "**slower**" : c.verdict)
-        << (c.reason.empty() ? "" : " (" + c.reason + ")") << " |\n";
+        << (c.reason.empty() ? "" : " (" + c.reason + ")") << " | " << memory_cell(c.memory)
+        << " |\n";
   };
   const char* header = "| case | baseline | tonight | change | p | both looks | confirmation | "
-                       "noise | MDE | nights | verdict |\n"
-                       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
+                       "noise | MDE | nights | verdict | memory |\n"
+                       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
   bool any = false;
   for (const auto& c : result.cases) {
     if (!c.candidate)
@@ -155,6 +177,16 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
   }
   if (!any)
     out << "No candidate tonight.\n";
+  any = false;
+  for (const auto& c : result.cases) {
+    if (c.memory.verdict != MemoryVerdict::more)
+      continue;
+    if (!any)
+      out << "\n## More memory\n\n| case | what moved | tolerance |\n|---|---|---:|\n";
+    any = true;
+    out << "| `" << c.case_id << "` | " << c.memory.reason << " | "
+        << core::format_bytes(c.memory.tolerance) << " |\n";
+  }
   out << "\n## Every case\n\n" << header;
   for (const auto& c : result.cases)
     row(c);
@@ -164,7 +196,8 @@ void write_gate_csv(const GateResult& result, std::ostream& out) {
   out << "case_id,verdict,reason,candidate,nights,baseline_us,tonight_us,ratio,p_value,noise,mde,"
          "blind,"
          "confirm_ratio,confirm_p,change_nights,change_ratio,second_look,second_us,look_ratio,look_"
-         "p\n";
+         "p,memory_verdict,base_peak_bytes,peak_bytes,base_total_bytes,total_bytes\n";
+  auto bytes = [](std::int64_t v) { return v >= 0 ? std::to_string(v) : std::string(); };
   auto num = [](double v, const char* spec) {
     return std::isfinite(v) ? fmt::format(fmt::runtime(spec), v) : std::string();
   };
@@ -178,7 +211,9 @@ void write_gate_csv(const GateResult& result, std::ostream& out) {
         << num(c.confirm_p, "{:.6g}") << "," << c.change_nights << ","
         << num(c.change_ratio, "{:.6f}") << "," << (c.second_look ? "true" : "false") << ","
         << num(c.second * 1e6, "{:.4f}") << "," << num(c.look_ratio, "{:.6f}") << ","
-        << num(c.look_p, "{:.6g}") << "\n";
+        << num(c.look_p, "{:.6g}") << "," << core::csv_field(core::name_of(c.memory.verdict)) << ","
+        << bytes(c.memory.base_peak) << "," << bytes(c.memory.new_peak) << ","
+        << bytes(c.memory.base_total) << "," << bytes(c.memory.new_total) << "\n";
   }
 }
 
@@ -209,9 +244,17 @@ void write_gate_junit(const GateResult& result, std::ostream& out) {
       t.detail = fmt::format("tonight {}, baseline {} (the nights' median, {} .. {})",
                              core::format_duration(c.tonight), core::format_duration(c.baseline),
                              core::format_duration(c.low), core::format_duration(c.high));
-    } else if (c.verdict == "unknown") {
+    } else if (c.verdict == "unknown" && c.memory.verdict != results::MemoryVerdict::more) {
       t.outcome = Outcome::skipped;
       t.message = "unknown: " + c.reason;
+    }
+    if (c.memory.verdict == results::MemoryVerdict::more) {
+      const std::string memory =
+          "more memory than the last night that probed it: " + c.memory.reason +
+          " (exact; tolerance " + core::format_bytes(c.memory.tolerance) + ")";
+      t.outcome = Outcome::failed;
+      t.type = t.type.empty() ? "more memory" : t.type + ", more memory";
+      t.message = t.message.empty() ? memory : t.message + "; " + memory;
     }
     suite.cases.push_back(std::move(t));
   }

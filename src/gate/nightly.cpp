@@ -12,6 +12,41 @@
 #include "opbench/results/store.hpp"
 
 namespace opbench::gate {
+namespace {
+
+// Tonight's memory against the newest night that probed the case on tonight's LibTorch and seed
+// (memory is exact: one night is the reference, no window); with no such night, unknown, saying
+// why by the newest night that probed it.
+results::MemoryChange memory_against_history(const history::History& db,
+                                             const results::CaseResult& r, const Json& context,
+                                             std::int64_t self, const std::string& date) {
+  if (!r.memory) {
+    results::MemoryChange none;
+    none.reason = "no memory probe tonight";
+    return none;
+  }
+  const auto series = db.series(r.c.case_id, 0, self, date);
+  auto difference = [&](const history::Point& p) {
+    return results::memory_setup_difference(p.setup, p.seed.value_or(r.c.seed), context, r.c.seed);
+  };
+  const history::Point* newest = nullptr;
+  for (auto it = series.rbegin(); it != series.rend(); ++it) {
+    if (!it->memory)
+      continue;
+    if (newest == nullptr)
+      newest = &*it;
+    if (difference(*it).empty())
+      return results::judge_memory(it->memory, r.memory, r.c.device, "");
+  }
+  if (newest == nullptr) {
+    results::MemoryChange none = results::judge_memory(std::nullopt, r.memory, r.c.device, "");
+    none.reason = "no night of the history probed its memory";
+    return none;
+  }
+  return results::judge_memory(newest->memory, r.memory, r.c.device, difference(*newest));
+}
+
+} // namespace
 
 GateResult judge_night(const Night& night, const GateOptions& options) {
   const std::string& tonight_path = night.tonight;
@@ -49,6 +84,7 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
         in.left_out =
             "called " + core::name_of(r.timing.call_path) + " tonight; left out: " + in.left_out;
     }
+    in.memory = memory_against_history(db, r, tonight.context, self, date);
     if (r.status == results::Status::ok)
       in.tonight = r.estimate.time;
     in.unstable = r.estimate.unstable;

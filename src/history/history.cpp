@@ -35,6 +35,10 @@ CREATE TABLE IF NOT EXISTS measurements (
   replicates TEXT NOT NULL,
   measures TEXT NOT NULL DEFAULT '',
   call_path TEXT NOT NULL DEFAULT '',
+  peak_bytes INTEGER,
+  total_bytes INTEGER,
+  allocations INTEGER,
+  seed INTEGER,
   PRIMARY KEY (run_id, case_id)
 );
 CREATE INDEX IF NOT EXISTS measurements_by_case ON measurements(case_id, run_id);
@@ -52,7 +56,11 @@ CREATE INDEX IF NOT EXISTS measurements_by_case ON measurements(case_id, run_id)
 // call path changed (a build of opbench that calls it typed; a LibTorch whose kernel signature the
 // typed call no longer matches) steps without any change in the code under test. An older
 // history's values get '' (not known), which matches every call path.
-constexpr int k_user_version = 4;
+// Version 5 keeps each value's memory probe (results::MemoryStats: peak and total bytes,
+// allocations) and the seed of its inputs (Case::seed) for the gate's memory verdicts; an older
+// history's values have none (NULL), so
+// the first night of this version is the first a memory verdict can look back to.
+constexpr int k_user_version = 5;
 constexpr const char* k_upgrade_from_1 = R"sql(
 ALTER TABLE measurements ADD COLUMN measures TEXT NOT NULL DEFAULT '';
 UPDATE measurements SET measures = 'host' WHERE case_id LIKE '%/cpu/t%';
@@ -63,6 +71,12 @@ ALTER TABLE measurements ADD COLUMN estimator TEXT NOT NULL DEFAULT '';
 )sql";
 constexpr const char* k_upgrade_from_3 = R"sql(
 ALTER TABLE measurements ADD COLUMN call_path TEXT NOT NULL DEFAULT '';
+)sql";
+constexpr const char* k_upgrade_from_4 = R"sql(
+ALTER TABLE measurements ADD COLUMN peak_bytes INTEGER;
+ALTER TABLE measurements ADD COLUMN total_bytes INTEGER;
+ALTER TABLE measurements ADD COLUMN allocations INTEGER;
+ALTER TABLE measurements ADD COLUMN seed INTEGER;
 )sql";
 
 std::string context_text(const Json& context, const char* key) {
@@ -191,6 +205,8 @@ History::History(const std::string& path, Access access) : m_path(path) {
         upgrade_from_2(m_db, path);
       if (!fresh && found < 4)
         exec(m_db, k_upgrade_from_3, path);
+      if (!fresh && found < 5)
+        exec(m_db, k_upgrade_from_4, path);
       exec(m_db, "PRAGMA user_version = " + std::to_string(k_user_version), path);
       exec(m_db, "COMMIT", path);
     }
@@ -235,8 +251,8 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
     const std::int64_t id = sqlite3_last_insert_rowid(m_db);
     Statement value(m_db,
                     "INSERT INTO measurements (run_id, case_id, time, estimator, replicates, "
-                    "measures, call_path) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "measures, call_path, peak_bytes, total_bytes, allocations, seed) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     m_path);
     for (const auto& r : set.cases) {
       if (r.status != results::Status::ok || !std::isfinite(r.estimate.time))
@@ -256,6 +272,14 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
           .bind(5, replicates.dump())
           .bind(6, core::name_of(r.timing.measures))
           .bind(7, core::name_of(r.timing.call_path));
+      if (r.memory) {
+        value.bind(8, r.memory->peak_bytes)
+            .bind(9, r.memory->total_bytes)
+            .bind(10, r.memory->allocations);
+      } else {
+        value.bind_null(8).bind_null(9).bind_null(10);
+      }
+      value.bind(11, static_cast<std::int64_t>(r.c.seed));
       value.step();
     }
     exec(m_db, "COMMIT", m_path);
@@ -293,7 +317,11 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
   // Newest first with the limit, then reversed: oldest first.
   Statement q(
       m_db,
-      "SELECT r.id, r.date, r.label, m.time, m.estimator, m.replicates, m.call_path FROM "
+      "SELECT r.id, r.date, r.label, m.time, m.estimator, m.replicates, m.call_path, "
+      "m.peak_bytes, m.total_bytes, m.allocations, m.seed, CASE WHEN json_valid(r.context) THEN "
+      "json_object('libtorch_version', json(r.context -> '$.libtorch_version'), "
+      "'libtorch_cuda_compiled', json(r.context -> '$.libtorch_cuda_compiled')) ELSE '{}' END "
+      "FROM "
       "measurements m "
       "JOIN runs r ON r.id = m.run_id WHERE m.case_id = ? AND r.id != ? AND (? = '' OR r.date < ?) "
       "AND (? = '' OR m.measures = ?) AND (? = '' OR m.call_path = '' OR m.call_path = ?) "
@@ -304,7 +332,22 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
   q.bind(9, limit == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(limit));
   std::vector<Point> out;
   while (q.step()) {
-    Point p{q.integer(0), q.text(1), q.text(2), q.real(3), q.text(4), {}, q.text(6)};
+    Point p;
+    p.run_id = q.integer(0);
+    p.date = q.text(1);
+    p.label = q.text(2);
+    p.time = q.real(3);
+    p.estimator = q.text(4);
+    p.call_path = q.text(6);
+    if (!q.is_null(7)) {
+      p.memory = results::MemoryStats{};
+      p.memory->peak_bytes = q.integer(7);
+      p.memory->total_bytes = q.integer(8);
+      p.memory->allocations = q.integer(9);
+    }
+    if (!q.is_null(10))
+      p.seed = static_cast<std::uint64_t>(q.integer(10));
+    p.setup = core::parse_json(q.text(11)).value_or(Json());
     const Json replicates = core::parse_json(q.text(5)).value_or(Json());
     if (replicates.is_array()) {
       for (const auto& v : replicates) {

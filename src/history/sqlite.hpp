@@ -32,6 +32,10 @@ public:
     check(sqlite3_bind_int64(m_stmt, i, v));
     return *this;
   }
+  Statement& bind_null(int i) {
+    check(sqlite3_bind_null(m_stmt, i));
+    return *this;
+  }
   Statement& bind(int i, double v) {
     check(sqlite3_bind_double(m_stmt, i, v));
     return *this;
@@ -55,6 +59,7 @@ public:
     return p ? reinterpret_cast<const char*>(p) : "";
   }
   std::int64_t integer(int i) const { return sqlite3_column_int64(m_stmt, i); }
+  bool is_null(int i) const { return sqlite3_column_type(m_stmt, i) == SQLITE_NULL; }
   double real(int i) const { return sqlite3_column_double(m_stmt, i); }
 
 private:

@@ -36,6 +36,14 @@ static std::string ratio_plot(double ratio, double low, double high, double exte
 
 // The smallest power of two, 2 at least, that holds every ratio of `cmp` and 1/it: the ratio
 // bars' axis runs from 1/extent to extent, so x9.1 and x2.1 never look alike.
+// The memory verdict of a case as a table cell; the tooltip says what moved or why unknown.
+static std::string memory_cell(const results::MemoryChange& m) {
+  const std::string name = core::name_of(m.verdict);
+  return "<td class=\"memory " + esc(name == "more memory" ? "more" : name) + "\"" +
+         (m.reason.empty() ? "" : " title=\"" + esc(m.reason) + "\"") + ">" + esc(name) +
+         (m.new_peak >= 0 ? " (" + core::format_bytes(m.new_peak) + ")" : "") + "</td>";
+}
+
 static double ratio_axis_extent(const compare::Comparison& cmp) {
   double farthest = 1;
   for (const auto& c : cmp.cases) {
@@ -80,7 +88,7 @@ void write_comparison(const results::ResultSet&, const HtmlExtras& extras, std::
          "first.</p>\n";
   out << "<table "
          "id=\"compare-table\"><thead><tr><th>case</th><th>verdict</th><th>base</th><th>new</th>"
-         "<th>new/base</th><th>ratio</th></tr></thead><tbody>\n";
+         "<th>new/base</th><th>ratio</th><th>memory</th></tr></thead><tbody>\n";
   for (const auto* c : rows) {
     const double low = c->ratio_low, high = c->ratio_high;
     const bool has_ratio = std::isfinite(c->ratio);
@@ -90,7 +98,8 @@ void write_comparison(const results::ResultSet&, const HtmlExtras& extras, std::
         << "</td><td>" << core::format_duration(c->new_time) << "</td><td>"
         << (has_ratio ? fmt::format("&times;{:.3f}", c->ratio) : "-")
         << (std::isfinite(low) ? fmt::format(" [{:.3f}, {:.3f}]", low, high) : "") << "</td><td>"
-        << (has_ratio ? ratio_plot(c->ratio, low, high, extent) : "") << "</td></tr>\n";
+        << (has_ratio ? ratio_plot(c->ratio, low, high, extent) : "") << "</td>"
+        << memory_cell(c->memory) << "</tr>\n";
   }
   out << "</tbody></table>\n";
   if (!cmp.only_in_base.empty() || !cmp.only_in_new.empty()) {
@@ -243,6 +252,21 @@ static std::string trend_plot(const std::vector<history::Point>& points) {
   return svg + "</svg>";
 }
 
+// A case's peak bytes over the runs that probed it, as text: the first value and every change,
+// with its date (memory is exact: a change is a step, not noise).
+static std::string memory_steps(const std::vector<history::Point>& points) {
+  std::string out;
+  std::int64_t last = -1;
+  for (const auto& p : points) {
+    if (!p.memory || p.memory->peak_bytes == last)
+      continue;
+    out += (out.empty() ? "" : " &rarr; ") + core::format_bytes(p.memory->peak_bytes) +
+           (last < 0 ? "" : " <span class=\"note\">(" + esc(p.date) + ")</span>");
+    last = p.memory->peak_bytes;
+  }
+  return out.empty() ? "-" : out;
+}
+
 void write_history(const results::ResultSet& set, const HtmlExtras& extras, std::ostream& out) {
   out << "<section id=\"history\"><h2>History</h2>\n<p class=\"note\">Each case's time in every "
          "run stored in "
@@ -255,12 +279,14 @@ void write_history(const results::ResultSet& set, const HtmlExtras& extras, std:
                      "(rank test). A dotted grey line: "
                      "from there opbench called the case another way (typed or boxed; hover it), "
                      "which moves a small "
-                     "operator's time by itself.</p>\n",
+                     "operator's time by itself. Peak memory: each call's peak allocated bytes "
+                     "over the runs that probed it, the first and every step, with the run "
+                     "that stepped.</p>\n",
                      stats::ChangePointOptions{}.effect_floor * 100,
                      stats::ChangePointOptions{}.min_segment);
   out << "<table "
          "id=\"history-table\"><thead><tr><th>case</th><th>runs</th><th>first</th><th>last</th>"
-         "<th>last/first</th><th>trend</th></tr></thead><tbody>\n";
+         "<th>last/first</th><th>trend</th><th>peak memory</th></tr></thead><tbody>\n";
   for (const auto& r : set.cases) {
     const auto it = extras.trends.find(r.c.case_id);
     if (it == extras.trends.end() || it->second.empty())
@@ -270,7 +296,7 @@ void write_history(const results::ResultSet& set, const HtmlExtras& extras, std:
         << points.size() << "</td><td>" << core::format_duration(points.front().time) << "</td><td>"
         << core::format_duration(points.back().time) << "</td><td>"
         << fmt::format("&times;{:.3f}", points.back().time / points.front().time) << "</td><td>"
-        << trend_plot(points) << "</td></tr>\n";
+        << trend_plot(points) << "</td><td>" << memory_steps(points) << "</td></tr>\n";
   }
   out << "</tbody></table></section>\n";
 }

@@ -10,8 +10,9 @@
 // `--processes 1` makes them. `same` is said only where the data could have seen a change of the
 // threshold's size: the ratio's confidence interval (the U test's Hodges-Lehmann interval) lies
 // within [1 - threshold, 1 + threshold]; a change that is neither significant nor bounded is
-// `unknown`, saying how far its interval reaches. For nightly use, judge against the history
-// instead (gate/gate.hpp).
+// `unknown`, saying how far its interval reaches. Memory is judged apart and exactly
+// (results/memory_change.hpp): `more memory` / `less memory` / `same` / `unknown`. For nightly
+// use, judge against the history instead (gate/gate.hpp).
 
 #include <cstddef>
 #include <map>
@@ -21,6 +22,7 @@
 
 #include "opbench/core/json.hpp"
 #include "opbench/results/estimate.hpp"
+#include "opbench/results/memory_change.hpp"
 #include "opbench/results/result_set.hpp"
 
 namespace opbench::compare {
@@ -65,6 +67,7 @@ struct CaseComparison {
   std::size_t new_replicates = 0;
   std::size_t base_processes = 0; // the processes those came from (recorded_processes)
   std::size_t new_processes = 0;
+  results::MemoryChange memory; // the call's peak and total bytes, BASE against NEW
 };
 
 // A case's repetition medians split into the processes that measured them, from its run's
@@ -116,6 +119,9 @@ struct Comparison {
   bool regressed() const { return count("slower") > 0; }
   // No case was judged: every one is `unknown` (or there were none in common).
   bool nothing_judged() const { return count("unknown") == cases.size(); }
+  std::size_t count(results::MemoryVerdict memory) const;
+  // Some case's call takes more memory (peak or total bytes past the tolerance).
+  bool more_memory() const { return count(results::MemoryVerdict::more) > 0; }
 };
 
 // The agreement of `cases` (see Agreement).

@@ -13,6 +13,9 @@ inline constexpr int k_exit_usage = 2;
 // `compare BASE NEW` only: no case could be judged (every one `unknown`), so exit 0 would claim
 // a comparison that did not happen.
 inline constexpr int k_exit_nothing_judged = 3;
+// `compare` and the gate: no case is slower, but some case's call takes more memory (with
+// `--fail-on` memory, the default).
+inline constexpr int k_exit_more_memory = 4;
 
 // Base of every error opbench reports; the message already carries its context.
 class Error : public std::runtime_error {

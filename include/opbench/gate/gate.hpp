@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "opbench/core/json.hpp"
+#include "opbench/results/memory_change.hpp"
 #include "opbench/stats/change_points.hpp"
 
 namespace opbench::gate {
@@ -79,6 +80,9 @@ struct GateInput {
   // (e.g. "12 night(s) called boxed left out": only nights measured the way tonight was are
   // history).
   std::string left_out;
+  // Tonight's memory against the newest night of the history that probed it on the same LibTorch
+  // and input seed (results::judge_memory; judge_night makes it): exact, no window.
+  results::MemoryChange memory;
 };
 
 struct GateCase {
@@ -111,8 +115,9 @@ struct GateCase {
   // Tonight called another way than nights of its history, which were left out
   // (GateInput::left_out), and too little history is left: `unknown` for that reason.
   bool called_otherwise = false;
-  std::string verdict; // "slower", "faster", "same" or "unknown"
-  std::string reason;  // why: candidate, confirmed, not confirmed, too little history...
+  std::string verdict;          // "slower", "faster", "same" or "unknown"
+  std::string reason;           // why: candidate, confirmed, not confirmed, too little history...
+  results::MemoryChange memory; // GateInput::memory
 };
 
 struct GateResult {
@@ -124,6 +129,8 @@ struct GateResult {
   std::size_t second_looks() const;     // cases that asked for a second look
   std::size_t called_otherwise() const; // unknown: called another way than their history
   bool regressed() const { return count("slower") > 0; }
+  std::size_t count(results::MemoryVerdict memory) const;
+  bool more_memory() const { return count(results::MemoryVerdict::more) > 0; }
   bool looked = false;    // second_look() ran
   bool confirmed = false; // confirm() or confirm_ab() ran
   bool ab = false;        // confirm_ab() ran: the confirmation was against the previous build
@@ -169,7 +176,8 @@ void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
 Json to_json(const GateResult& result);
 void write_gate_markdown(const GateResult& result, std::ostream& out);
 void write_gate_csv(const GateResult& result, std::ostream& out);
-// JUnit XML (core/junit.hpp): `slower` fails, `unknown` is skipped, the others pass.
+// JUnit XML (core/junit.hpp): `slower` and `more memory` fail, an `unknown` time is skipped, the
+// others pass.
 void write_gate_junit(const GateResult& result, std::ostream& out);
 
 } // namespace opbench::gate

@@ -8,10 +8,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "opbench/core/json.hpp"
 #include "opbench/results/estimate.hpp"
 #include "opbench/results/result_set.hpp"
 #include "opbench/stats/change_points.hpp"
@@ -39,6 +41,13 @@ struct Point {
   std::string estimator;          // what made `time` from the replicates ("" where not recorded)
   std::vector<double> replicates; // [s] the run's repetition medians
   std::string call_path; // how opbench called the case (timing.call_path); "" where not recorded
+  // The case's memory probe that night (absent before history version 5, or not probed), and
+  // what a memory comparison needs the same (results::memory_setup_difference): the seed of its
+  // inputs (Case::seed) and the run's libtorch_version and libtorch_cuda_compiled (null where not
+  // recorded).
+  std::optional<results::MemoryStats> memory;
+  std::optional<std::uint64_t> seed;
+  Json setup;
 };
 
 // The series with every point's time made with `estimator` from its replicates

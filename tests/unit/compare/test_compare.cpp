@@ -236,7 +236,7 @@ TEST(Compare, AdjustSpeedDividesTheHostsChangeOutOfCpuCasesOnly) {
   EXPECT_NEAR(j["speed_factors"]["1"].get<double>(), host, 1e-12);
   std::ostringstream csv;
   write_csv(c, csv);
-  EXPECT_NE(csv.str().find(",speed_factor\n"), std::string::npos);
+  EXPECT_NE(csv.str().find(",speed_factor,"), std::string::npos);
   // Close speeds are divided too, and the note on different speeds is left out below the tolerance.
   slow.summary["slow_spells"] = fastest(73.350e-6);
   const Comparison close = compare_results(base, slow, adjust);

@@ -158,6 +158,41 @@ TEST(History, AVersionThreeHistoryKeepsItsValuesForEveryCallPath) {
   EXPECT_EQ(db.series("add", 0, -1, "", "host", "boxed").size(), 1u);
 }
 
+TEST(History, KeepsEachNightsMemoryAndSetupFromVersionFiveOn) {
+  testing::TempDir dir;
+  const std::string path = old_history(dir, "v4.sqlite", R"sql(
+      CREATE TABLE measurements (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        case_id TEXT NOT NULL, time REAL NOT NULL, estimator TEXT NOT NULL DEFAULT '', replicates TEXT NOT NULL,
+        measures TEXT NOT NULL DEFAULT '', call_path TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, case_id));
+      INSERT INTO runs VALUES (1, 'k1', '2026-11-01T00:00:00Z', 'a', 'h', 'a.json', '{"libtorch_version": "2.11.0"}');
+      INSERT INTO measurements VALUES (1, 'add', 2e-7, 'median', '[2e-7]', 'host', 'typed');
+      PRAGMA user_version = 4;)sql");
+  History db(path);
+  auto tonight = night("2026-11-02T00:00:00Z", 1e-6);
+  tonight.context["libtorch_cuda_compiled"] = true;
+  tonight.cases[0].c.seed = 42;
+  tonight.cases[0].memory = results::MemoryStats{};
+  tonight.cases[0].memory->peak_bytes = 4096;
+  tonight.cases[0].memory->total_bytes = 8192;
+  tonight.cases[0].memory->allocations = 2;
+  ASSERT_TRUE(db.add(tonight, "b.json", "").second);
+  const auto series = db.series("add");
+  ASSERT_EQ(series.size(), 2u);
+  // The night from before version 5 kept its value, with no memory.
+  EXPECT_FALSE(series[0].memory.has_value());
+  EXPECT_FALSE(series[0].seed.has_value());
+  EXPECT_EQ(series[0].setup["libtorch_version"], "2.11.0");
+  EXPECT_TRUE(series[0].setup["libtorch_cuda_compiled"].is_null());
+  ASSERT_TRUE(series[1].memory.has_value());
+  EXPECT_EQ(series[1].memory->peak_bytes, 4096);
+  EXPECT_EQ(series[1].memory->total_bytes, 8192);
+  EXPECT_EQ(series[1].memory->allocations, 2);
+  EXPECT_EQ(series[1].seed, 42u);
+  EXPECT_EQ(series[1].setup["libtorch_version"], "2.15.0");
+  EXPECT_EQ(series[1].setup["libtorch_cuda_compiled"], true);
+  EXPECT_FALSE(db.series("mm")[0].memory.has_value()); // not probed: none
+}
+
 TEST(History, ProcessesOpeningAnOlderHistoryAtOnceUpgradeItOnce) {
   // Shards of one night may add their results to one history at the same moment: each opens it,
   // and only one may upgrade it (the others must see it upgraded, not add the column again).
@@ -266,7 +301,7 @@ TEST(History, AVersionTwoHistoryNamesItsValuesTimesAndKeepsTheirEstimators) {
   EXPECT_EQ(sqlite3_column_int(q, 0), 5); // 3 + the new night's add and mm
   sqlite3_finalize(q);
   sqlite3_close(raw);
-  EXPECT_NO_THROW(History{path}); // opened again: already version 4, nothing to upgrade
+  EXPECT_NO_THROW(History{path}); // opened again: already the newest version, nothing to upgrade
 }
 
 TEST(History, RestatedMakesEveryNightWithOneEstimator) {
@@ -302,7 +337,7 @@ TEST(History, AHistoryOfANewerOpbenchIsSaidToBeOne) {
     FAIL() << "opened a version-9 history";
   } catch (const ResultsError& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find("newer opbench (schema version 9; this one reads up to 4)"),
+    EXPECT_NE(message.find("newer opbench (schema version 9; this one reads up to 5)"),
               std::string::npos)
         << message;
     EXPECT_EQ(message.find("not an opbench history"), std::string::npos) << message;
