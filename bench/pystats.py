@@ -32,3 +32,33 @@ def fastest_third(medians):
 
 # opbench's estimators by their `--estimator` names.
 OPBENCH_ESTIMATORS = {"fastest-third": fastest_third, "min": min, "median": statistics.median}
+
+
+def uncertainty(case):
+    """results::uncertainty (src/results/estimate.cpp): how far apart the repetition medians a
+    case's number is made from lie; None with fewer than two."""
+    m = sorted(v for v in case["timing"]["repetition_medians"] if v and v > 0)
+    if len(m) < 2:
+        return None
+    estimate = case["estimate"]
+    if estimate.get("estimator") == "median":
+        return (estimate["high"] - estimate["low"]) / 2 / estimate["median"] if estimate["median"] else None
+    taken = 1 if estimate.get("estimator") == "min" else len(m) // 3
+    k = min(len(m), max(2, taken))
+    return (m[k - 1] - m[0]) / m[0]
+
+
+NOISY_UNCERTAINTY = 0.10  # results::k_noisy_uncertainty
+NOISY_CV = 0.10  # results::k_noisy_cv
+
+
+def noisy(case):
+    """results::noisy: the uncertainty past 10%; with one repetition, the block cv past 10% (or
+    past the target, when looser)."""
+    if case["status"] != "ok":
+        return False
+    u = uncertainty(case)
+    if u is not None:
+        return u > NOISY_UNCERTAINTY
+    timing = case["timing"]
+    return timing["noise"] > max(NOISY_CV, timing.get("target_noise", 0))

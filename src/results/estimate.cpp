@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -229,9 +230,32 @@ SetAsideOutcome set_aside_unusual_bandwidth(CaseResult& result, double usual, do
   return outcome;
 }
 
+double uncertainty(const CaseResult& result) {
+  std::vector<double> m;
+  for (double v : result.timing.repetition_medians) {
+    if (std::isfinite(v) && v > 0)
+      m.push_back(v);
+  }
+  if (m.size() < 2)
+    return std::numeric_limits<double>::quiet_NaN();
+  if (result.estimate.estimator == "median") {
+    const Estimate& e = result.estimate;
+    return e.median > 0 ? (e.high - e.low) / 2.0 / e.median
+                        : std::numeric_limits<double>::quiet_NaN();
+  }
+  std::sort(m.begin(), m.end());
+  const std::size_t taken = result.estimate.estimator == "min" ? 1 : m.size() / 3;
+  const std::size_t k = std::min(m.size(), std::max<std::size_t>(2, taken));
+  return (m[k - 1] - m[0]) / m[0];
+}
+
 bool noisy(const CaseResult& result) {
-  return result.status == results::Status::ok &&
-         result.timing.noise > std::max(k_noisy_cv, result.timing.target_noise);
+  if (result.status != results::Status::ok)
+    return false;
+  const double u = uncertainty(result);
+  if (std::isfinite(u))
+    return u > k_noisy_uncertainty;
+  return result.timing.noise > std::max(k_noisy_cv, result.timing.target_noise);
 }
 
 std::vector<int> split_repetitions(int repetitions, int processes) {

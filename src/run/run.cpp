@@ -41,8 +41,10 @@ Json run_summary(std::size_t cases, std::size_t ok, std::size_t failed, std::siz
                   {"noisy", noisy},
                   {"unstable", unstable}};
   if (ok > 0 && noisy * 4 > ok) {
-    std::string why = fmt::format("{} of {} cases were noisy (their blocks' cv over {:.0f}%)",
-                                  noisy, ok, results::k_noisy_cv * 100);
+    std::string why = fmt::format(
+        "{} of {} cases were noisy (the repetitions each number is made from disagree by over "
+        "{:.0f}%)",
+        noisy, ok, results::k_noisy_uncertainty * 100);
     const Json& load = context.value("load_average", Json());
     if (load.is_array() && !load.empty()) {
       why += fmt::format("; load average at start {:.2f} on {} logical cores",

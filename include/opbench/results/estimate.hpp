@@ -72,13 +72,25 @@ struct SetAsideOutcome {
 };
 SetAsideOutcome set_aside_unusual_bandwidth(CaseResult& result, double usual, double tolerance);
 
-// Past this cv of its (typical repetition's) blocks a case is noisy: its blocks disagree so much
-// that its number may be off (pyperf calls a benchmark unstable past a 10% standard deviation).
-// Missing the stopping rule's --target-noise is not noisy: a default repetition stops at
-// --max-time first in most cases, and the repetitions together make the estimate.
+// The uncertainty of a case's number (estimate.time): how far apart the repetition medians its
+// estimator is made from lie. fastest-third and min: (the k-th fastest - the fastest) / the
+// fastest, k the repetitions the estimator takes, at least 2 (so the fastest and the next for
+// min, and for fastest-third under 6 repetitions); median: half the median's interval over the
+// median ((high - low) / 2 / median). NaN with fewer than two repetitions.
+double uncertainty(const CaseResult& result);
+// Past this uncertainty a case is noisy: the repetitions its number is made from disagree by more
+// than 10% (pyperf's mark of an unstable benchmark is a 10% standard deviation). On A/As of the
+// default suite such cases repeat from run to run 2.5-3.5 times worse than the others, where the
+// blocks' cv inside a repetition hardly told them apart: docs/reproducibility-log.md, "A noise
+// label that speaks of the number".
+inline constexpr double k_noisy_uncertainty = 0.10;
+// Past this cv of its (typical repetition's) blocks a case of one repetition is noisy (no
+// uncertainty to tell it by): its blocks disagree so much that its number may be off.
 inline constexpr double k_noisy_cv = 0.10;
-// Whether an ok case is noisy: timing.noise over k_noisy_cv, or over its target when that is
-// looser.
+// Whether an ok case is noisy: its uncertainty over k_noisy_uncertainty; with one repetition, its
+// typical repetition's block cv (timing.noise) over k_noisy_cv, or over --target-noise when that
+// is looser (missing the stopping rule's target is not noisy: a default repetition stops at
+// --max-time first in most cases). The block cv stays in every output as a detail (`cv`).
 bool noisy(const CaseResult& result);
 
 } // namespace opbench::results

@@ -147,12 +147,12 @@ TEST(ResultSet, PartsMeasuredInSeveralProcessesPoolTheirRepetitionMedians) {
 }
 
 TEST(ResultSet, NoiseIsTheTypicalRepetitionsNotThePooledSamples) {
-  // Three quiet repetitions (cv 1% each, target 2%) whose medians differ by 20%: the pooled
-  // samples' cv is about 8%, but each repetition reached its target, so the case did.
+  // Three quiet repetitions (cv 1% each, target 2%) whose medians differ by 18%: the pooled
+  // samples' cv is about 7%, but each repetition reached its target, so the case did.
   std::vector<CaseResult> reps;
   const double noise[] = {0.01, 0.015, 0.05};
   for (int i = 0; i < 3; ++i) {
-    const double m = 1.0 + 0.1 * i;
+    const double m = 1.0 + 0.09 * i;
     CaseResult r = make_result("a", {m * 0.99, m, m * 1.01});
     r.timing.target_noise = 0.02;
     r.timing.noise = noise[i];
@@ -168,19 +168,45 @@ TEST(ResultSet, NoiseIsTheTypicalRepetitionsNotThePooledSamples) {
   r = combine_repetitions(reps);
   EXPECT_DOUBLE_EQ(r.timing.noise, 0.03);
   EXPECT_FALSE(r.timing.noise_reached);
-  // Missing the stopping target is not noisy; a typical repetition's cv past 10% is (or past the
-  // target, when that is looser).
+  // Missing the stopping target is not noisy; the repetitions' medians (1.0, 1.09 and 1.18: the
+  // fastest and the next 9% apart) are not past 10% either.
   EXPECT_FALSE(noisy(r));
+  EXPECT_NEAR(uncertainty(r), 0.09, 1e-12);
+  // Blocks noisier than 10% in every repetition: still not noisy while the repetitions the number
+  // is made from agree; the block cv is a detail.
   reps[1].timing.noise = 0.12;
-  EXPECT_FALSE(noisy(combine_repetitions(reps))); // one noisy repetition of three: typical 5%
   reps[2].timing.noise = 0.15;
-  r = combine_repetitions(reps);
-  EXPECT_TRUE(noisy(r));
-  for (auto& rep : reps)
-    rep.timing.target_noise = 0.2;
+  reps[0].timing.noise = 0.15;
   EXPECT_FALSE(noisy(combine_repetitions(reps)));
+  // One repetition has no uncertainty: its block cv decides (or the target, when looser).
+  r = combine_repetitions({reps[2]});
+  EXPECT_TRUE(std::isnan(uncertainty(r)));
+  EXPECT_TRUE(noisy(r));
+  reps[2].timing.target_noise = 0.2;
+  EXPECT_FALSE(noisy(combine_repetitions({reps[2]})));
   r.status = results::Status::error;
   EXPECT_FALSE(noisy(r));
+}
+
+TEST(ResultSet, ANumberIsNoisyWhenTheRepetitionsItIsMadeFromDisagree) {
+  // Six repetition medians: fastest-third takes the two fastest, 5% apart: not noisy, however far
+  // the slow ones lie (interference only adds time; they are not in the number).
+  std::vector<CaseResult> reps;
+  for (double m : {1.05, 2.0, 1.0, 1.3, 1.6, 1.2})
+    reps.push_back(make_result("a", {m}));
+  CaseResult r = combine_repetitions(reps, "fastest-third");
+  EXPECT_NEAR(uncertainty(r), 0.05, 1e-12);
+  EXPECT_FALSE(noisy(r));
+  // The second fastest 15% above the fastest: the number is the mean of two values 15% apart.
+  reps[0] = make_result("a", {1.15});
+  r = combine_repetitions(reps, "fastest-third");
+  EXPECT_NEAR(uncertainty(r), 0.15, 1e-12);
+  EXPECT_TRUE(noisy(r));
+  EXPECT_NEAR(uncertainty(combine_repetitions(reps, "min")), 0.15, 1e-12);
+  // The median: half its interval over it.
+  r = combine_repetitions(reps, "median");
+  EXPECT_NEAR(uncertainty(r), (r.estimate.high - r.estimate.low) / 2 / r.estimate.median, 1e-12);
+  EXPECT_TRUE(noisy(r));
 }
 
 TEST(ResultSet, EstimateIsTheMedianOfRepetitionMediansWithItsInterval) {
