@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <ctime>
 
 namespace opbench::core {
 
@@ -136,6 +138,14 @@ std::string xml_escape(std::string_view text) {
     }
   }
   return out;
+}
+
+std::string utc_now(const char* format) {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[64];
+  return std::strftime(text, sizeof text, format, &utc) > 0 ? text : "";
 }
 
 } // namespace opbench::core

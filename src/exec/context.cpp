@@ -54,15 +54,6 @@ std::string host_name() {
   return name;
 }
 
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
 } // namespace
 
 std::string libtorch_version() {
@@ -86,7 +77,7 @@ Json collect_context(const std::string& command_line, std::uint64_t seed,
   ctx["logical_cores"] = std::thread::hardware_concurrency();
   ctx["threads_default"] = libtorch_threads(); // LibTorch's, not opbench's default (1)
   ctx["host_allocator"] = host_allocator;
-  ctx["date"] = utc_now();
+  ctx["date"] = core::utc_now();
   add_load(ctx);
   ctx["command_line"] = command_line;
   if (!catalog::loaded_libraries().empty()) {

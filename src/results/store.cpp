@@ -285,15 +285,10 @@ std::string latest_result(const std::string& directory) {
 }
 
 std::string default_output_path(const std::string& directory) {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &utc);
-  std::string path = core::join_path(directory, std::string("run-") + stamp + ".json");
+  const std::string stamp = core::utc_now("%Y%m%d-%H%M%S");
+  std::string path = core::join_path(directory, "run-" + stamp + ".json");
   for (int i = 1; core::path_exists(path) || core::path_exists(journal_path_for(path)); ++i) {
-    path =
-        core::join_path(directory, std::string("run-") + stamp + "-" + std::to_string(i) + ".json");
+    path = core::join_path(directory, "run-" + stamp + "-" + std::to_string(i) + ".json");
   }
   return path;
 }
