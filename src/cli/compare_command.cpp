@@ -33,6 +33,7 @@ struct CompareCommandOptions {
   std::string second_look;    // --second-look FILE: those cases measured again tonight
   gate::GateOptions gate;
   std::vector<std::string> fail_on = {"time", "memory"}; // what fails the exit code
+  std::string thresholds;                                // --thresholds FILE
   bool fails_on(const std::string& what) const {
     return std::find(fail_on.begin(), fail_on.end(), what) != fail_on.end();
   }
@@ -47,6 +48,8 @@ int run_gate(const CompareCommandOptions& options) {
   night.second_look = options.second_look;
   night.confirm = options.confirm;
   night.confirm_baseline = options.confirm_baseline;
+  if (!options.thresholds.empty())
+    night.thresholds = results::read_threshold_rules(options.thresholds);
   const gate::GateResult result = gate::judge_night(night, options.gate);
   if (!options.looks_out.empty()) {
     std::string lines;
@@ -110,9 +113,12 @@ int run_compare(const CompareCommandOptions& options, const GlobalOptions& globa
       !options.second_look.empty()) {
     throw UsageError("--confirm, --confirm-baseline and --second-look go with --history");
   }
+  compare::CompareOptions compare_options = options.compare;
+  if (!options.thresholds.empty())
+    compare_options.thresholds = results::read_threshold_rules(options.thresholds);
   const results::ResultSet base = results::load_results(options.base);
   const results::ResultSet candidate = results::load_results(options.candidate);
-  compare::Comparison comparison = compare::compare_results(base, candidate, options.compare);
+  compare::Comparison comparison = compare::compare_results(base, candidate, compare_options);
   comparison.base_path = options.base;
   comparison.new_path = options.candidate;
   std::ostringstream text;
@@ -242,6 +248,11 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
       ->capture_default_str();
   cmd->add_option("--output,-o", options->output, "Output file; - for stdout")
       ->capture_default_str();
+  cmd->add_option("--thresholds", options->thresholds,
+                  "Per-case thresholds: a file of rules `case|op|tag NAME THRESHOLD`, one a line "
+                  "(e.g. `tag noisy 0.10`); the most specific rule of a case replaces --threshold "
+                  "(with --history: --effect-floor) for it")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--fail-on", options->fail_on,
                   "What makes the exit code non-zero: time (a case `slower`: exit 1), memory (a "
                   "case's call takes `more memory`: exit 4, when no case is slower), or both")

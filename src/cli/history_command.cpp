@@ -1,4 +1,5 @@
-// `opbench history add|show|prune`: the results history (SQLite), one value per case per run.
+// `opbench history add|show|accept|prune`: the results history (SQLite), one value per case per
+// run, and the changes accepted as intended.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -7,6 +8,7 @@
 
 #include "commands.hpp"
 #include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
 #include "opbench/core/units.hpp"
 #include "opbench/history/history.hpp"
 #include "opbench/results/estimate.hpp"
@@ -23,6 +25,10 @@ struct HistoryOptions {
   std::string format = "md";
   std::string estimator; // show: one estimator over every series (empty: each series' newest)
   std::size_t keep = 100;
+  std::vector<std::string> accept_cases; // accept: the cases whose step is intended
+  std::string reason;                    // accept: why
+  std::int64_t run = -1;                 // accept: the first run of the new level (-1: newest)
+  std::int64_t undo = -1;                // accept --undo ID
 };
 
 // A case's series as recorded, with one estimator over all its runs: --estimator, else the
@@ -90,6 +96,7 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
              {"call_path", p.call_path},
              {"peak_bytes", p.memory ? Json(p.memory->peak_bytes) : Json(nullptr)},
              {"total_bytes", p.memory ? Json(p.memory->total_bytes) : Json(nullptr)},
+             {"accepted", p.accepted},
              {"recorded", {{"time", recorded[i].time}, {"estimator", recorded[i].estimator}}}});
       }
       for (const auto& c : history::change_points(points)) {
@@ -112,6 +119,17 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
       changes[id] = found;
       called[id] = paths;
     }
+    Json accepts = Json::array();
+    for (const auto& a : db.accepts(options.case_id)) {
+      accepts.push_back({{"id", a.id},
+                         {"case_id", a.case_id},
+                         {"run", a.run_id},
+                         {"run_date", a.run_date},
+                         {"reason", a.reason},
+                         {"date", a.date},
+                         {"undone", a.undone}});
+    }
+    out["accepts"] = accepts;
     out["series"] = series;
     out["change_points"] = changes;
     out["call_path_changes"] = called;
@@ -126,6 +144,17 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
     for (const auto& r : runs) {
       std::cout << fmt::format("| {} | {} | {} | {} | {} | {} |\n", r.id, r.date, r.label, r.host,
                                r.cases, r.source);
+    }
+    const auto accepts = db.accepts();
+    if (!accepts.empty()) {
+      std::cout << "\nAccepted changes (`history accept`; the gate judges the runs after one "
+                   "against its level):\n\n| accept | case | from run | reason | accepted | "
+                   "undone |\n|---:|---|---|---|---|---|\n";
+      for (const auto& a : accepts) {
+        std::cout << fmt::format("| {} | `{}` | {} ({}) | {} | {} | {} |\n", a.id, a.case_id,
+                                 a.run_id, a.run_date, a.reason, a.date,
+                                 a.undone.empty() ? "-" : a.undone);
+      }
     }
     std::cout << "\n(`opbench history show --case ID` shows one case's trend.)\n";
     return k_exit_ok;
@@ -152,6 +181,8 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
       if (c.index == i)
         change = fmt::format("level ×{:.3f} from here (p {:.1g})", c.after / c.before, c.p_value);
     }
+    if (!p.accepted.empty())
+      change += fmt::format("{}accepted from here: {}", change.empty() ? "" : "; ", p.accepted);
     for (const auto& c : called) {
       if (c.index == i)
         change += fmt::format("{}called {} from here (was {})", change.empty() ? "" : "; ", c.after,
@@ -181,6 +212,33 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
   return k_exit_ok;
 }
 
+// `history accept --case ID... --reason TEXT [--run RUN]`, or `--undo ACCEPT`.
+int run_accept(const HistoryOptions& options, const GlobalOptions& global) {
+  start_command(global);
+  history::History db(db_path(options, global), history::Access::update);
+  if (options.undo >= 0) {
+    if (!options.accept_cases.empty() || !options.reason.empty() || options.run >= 0)
+      throw UsageError("history accept --undo ID takes no --case, --reason or --run");
+    db.undo_accept(options.undo, core::utc_now());
+    std::cout << fmt::format("{}: accept {} undone (kept in the history as undone)\n", db.path(),
+                             options.undo);
+    return k_exit_ok;
+  }
+  if (options.accept_cases.empty())
+    throw UsageError("history accept needs --case ID (repeatable), or --undo ID");
+  const std::string now = core::utc_now();
+  for (const auto& id : options.accept_cases) {
+    const std::int64_t accept = db.accept(id, options.run, options.reason, now);
+    for (const auto& a : db.accepts(id)) {
+      if (a.id == accept) {
+        std::cout << fmt::format("accept {}: `{}` from run {} ({}) on: {}\n", a.id, a.case_id,
+                                 a.run_id, a.run_date, a.reason);
+      }
+    }
+  }
+  return k_exit_ok;
+}
+
 int run_prune(const HistoryOptions& options, const GlobalOptions& global) {
   start_command(global);
   history::History db(db_path(options, global), history::Access::update);
@@ -194,8 +252,8 @@ int run_prune(const HistoryOptions& options, const GlobalOptions& global) {
 
 void add_history_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<HistoryOptions>();
-  auto* cmd =
-      app.add_subcommand("history", "The results history (SQLite): add runs, show trends, prune");
+  auto* cmd = app.add_subcommand(
+      "history", "The results history (SQLite): add runs, show trends, accept a change, prune");
   cmd->require_subcommand(1);
   auto db_option = [&](CLI::App* sub) {
     sub->add_option("--db", options->db, "History file (default: RESULTS_DIR/history.sqlite)");
@@ -221,6 +279,20 @@ void add_history_command(CLI::App& app, GlobalOptions& global) {
                    "of the case's newest run)")
       ->check(CLI::IsMember(results::estimator_names()));
   show->callback([options, &global] { global.exit_code = run_show(*options, global); });
+  auto* accept = cmd->add_subcommand(
+      "accept", "Record that a case's step is intended: the gate judges later runs against its "
+                "new level at once (undo with --undo ID; nothing is deleted)");
+  db_option(accept);
+  accept->add_option("--case", options->accept_cases,
+                     "The case whose step is intended (repeatable)");
+  accept->add_option("--reason", options->reason, "Why the change is intended (e.g. the commit)");
+  accept->add_option("--run", options->run,
+                     "The first run of the new level (`history show` lists them; default: the "
+                     "case's newest run)");
+  accept->add_option("--undo", options->undo,
+                     "Undo this accept (its id, from `history show`); it stays in the history, "
+                     "marked undone");
+  accept->callback([options, &global] { global.exit_code = run_accept(*options, global); });
   auto* prune = cmd->add_subcommand("prune", "Delete all but the newest runs");
   db_option(prune);
   prune->add_option("--keep", options->keep, "Runs to keep")

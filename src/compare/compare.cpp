@@ -249,6 +249,14 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
     const auto it = out.speed_factors.find(std::to_string(r.c.threads));
     return it == out.speed_factors.end() ? 1.0 : it->second;
   };
+  if (!options.thresholds.empty()) {
+    std::vector<const results::Case*> all;
+    for (const auto* set : {&base, &candidate}) {
+      for (const auto& r : set->cases)
+        all.push_back(&r.c);
+    }
+    results::check_threshold_rules(options.thresholds, all);
+  }
   std::map<std::string, const results::CaseResult*> new_by_id;
   for (const auto& r : candidate.cases)
     new_by_id[r.c.case_id] = &r;
@@ -270,8 +278,14 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
                          core::name_of(n.timing.call_path) + " in NEW"]
           .push_back(r.c.case_id);
     }
+    CompareOptions judged = options;
+    const results::ThresholdRule* rule = results::threshold_rule_for(options.thresholds, r.c);
+    if (rule != nullptr)
+      judged.threshold = rule->threshold;
     out.cases.push_back(
-        compare_case(r, n, base.context, candidate.context, options, out.estimator, speed_of(r)));
+        compare_case(r, n, base.context, candidate.context, judged, out.estimator, speed_of(r)));
+    out.cases.back().threshold = judged.threshold;
+    out.cases.back().threshold_rule = rule != nullptr ? results::describe(*rule) : "";
     out.cases.back().memory = results::judge_memory(
         r.memory, n.memory, r.c.device,
         results::memory_setup_difference(base.context, r.c.seed, candidate.context, n.c.seed));
@@ -389,7 +403,9 @@ Json to_json(const Comparison& comparison) {
                      {"base_processes", c.base_processes},
                      {"new_processes", c.new_processes},
                      {"new_replicates", c.new_replicates},
-                     {"memory", results::to_json(c.memory)}});
+                     {"memory", results::to_json(c.memory)},
+                     {"threshold", c.threshold},
+                     {"threshold_rule", c.threshold_rule}});
   }
   out["cases"] = cases;
   out["only_in_base"] = comparison.only_in_base;

@@ -42,7 +42,9 @@ void write_junit(const Comparison& comparison, std::ostream& out) {
       t.message = fmt::format("slower: x{:.3f} (p {:.3g} < {}; {:.0f}% interval [{}, {}]), past "
                               "the {:.1f}% threshold",
                               c.ratio, c.p_value, o.alpha, (1 - o.alpha) * 100, bound(c.ratio_low),
-                              bound(c.ratio_high), o.threshold * 100);
+                              bound(c.ratio_high), c.threshold * 100);
+      if (!c.threshold_rule.empty())
+        t.message += " (" + c.threshold_rule + ")";
       t.detail =
           fmt::format("base {} ({} repetitions), new {} ({} repetitions); {}",
                       core::format_duration(c.base_time), c.base_replicates,

@@ -45,9 +45,11 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
   out << "\n| case | base | new | ratio | p-value | verdict | memory (peak) |\n";
   out << "|---|---:|---:|---:|---:|---|---|\n";
   for (const auto& c : comparison.cases) {
-    const std::string verdict = c.verdict == "unknown"  ? "unknown (" + c.reason + ")"
-                                : c.verdict == "slower" ? "**slower**"
-                                                        : c.verdict;
+    std::string verdict = c.verdict == "unknown"  ? "unknown (" + c.reason + ")"
+                          : c.verdict == "slower" ? "**slower**"
+                                                  : c.verdict;
+    if (!c.threshold_rule.empty())
+      verdict += fmt::format(" (threshold {:.0f}%: {})", c.threshold * 100, c.threshold_rule);
     out << "| `" << c.case_id << "` | " << core::format_duration(c.base_time) << " | "
         << core::format_duration(c.new_time) << " | "
         << (std::isfinite(c.ratio) ? fmt::format("{:.3f}", c.ratio) : "-") << " | "

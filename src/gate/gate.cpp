@@ -205,10 +205,15 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
     GateCase c;
     c.case_id = in.case_id;
     c.memory = in.memory;
+    c.accepted = in.accepted;
+    c.floor = in.effect_floor.value_or(options.effect_floor);
+    c.floor_rule = in.floor_rule;
     c.baseline = c.noise = c.tonight = c.ratio = c.t = c.p_value = c.mde = c.low = c.high =
         c.change_ratio = k_nan;
     c.confirm_ratio = c.confirm_p = c.second = c.look_ratio = c.look_p = k_nan;
-    const Reference r = reference_of(in.history, options);
+    GateOptions own = options; // the case's floor (a threshold rule) segments its window too
+    own.effect_floor = c.floor;
+    const Reference r = reference_of(in.history, own);
     c.nights = r.n;
     c.change_nights = r.change_nights;
     c.change_ratio = r.change_ratio;
@@ -221,7 +226,7 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
     if (r.n >= 2) {
       const double scale = r.sd * std::sqrt(1.0 + 1.0 / static_cast<double>(r.n));
       const double z = mde_quantile(r.n - 1);
-      c.mde = std::max(options.effect_floor, std::exp(z * scale) - 1.0);
+      c.mde = std::max(c.floor, std::exp(z * scale) - 1.0);
       c.blind = c.mde > options.blind_above;
     }
     if (in.tonight && *in.tonight > 0 && std::isfinite(*in.tonight))
@@ -250,7 +255,7 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
       // slow spell moves a night's median now and then), so a candidate must also lie beyond
       // every night of the window: for a night like the others that has chance 2/(n + 1),
       // whatever the tail.
-      c.candidate = c.p_value < options.alpha && past_floor(c.ratio, options.effect_floor) &&
+      c.candidate = c.p_value < options.alpha && past_floor(c.ratio, c.floor) &&
                     outside(std::log(c.tonight), r);
       c.second_look = c.p_value < options.look_level();
       c.verdict = "same";
@@ -272,7 +277,7 @@ void second_look(GateResult& result, const std::vector<std::string>& ids,
       auto it = factors.find(c.nights);
       if (it == factors.end())
         it = factors.emplace(c.nights, two_look_mde_factor(c.nights, o)).first;
-      c.mde = std::max(o.effect_floor, std::exp(it->second * c.noise) - 1.0);
+      c.mde = std::max(c.floor, std::exp(it->second * c.noise) - 1.0);
       c.blind = c.mde > o.blind_above;
     }
     if (!c.second_look)
@@ -291,8 +296,7 @@ void second_look(GateResult& result, const std::vector<std::string>& ids,
     c.second = value;
     c.look_ratio = std::exp(log_mean - r.log_baseline);
     c.look_p = test(log_mean, r, 2).second;
-    c.candidate =
-        c.look_p < o.alpha && past_floor(c.look_ratio, o.effect_floor) && outside(log_mean, r);
+    c.candidate = c.look_p < o.alpha && past_floor(c.look_ratio, c.floor) && outside(log_mean, r);
     c.reason = c.candidate ? candidate_reason(c.look_ratio) : "not a candidate after a second look";
   }
 }
@@ -325,8 +329,8 @@ void confirm(GateResult& result, const std::vector<std::string>& ids,
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     GateCase& c = *candidates[i];
     const bool same_direction = (c.confirm_ratio > 1) == (c.judged_ratio() > 1);
-    if (significant[i] && same_direction &&
-        past_floor(c.confirm_ratio, result.options.effect_floor) && beyond_window[i]) {
+    if (significant[i] && same_direction && past_floor(c.confirm_ratio, c.floor) &&
+        beyond_window[i]) {
       c.verdict = c.judged_ratio() > 1 ? "slower" : "faster";
       c.reason = "confirmed";
     } else {
@@ -380,8 +384,7 @@ void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     GateCase& c = *candidates[i];
     const bool same_direction = (c.confirm_ratio > 1) == (c.judged_ratio() > 1);
-    if (significant[i] && same_direction &&
-        past_floor(c.confirm_ratio, result.options.effect_floor)) {
+    if (significant[i] && same_direction && past_floor(c.confirm_ratio, c.floor)) {
       c.verdict = c.judged_ratio() > 1 ? "slower" : "faster";
       c.reason = "confirmed A/B against the previous build";
     } else {

@@ -87,7 +87,10 @@ Json to_json(const GateResult& result) {
                      {"blind", c.blind},
                      {"confirm_ratio", number(c.confirm_ratio)},
                      {"confirm_p", number(c.confirm_p)},
-                     {"memory", results::to_json(c.memory)}});
+                     {"memory", results::to_json(c.memory)},
+                     {"accepted", c.accepted},
+                     {"floor", c.floor},
+                     {"floor_rule", c.floor_rule}});
   }
   out["cases"] = cases;
   return out;
@@ -156,12 +159,15 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
         << (std::isfinite(c.mde) ? fmt::format("{:.1f}%{}", c.mde * 100, c.blind ? " (blind)" : "")
                                  : "-")
         << " | " << c.nights
+        << (c.accepted.empty() ? "" : " (accepted level from " + c.accepted + ")")
         << (c.change_nights > 0
                 ? fmt::format(" (level ×{:.2f} since {} nights)", c.change_ratio, c.change_nights)
                 : "")
         << " | " << (c.verdict == "slower" ? "**slower**" : c.verdict)
-        << (c.reason.empty() ? "" : " (" + c.reason + ")") << " | " << memory_cell(c.memory)
-        << " |\n";
+        << (c.reason.empty() ? "" : " (" + c.reason + ")")
+        << (c.floor_rule.empty() ? std::string()
+                                 : fmt::format(" (floor {:.0f}%: {})", c.floor * 100, c.floor_rule))
+        << " | " << memory_cell(c.memory) << " |\n";
   };
   const char* header = "| case | baseline | tonight | change | p | both looks | confirmation | "
                        "noise | MDE | nights | verdict | memory |\n"
@@ -196,7 +202,8 @@ void write_gate_csv(const GateResult& result, std::ostream& out) {
   out << "case_id,verdict,reason,candidate,nights,baseline_us,tonight_us,ratio,p_value,noise,mde,"
          "blind,"
          "confirm_ratio,confirm_p,change_nights,change_ratio,second_look,second_us,look_ratio,look_"
-         "p,memory_verdict,base_peak_bytes,peak_bytes,base_total_bytes,total_bytes\n";
+         "p,memory_verdict,base_peak_bytes,peak_bytes,base_total_bytes,total_bytes,floor,floor_"
+         "rule\n";
   auto bytes = [](std::int64_t v) { return v >= 0 ? std::to_string(v) : std::string(); };
   auto num = [](double v, const char* spec) {
     return std::isfinite(v) ? fmt::format(fmt::runtime(spec), v) : std::string();
@@ -213,7 +220,8 @@ void write_gate_csv(const GateResult& result, std::ostream& out) {
         << num(c.second * 1e6, "{:.4f}") << "," << num(c.look_ratio, "{:.6f}") << ","
         << num(c.look_p, "{:.6g}") << "," << core::csv_field(core::name_of(c.memory.verdict)) << ","
         << bytes(c.memory.base_peak) << "," << bytes(c.memory.new_peak) << ","
-        << bytes(c.memory.base_total) << "," << bytes(c.memory.new_total) << "\n";
+        << bytes(c.memory.base_total) << "," << bytes(c.memory.new_total) << ","
+        << num(c.floor, "{:.6g}") << "," << core::csv_field(c.floor_rule) << "\n";
   }
 }
 

@@ -54,10 +54,20 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
   const history::History db(night.history, history::Access::read);
   const std::int64_t self = db.find(tonight);
   const std::string date = tonight.context.value("date", std::string());
+  if (!night.thresholds.empty()) {
+    std::vector<const results::Case*> cases;
+    for (const auto& r : tonight.cases)
+      cases.push_back(&r.c);
+    results::check_threshold_rules(night.thresholds, cases);
+  }
   std::vector<GateInput> inputs;
   for (const auto& r : tonight.cases) {
     GateInput in;
     in.case_id = r.c.case_id;
+    if (const auto* rule = results::threshold_rule_for(night.thresholds, r.c)) {
+      in.effect_floor = rule->threshold;
+      in.floor_rule = results::describe(*rule);
+    }
     // Every night judged with tonight's estimator, made again from its repetition medians where the
     // history kept them: a history recorded with another estimator (min, the default before
     // 2026-11-25) would otherwise shift against tonight by the estimators' difference.
@@ -67,8 +77,13 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
     const auto series =
         db.series(r.c.case_id, options.window, self, date, core::name_of(r.timing.measures),
                   core::name_of(r.timing.call_path));
-    for (const auto& p : history::restated(series, r.estimate.estimator))
+    // An accepted step (history accept) moves the nights before it onto the new level.
+    for (const auto& p :
+         history::on_accepted_level(history::restated(series, r.estimate.estimator))) {
       in.history.push_back(p.time);
+      if (!p.accepted.empty())
+        in.accepted = p.date + ": " + p.accepted;
+    }
     if (series.size() < options.min_history) {
       std::map<std::string, std::size_t> others;
       for (const auto& p :

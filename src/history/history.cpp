@@ -42,6 +42,14 @@ CREATE TABLE IF NOT EXISTS measurements (
   PRIMARY KEY (run_id, case_id)
 );
 CREATE INDEX IF NOT EXISTS measurements_by_case ON measurements(case_id, run_id);
+CREATE TABLE IF NOT EXISTS accepts (
+  id INTEGER PRIMARY KEY,
+  case_id TEXT NOT NULL,
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  reason TEXT NOT NULL,
+  date TEXT NOT NULL,
+  undone TEXT NOT NULL DEFAULT ''
+);
 )sql";
 
 // Version 2 keeps what each value times (results::TimingInfo::measures). A version-1 history gets
@@ -59,7 +67,8 @@ CREATE INDEX IF NOT EXISTS measurements_by_case ON measurements(case_id, run_id)
 // Version 5 keeps each value's memory probe (results::MemoryStats: peak and total bytes,
 // allocations) and the seed of its inputs (Case::seed) for the gate's memory verdicts; an older
 // history's values have none (NULL), so
-// the first night of this version is the first a memory verdict can look back to.
+// the first night of this version is the first a memory verdict can look back to. It also has
+// the table of accepted changes (`accepts`, History::accept), which the schema creates.
 constexpr int k_user_version = 5;
 constexpr const char* k_upgrade_from_1 = R"sql(
 ALTER TABLE measurements ADD COLUMN measures TEXT NOT NULL DEFAULT '';
@@ -320,8 +329,9 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
       "SELECT r.id, r.date, r.label, m.time, m.estimator, m.replicates, m.call_path, "
       "m.peak_bytes, m.total_bytes, m.allocations, m.seed, CASE WHEN json_valid(r.context) THEN "
       "json_object('libtorch_version', json(r.context -> '$.libtorch_version'), "
-      "'libtorch_cuda_compiled', json(r.context -> '$.libtorch_cuda_compiled')) ELSE '{}' END "
-      "FROM "
+      "'libtorch_cuda_compiled', json(r.context -> '$.libtorch_cuda_compiled')) ELSE '{}' END, "
+      "(SELECT a.reason FROM accepts a WHERE a.case_id = m.case_id AND a.run_id = r.id AND "
+      "a.undone = '' ORDER BY a.id DESC LIMIT 1) FROM "
       "measurements m "
       "JOIN runs r ON r.id = m.run_id WHERE m.case_id = ? AND r.id != ? AND (? = '' OR r.date < ?) "
       "AND (? = '' OR m.measures = ?) AND (? = '' OR m.call_path = '' OR m.call_path = ?) "
@@ -348,6 +358,8 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
     if (!q.is_null(10))
       p.seed = static_cast<std::uint64_t>(q.integer(10));
     p.setup = core::parse_json(q.text(11)).value_or(Json());
+    if (!q.is_null(12))
+      p.accepted = q.text(12);
     const Json replicates = core::parse_json(q.text(5)).value_or(Json());
     if (replicates.is_array()) {
       for (const auto& v : replicates) {

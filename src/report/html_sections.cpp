@@ -94,8 +94,12 @@ void write_comparison(const results::ResultSet&, const HtmlExtras& extras, std::
     const bool has_ratio = std::isfinite(c->ratio);
     out << "<tr class=\"cmp " << esc(c->verdict) << "\"><td><code>" << esc(c->case_id)
         << "</code></td><td" << (c->reason.empty() ? "" : " title=\"" + esc(c->reason) + "\"")
-        << ">" << esc(c->verdict) << "</td><td>" << core::format_duration(c->base_time)
-        << "</td><td>" << core::format_duration(c->new_time) << "</td><td>"
+        << ">" << esc(c->verdict)
+        << (c->threshold_rule.empty()
+                ? std::string()
+                : fmt::format(" ({:.0f}%: {})", c->threshold * 100, esc(c->threshold_rule)))
+        << "</td><td>" << core::format_duration(c->base_time) << "</td><td>"
+        << core::format_duration(c->new_time) << "</td><td>"
         << (has_ratio ? fmt::format("&times;{:.3f}", c->ratio) : "-")
         << (std::isfinite(low) ? fmt::format(" [{:.3f}, {:.3f}]", low, high) : "") << "</td><td>"
         << (has_ratio ? ratio_plot(c->ratio, low, high, extent) : "") << "</td>"
@@ -243,6 +247,16 @@ static std::string trend_plot(const std::vector<history::Point>& points) {
                        "(was {4})</title></line>",
                        px(x), height, esc(c.after), esc(points[c.index].date), esc(c.before));
   }
+  // Where an accepted change (history accept) starts: the gate judges the runs after it against
+  // its level.
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (points[i].accepted.empty())
+      continue;
+    const double x = pad + step * (static_cast<double>(i) - 0.5);
+    svg += fmt::format("<line class=\"accepted\" x1=\"{0}\" x2=\"{0}\" y1=\"0\" "
+                       "y2=\"{1}\"><title>accepted from {2}: {3}</title></line>",
+                       px(x), height, esc(points[i].date), esc(points[i].accepted));
+  }
   for (std::size_t i = 0; i < points.size(); ++i) {
     svg += fmt::format(
         "<circle class=\"night\" cx=\"{}\" cy=\"{}\" r=\"2.5\"><title>{} {}: {}</title></circle>",
@@ -279,7 +293,9 @@ void write_history(const results::ResultSet& set, const HtmlExtras& extras, std:
                      "(rank test). A dotted grey line: "
                      "from there opbench called the case another way (typed or boxed; hover it), "
                      "which moves a small "
-                     "operator's time by itself. Peak memory: each call's peak allocated bytes "
+                     "operator's time by itself. A dashed green line: a change accepted as "
+                     "intended (`history accept`; hover it for the reason). Peak memory: each "
+                     "call's peak allocated bytes "
                      "over the runs that probed it, the first and every step, with the run "
                      "that stepped.</p>\n",
                      stats::ChangePointOptions{}.effect_floor * 100,

@@ -4,10 +4,10 @@
 // memory` for that case alone, fail JUnit on it and exit 4.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <fstream>
 
 #include "cli_fixture.hpp"
+#include "extra_work.hpp"
 #include "opbench/core/json.hpp"
 
 namespace opbench {
@@ -16,12 +16,6 @@ namespace {
 const std::string k_extra_work = OPBENCH_EXTRA_WORK;
 const std::string k_exp = "opbench_test::exp_extra/self=64x1024/float32/cpu/t1/forward";
 const std::string k_relu = "relu/self=64x64/float32/cpu/t1/forward";
-
-// The extra buffer for the processes started while this lives (the library reads it at load).
-struct ExtraWork {
-  explicit ExtraWork(const char* fraction) { ::setenv("OPBENCH_TEST_EXTRA", fraction, 1); }
-  ~ExtraWork() { ::unsetenv("OPBENCH_TEST_EXTRA"); }
-};
 
 const Json& case_of(const Json& judged, const std::string& id) {
   for (const auto& c : judged["cases"]) {
@@ -64,7 +58,7 @@ TEST_F(Memory, TheGateAndCompareCatchACallThatKeepsAnExtraBuffer) {
 
   std::string changed;
   {
-    const ExtraWork extra("0.05");
+    const testing::ExtraWork extra("0.05");
     changed = night("changed");
   }
   const auto gate = opbench("compare --history " + db + " " + changed + " --format json");

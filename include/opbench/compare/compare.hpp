@@ -24,6 +24,7 @@
 #include "opbench/results/estimate.hpp"
 #include "opbench/results/memory_change.hpp"
 #include "opbench/results/result_set.hpp"
+#include "opbench/results/thresholds.hpp"
 
 namespace opbench::compare {
 
@@ -45,6 +46,9 @@ struct CompareOptions {
   // machine that repeated better than dividing only past speed_tolerance (the A/A figures are in
   // docs/reproducibility.md, "The machine's speed from run to run").
   bool adjust_speed = false;
+  // Per-case thresholds (--thresholds FILE): a case a rule matches is judged with the rule's
+  // threshold instead of `threshold`. Every rule must match a case of BASE or NEW.
+  std::vector<results::ThresholdRule> thresholds;
 };
 
 struct CaseComparison {
@@ -68,6 +72,8 @@ struct CaseComparison {
   std::size_t base_processes = 0; // the processes those came from (recorded_processes)
   std::size_t new_processes = 0;
   results::MemoryChange memory; // the call's peak and total bytes, BASE against NEW
+  double threshold = 0;         // the threshold this case was judged with
+  std::string threshold_rule;   // the rule that set it (results::describe); "": --threshold
 };
 
 // A case's repetition medians split into the processes that measured them, from its run's
@@ -127,7 +133,8 @@ struct Comparison {
 // The agreement of `cases` (see Agreement).
 Agreement agreement_of(const std::vector<CaseComparison>& cases);
 
-// Throws ResultsError when the two sets have no case in common (incompatible files).
+// Throws ResultsError when the two sets have no case in common (incompatible files), UsageError
+// when a threshold rule matches no case of either.
 Comparison compare_results(const results::ResultSet& base, const results::ResultSet& candidate,
                            const CompareOptions& options);
 

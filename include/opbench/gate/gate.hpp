@@ -80,6 +80,12 @@ struct GateInput {
   // (e.g. "12 night(s) called boxed left out": only nights measured the way tonight was are
   // history).
   std::string left_out;
+  // This case's effect floor from a threshold rule (compare --thresholds); absent: the options'.
+  std::optional<double> effect_floor;
+  std::string floor_rule; // the rule (results::describe); "" without one
+  // The newest accepted change of the level among the nights (history::on_accepted_level moved
+  // the nights before it onto it): "DATE: REASON"; "" when none.
+  std::string accepted;
   // Tonight's memory against the newest night of the history that probed it on the same LibTorch
   // and input seed (results::judge_memory; judge_night makes it): exact, no window.
   results::MemoryChange memory;
@@ -118,6 +124,9 @@ struct GateCase {
   std::string verdict;          // "slower", "faster", "same" or "unknown"
   std::string reason;           // why: candidate, confirmed, not confirmed, too little history...
   results::MemoryChange memory; // GateInput::memory
+  std::string accepted;         // GateInput::accepted
+  double floor = 0;             // the effect floor it was judged with (GateInput::effect_floor)
+  std::string floor_rule;       // GateInput::floor_rule
 };
 
 struct GateResult {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "opbench/gate/gate.hpp"
+#include "opbench/results/thresholds.hpp"
 
 namespace opbench::gate {
 
@@ -19,6 +20,8 @@ struct Night {
   std::string second_look;
   std::vector<std::string> confirm;          // the candidates measured again (files pooled)
   std::vector<std::string> confirm_baseline; // the same, by the previous build (A/B rounds)
+  // Per-case effect floors (compare --thresholds); each rule must match a case of tonight.
+  std::vector<results::ThresholdRule> thresholds;
 };
 
 // Judges tonight: per case, the history's nights measured the way tonight was (the same

@@ -48,7 +48,34 @@ struct Point {
   std::optional<results::MemoryStats> memory;
   std::optional<std::uint64_t> seed;
   Json setup;
+  // An accepted change (`history accept`) holds from this run on: its reason; "" where none
+  // starts here (an undone accept is no longer one).
+  std::string accepted;
+  // What on_accepted_level() multiplied `time` by to move it onto a later accepted level; 1: as
+  // measured.
+  double moved = 1.0;
 };
+
+// An intended change of one case's level, recorded by `opbench history accept`: from run `run_id`
+// on, the case's values are its new level. A record, never a deletion: undoing it stamps
+// `undone`, and the values stay as measured.
+struct Accept {
+  std::int64_t id = 0;
+  std::string case_id;
+  std::int64_t run_id = 0; // the first run of the new level
+  std::string run_date;    // that run's date
+  std::string reason;
+  std::string date;   // when it was accepted (UTC, ISO 8601)
+  std::string undone; // when it was undone; "" while it holds
+};
+
+// The series with the values before each accepted level moved onto it, so that the gate judges
+// the nights after an intended step against the new level at once, with a full window, instead of
+// calling them `slower` (or `unknown`, from a window of two levels) until it refills. At each
+// point with `accepted`, every earlier value is multiplied by (the median of the values from that
+// point on) / (the median of the values before it), accepts oldest first; `moved` keeps each
+// point's factor. Without an accepted point the series is returned as it is.
+std::vector<Point> on_accepted_level(std::vector<Point> series);
 
 // The series with every point's time made with `estimator` from its replicates
 // (results::estimate_with), so that nights recorded with another estimator (min, the default
@@ -112,6 +139,17 @@ public:
 
   // Case ids with at least one value, sorted.
   std::vector<std::string> case_ids() const;
+
+  // Records that `case_id`'s level from run `run_id` on is intended (`run_id` -1: the case's
+  // newest run); returns the accept's id. `date` is now (UTC). Throws UsageError when the case has
+  // no value in that run (or none at all) or `reason` is empty.
+  std::int64_t accept(const std::string& case_id, std::int64_t run_id, const std::string& reason,
+                      const std::string& date);
+  // Undoes accept `id` (stamps it undone at `date`); throws UsageError when there is no such
+  // accept or it was undone before.
+  void undo_accept(std::int64_t id, const std::string& date);
+  // Every accept (held or undone), oldest first; with `case_id`, that case's only.
+  std::vector<Accept> accepts(const std::string& case_id = "") const;
 
   // Keeps the newest `keep` runs and deletes the others; returns how many were deleted.
   std::size_t prune(std::size_t keep);

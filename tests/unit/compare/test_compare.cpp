@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 #include "opbench/compare/compare.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/results/estimate.hpp"
 #include "opbench/results/store.hpp"
+#include "opbench/results/thresholds.hpp"
+#include "temp_dir.hpp"
 
 namespace opbench::compare {
 namespace {
@@ -51,6 +54,35 @@ TEST(Compare, IdenticalRunsGiveNoRegression) {
 
 // #46: a x1.236 change seen on 2 repetitions a side was called `same` (p 0.589), though 2 and 2
 // values cannot bound any change; a tight pair of runs is `same` because its interval is narrow.
+TEST(Compare, AThresholdRuleJudgesItsCaseWithItsThreshold) {
+  testing::TempDir dir;
+  const std::string path = dir.file("thresholds.txt");
+  std::ofstream(path) << "op mul 0.25\n";
+  const auto base = results::load_results(k_dir + "base.json");
+  const auto slow = results::load_results(k_dir + "slow_mul.json"); // mul x1.2
+  CompareOptions options;
+  options.thresholds = results::read_threshold_rules(path);
+  const Comparison c = compare_results(base, slow, options);
+  const auto& mul = find(c, k_mul);
+  EXPECT_NE(mul.verdict, "slower"); // x1.2 is within its 25%
+  EXPECT_DOUBLE_EQ(mul.threshold, 0.25);
+  EXPECT_EQ(mul.threshold_rule, "op mul");
+  EXPECT_FALSE(c.regressed());
+  for (const auto& item : c.cases) {
+    if (item.case_id != k_mul) {
+      EXPECT_DOUBLE_EQ(item.threshold, 0.05);
+      EXPECT_EQ(item.threshold_rule, "");
+    }
+  }
+  std::ostringstream md;
+  write_markdown(c, md);
+  EXPECT_NE(md.str().find("(threshold 25%: op mul)"), std::string::npos) << md.str();
+  // A rule for an operator neither file has is an error, naming the line.
+  std::ofstream(path) << "op mul 0.25\nop mull 0.25\n";
+  options.thresholds = results::read_threshold_rules(path);
+  EXPECT_THROW(compare_results(base, slow, options), UsageError);
+}
+
 TEST(Compare, BothSidesTimedWithOneEstimator) {
   // base.json predates the estimator choice: its times are medians, and compare follows it.
   const auto base = results::load_results(k_dir + "base.json");

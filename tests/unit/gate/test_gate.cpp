@@ -42,6 +42,23 @@ TEST(Gate, ACandidateIsConfirmedOnlyByASecondMeasurement) {
   EXPECT_EQ(missing.cases[0].verdict, "unknown");
 }
 
+TEST(Gate, AThresholdRuleSetsItsCasesFloor) {
+  // 12% over quiet nights is a candidate at the default 3% floor, not at a rule's 15%, and the
+  // MDE is never under the case's floor.
+  std::mt19937_64 random(1);
+  GateInput in{"a", nights(20, 0.01, random), 112e-6};
+  in.effect_floor = 0.15;
+  in.floor_rule = "tag noisy";
+  const GateResult r = judge({in}, {});
+  EXPECT_FALSE(r.cases[0].candidate);
+  EXPECT_DOUBLE_EQ(r.cases[0].floor, 0.15);
+  EXPECT_EQ(r.cases[0].floor_rule, "tag noisy");
+  EXPECT_GE(r.cases[0].mde, 0.15);
+  in.effect_floor.reset();
+  EXPECT_TRUE(judge({in}, {}).cases[0].candidate);
+  EXPECT_DOUBLE_EQ(judge({in}, {}).cases[0].floor, GateOptions{}.effect_floor);
+}
+
 TEST(Gate, AbConfirmationAgainstThePreviousBuild) {
   std::mt19937_64 random(6);
   const auto history = nights(20, 0.01, random);

@@ -193,6 +193,48 @@ TEST(History, KeepsEachNightsMemoryAndSetupFromVersionFiveOn) {
   EXPECT_FALSE(db.series("mm")[0].memory.has_value()); // not probed: none
 }
 
+TEST(History, AnAcceptMovesTheNightsBeforeItOntoItsLevelAndIsUndoneWithoutLoss) {
+  testing::TempDir dir;
+  History db(dir.file("h.sqlite"));
+  const char* dates[] = {"2026-11-01T00:00:00Z", "2026-11-02T00:00:00Z", "2026-11-03T00:00:00Z",
+                         "2026-11-04T00:00:00Z", "2026-11-05T00:00:00Z"};
+  for (int i = 0; i < 5; ++i)
+    db.add(night(dates[i], i < 3 ? 1e-6 : 2e-6), "n.json", "");
+  EXPECT_THROW(db.accept("add", -1, "", "now"), UsageError);         // no reason
+  EXPECT_THROW(db.accept("nonesuch", -1, "why", "now"), UsageError); // no such case
+  EXPECT_THROW(db.accept("add", 99, "why", "now"), UsageError);      // no such run
+  const auto runs = db.runs();
+  const std::int64_t id = db.accept("add", runs[3].id, "twice the work on purpose", "t1");
+  auto series = db.series("add");
+  ASSERT_EQ(series.size(), 5u);
+  EXPECT_EQ(series[3].accepted, "twice the work on purpose");
+  EXPECT_EQ(series[4].accepted, "");
+  EXPECT_EQ(db.series("mm")[3].accepted, ""); // another case's series is its own
+  const auto moved = on_accepted_level(series);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_DOUBLE_EQ(moved[i].time, 2e-6) << i; // onto the accepted level
+    EXPECT_DOUBLE_EQ(moved[i].moved, 2.0);
+  }
+  EXPECT_DOUBLE_EQ(moved[4].time, 2e-6);
+  EXPECT_DOUBLE_EQ(moved[4].moved, 1.0);
+
+  db.undo_accept(id, "t2");
+  EXPECT_THROW(db.undo_accept(id, "t3"), UsageError); // undone before
+  EXPECT_THROW(db.undo_accept(id + 1, "t3"), UsageError);
+  series = db.series("add");
+  EXPECT_EQ(series[3].accepted, "");
+  EXPECT_DOUBLE_EQ(on_accepted_level(series)[0].time, 1e-6); // as measured again
+  const auto accepts = db.accepts("add");
+  ASSERT_EQ(accepts.size(), 1u); // kept, marked undone
+  EXPECT_EQ(accepts[0].undone, "t2");
+  EXPECT_EQ(accepts[0].run_date, dates[3]);
+  // The newest run is the default.
+  EXPECT_EQ(db.accepts()[0].id, id);
+  const std::int64_t newest = db.accept("add", -1, "again", "t4");
+  EXPECT_EQ(db.accepts("add").back().id, newest);
+  EXPECT_EQ(db.accepts("add").back().run_id, runs[4].id);
+}
+
 TEST(History, ProcessesOpeningAnOlderHistoryAtOnceUpgradeItOnce) {
   // Shards of one night may add their results to one history at the same moment: each opens it,
   // and only one may upgrade it (the others must see it upgraded, not add the column again).
