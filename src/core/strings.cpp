@@ -140,12 +140,15 @@ std::string xml_escape(std::string_view text) {
   return out;
 }
 
-std::string utc_now(const char* format) {
+std::string utc_now(UtcFormat format) {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm utc{};
   gmtime_r(&now, &utc);
   char text[64];
-  return std::strftime(text, sizeof text, format, &utc) > 0 ? text : "";
+  const std::size_t n = format == UtcFormat::iso
+                            ? std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc)
+                            : std::strftime(text, sizeof text, "%Y%m%d-%H%M%S", &utc);
+  return std::string(text, n);
 }
 
 } // namespace opbench::core

@@ -285,7 +285,7 @@ std::string latest_result(const std::string& directory) {
 }
 
 std::string default_output_path(const std::string& directory) {
-  const std::string stamp = core::utc_now("%Y%m%d-%H%M%S");
+  const std::string stamp = core::utc_now(core::UtcFormat::file_stamp);
   std::string path = core::join_path(directory, "run-" + stamp + ".json");
   for (int i = 1; core::path_exists(path) || core::path_exists(journal_path_for(path)); ++i) {
     path = core::join_path(directory, "run-" + stamp + "-" + std::to_string(i) + ".json");

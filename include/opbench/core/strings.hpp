@@ -38,8 +38,9 @@ std::vector<std::string> nearest(std::string_view word, const std::vector<std::s
 bool starts_with(std::string_view text, std::string_view prefix);
 bool ends_with(std::string_view text, std::string_view suffix);
 
-// The current time in UTC, formatted by strftime's `format` (default ISO 8601 with seconds,
-// "2026-11-27T02:30:00Z", as result contexts and the history date things).
-std::string utc_now(const char* format = "%Y-%m-%dT%H:%M:%SZ");
+// The current time in UTC: ISO 8601 to the second ("2026-11-27T02:30:00Z", as result contexts
+// and the history date things), or a stamp for file names ("20261127-023000").
+enum class UtcFormat { iso, file_stamp };
+std::string utc_now(UtcFormat format = UtcFormat::iso);
 
 } // namespace opbench::core
