@@ -30,13 +30,15 @@ double time_with(const results::CaseResult& r, const std::string& estimator) {
   return results::estimate_with(estimator, r.timing.repetition_medians);
 }
 
+// `threshold`: the relative change that counts for this case (its rule's, else the command's).
 // `speed`: what NEW's times are divided by for the machine's speed (1: nothing).
 CaseComparison compare_case(const results::CaseResult& base, const results::CaseResult& candidate,
                             const Json& base_context, const Json& new_context,
-                            const CompareOptions& options, const std::string& estimator,
-                            double speed) {
+                            const CompareOptions& options, double threshold,
+                            const std::string& estimator, double speed) {
   CaseComparison c;
   c.speed_factor = speed;
+  c.threshold = threshold;
   c.case_id = base.c.case_id;
   c.base_replicates = base.timing.repetition_medians.size();
   c.new_replicates = candidate.timing.repetition_medians.size();
@@ -112,11 +114,11 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
   c.ratio_low = std::exp(shift.low);
   c.ratio_high = std::exp(shift.high);
   const bool significant = c.p_value < options.alpha;
-  if (significant && c.ratio > 1.0 + options.threshold) {
+  if (significant && c.ratio > 1.0 + threshold) {
     c.verdict = "slower";
-  } else if (significant && c.ratio < 1.0 - options.threshold) {
+  } else if (significant && c.ratio < 1.0 - threshold) {
     c.verdict = "faster";
-  } else if (c.ratio_low >= 1.0 - options.threshold && c.ratio_high <= 1.0 + options.threshold) {
+  } else if (c.ratio_low >= 1.0 - threshold && c.ratio_high <= 1.0 + threshold) {
     c.verdict = "same";
   } else {
     // Neither a significant change past the threshold nor one bounded within it: these
@@ -125,12 +127,12 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
       return std::isfinite(r) && r > 0 ? fmt::format("x{:.3f}", r) : std::string("unbounded");
     };
     c.verdict = "unknown";
-    c.reason = fmt::format("cannot tell: x{:.3f} (p {:.2g}), its {:.0f}% interval [{}, {}] "
-                           "reaches past the {:.0f}% threshold ({} and {} repetitions; more of "
-                           "them, or a quieter machine, narrow it)",
-                           c.ratio, c.p_value, (1 - options.alpha) * 100, bound(c.ratio_low),
-                           bound(c.ratio_high), options.threshold * 100, c.base_replicates,
-                           c.new_replicates);
+    c.reason =
+        fmt::format("cannot tell: x{:.3f} (p {:.2g}), its {:.0f}% interval [{}, {}] "
+                    "reaches past the {:.0f}% threshold ({} and {} repetitions; more of "
+                    "them, or a quieter machine, narrow it)",
+                    c.ratio, c.p_value, (1 - options.alpha) * 100, bound(c.ratio_low),
+                    bound(c.ratio_high), threshold * 100, c.base_replicates, c.new_replicates);
   }
   return c;
 }
@@ -278,13 +280,10 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
                          core::name_of(n.timing.call_path) + " in NEW"]
           .push_back(r.c.case_id);
     }
-    CompareOptions judged = options;
     const results::ThresholdRule* rule = results::threshold_rule_for(options.thresholds, r.c);
-    if (rule != nullptr)
-      judged.threshold = rule->threshold;
-    out.cases.push_back(
-        compare_case(r, n, base.context, candidate.context, judged, out.estimator, speed_of(r)));
-    out.cases.back().threshold = judged.threshold;
+    out.cases.push_back(compare_case(r, n, base.context, candidate.context, options,
+                                     rule != nullptr ? rule->threshold : options.threshold,
+                                     out.estimator, speed_of(r)));
     out.cases.back().threshold_rule = rule != nullptr ? results::describe(*rule) : "";
     out.cases.back().memory = results::judge_memory(
         r.memory, n.memory, r.c.device,

@@ -7,24 +7,6 @@
 #include "opbench/core/units.hpp"
 
 namespace opbench::compare {
-namespace {
-
-// The memory column: the verdict, and for a change what moved.
-std::string memory_cell(const results::MemoryChange& m) {
-  switch (m.verdict) {
-  case results::MemoryVerdict::more:
-    return "**more memory** (" + m.reason + ")";
-  case results::MemoryVerdict::less:
-    return "less memory (" + m.reason + ")";
-  case results::MemoryVerdict::same:
-    return m.base_peak >= 0 ? "same (" + core::format_bytes(m.new_peak) + ")" : "same";
-  case results::MemoryVerdict::unknown:
-    break;
-  }
-  return "unknown";
-}
-
-} // namespace
 
 void write_markdown(const Comparison& comparison, std::ostream& out) {
   const auto& o = comparison.options;
@@ -54,7 +36,7 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
         << core::format_duration(c.new_time) << " | "
         << (std::isfinite(c.ratio) ? fmt::format("{:.3f}", c.ratio) : "-") << " | "
         << (std::isfinite(c.p_value) ? fmt::format("{:.3g}", c.p_value) : "-") << " | " << verdict
-        << " | " << memory_cell(c.memory) << " |\n";
+        << " | " << results::markdown_cell(c.memory) << " |\n";
   }
   out << fmt::format(
       "\n**{} slower, {} faster, {} same, {} unknown**; geometric mean of ratios: {}\n",

@@ -19,14 +19,6 @@ std::string percent(double ratio) {
   return std::isfinite(ratio) ? fmt::format("{:+.1f}%", (ratio - 1.0) * 100) : "-";
 }
 
-// The memory column: the verdict, with what moved for a change.
-std::string memory_cell(const results::MemoryChange& m) {
-  const std::string name = core::name_of(m.verdict);
-  if (m.verdict == results::MemoryVerdict::more)
-    return "**" + name + "** (" + m.reason + ")";
-  return m.verdict == results::MemoryVerdict::less ? name + " (" + m.reason + ")" : name;
-}
-
 } // namespace
 
 Json to_json(const GateResult& result) {
@@ -167,7 +159,7 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
         << (c.reason.empty() ? "" : " (" + c.reason + ")")
         << (c.floor_rule.empty() ? std::string()
                                  : fmt::format(" (floor {:.0f}%: {})", c.floor * 100, c.floor_rule))
-        << " | " << memory_cell(c.memory) << " |\n";
+        << " | " << results::markdown_cell(c.memory) << " |\n";
   };
   const char* header = "| case | baseline | tonight | change | p | both looks | confirmation | "
                        "noise | MDE | nights | verdict | memory |\n"

@@ -16,16 +16,14 @@ namespace {
 
 // Tonight's memory against the newest night that probed the case on tonight's LibTorch and seed
 // (memory is exact: one night is the reference, no window); with no such night, unknown, saying
-// why by the newest night that probed it.
-results::MemoryChange memory_against_history(const history::History& db,
-                                             const results::CaseResult& r, const Json& context,
-                                             std::int64_t self, const std::string& date) {
+// why by the newest night that probed it. `series`: every night of the case before tonight.
+results::MemoryChange memory_against_history(const results::CaseResult& r, const Json& context,
+                                             const std::vector<history::Point>& series) {
   if (!r.memory) {
     results::MemoryChange none;
     none.reason = "no memory probe tonight";
     return none;
   }
-  const auto series = db.series(r.c.case_id, 0, self, date);
   auto difference = [&](const history::Point& p) {
     return results::memory_setup_difference(p.setup, p.seed.value_or(r.c.seed), context, r.c.seed);
   };
@@ -44,6 +42,18 @@ results::MemoryChange memory_against_history(const history::History& db,
     return none;
   }
   return results::judge_memory(newest->memory, r.memory, r.c.device, difference(*newest));
+}
+
+// The newest `limit` points of `series` (oldest first) that `keep` accepts; limit 0: all.
+template <typename Keep>
+std::vector<history::Point> newest(const std::vector<history::Point>& series, std::size_t limit,
+                                   Keep keep) {
+  std::vector<history::Point> out;
+  for (auto it = series.rbegin(); it != series.rend() && (limit == 0 || out.size() < limit); ++it) {
+    if (keep(*it))
+      out.push_back(*it);
+  }
+  return {out.rbegin(), out.rend()};
 }
 
 } // namespace
@@ -74,9 +84,13 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
     // Only nights that timed the same thing (GPU time, batch time, host time) with the case called
     // the same way: a call path that changed (typed <-> boxed) steps the time by what the boxed
     // call costs, which is opbench's, not the code's under test.
-    const auto series =
-        db.series(r.c.case_id, options.window, self, date, core::name_of(r.timing.measures),
-                  core::name_of(r.timing.call_path));
+    // One query per case: every night before tonight, then the window chosen from it.
+    const auto earlier = db.series(r.c.case_id, 0, self, date);
+    const std::string measures = core::name_of(r.timing.measures);
+    const std::string call_path = core::name_of(r.timing.call_path);
+    const auto series = newest(earlier, options.window, [&](const history::Point& p) {
+      return p.measures == measures && (p.call_path.empty() || p.call_path == call_path);
+    });
     // An accepted step (history accept) moves the nights before it onto the new level.
     for (const auto& p :
          history::on_accepted_level(history::restated(series, r.estimate.estimator))) {
@@ -86,9 +100,10 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
     }
     if (series.size() < options.min_history) {
       std::map<std::string, std::size_t> others;
-      for (const auto& p :
-           db.series(r.c.case_id, options.window, self, date, core::name_of(r.timing.measures))) {
-        if (!p.call_path.empty() && p.call_path != core::name_of(r.timing.call_path))
+      const auto timed_alike = newest(
+          earlier, options.window, [&](const history::Point& p) { return p.measures == measures; });
+      for (const auto& p : timed_alike) {
+        if (!p.call_path.empty() && p.call_path != call_path)
           ++others[p.call_path];
       }
       for (const auto& [path, nights] : others) {
@@ -96,10 +111,9 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
             fmt::format("{}{} night(s) called {}", in.left_out.empty() ? "" : ", ", nights, path);
       }
       if (!in.left_out.empty())
-        in.left_out =
-            "called " + core::name_of(r.timing.call_path) + " tonight; left out: " + in.left_out;
+        in.left_out = "called " + call_path + " tonight; left out: " + in.left_out;
     }
-    in.memory = memory_against_history(db, r, tonight.context, self, date);
+    in.memory = memory_against_history(r, tonight.context, earlier);
     if (r.status == results::Status::ok)
       in.tonight = r.estimate.time;
     in.unstable = r.estimate.unstable;

@@ -331,7 +331,7 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
       "json_object('libtorch_version', json(r.context -> '$.libtorch_version'), "
       "'libtorch_cuda_compiled', json(r.context -> '$.libtorch_cuda_compiled')) ELSE '{}' END, "
       "(SELECT a.reason FROM accepts a WHERE a.case_id = m.case_id AND a.run_id = r.id AND "
-      "a.undone = '' ORDER BY a.id DESC LIMIT 1) FROM "
+      "a.undone = '' ORDER BY a.id DESC LIMIT 1), m.measures FROM "
       "measurements m "
       "JOIN runs r ON r.id = m.run_id WHERE m.case_id = ? AND r.id != ? AND (? = '' OR r.date < ?) "
       "AND (? = '' OR m.measures = ?) AND (? = '' OR m.call_path = '' OR m.call_path = ?) "
@@ -360,6 +360,7 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
     p.setup = core::parse_json(q.text(11)).value_or(Json());
     if (!q.is_null(12))
       p.accepted = q.text(12);
+    p.measures = q.text(13);
     const Json replicates = core::parse_json(q.text(5)).value_or(Json());
     if (replicates.is_array()) {
       for (const auto& v : replicates) {

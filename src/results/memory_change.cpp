@@ -100,6 +100,20 @@ MemoryChange judge_memory(const std::optional<MemoryStats>& base,
   return out;
 }
 
+std::string markdown_cell(const MemoryChange& change) {
+  switch (change.verdict) {
+  case MemoryVerdict::more:
+    return "**more memory** (" + change.reason + ")";
+  case MemoryVerdict::less:
+    return "less memory (" + change.reason + ")";
+  case MemoryVerdict::same:
+    return change.new_peak >= 0 ? "same (" + core::format_bytes(change.new_peak) + ")" : "same";
+  case MemoryVerdict::unknown:
+    break;
+  }
+  return "unknown";
+}
+
 Json to_json(const MemoryChange& change) {
   auto bytes = [](std::int64_t v) { return v >= 0 ? Json(v) : Json(nullptr); };
   return {

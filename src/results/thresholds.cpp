@@ -7,24 +7,9 @@
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
+#include "opbench/core/names.hpp"
 
 namespace opbench::results {
-namespace {
-
-const char* kind_name(ThresholdRule::Kind kind) {
-  switch (kind) {
-  case ThresholdRule::Kind::case_id:
-    return "case";
-  case ThresholdRule::Kind::op:
-    return "op";
-  case ThresholdRule::Kind::tag:
-    return "tag";
-  }
-  return "?";
-}
-
-} // namespace
-
 std::vector<ThresholdRule> read_threshold_rules(const std::string& path) {
   std::istringstream text(core::read_file(path));
   std::vector<ThresholdRule> rules;
@@ -43,13 +28,7 @@ std::vector<ThresholdRule> read_threshold_rules(const std::string& path) {
     };
     ThresholdRule rule;
     rule.where = where;
-    if (kind == "case")
-      rule.kind = ThresholdRule::Kind::case_id;
-    else if (kind == "op")
-      rule.kind = ThresholdRule::Kind::op;
-    else if (kind == "tag")
-      rule.kind = ThresholdRule::Kind::tag;
-    else
+    if (!core::parse_name(kind, rule.kind))
       bad("unknown kind '" + kind + "'");
     if (!(words >> name >> value))
       bad("a rule needs a name and a threshold");
@@ -112,7 +91,7 @@ const ThresholdRule* threshold_rule_for(const std::vector<ThresholdRule>& rules,
 }
 
 std::string describe(const ThresholdRule& rule) {
-  return std::string(kind_name(rule.kind)) + " " + rule.name;
+  return core::name_of(rule.kind) + " " + rule.name;
 }
 
 } // namespace opbench::results

@@ -41,6 +41,7 @@ struct Point {
   std::string estimator;          // what made `time` from the replicates ("" where not recorded)
   std::vector<double> replicates; // [s] the run's repetition medians
   std::string call_path; // how opbench called the case (timing.call_path); "" where not recorded
+  std::string measures;  // what `time` timed (results::TimingInfo::measures: "host", "gpu", ...)
   // The case's memory probe that night (absent before history version 5, or not probed), and
   // what a memory comparison needs the same (results::memory_setup_difference): the seed of its
   // inputs (Case::seed) and the run's libtorch_version and libtorch_cuda_compiled (null where not

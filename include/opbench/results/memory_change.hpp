@@ -55,6 +55,11 @@ MemoryChange judge_memory(const std::optional<MemoryStats>& base,
                           const std::optional<MemoryStats>& now, const std::string& device,
                           const std::string& setup_difference);
 
+// The verdict as a Markdown table cell: "**more memory** (peak x1.10 (+400.00 KiB))",
+// "less memory (...)", "same (1.00 MiB)" (the new peak) or "unknown". compare's and the gate's
+// reports.
+std::string markdown_cell(const MemoryChange& change);
+
 // {"verdict", "reason", "base_peak_bytes", "new_peak_bytes", "base_total_bytes",
 // "new_total_bytes", "tolerance_bytes"}; absent bytes are null.
 Json to_json(const MemoryChange& change);

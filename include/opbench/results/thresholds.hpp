@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "opbench/core/names.hpp"
 #include "opbench/results/case.hpp"
 
 namespace opbench::results {
@@ -44,3 +45,12 @@ const ThresholdRule* threshold_rule_for(const std::vector<ThresholdRule>& rules,
 std::string describe(const ThresholdRule& rule);
 
 } // namespace opbench::results
+
+namespace opbench::core {
+template <> struct NameTable<results::ThresholdRule::Kind> {
+  static constexpr std::pair<results::ThresholdRule::Kind, std::string_view> k_names[] = {
+      {results::ThresholdRule::Kind::case_id, "case"},
+      {results::ThresholdRule::Kind::op, "op"},
+      {results::ThresholdRule::Kind::tag, "tag"}};
+};
+} // namespace opbench::core
