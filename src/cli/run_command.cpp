@@ -62,6 +62,7 @@ std::vector<results::Case> plan_cases(const RunOptions& options, const GlobalOpt
     plan_options.stages.push_back(stage);
   }
   plan_options.backward = options.backward;
+  plan_options.train = options.train;
   plan_options.seed = options.settings.seed;
   const bool filtered = !plan_options.ops.empty() || !plan_options.samples.empty() ||
                         !plan_options.tags.empty() || !plan_options.categories.empty() ||
@@ -240,6 +241,9 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
       ->delimiter(',')
       ->check(in_range(run::limits::threads));
   cmd->add_flag("--backward", options->backward, "Also time the backward pass of each case");
+  cmd->add_flag("--train", options->train,
+                "Also time a training step of each case (forward under autograd, then backward, "
+                "as one call; memory: the step's peak and what forward keeps for backward)");
   cmd->add_option(
          "--stage", options->stages,
          "Stages, comma-separated: an axis. eager (ATen calls), script (the case traced to a "

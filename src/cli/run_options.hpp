@@ -28,6 +28,7 @@ struct RunOptions {
   std::vector<std::string> model_inputs;
   std::string shard;
   bool backward = false;
+  bool train = false;
   bool no_memory = false;
   bool dry_run = false;
   std::string output; // the result file; "": RESULTS_DIR/run-<UTC date>.json

@@ -290,6 +290,8 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w,
   if (options.memory) {
     w.release();
     result.memory = probe(c, w.call);
+    if (w.kept_for_backward)
+      result.memory->kept_for_backward_bytes = w.kept_for_backward();
   }
   if (!options.trace_path.empty()) {
     // A trace that cannot be written costs the case nothing but its trace.

@@ -22,6 +22,7 @@ public:
   }
   bool memoryProfilingEnabled() const override { return true; }
   const results::MemoryStats& stats() const { return m_stats; }
+  std::int64_t current() const { return m_current; }
 
 private:
   std::int64_t m_current = 0;
@@ -37,6 +38,15 @@ results::MemoryStats probe_memory(const std::function<void()>& call) {
     call();
   }
   return tracker->stats();
+}
+
+std::int64_t held_bytes(const std::function<void()>& call) {
+  auto tracker = std::make_shared<AllocationTracker>();
+  {
+    c10::DebugInfoGuard guard(c10::DebugInfoKind::PROFILER_STATE, tracker);
+    call();
+  }
+  return tracker->current();
 }
 
 } // namespace opbench::exec

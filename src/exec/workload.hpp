@@ -63,6 +63,9 @@ struct Workload {
   // times one call at a time, each after its restore (untimed), as cold mode times each after
   // its flush.
   Restore restore;
+  // Training steps (gradients.hpp): runs the forward alone and returns the bytes it leaves held
+  // for backward (results::MemoryStats::kept_for_backward_bytes). Empty for every other case.
+  std::function<std::int64_t()> kept_for_backward;
   // What a stage other than eager reports (results::StageInfo).
   std::optional<results::StageInfo> stage_info;
   // What the callables above share (inputs, outputs, the module): kept alive with them.

@@ -1,7 +1,6 @@
 // The makers of workload.hpp: each kind of case turned into the one Workload the driver runs.
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
-#include <torch/csrc/autograd/autograd.h>
 #include <torch/csrc/jit/serialization/import.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "gradients.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/exec/typed_call.hpp"
 #include "registry.hpp"
@@ -18,61 +18,6 @@
 namespace opbench::exec {
 namespace {
 
-// Differentiable tensors among a call's outputs.
-std::vector<at::Tensor> differentiable_outputs(const std::vector<c10::IValue>& stack) {
-  std::vector<at::Tensor> out;
-  auto take = [&](const c10::IValue& v) {
-    if (v.isTensor() && v.toTensor().defined() && v.toTensor().requires_grad()) {
-      out.push_back(v.toTensor());
-    }
-  };
-  for (const auto& value : stack) {
-    if (value.isTensorList()) {
-      for (const at::Tensor& t : value.toTensorVector())
-        take(t);
-    } else if (value.isTuple()) {
-      for (const auto& item : value.toTupleRef().elements())
-        take(item);
-    } else {
-      take(value);
-    }
-  }
-  return out;
-}
-
-// The gradients of `outputs` with respect to `inputs` over the retained graph.
-// torch::autograd::grad returns them instead of accumulating into .grad, and the graph is retained,
-// so every call walks the same graph. `keep` holds whatever the graph's inputs need to stay alive.
-Workload gradient_workload(std::vector<at::Tensor> outputs, std::vector<at::Tensor> inputs,
-                           std::shared_ptr<void> keep) {
-  if (outputs.empty()) {
-    throw SkipCase("no differentiable output (the operator has no derivative for these inputs)");
-  }
-  struct State {
-    std::vector<at::Tensor> outputs, inputs, grad_outputs, grads;
-    std::shared_ptr<void> keep;
-  };
-  auto s = std::make_shared<State>();
-  for (const auto& out : outputs)
-    s->grad_outputs.push_back(at::ones_like(out));
-  s->outputs = std::move(outputs);
-  s->inputs = std::move(inputs);
-  s->keep = std::move(keep);
-  Workload w;
-  w.input_bytes = tensor_bytes(s->inputs) + tensor_bytes(s->outputs);
-  w.call = [s] {
-    s->grads = torch::autograd::grad(s->outputs, s->inputs, s->grad_outputs, /*retain_graph=*/true,
-                                     /*create_graph=*/false, /*allow_unused=*/true);
-  };
-  w.release = [s] { s->grads.clear(); };
-  w.call_path = results::CallPath::gradient;
-  w.not_capturable = "backward cases are not captured";
-  w.grad_mode = true;
-  w.recordable = false;
-  w.state = s;
-  return w;
-}
-
 Workload operator_backward(const results::Case& c) {
   at::AutoGradMode grad_mode(true);
   auto call = std::make_shared<PreparedCall>(prepare_call(c, /*requires_grad=*/true));
@@ -81,6 +26,40 @@ Workload operator_backward(const results::Case& c) {
   std::vector<c10::IValue> stack(call->args.begin(), call->args.end());
   call->handle.callBoxed(stack);
   return gradient_workload(differentiable_outputs(stack), call->grad_inputs, call);
+}
+
+// A training step of an operator: what autograd refuses is no failure of the case. Arguments the
+// schema marks written (but out=) stop requiring grad; an out= variant is skipped. Returns the
+// written tensors.
+std::vector<at::Tensor> keep_written_out_of_autograd(PreparedCall& call) {
+  std::vector<at::Tensor> all_written;
+  const auto& arguments = call.handle.schema().arguments();
+  for (std::size_t i = 0; i < arguments.size() && i < call.args.size(); ++i) {
+    const c10::Argument& argument = arguments[i];
+    if (argument.alias_info() == nullptr || !argument.alias_info()->isWrite())
+      continue;
+    if (argument.is_out())
+      throw SkipCase("an out= variant: autograd does not differentiate out= arguments");
+    std::vector<at::Tensor> written;
+    if (call.args[i].isTensor())
+      written.push_back(call.args[i].toTensor());
+    else if (call.args[i].isTensorList())
+      written = call.args[i].toTensorVector();
+    for (at::Tensor& t : written) {
+      if (!t.defined())
+        continue;
+      if (t.requires_grad())
+        t.requires_grad_(false);
+      all_written.push_back(t);
+    }
+  }
+  std::vector<at::Tensor> grad_inputs;
+  for (const at::Tensor& t : call.grad_inputs) {
+    if (t.requires_grad())
+      grad_inputs.push_back(t);
+  }
+  call.grad_inputs = std::move(grad_inputs);
+  return all_written;
 }
 
 // A long-tail sample's inputs: its own input maker (valid boxes, labels in range). Its last
@@ -117,9 +96,31 @@ SampleInputs sample_inputs(const results::Case& c) {
   return out;
 }
 
-// A sample's forward computation, for the stages.
-TensorFunction sample_function(const results::Case& c) {
+// The inputs training differentiates, made to require grad (every sample that times its backward
+// names them: registry.hpp). Throws SkipCase for a sample LongTail-Bench times forward only.
+std::vector<at::Tensor> mark_grad_inputs(const samples::Sample& sample,
+                                         std::vector<at::Tensor>& inputs, std::size_t on_device) {
+  if (!sample.info.backward) {
+    throw SkipCase("this sample's backward is not timed (LongTail-Bench times it forward only)");
+  }
+  std::vector<at::Tensor> grad_inputs;
+  for (std::size_t i : sample.info.grad_inputs) {
+    if (i >= on_device || !at::isFloatingType(inputs[i].scalar_type())) {
+      throw Error("sample " + sample.info.name + ": grad input " + std::to_string(i) +
+                  " is not a floating input on the device (it has " + std::to_string(on_device) +
+                  ")");
+    }
+    grad_inputs.push_back(inputs[i].requires_grad_(true));
+  }
+  return grad_inputs;
+}
+
+// A sample's forward computation, for the stages; `for_training`: the inputs training
+// differentiates require grad.
+TensorFunction sample_function(const results::Case& c, bool for_training = false) {
   SampleInputs made = sample_inputs(c);
+  if (for_training)
+    mark_grad_inputs(*made.sample, made.inputs, made.on_device);
   TensorFunction f;
   f.inputs = std::move(made.inputs);
   const samples::Sample* sample = made.sample;
@@ -131,11 +132,25 @@ TensorFunction sample_function(const results::Case& c) {
 }
 
 // An operator's forward computation, for the stages: its tensor arguments are the inputs (other
-// arguments, tensor lists among them, are constants of the trace).
-TensorFunction operator_function(const results::Case& c) {
-  auto call = std::make_shared<PreparedCall>(prepare_call(c, /*requires_grad=*/false));
+// arguments, tensor lists among them, are constants of the trace). `for_training`: its floating
+// inputs require grad, but for those it writes in place (a leaf that requires grad cannot be
+// written: an in-place operator's `self`, batch norm's running statistics), as in training.
+TensorFunction operator_function(const results::Case& c, bool for_training = false) {
+  auto call = std::make_shared<PreparedCall>(prepare_call(c, for_training));
+  const std::vector<at::Tensor> written =
+      for_training ? keep_written_out_of_autograd(*call) : std::vector<at::Tensor>{};
   TensorFunction f;
   f.restore = restore_of(*call); // the inputs below are the call's own tensors
+  if (!written.empty()) {
+    // A written input joins the step's graph (add_(self, other) gives self a grad_fn): cut it off
+    // before the next step, or every step would differentiate through all the steps before it.
+    f.restore.run = [run = f.restore.run, written] {
+      for (at::Tensor t : written)
+        t.detach_();
+      if (run)
+        run();
+    };
+  }
   std::vector<std::size_t> positions;
   for (std::size_t i = 0; i < call->args.size(); ++i) {
     if (call->args[i].isTensor() && call->args[i].toTensor().defined()) {
@@ -175,20 +190,8 @@ Workload sample_workload(const results::Case& c) {
   std::vector<at::Tensor>& inputs = made.inputs;
   const std::size_t on_device = made.on_device;
   if (c.direction == results::Direction::backward) {
-    if (!sample->info.backward) {
-      throw SkipCase("this sample's backward is not timed (LongTail-Bench times it forward only)");
-    }
     at::AutoGradMode grad_mode(true);
-    // The inputs training differentiates (every backward sample names them: registry.hpp).
-    std::vector<at::Tensor> grad_inputs;
-    for (std::size_t i : sample->info.grad_inputs) {
-      if (i >= on_device || !at::isFloatingType(inputs[i].scalar_type())) {
-        throw Error("sample " + sample->info.name + ": grad input " + std::to_string(i) +
-                    " is not a floating input on the device (it has " + std::to_string(on_device) +
-                    ")");
-      }
-      grad_inputs.push_back(inputs[i].requires_grad_(true));
-    }
+    std::vector<at::Tensor> grad_inputs = mark_grad_inputs(*sample, inputs, on_device);
     std::vector<at::Tensor> outputs;
     for (const auto& out : made.body(inputs)) {
       if (out.defined() && out.requires_grad())
@@ -389,8 +392,16 @@ Workload make_workload(const results::Case& c, bool first) {
     return staged_workload(
         c, c.kind == results::Kind::sample ? sample_function(c) : operator_function(c), first);
   }
-  if (c.kind == results::Kind::model)
+  if (c.kind == results::Kind::model) {
+    if (c.direction != results::Direction::forward)
+      throw SkipCase("a model case times its forward only");
     return model_workload(c);
+  }
+  if (c.direction == results::Direction::train) {
+    if (c.kind == results::Kind::op)
+      return training_workload(operator_function(c, /*for_training=*/true));
+    return training_workload(sample_function(c, /*for_training=*/true));
+  }
   if (c.kind == results::Kind::sample)
     return sample_workload(c);
   if (c.direction == results::Direction::backward)

@@ -343,6 +343,8 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
             std::vector<results::Direction> directions{results::Direction::forward};
             if (options.backward)
               directions.push_back(results::Direction::backward);
+            if (options.train)
+              directions.push_back(results::Direction::train);
             for (const auto& memory_format : options.memory_formats) {
               // A layout axis means something only for 4-d and 5-d tensors.
               if (memory_format != "contiguous" && !results::has_4d_or_5d_tensor(item.bound.given))
@@ -350,7 +352,7 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
               for (const auto& direction : directions) {
                 for (const auto& stage : options.stages) {
                   // Stages time the forward computation only.
-                  if (direction == results::Direction::backward && stage != results::Stage::eager)
+                  if (direction != results::Direction::forward && stage != results::Stage::eager)
                     continue;
                   results::Case c = make_case(entry.name, item.bound, dtype, device, threads,
                                               direction, options.seed, memory_format, stage);

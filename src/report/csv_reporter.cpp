@@ -28,7 +28,9 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
          "spread,unstable,cv,repetitions,noise_reached,name,kind,operator,shape_class,dtype,device,"
          "threads,"
          "direction,message,samples,block_size,pooled_median_us,mean_us,p90_us,p99_us,min_us,"
-         "max_us,stddev_us,pooled_cv,iqr_us,peak_bytes,total_bytes,allocations,flops,bytes,"
+         "max_us,stddev_us,pooled_cv,iqr_us,peak_bytes,total_bytes,allocations,kept_for_backward_"
+         "bytes,"
+         "flops,bytes,"
          "gflops_per_s,gb_per_s,intensity,bound,percent_of_peak,measures,cpu_time_us,"
          "batch_time_us\n";
   auto fraction = [](double v) { return std::isfinite(v) ? fmt::format("{:.5f}", v) : ""; };
@@ -72,6 +74,9 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
         r.memory ? std::to_string(r.memory->peak_bytes) : "",
         r.memory ? std::to_string(r.memory->total_bytes) : "",
         r.memory ? std::to_string(r.memory->allocations) : "",
+        r.memory && r.memory->kept_for_backward_bytes
+            ? std::to_string(*r.memory->kept_for_backward_bytes)
+            : "",
         optional(r.work.flops, "{:.0f}", 1),
         optional(r.work.bytes, "{:.0f}", 1),
         optional(r.work.flops_per_second, "{:.4f}", 1e-9),

@@ -83,8 +83,11 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
                                                            : cell(device_times_text(r)))
         << " | " << core::format_duration(s.p90) << " | " << core::format_duration(s.p99) << " | "
         << (r.status == results::Status::ok ? cv_text(r) : "-") << " | " << s.count << " | "
-        << (r.memory ? core::format_bytes(r.memory->peak_bytes) : "-") << " | "
-        << (r.memory ? std::to_string(r.memory->allocations) : "-") << " | "
+        << (r.memory ? core::format_bytes(r.memory->peak_bytes) : "-")
+        << (r.memory && r.memory->kept_for_backward_bytes
+                ? ", kept for backward " + core::format_bytes(*r.memory->kept_for_backward_bytes)
+                : "")
+        << " | " << (r.memory ? std::to_string(r.memory->allocations) : "-") << " | "
         << rate(r.work.flops_per_second) << " | " << rate(r.work.bytes_per_second) << " | "
         << (r.work.percent_of_peak
                 ? fmt::format("{:.1f}% {}", *r.work.percent_of_peak, r.work.bound)

@@ -87,6 +87,8 @@ MemoryChange judge_memory(const std::optional<MemoryStats>& base,
   };
   judge("peak", base->peak_bytes, now->peak_bytes);
   judge("total", base->total_bytes, now->total_bytes);
+  if (base->kept_for_backward_bytes && now->kept_for_backward_bytes)
+    judge("kept for backward", *base->kept_for_backward_bytes, *now->kept_for_backward_bytes);
   if (!grew.empty()) {
     out.verdict = MemoryVerdict::more;
     grew.insert(grew.end(), shrank.begin(), shrank.end());

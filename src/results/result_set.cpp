@@ -161,6 +161,8 @@ Json to_json(const CaseResult& result) {
     if (result.memory->device_peak_reserved_bytes) {
       out["memory"]["device_peak_reserved_bytes"] = *result.memory->device_peak_reserved_bytes;
     }
+    if (result.memory->kept_for_backward_bytes)
+      out["memory"]["kept_for_backward_bytes"] = *result.memory->kept_for_backward_bytes;
   } else {
     out["memory"] = nullptr;
   }
@@ -328,6 +330,10 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       if (m.contains("device_peak_reserved_bytes")) {
         result.memory->device_peak_reserved_bytes =
             integer_field(m, "device_peak_reserved_bytes", 0, where);
+      }
+      if (m.contains("kept_for_backward_bytes")) {
+        result.memory->kept_for_backward_bytes =
+            integer_field(m, "kept_for_backward_bytes", 0, where);
       }
     }
     if (json.contains("work") && json["work"].is_object()) {

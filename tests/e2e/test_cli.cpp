@@ -185,6 +185,28 @@ TEST_F(Cli, BackwardAddsBackwardCases) {
   EXPECT_EQ(json["cases"][1]["status"], "ok");
 }
 
+TEST_F(Cli, TrainAddsATrainingStepWithWhatForwardKeepsForBackward) {
+  const std::string out = m_dir.file("train.json");
+  const auto r =
+      opbench("run --config " + k_data + "/tiny.csv --ops mm --train --output " + out + k_quick);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Json json = read_json(out);
+  ASSERT_EQ(json["cases"].size(), 2u);
+  const Json& step = json["cases"][1];
+  EXPECT_EQ(step["direction"], "train");
+  EXPECT_EQ(step["status"], "ok") << step["message"];
+  EXPECT_EQ(step["timing"]["call_path"], "train");
+  // The forward case keeps nothing for backward; the step's forward keeps its output.
+  EXPECT_FALSE(json["cases"][0]["memory"].contains("kept_for_backward_bytes"));
+  EXPECT_GT(step["memory"]["kept_for_backward_bytes"].get<std::int64_t>(), 0);
+  // Every view says it: a csv column, the Markdown table.
+  const auto csv = opbench("export --input " + out + " --format csv");
+  ASSERT_EQ(csv.code, 0) << csv.err;
+  EXPECT_NE(csv.out.find(",kept_for_backward_bytes,"), std::string::npos);
+  const auto md = opbench("export --input " + out + " --format md");
+  EXPECT_NE(md.out.find("kept for backward"), std::string::npos) << md.out;
+}
+
 TEST_F(Cli, StagesRunCheckedAgainstEagerAndMakeTheStageTable) {
   const std::string out = m_dir.file("stages.json");
   const auto r = opbench("run --samples bbox2delta --stage eager,script,fused,graph --output " +

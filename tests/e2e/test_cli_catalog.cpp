@@ -43,24 +43,26 @@ TEST_F(Cli, DocsSampleListIsTheGeneratedOne) {
          "between its markers";
 }
 
-TEST_F(Cli, EverySampleRunsForwardAndEveryDifferentiableOneBackward) {
-  // Through the driver, as a user runs them: each sample's backward differentiates the inputs it
-  // names (a layer's running statistics would make LibTorch refuse, as conv_bn's once did).
+TEST_F(Cli, EverySampleRunsForwardAndEveryDifferentiableOneBackwardAndTrain) {
+  // Through the driver, as a user runs them: each sample's backward and training step
+  // differentiate the inputs it names (a layer's running statistics would make LibTorch refuse,
+  // as conv_bn's once did).
   const auto list = opbench("list --kind sample --json");
   ASSERT_EQ(list.code, 0) << list.err;
   std::string names;
   for (const auto& s : Json::parse(list.out))
     names += (names.empty() ? "" : ",") + s.at("name").get<std::string>();
   const std::string out = m_dir.file("samples.json");
-  const auto r = opbench("run --samples " + names +
-                         " --backward --repetitions 1 --no-memory --output " + out + k_quick);
+  const auto r =
+      opbench("run --samples " + names +
+              " --backward --train --repetitions 1 --no-memory --output " + out + k_quick);
   EXPECT_EQ(r.code, 0) << r.err;
-  std::set<std::string> differentiated;
+  std::set<std::string> differentiated, trained;
   const Json results = read_json(out);
   for (const auto& c : results.at("cases")) {
     const auto field = [&](const char* key) { return c.at(key).get<std::string>(); };
     if (field("status") == "skipped") {
-      EXPECT_EQ(field("direction"), "backward") << field("case_id");
+      EXPECT_NE(field("direction"), "forward") << field("case_id");
       EXPECT_NE(field("message").find("backward is not timed"), std::string::npos)
           << field("case_id");
       continue;
@@ -68,8 +70,11 @@ TEST_F(Cli, EverySampleRunsForwardAndEveryDifferentiableOneBackward) {
     EXPECT_EQ(field("status"), "ok") << field("case_id") << ": " << field("message");
     if (field("direction") == "backward")
       differentiated.insert(field("name"));
+    if (field("direction") == "train")
+      trained.insert(field("name"));
   }
   EXPECT_GE(differentiated.size(), 62u);
+  EXPECT_EQ(trained, differentiated);
 }
 
 TEST_F(Cli, UnknownOpAndMissingGpuAreUsageErrors) {

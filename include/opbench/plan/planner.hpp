@@ -30,7 +30,8 @@ struct PlanOptions {
   std::vector<int> threads{1};
   std::vector<std::string> memory_formats{"contiguous"}; // "channels_last" only for 4-d/5-d inputs
   bool backward = false; // add a backward case after each forward case
-  // Stages of each forward case (results::stage_names); backward cases run eager only.
+  bool train = false;    // add a training-step case (Direction::train) after those
+  // Stages of each forward case (results::stage_names); backward and train cases run eager only.
   std::vector<results::Stage> stages{results::Stage::eager};
   // Sample sizes and parameters swept by name (--axis NAME=VALUES): each catalogue case of a
   // sample with that axis or parameter, once per value (several: every combination; duplicates

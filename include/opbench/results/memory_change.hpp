@@ -3,8 +3,9 @@
 // reporter (exec/memory_probe.hpp) counts a call's bytes exactly, and on one LibTorch build,
 // device, dtype and inputs a call allocates the same bytes every time (no difference in peak,
 // total or allocations over 45 A/A pairs of 372 CPU cases: docs/nightly-log.md, "Memory
-// verdicts"). So a change is a change: `more memory` when the call's peak or total bytes grew by
-// more than the tolerance, `less memory` when one shrank and neither grew, `same` within it, and
+// verdicts"). So a change is a change: `more memory` when the call's peak or total bytes (or a
+// training step's bytes kept for backward) grew by more than the tolerance, `less memory` when one
+// shrank and none grew, `same` within it, and
 // `unknown` (saying why) when either side was not probed or the runs are not comparable (another
 // LibTorch, another input seed). Used by `compare` (two files) and the nightly gate (tonight
 // against the newest comparable night of the history). docs/nightly.md#memory.

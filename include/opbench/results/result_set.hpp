@@ -25,6 +25,10 @@ struct MemoryStats {
   // CUDA only: the caching allocator's own peaks (reset before the probe; inputs included).
   std::optional<std::int64_t> device_peak_allocated_bytes;
   std::optional<std::int64_t> device_peak_reserved_bytes;
+  // Training steps (Direction::train) only: the bytes the forward under autograd still holds when
+  // backward starts (what autograd saved for backward and the forward's outputs), above the
+  // level before it: the activation memory a batch size is chosen by.
+  std::optional<std::int64_t> kept_for_backward_bytes;
 };
 
 // Where a case's wall-clock time went besides its timed blocks (TimingInfo::total_time), in

@@ -15,8 +15,10 @@ namespace opbench::results {
 // What a case runs: an operator the dispatcher knows, a long-tail sample, a whole model.
 enum class Kind { op, sample, model };
 
-// Which pass a case times.
-enum class Direction { forward, backward };
+// Which pass a case times: the forward call (no autograd recording); the backward pass alone over
+// a retained graph; a training step, the forward under autograd and then its backward, as one
+// timed call (docs/training.md).
+enum class Direction { forward, backward, train };
 
 // How the computation runs (exec/stages.hpp): ATen calls from C++; the case traced to a
 // TorchScript graph, fusion off; that graph with a fuser; the eager calls as one CUDA graph; the
@@ -27,9 +29,21 @@ enum class Stage { eager, script, fused, graph, inductor };
 enum class Status { ok, error, skipped };
 
 // How opbench called the case (timing.call_path): the dispatcher's boxed call, the typed
-// (unboxed) call as at::op makes it, autograd's backward, a sample's body, a model's forward, or
+// (unboxed) call as at::op makes it, autograd's backward, a training step (boxed forward under
+// autograd, then its backward), a sample's body, a model's forward, or
 // a stage's runner.
-enum class CallPath { boxed, typed, gradient, sample, model, script, fused, graph, inductor };
+enum class CallPath {
+  boxed,
+  typed,
+  gradient,
+  train,
+  sample,
+  model,
+  script,
+  fused,
+  graph,
+  inductor
+};
 
 // What a case's samples time (timing.measures): the host clock around back-to-back calls (CPU);
 // the host clock with a synchronize per block (--timer host); a call's host time (CUDA calls that
@@ -63,7 +77,9 @@ template <> struct NameTable<results::Kind> {
 
 template <> struct NameTable<results::Direction> {
   static constexpr std::pair<results::Direction, std::string_view> k_names[] = {
-      {results::Direction::forward, "forward"}, {results::Direction::backward, "backward"}};
+      {results::Direction::forward, "forward"},
+      {results::Direction::backward, "backward"},
+      {results::Direction::train, "train"}};
 };
 
 template <> struct NameTable<results::Stage> {
@@ -85,10 +101,10 @@ template <> struct NameTable<results::Status> {
 template <> struct NameTable<results::CallPath> {
   static constexpr std::pair<results::CallPath, std::string_view> k_names[] = {
       {results::CallPath::boxed, "boxed"},       {results::CallPath::typed, "typed"},
-      {results::CallPath::gradient, "gradient"}, {results::CallPath::sample, "sample"},
-      {results::CallPath::model, "model"},       {results::CallPath::script, "script"},
-      {results::CallPath::fused, "fused"},       {results::CallPath::graph, "graph"},
-      {results::CallPath::inductor, "inductor"}};
+      {results::CallPath::gradient, "gradient"}, {results::CallPath::train, "train"},
+      {results::CallPath::sample, "sample"},     {results::CallPath::model, "model"},
+      {results::CallPath::script, "script"},     {results::CallPath::fused, "fused"},
+      {results::CallPath::graph, "graph"},       {results::CallPath::inductor, "inductor"}};
 };
 
 template <> struct NameTable<results::Measures> {

@@ -77,13 +77,16 @@ TEST(Planner, AxesFiltersAndStableIds) {
   options.ops = {"nope"};
   EXPECT_THROW(plan::make_plan(catalog, options), UsageError);
 
-  // Stages are an axis of forward cases; backward runs eager only.
+  // Stages are an axis of forward cases; backward and training steps run eager only.
   options = plan::PlanOptions{};
   options.ops = {"mul"};
   options.backward = true;
+  options.train = true;
   options.stages = {results::Stage::eager, results::Stage::script, results::Stage::fused};
   const auto staged = plan::make_plan(catalog, options);
-  ASSERT_EQ(staged.size(), 4u);
+  ASSERT_EQ(staged.size(), 5u);
+  EXPECT_EQ(staged[4].case_id, "mul/self=4,other=4/float32/cpu/t1/train");
+  EXPECT_EQ(staged[4].direction, results::Direction::train);
   EXPECT_EQ(staged[0].case_id, "mul/self=4,other=4/float32/cpu/t1/forward");
   EXPECT_EQ(staged[1].case_id, "mul/self=4,other=4/float32/cpu/t1/forward/script");
   EXPECT_EQ(staged[1].stage, results::Stage::script);

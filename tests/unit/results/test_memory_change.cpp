@@ -36,6 +36,19 @@ TEST(MemoryChange, MoreOfOneKindAndLessOfTheOtherIsMore) {
   EXPECT_NE(c.reason.find("total"), std::string::npos);
 }
 
+TEST(MemoryChange, ATrainingStepKeepingMoreForBackwardIsMore) {
+  // The same peak and total, but the forward keeps one more intermediate until backward.
+  MemoryStats before = bytes(8192, 8192), after = bytes(8192, 8192);
+  before.kept_for_backward_bytes = 4096;
+  after.kept_for_backward_bytes = 6144;
+  const auto c = judge_memory(before, after, "cpu", "");
+  EXPECT_EQ(c.verdict, MemoryVerdict::more);
+  EXPECT_NE(c.reason.find("kept for backward"), std::string::npos) << c.reason;
+  // Only one side measured it (a forward case, or an older file): the rest decides.
+  after.kept_for_backward_bytes.reset();
+  EXPECT_EQ(judge_memory(before, after, "cpu", "").verdict, MemoryVerdict::same);
+}
+
 TEST(MemoryChange, OnCudaTheAllocatorsRoundingIsTheSame) {
   const std::int64_t tolerance = memory_tolerance("cuda:0", 4);
   EXPECT_EQ(tolerance, 4 * 512 + (1 << 20));
