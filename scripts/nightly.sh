@@ -28,7 +28,9 @@
 # e.g. "--effect-floor 0.05"), OPBENCH_CONFIRM_ARGS (extra arguments of the confirmation runs),
 # OPBENCH_BASELINE_BIN (the previous build's binary: confirm A/B against it; default
 # NIGHTLY_DIR/opbench.previous), OPBENCH_KEEP_PREVIOUS (0: neither keep nor use it), OPBENCH_AB_ROUNDS,
-# OPBENCH_SECOND_LOOK (0: no second look).
+# OPBENCH_SECOND_LOOK (0: no second look), OPBENCH_NIGHT_RESULT (a night already measured, e.g.
+# merged shards: judge and add it instead of running step 1; OPBENCH_NIGHT_RUN_CODE its runs' exit
+# code; scripts/nightly-slurm.sh sets both).
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 opbench="${OPBENCH:-$here/build/src/opbench}"
@@ -44,17 +46,26 @@ if [ -z "$baseline_bin" ] && [ "${OPBENCH_KEEP_PREVIOUS:-1}" != 0 ] && [ -x "$pr
   baseline_bin="$previous"
 fi
 
-stamp="$(date -u +%Y%m%d-%H%M%S)"
-out="$dir/nightly-$stamp.json"
-n=1
-while [ -e "$out" ]; do out="$dir/nightly-$stamp-$n.json"; n=$((n + 1)); done
-base="${out%.json}"
+if [ -n "${OPBENCH_NIGHT_RESULT:-}" ]; then
+  # A night measured elsewhere (the merged shards of scripts/nightly-slurm.sh): judged and added
+  # from here on as if this script had run it; OPBENCH_NIGHT_RUN_CODE is its runs' exit code.
+  out="$OPBENCH_NIGHT_RESULT"
+  [ -f "$out" ] || { echo "nightly: OPBENCH_NIGHT_RESULT '$out' is not a file" >&2; exit 2; }
+  base="${out%.json}"
+  run_code="${OPBENCH_NIGHT_RUN_CODE:-0}"
+else
+  stamp="$(date -u +%Y%m%d-%H%M%S)"
+  out="$dir/nightly-$stamp.json"
+  n=1
+  while [ -e "$out" ]; do out="$dir/nightly-$stamp-$n.json"; n=$((n + 1)); done
+  base="${out%.json}"
 
-"$opbench" run "$@" --output "$out"
-run_code=$?
-if [ "$run_code" -ge 2 ] || [ ! -f "$out" ]; then
-  echo "nightly: opbench run failed with exit code $run_code" >&2
-  exit "$run_code"
+  "$opbench" run "$@" --output "$out"
+  run_code=$?
+  if [ "$run_code" -ge 2 ] || [ ! -f "$out" ]; then
+    echo "nightly: opbench run failed with exit code $run_code" >&2
+    exit "$run_code"
+  fi
 fi
 
 gate_code=0
