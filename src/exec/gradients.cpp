@@ -85,14 +85,27 @@ Workload training_workload(TensorFunction function) {
     throw SkipCase("no input to differentiate (no floating-point tensor input that is not "
                    "written in place)");
   }
-  // One forward now: which outputs are differentiable, and the ones that seed their gradients
-  // (made once, outside the timed calls, as the loss's own gradient would be).
+  // One step now: which outputs are differentiable, the ones that seed their gradients (made
+  // once, outside the timed calls, as the loss's own gradient would be), and whether LibTorch
+  // can differentiate the computation at all: one it cannot is no failure of the case.
   s->f.restore();
-  for (const at::Tensor& out : requiring_grad(s->f.body(s->f.inputs)))
-    s->grad_outputs.push_back(at::ones_like(out));
-  if (s->grad_outputs.empty()) {
-    throw SkipCase("no differentiable output (the computation has no derivative for these "
-                   "inputs)");
+  try {
+    const std::vector<at::Tensor> first = requiring_grad(s->f.body(s->f.inputs));
+    for (const at::Tensor& out : first)
+      s->grad_outputs.push_back(at::ones_like(out));
+    if (s->grad_outputs.empty()) {
+      throw SkipCase("no differentiable output (the computation has no derivative for these "
+                     "inputs)");
+    }
+    torch::autograd::grad(first, s->grad_inputs, s->grad_outputs, /*retain_graph=*/false,
+                          /*create_graph=*/false, /*allow_unused=*/true);
+  } catch (const c10::Error& e) {
+    const std::string what = e.what_without_backtrace();
+    if (what.find("is not implemented") != std::string::npos ||
+        what.find("is not differentiable") != std::string::npos) {
+      throw SkipCase("no derivative: " + what.substr(0, what.find('\n')));
+    }
+    throw;
   }
   Workload w;
   w.input_bytes = tensor_bytes(s->f.inputs);

@@ -141,16 +141,6 @@ TensorFunction operator_function(const results::Case& c, bool for_training = fal
       for_training ? keep_written_out_of_autograd(*call) : std::vector<at::Tensor>{};
   TensorFunction f;
   f.restore = restore_of(*call); // the inputs below are the call's own tensors
-  if (!written.empty()) {
-    // A written input joins the step's graph (add_(self, other) gives self a grad_fn): cut it off
-    // before the next step, or every step would differentiate through all the steps before it.
-    f.restore.run = [run = f.restore.run, written] {
-      for (at::Tensor t : written)
-        t.detach_();
-      if (run)
-        run();
-    };
-  }
   std::vector<std::size_t> positions;
   for (std::size_t i = 0; i < call->args.size(); ++i) {
     if (call->args[i].isTensor() && call->args[i].toTensor().defined()) {
@@ -158,7 +148,12 @@ TensorFunction operator_function(const results::Case& c, bool for_training = fal
       f.inputs.push_back(call->args[i].toTensor());
     }
   }
-  f.body = [call, positions](const std::vector<at::Tensor>& inputs) {
+  f.body = [call, positions, written](const std::vector<at::Tensor>& inputs) {
+    // Training: a written input joined the last step's graph (add_(self, other) gives self a
+    // grad_fn); cut it off, or each step would differentiate through every step before it (a
+    // metadata change: no data moves).
+    for (at::Tensor t : written)
+      t.detach_();
     std::vector<c10::IValue> stack(call->args.begin(), call->args.end());
     for (std::size_t k = 0; k < positions.size(); ++k)
       stack[positions[k]] = inputs[k];

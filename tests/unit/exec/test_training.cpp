@@ -70,6 +70,23 @@ TEST(Training, AnInPlaceOperatorStillDifferentiatesWhatItDoesNotWrite) {
   EXPECT_EQ(r.timing.restored, std::vector<std::string>{"self"});
 }
 
+TEST(Training, InPlaceStepsDoNotChainThroughEarlierSteps) {
+  // mul_(self, other): self is written, other differentiated, and mul saves both; were self not
+  // cut off from the last step's graph, the second step would backward through a freed one.
+  const auto r =
+      run_case(train_case("mul_", {{"self", "32x32"}, {"other", "32x32"}}), quick_exec_options());
+  ASSERT_EQ(r.status, results::Status::ok) << r.message;
+  EXPECT_GT(r.samples.size(), 1u);
+}
+
+TEST(Training, AnOperatorWithoutADerivativeIsSkippedSayingSo) {
+  const auto r =
+      run_case(train_case("floor_divide", {{"self", "16"}, {"other", "16"}}), quick_exec_options());
+  EXPECT_EQ(r.status, results::Status::skipped) << r.message;
+  EXPECT_EQ(r.message.rfind("no derivative: ", 0), 0u) << r.message;
+  EXPECT_EQ(r.message.find('\n'), std::string::npos) << r.message;
+}
+
 TEST(Training, IntegerInputsAreSkipped) {
   const auto r =
       run_case(train_case("bitwise_not", {{"self", {{"shape", {4}}, {"dtype", "int64"}}}}),
