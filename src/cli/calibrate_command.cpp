@@ -1,6 +1,7 @@
 // `opbench calibrate`: this machine's peaks, measured through LibTorch itself, stored for `run`.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "commands.hpp"
@@ -8,8 +9,10 @@
 #include "opbench/core/dtype.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
+#include "opbench/core/units.hpp"
 #include "opbench/cost/roofline.hpp"
 #include "opbench/exec/context.hpp"
+#include "opbench/exec/device_support.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/host_allocator.hpp"
 #include "opbench/plan/planner.hpp"
@@ -79,6 +82,18 @@ int calibrate(const CalibrateOptions& options, const GlobalOptions& global) {
             3 * bytes /
             median_of("add.out", {{"self", vector}, {"other", vector}, {"out", vector}}, dtype,
                       device, t, options.seconds);
+        // The hierarchical roofline's levels (CPU): a copy_ whose source and destination fill
+        // half of each data cache, so both stay in it between calls.
+        if (device == "cpu") {
+          for (const auto& [level, capacity] : exec::cpu_data_caches()) {
+            const std::int64_t m = std::max<std::int64_t>(1, capacity / 4 / element_bytes);
+            const Json small = Json::array({m});
+            const double moved = 2.0 * static_cast<double>(m * element_bytes);
+            peaks.caches.push_back({level, capacity,
+                                    moved / median_of("copy_", {{"self", small}, {"src", small}},
+                                                      dtype, device, t, options.seconds)});
+          }
+        }
         const Json square = Json::array({options.gemm_n, options.gemm_n});
         const double g = static_cast<double>(options.gemm_n);
         peaks.gemm_flops = 2 * g * g * g /
@@ -95,6 +110,10 @@ int calibrate(const CalibrateOptions& options, const GlobalOptions& global) {
                                  device, dtype, t, peaks.copy_bandwidth / 1e9,
                                  peaks.triad_bandwidth / 1e9, options.gemm_n, options.gemm_n,
                                  peaks.gemm_flops / 1e9, peaks.ridge());
+        for (const auto& c : peaks.caches) {
+          std::cout << fmt::format("  {} ({}): copy {:.1f} GB/s\n", c.level,
+                                   core::format_bytes(c.bytes), c.bandwidth / 1e9);
+        }
       }
     }
   }

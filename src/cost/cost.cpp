@@ -205,6 +205,11 @@ const std::vector<std::string>& reduction_ops() {
 
 Cost estimate(const CallShapes& call) {
   Cost cost;
+  const std::string name = base_name(call.op);
+  const bool fills_nothing =
+      name == "empty" || name == "empty_like" || name == "empty_strided" || name == "new_empty";
+  if (call.view || fills_nothing)
+    return cost; // no data moved, no arithmetic
   for (const auto& t : call.inputs)
     cost.bytes += static_cast<double>(t.bytes());
   for (const auto& t : call.outputs)

@@ -1,5 +1,6 @@
 #include "opbench/cost/roofline.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -35,6 +36,10 @@ PeakStore PeakStore::load(const std::string& path) {
       p.triad_bandwidth = e.at("triad_bandwidth").get<double>();
       p.gemm_flops = e.at("gemm_flops").get<double>();
       p.context = e.value("context", Json::object());
+      for (const auto& c : e.value("caches", Json::array())) {
+        p.caches.push_back({c.at("level").get<std::string>(), c.at("bytes").get<std::int64_t>(),
+                            c.at("bandwidth").get<double>()});
+      }
       store.m_entries.push_back(p);
     }
   } catch (const nlohmann::json::exception& e) {
@@ -47,12 +52,16 @@ PeakStore PeakStore::load(const std::string& path) {
 void PeakStore::save(const std::string& path) const {
   Json peaks = Json::array();
   for (const auto& p : m_entries) {
+    Json caches = Json::array();
+    for (const auto& c : p.caches)
+      caches.push_back({{"level", c.level}, {"bytes", c.bytes}, {"bandwidth", c.bandwidth}});
     peaks.push_back({{"device", p.device},
                      {"dtype", p.dtype},
                      {"threads", p.threads},
                      {"copy_bandwidth", p.copy_bandwidth},
                      {"triad_bandwidth", p.triad_bandwidth},
                      {"gemm_flops", p.gemm_flops},
+                     {"caches", caches},
                      {"context", p.context}});
   }
   core::write_atomically(path, Json({{"schema_version", 1}, {"peaks", peaks}}).dump(2) + "\n");
@@ -125,28 +134,52 @@ std::string default_peaks_path() {
   return base + "/opbench/peaks.json";
 }
 
+std::pair<std::string, double> memory_ceiling(const Peaks& peaks, double bytes) {
+  for (const auto& c : peaks.caches) {
+    if (c.bandwidth > 0 && bytes <= static_cast<double>(c.bytes))
+      return {c.level, std::max(c.bandwidth, peaks.memory_bandwidth())};
+  }
+  return {"DRAM", peaks.memory_bandwidth()};
+}
+
 void apply_roofline(WorkInfo& work, double median_seconds, const Peaks* peaks) {
   if (!(median_seconds > 0) || !std::isfinite(median_seconds))
     return;
+  if (work.bytes && *work.bytes == 0 && (!work.flops || *work.flops == 0)) {
+    work.bound = k_no_data_bound; // a view or an unfilled factory: no roof applies
+    return;
+  }
   if (work.flops)
     work.flops_per_second = *work.flops / median_seconds;
   if (work.bytes)
     work.bytes_per_second = *work.bytes / median_seconds;
   if (work.flops && work.bytes && *work.bytes > 0)
     work.intensity = *work.flops / *work.bytes;
-  if (peaks == nullptr)
+  if (peaks == nullptr || peaks->memory_bandwidth() <= 0)
     return;
   work.peaks = peaks->device + "/" + peaks->dtype + "/t" + std::to_string(peaks->threads);
-  if (work.intensity && peaks->gemm_flops > 0 && peaks->memory_bandwidth() > 0) {
-    const bool memory_bound = *work.intensity < peaks->ridge();
+  const auto [level, bandwidth] = memory_ceiling(*peaks, work.bytes.value_or(0));
+  if (work.intensity && peaks->gemm_flops > 0) {
+    const bool memory_bound = *work.intensity < peaks->gemm_flops / bandwidth;
     work.bound = memory_bound ? "memory" : "compute";
-    work.percent_of_peak = memory_bound ? 100.0 * *work.bytes_per_second / peaks->memory_bandwidth()
+    work.percent_of_peak = memory_bound ? 100.0 * *work.bytes_per_second / bandwidth
                                         : 100.0 * *work.flops_per_second / peaks->gemm_flops;
-  } else if (!work.flops && work.bytes_per_second && peaks->memory_bandwidth() > 0) {
+    if (memory_bound)
+      work.ceiling = level;
+  } else if (!work.flops && work.bytes_per_second) {
     // No FLOPs rule: data movement is all that is known, so the memory roof is the only one to
     // hold the case against, and the bound says so.
     work.bound = k_bytes_only_bound;
-    work.percent_of_peak = 100.0 * *work.bytes_per_second / peaks->memory_bandwidth();
+    work.percent_of_peak = 100.0 * *work.bytes_per_second / bandwidth;
+    work.ceiling = level;
+  }
+  if (work.percent_of_peak && *work.percent_of_peak > 100.0) {
+    work.over_peak =
+        work.ceiling.empty()
+            ? "faster than the calibrated mm: the FLOPs rule counts more than the kernel computes"
+            : "faster than a copy within " + work.ceiling +
+                  ": the call moves fewer bytes than the lower bound counts (an input it does not "
+                  "read in full), or its data stays in a faster level between calls";
   }
 }
 

@@ -160,6 +160,11 @@ void record_top(const at::RecordFunction& fn, RecordedCall& call) {
   const auto schema = fn.operator_schema();
   call.op = name->overload_name.empty() ? name->name : name->name + "." + name->overload_name;
   call.shapes.op = call.op;
+  const auto& returns = schema->returns();
+  call.shapes.view =
+      !returns.empty() && std::all_of(returns.begin(), returns.end(), [](const auto& r) {
+        return r.alias_info() != nullptr && !r.alias_info()->isWrite();
+      });
   const auto inputs = fn.inputs();
   const auto& arguments = schema->arguments();
   // The interpreter may hand over more stack values than the schema has arguments (the module

@@ -4,8 +4,10 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #if OPBENCH_WITH_CUDA
 #include <ATen/cuda/CUDAContext.h>
@@ -83,6 +85,46 @@ std::int64_t flush_bytes(const std::string& device) {
   return last_level_cache_bytes();
 }
 
+namespace {
+
+// "48K" -> 49152; 0 when unreadable.
+long cache_size_bytes(const std::string& text) {
+  if (text.empty())
+    return 0;
+  long value = std::atol(text.c_str());
+  if (text.back() == 'K')
+    value *= 1024;
+  if (text.back() == 'M')
+    value *= 1024 * 1024;
+  return value;
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, std::int64_t>> cpu_data_caches() {
+  std::vector<std::pair<int, std::int64_t>> found;
+  for (int i = 0; i < 8; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i);
+    std::ifstream level_in(dir + "/level"), type_in(dir + "/type"), size_in(dir + "/size");
+    int level = 0;
+    std::string type, text;
+    if (!(level_in >> level) || !(type_in >> type) || !(size_in >> text) || type == "Instruction")
+      continue;
+    if (const long bytes = cache_size_bytes(text); bytes > 0)
+      found.emplace_back(level, bytes);
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  for (const auto& [level, bytes] : found) {
+    std::string name = "L";
+    name += std::to_string(level);
+    if (level == 1)
+      name += 'd';
+    out.emplace_back(std::move(name), bytes);
+  }
+  return out;
+}
+
 std::int64_t last_level_cache_bytes() {
   // The kernel's list first: one instance of the highest level (e.g. "32768K" for one CCD's L3).
   // glibc's sysconf reads CPUID, which a guest on AMD may see as the whole host's L3 (here 320 MiB
@@ -96,11 +138,7 @@ std::int64_t last_level_cache_bytes() {
     std::string text;
     if (!(level_in >> level) || !(size_in >> text) || text.empty())
       continue;
-    long value = std::atol(text.c_str());
-    if (text.back() == 'K')
-      value *= 1024;
-    if (text.back() == 'M')
-      value *= 1024 * 1024;
+    const long value = cache_size_bytes(text);
     if (level > best_level || (level == best_level && value > bytes)) {
       best_level = level;
       bytes = value;

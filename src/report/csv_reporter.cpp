@@ -31,7 +31,7 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
          "max_us,stddev_us,pooled_cv,iqr_us,peak_bytes,total_bytes,allocations,kept_for_backward_"
          "bytes,"
          "flops,bytes,"
-         "gflops_per_s,gb_per_s,intensity,bound,percent_of_peak,measures,cpu_time_us,"
+         "gflops_per_s,gb_per_s,intensity,bound,percent_of_peak,ceiling,measures,cpu_time_us,"
          "batch_time_us\n";
   auto fraction = [](double v) { return std::isfinite(v) ? fmt::format("{:.5f}", v) : ""; };
   for (const auto& r : set.cases) {
@@ -84,6 +84,7 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
         optional(r.work.intensity, "{:.4f}", 1),
         r.work.bound,
         optional(r.work.percent_of_peak, "{:.2f}", 1),
+        core::csv_field(r.work.ceiling),
         core::name_of(r.timing.measures),
         r.timing.cpu_times.empty() ? "" : micros(stats::median(r.timing.cpu_times)),
         r.timing.batch_times.empty() ? "" : micros(stats::median(r.timing.batch_times))};

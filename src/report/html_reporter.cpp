@@ -194,7 +194,8 @@ void write_cases(const results::ResultSet& set, const std::string& report_dir, s
         << (r.memory ? core::format_bytes(r.memory->peak_bytes) : "-") << "</td>";
     out << "<td data-v=\"" << num(r.work.percent_of_peak.value_or(k_nan)) << "\">"
         << (r.work.percent_of_peak
-                ? fmt::format("{:.1f}% {}", *r.work.percent_of_peak, esc(r.work.bound))
+                ? fmt::format("{:.1f}% {}{}", *r.work.percent_of_peak, esc(r.work.bound),
+                              r.work.ceiling.empty() ? "" : " (" + esc(r.work.ceiling) + ")")
                 : "-")
         << "</td></tr>\n";
   }
@@ -225,8 +226,12 @@ std::map<std::string, Roofs> roofs_of(const results::ResultSet& set) {
     Roofs& roofs = out[key];
     roofs.points.push_back(&r);
     if (w.percent_of_peak && *w.percent_of_peak > 0) {
-      if (w.bound == "memory" && w.bytes_per_second)
-        roofs.bandwidth = *w.bytes_per_second * 100 / *w.percent_of_peak;
+      // Each memory-bound case has the roof of its level (cost::memory_ceiling); the chart
+      // draws the lowest of them, DRAM's where some case reaches it.
+      if (w.bound == "memory" && w.bytes_per_second) {
+        const double bandwidth = *w.bytes_per_second * 100 / *w.percent_of_peak;
+        roofs.bandwidth = roofs.bandwidth > 0 ? std::min(roofs.bandwidth, bandwidth) : bandwidth;
+      }
       if (w.bound == "compute")
         roofs.flops = *w.flops_per_second * 100 / *w.percent_of_peak;
     }

@@ -90,7 +90,8 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
         << " | " << (r.memory ? std::to_string(r.memory->allocations) : "-") << " | "
         << rate(r.work.flops_per_second) << " | " << rate(r.work.bytes_per_second) << " | "
         << (r.work.percent_of_peak
-                ? fmt::format("{:.1f}% {}", *r.work.percent_of_peak, r.work.bound)
+                ? fmt::format("{:.1f}% {}{}", *r.work.percent_of_peak, r.work.bound,
+                              r.work.ceiling.empty() ? "" : " (" + r.work.ceiling + ")")
                 : "-")
         << " |\n";
   }
@@ -113,6 +114,20 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
     }
   } else if (!set.context.contains("peaks_file") || set.context["peaks_file"].is_null()) {
     out << "\n% of roof needs calibrated peaks: run `opbench calibrate` once on this machine.\n";
+  }
+  // Cases over their roof, each with its reason (cost::apply_roofline).
+  bool over_header = false;
+  for (const auto& r : set.cases) {
+    if (r.work.over_peak.empty())
+      continue;
+    if (!over_header) {
+      out << "\n## Over the roof (over 100% of the calibrated peak, and why)\n\n"
+          << "| case | % of roof | why |\n|---|---:|---|\n";
+      over_header = true;
+    }
+    out << "| `" << cell(r.c.case_id) << "` | "
+        << fmt::format("{:.1f}% {}", r.work.percent_of_peak.value_or(0), r.work.ceiling) << " | "
+        << cell(r.work.over_peak) << " |\n";
   }
   if (set.summary.contains("warning")) {
     out << "\n**Warning**: " << cell(set.summary["warning"].get<std::string>()) << "\n";

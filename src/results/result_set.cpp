@@ -178,6 +178,10 @@ Json to_json(const CaseResult& result) {
   optional_number("intensity", result.work.intensity);
   work["bound"] = result.work.bound;
   optional_number("percent_of_peak", result.work.percent_of_peak);
+  if (!result.work.ceiling.empty())
+    work["ceiling"] = result.work.ceiling;
+  if (!result.work.over_peak.empty())
+    work["over_peak"] = result.work.over_peak;
   work["peaks"] = result.work.peaks;
   work["aten_calls"] = result.work.aten_calls ? Json(*result.work.aten_calls) : Json(nullptr);
   out["work"] = work;
@@ -351,6 +355,8 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       result.work.intensity = read("intensity");
       result.work.bound = w.value("bound", std::string());
       result.work.percent_of_peak = read("percent_of_peak");
+      result.work.ceiling = w.value("ceiling", std::string());
+      result.work.over_peak = w.value("over_peak", std::string());
       result.work.peaks = w.value("peaks", std::string());
       if (w.contains("aten_calls") && w["aten_calls"].is_number_integer()) {
         result.work.aten_calls = integer_field(w, "aten_calls", 0, where);

@@ -1,8 +1,11 @@
 #pragma once
 // The work a call does: FLOPs by a stated rule per operator family, and bytes moved as a stated
 // lower bound (every input tensor read once plus every output tensor written once; outputs that
-// alias an input, views and in-place results, are not counted again). FLOPs are absent where no
-// rule is known: never guessed. Pure functions of shapes; no LibTorch.
+// alias an input, views and in-place results, are not counted again). Calls that move no data
+// count 0 bytes: a view (every output of its schema aliases an input without writing it: `t`,
+// `split`, `view_as`, `expand`) and a factory that fills nothing (`empty`, `empty_like`,
+// `empty_strided`, `new_empty`). FLOPs are absent where no rule is known: never guessed. Pure
+// functions of shapes; no LibTorch.
 //
 // Rules (forward; a multiply-add is 2 FLOPs):
 //   mm (M,K)x(K,N): 2MNK; bmm: 2BMNK; addmm: 2MNK + MN; baddbmm/addbmm: 2BMNK + MN per output
@@ -39,6 +42,9 @@ struct CallShapes {
   Json arguments = Json::object(); // every bound argument (for stride, groups, transposed, ...)
   std::vector<TensorInfo> inputs;  // every tensor argument (list elements too), in order
   std::vector<TensorInfo> outputs; // outputs that do not alias an input
+  // Every output of the schema is a view of an input (an alias annotation without a write,
+  // `Tensor(a) self -> Tensor(a)`): the call reads and writes no tensor data.
+  bool view = false;
 };
 
 struct Cost {

@@ -3,8 +3,10 @@
 // intensity (FLOPs per byte) against the ridge point (peak FLOP/s / peak bytes/s) says whether
 // it is memory- or compute-bound, and the relevant peak gives its percentage.
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "opbench/core/json.hpp"
@@ -12,14 +14,24 @@
 
 namespace opbench::cost {
 
+// One level of the memory hierarchy as `opbench calibrate` measured it: its capacity (one
+// instance, as the kernel lists it for cpu0) and a copy's bandwidth with source and destination
+// filling half of it (read + write bytes per second, through one ATen call: copy_).
+struct CacheCeiling {
+  std::string level;      // "L1d", "L2", "L3"
+  std::int64_t bytes = 0; // capacity
+  double bandwidth = 0;   // bytes/s
+};
+
 struct Peaks {
   std::string device; // "cpu", "cuda:0"
   std::string dtype;  // "float32"
   int threads = 1;
-  double copy_bandwidth = 0;     // bytes/s of a large copy (read + write)
-  double triad_bandwidth = 0;    // bytes/s of a large a + b (two reads, one write)
-  double gemm_flops = 0;         // FLOP/s of a large mm
-  Json context = Json::object(); // where and when they were measured
+  double copy_bandwidth = 0;        // bytes/s of a large copy (read + write)
+  double triad_bandwidth = 0;       // bytes/s of a large a + b (two reads, one write)
+  double gemm_flops = 0;            // FLOP/s of a large mm
+  std::vector<CacheCeiling> caches; // CPU data caches, smallest first (none on CUDA yet)
+  Json context = Json::object();    // where and when they were measured
 
   double memory_bandwidth() const { return std::max(copy_bandwidth, triad_bandwidth); }
   double ridge() const { return gemm_flops / memory_bandwidth(); } // FLOP per byte
@@ -57,7 +69,15 @@ PeakStore peaks_for(const PeakStore& store, const Json& run_context,
 // $OPBENCH_PEAKS, else ${XDG_CACHE_HOME:-$HOME/.cache}/opbench/peaks.json.
 std::string default_peaks_path();
 
-// Fills the rates of `work` from the median time, and with `peaks` the bound and % of peak.
+// The memory roof of a call that moves `bytes`: the smallest calibrated cache level that holds
+// them (its bandwidth, or DRAM's where that is higher: a small copy_ pays its dispatch), else
+// "DRAM" and memory_bandwidth().
+std::pair<std::string, double> memory_ceiling(const Peaks& peaks, double bytes);
+
+// Fills the rates of `work` from the median time, and with `peaks` the bound and % of peak: a
+// hierarchical roofline, each case against the roof of the memory level its bytes fit (its
+// ridge point the mm peak over that level's bandwidth), as Intel Advisor and Nsight Compute draw
+// it. A case over 100% gets the reason in WorkInfo::over_peak.
 void apply_roofline(WorkInfo& work, double median_seconds, const Peaks* peaks);
 
 } // namespace opbench::cost

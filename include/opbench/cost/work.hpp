@@ -11,6 +11,8 @@ namespace opbench::cost {
 // The bound of a case with bytes but no FLOP count: its % of peak is of the memory roof alone,
 // which is all that can be said without knowing where it sits on the roofline.
 inline constexpr const char* k_bytes_only_bound = "memory (bytes only)";
+// The bound of a call that moves no data and computes nothing (a view, `empty`): no roof applies.
+inline constexpr const char* k_no_data_bound = "no data moved";
 
 // The work of one call and the rates it ran at (see cost/cost.hpp for the rules); absent
 // values are unknown, never guessed.
@@ -23,6 +25,12 @@ struct WorkInfo {
   std::optional<double> intensity;        // flops / bytes
   std::string bound;                      // "memory", "compute" or k_bytes_only_bound
   std::optional<double> percent_of_peak;  // of the bound's peak
+  // Memory-bound cases: the level of the memory hierarchy whose calibrated bandwidth is the roof,
+  // the smallest that holds the call's bytes ("L1d", "L2", "L3"; "DRAM" past them all or without
+  // calibrated caches). Empty for compute-bound cases.
+  std::string ceiling;
+  // Why percent_of_peak is over 100, said for every such case; "" at or under 100.
+  std::string over_peak;
   std::string peaks;                      // which calibrated peaks: "cpu/float32/t2"
   std::optional<std::int64_t> aten_calls; // top-level ATen calls of one invocation
 };

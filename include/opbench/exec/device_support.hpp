@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "opbench/core/json.hpp"
 
@@ -30,5 +32,10 @@ std::int64_t flush_bytes(const std::string& device);
 // One instance of the CPU's last-level cache, as the kernel lists it for cpu0 (sysfs), else as
 // glibc says, else 32 MiB.
 std::int64_t last_level_cache_bytes();
+
+// The CPU's data caches as the kernel lists them for cpu0 (sysfs: data and unified ones, one
+// instance each), smallest level first: {"L1d", 49152}, {"L2", 2097152}, {"L3", ...}. Empty where
+// the kernel lists none.
+std::vector<std::pair<std::string, std::int64_t>> cpu_data_caches();
 
 } // namespace opbench::exec

@@ -107,6 +107,60 @@ TEST(Cost, UnknownFlopsAreAbsentButBytesAreKnown) {
                    16); // float16
 }
 
+TEST(Cost, ViewsAndUnfilledFactoriesMoveNoData) {
+  // t of 3072x768 floats: a view, 0 bytes (it was charged 2 x 9.4 MB, "171,208% of peak").
+  CallShapes view = call("aten::t", {t("self", {3072, 768})}, {});
+  view.view = true;
+  EXPECT_DOUBLE_EQ(estimate(view).bytes, 0);
+  EXPECT_FALSE(estimate(view).flops.has_value());
+  // empty allocates and fills nothing; zeros writes what it fills.
+  EXPECT_DOUBLE_EQ(estimate(call("aten::empty.memory_format", {}, {t("", {1024})})).bytes, 0);
+  EXPECT_DOUBLE_EQ(estimate(call("aten::zeros", {}, {t("", {1024})})).bytes, 4096);
+  // An in-place call (its output aliases self, written): self read and written, counted once.
+  EXPECT_DOUBLE_EQ(estimate(call("aten::relu_", {t("self", {256})}, {})).bytes, 1024);
+}
+
+TEST(Roofline, EachCaseAgainstTheLevelItsBytesFit) {
+  Peaks peaks;
+  peaks.copy_bandwidth = 10e9;
+  peaks.gemm_flops = 100e9;
+  peaks.caches = {{"L1d", 48 << 10, 200e9}, {"L2", 2 << 20, 60e9}, {"L3", 32 << 20, 5e9}};
+  EXPECT_EQ(memory_ceiling(peaks, 1000).first, "L1d");
+  EXPECT_EQ(memory_ceiling(peaks, 48 << 10).first, "L1d");
+  EXPECT_EQ(memory_ceiling(peaks, (48 << 10) + 1).first, "L2");
+  EXPECT_DOUBLE_EQ(memory_ceiling(peaks, 1 << 20).second, 60e9);
+  // A level measured slower than DRAM (a small copy_ pays its dispatch) is held to DRAM's roof.
+  EXPECT_EQ(memory_ceiling(peaks, 4 << 20).first, "L3");
+  EXPECT_DOUBLE_EQ(memory_ceiling(peaks, 4 << 20).second, 10e9);
+  EXPECT_EQ(memory_ceiling(peaks, 64 << 20).first, "DRAM");
+
+  // 1 MiB in 20 us: 52 GB/s, 524% of DRAM's roof but 87% of L2's, where it lives.
+  cost::WorkInfo in_l2;
+  in_l2.flops = 1 << 18;
+  in_l2.bytes = 1 << 20;
+  apply_roofline(in_l2, 20e-6, &peaks);
+  EXPECT_EQ(in_l2.bound, "memory");
+  EXPECT_EQ(in_l2.ceiling, "L2");
+  EXPECT_NEAR(*in_l2.percent_of_peak, 100.0 * (1 << 20) / 20e-6 / 60e9, 1e-9);
+  EXPECT_TRUE(in_l2.over_peak.empty());
+
+  // Over its level's roof: said, with the reason.
+  cost::WorkInfo over;
+  over.bytes = 1 << 20;
+  apply_roofline(over, 1e-6, &peaks);
+  EXPECT_EQ(over.bound, "memory (bytes only)");
+  EXPECT_GT(*over.percent_of_peak, 100.0);
+  EXPECT_NE(over.over_peak.find("L2"), std::string::npos) << over.over_peak;
+
+  // A view: no roof, no rate.
+  cost::WorkInfo view;
+  view.bytes = 0;
+  apply_roofline(view, 1e-7, &peaks);
+  EXPECT_EQ(view.bound, "no data moved");
+  EXPECT_FALSE(view.percent_of_peak.has_value());
+  EXPECT_FALSE(view.bytes_per_second.has_value());
+}
+
 TEST(Roofline, MemoryAndComputeBound) {
   Peaks peaks;
   peaks.copy_bandwidth = 10e9;
@@ -160,6 +214,7 @@ TEST(PeakStore, SaveLoadFindReplace) {
   p.copy_bandwidth = 1e10;
   p.triad_bandwidth = 2e10;
   p.gemm_flops = 3e11;
+  p.caches = {{"L1d", 49152, 1e11}, {"L2", 2 << 20, 5e10}};
   store.put(p);
   p.gemm_flops = 4e11;
   store.put(p); // same key: replaced
@@ -170,6 +225,9 @@ TEST(PeakStore, SaveLoadFindReplace) {
   ASSERT_EQ(back.entries().size(), 2u);
   ASSERT_NE(back.find("cpu", "float32", 2), nullptr);
   EXPECT_DOUBLE_EQ(back.find("cpu", "float32", 2)->gemm_flops, 4e11);
+  ASSERT_EQ(back.find("cpu", "float32", 2)->caches.size(), 2u);
+  EXPECT_EQ(back.find("cpu", "float32", 2)->caches[1].level, "L2");
+  EXPECT_DOUBLE_EQ(back.find("cpu", "float32", 2)->caches[1].bandwidth, 5e10);
   EXPECT_EQ(back.find("cpu", "float16", 2), nullptr);
   EXPECT_THROW(PeakStore::load(dir.write("bad.json", "{\"peaks\": [{}]}")), std::exception);
 }

@@ -3,7 +3,9 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "input_memo.hpp"
@@ -334,6 +336,32 @@ TEST(CallRecorder, WorkIsTheSumOverTheCalls) {
   const Recording some = record_aten_calls([&] { (void)at::nonzero(at::mm(a, b)); });
   EXPECT_FALSE(work_of(some.calls).flops.has_value());
   EXPECT_GT(work_of(some.calls).bytes, 0);
+}
+
+// The schema says which calls are views: they move no bytes (docs/roofline.md).
+TEST(CallRecorder, ViewsMoveNoBytesAndCopiesDo) {
+  const at::Tensor a = at::rand({64, 32});
+  for (const auto& [name, code] : std::vector<std::pair<std::string, std::function<void()>>>{
+           {"t", [&] { (void)a.t(); }},
+           {"split", [&] { (void)a.split(16); }},
+           {"unbind", [&] { (void)a.unbind(0); }},
+           {"view_as", [&] { (void)a.view_as(a); }},
+           {"expand", [&] {
+              (void)a.expand({2, 64, 32});
+            }}}) {
+    const Recording r = record_aten_calls(code);
+    ASSERT_FALSE(r.calls.empty()) << name;
+    EXPECT_TRUE(r.calls[0].shapes.view) << name;
+    EXPECT_DOUBLE_EQ(work_of(r.calls).bytes, 0) << name;
+  }
+  // clone reads and writes every element; relu_ writes its input in place (no view).
+  const Recording clone = record_aten_calls([&] { (void)a.clone(); });
+  EXPECT_FALSE(clone.calls[0].shapes.view);
+  EXPECT_DOUBLE_EQ(work_of(clone.calls).bytes, 2.0 * 64 * 32 * 4);
+  at::Tensor b = a.clone();
+  const Recording in_place = record_aten_calls([&] { (void)b.relu_(); });
+  EXPECT_FALSE(in_place.calls[0].shapes.view);
+  EXPECT_DOUBLE_EQ(work_of(in_place.calls).bytes, 64.0 * 32 * 4);
 }
 
 } // namespace

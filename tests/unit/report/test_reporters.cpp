@@ -318,9 +318,11 @@ TEST(EveryOutput, APercentOfPeakFromBytesAloneIsLabelledSo) {
   peaks.gemm_flops = 1e11;
   cost::apply_roofline(r.work, 1e-3, &peaks);
   ASSERT_TRUE(r.work.percent_of_peak.has_value());
-  EXPECT_NE(render("md", set).find("| 10.0% memory (bytes only) |"), std::string::npos);
-  EXPECT_NE(render("html", set).find(">10.0% memory (bytes only)</td>"), std::string::npos);
-  EXPECT_NE(render("csv", set).find(",memory (bytes only),10.00,"), std::string::npos);
+  // ... against the roof of the level its bytes fit: DRAM, with no cache calibrated.
+  EXPECT_EQ(r.work.ceiling, "DRAM");
+  EXPECT_NE(render("md", set).find("| 10.0% memory (bytes only) (DRAM) |"), std::string::npos);
+  EXPECT_NE(render("html", set).find(">10.0% memory (bytes only) (DRAM)</td>"), std::string::npos);
+  EXPECT_NE(render("csv", set).find(",memory (bytes only),10.00,DRAM,"), std::string::npos);
   EXPECT_NE(render("json", set).find("\"bound\": \"memory (bytes only)\""), std::string::npos);
 }
 
