@@ -165,6 +165,43 @@ std::optional<std::pair<double, std::string>> flops_of(const CallShapes& call) {
   return std::nullopt;
 }
 
+// Calls that read only what an index names, not the whole table: every output element read
+// once and written once, and the index (and offsets, weights) read; nullopt for other calls.
+//   index_select, gather, take, embedding: 2 * bytes(out) + bytes(index)
+//   embedding_bag: numel(indices) rows of weight read, bytes(out) written, indices and offsets
+//   (and per_sample_weights) read
+//   diag of a matrix: its diagonal read and written (2 * bytes(out))
+std::optional<double> indexed_read_bytes(const CallShapes& call, const std::string& name) {
+  const std::string plain =
+      !name.empty() && name.back() == '_' ? name.substr(0, name.size() - 1) : name;
+  auto bytes_of = [&](const char* argument) {
+    const TensorInfo* t = input(call, argument);
+    return t != nullptr ? static_cast<double>(t->bytes()) : 0.0;
+  };
+  const double out = call.outputs.empty() ? 0.0 : static_cast<double>(call.outputs[0].bytes());
+  if (plain == "index_select" || plain == "gather" || plain == "take")
+    return input(call, "index") != nullptr ? std::optional<double>(2 * out + bytes_of("index"))
+                                           : std::nullopt;
+  if (plain == "embedding")
+    return input(call, "indices") != nullptr ? std::optional<double>(2 * out + bytes_of("indices"))
+                                             : std::nullopt;
+  if (plain == "embedding_bag" || plain == "_embedding_bag") {
+    const TensorInfo* weight = input(call, "weight");
+    const TensorInfo* indices = input(call, "indices");
+    if (weight == nullptr || indices == nullptr || weight->shape.size() != 2)
+      return std::nullopt;
+    const double rows = static_cast<double>(indices->numel()) *
+                        static_cast<double>(weight->shape[1] * weight->element_bytes);
+    return rows + out + bytes_of("indices") + bytes_of("offsets") + bytes_of("per_sample_weights");
+  }
+  if (plain == "diag" || plain == "diagonal_copy") {
+    const TensorInfo* self = input(call, "self");
+    if (self != nullptr && self->shape.size() == 2)
+      return 2 * out;
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 std::int64_t TensorInfo::numel() const {
@@ -210,10 +247,19 @@ Cost estimate(const CallShapes& call) {
       name == "empty" || name == "empty_like" || name == "empty_strided" || name == "new_empty";
   if (call.view || fills_nothing)
     return cost; // no data moved, no arithmetic
-  for (const auto& t : call.inputs)
-    cost.bytes += static_cast<double>(t.bytes());
-  for (const auto& t : call.outputs)
-    cost.bytes += static_cast<double>(t.bytes());
+  const bool like = name.size() > 5 && name.compare(name.size() - 5, 5, "_like") == 0;
+  if (const auto indexed = indexed_read_bytes(call, name)) {
+    cost.bytes = *indexed;
+  } else if (like) {
+    // ones_like, zeros_like, full_like, rand_like: `self` gives a shape, no data is read.
+    for (const auto& t : call.outputs)
+      cost.bytes += static_cast<double>(t.bytes());
+  } else {
+    for (const auto& t : call.inputs)
+      cost.bytes += static_cast<double>(t.bytes());
+    for (const auto& t : call.outputs)
+      cost.bytes += static_cast<double>(t.bytes());
+  }
   if (const auto flops = flops_of(call)) {
     cost.flops = flops->first;
     cost.flops_rule = flops->second;

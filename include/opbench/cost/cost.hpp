@@ -4,8 +4,12 @@
 // alias an input, views and in-place results, are not counted again). Calls that move no data
 // count 0 bytes: a view (every output of its schema aliases an input without writing it: `t`,
 // `split`, `view_as`, `expand`) and a factory that fills nothing (`empty`, `empty_like`,
-// `empty_strided`, `new_empty`). FLOPs are absent where no rule is known: never guessed. Pure
-// functions of shapes; no LibTorch.
+// `empty_strided`, `new_empty`). Calls that read what an index names read that, not the whole
+// table: `index_select`, `gather`, `take`, `embedding` count 2 * bytes(out) + bytes(index);
+// `embedding_bag` the indexed rows of its weight, its output and its index tensors; `diag` of a
+// matrix 2 * bytes(out). A `*_like` factory reads no data of its `self` (only its shape): its
+// output's bytes. FLOPs are absent where no rule is known: never guessed. Pure functions
+// of shapes; no LibTorch.
 //
 // Rules (forward; a multiply-add is 2 FLOPs):
 //   mm (M,K)x(K,N): 2MNK; bmm: 2BMNK; addmm: 2MNK + MN; baddbmm/addbmm: 2BMNK + MN per output
