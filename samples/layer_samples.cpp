@@ -1,10 +1,19 @@
 // Network layers: MMEditing's partial convolution and the fused conv / linear patterns.
 #include <ATen/core/grad_mode.h>
 
+#include <array>
+
 #include "layer_ops.hpp"
 #include "registry.hpp"
 
 namespace opbench::samples {
+
+// 2-d convolutions spell out both dimensions of stride, padding and dilation, as PyTorch's
+// Python does (its argument parser widens `1` to [1, 1]). C++'s `1` is the list [1]: ATen
+// widens it, but a graph traced from it carries [1], and oneDNN Graph's fuser refuses such a
+// convolution ("dimensions are invalid"), which Python code never shows it.
+constexpr std::array<std::int64_t, 2> k_stride{1, 1}, k_dilation{1, 1}, k_no_padding{0, 0},
+    k_same_padding{1, 1};
 
 at::Tensor partialconv2d(const at::Tensor& input, const at::Tensor& mask, const at::Tensor& weight,
                          const at::Tensor& bias) {
@@ -12,23 +21,25 @@ at::Tensor partialconv2d(const at::Tensor& input, const at::Tensor& mask, const 
   at::Tensor updated, ratio;
   {
     at::NoGradGuard no_grad;
-    updated = at::conv2d(mask, at::ones({1, 1, weight.size(2), weight.size(3)}, mask.options()));
+    updated = at::conv2d(mask, at::ones({1, 1, weight.size(2), weight.size(3)}, mask.options()), {},
+                         k_stride, k_no_padding, k_dilation);
     ratio = static_cast<double>(k) / (updated + 1e-8);
     updated = updated.clamp(0, 1);
     ratio = ratio * updated;
   }
-  const auto raw = at::conv2d(input * mask, weight, bias);
+  const auto raw = at::conv2d(input * mask, weight, bias, k_stride, k_no_padding, k_dilation);
   const auto b = bias.view({1, -1, 1, 1});
   return ((raw - b) * ratio + b) * updated;
 }
 
 at::Tensor conv_relu(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b) {
-  return at::relu(at::conv2d(x, w, b, 1, 1));
+  return at::relu(at::conv2d(x, w, b, k_stride, k_same_padding, k_dilation));
 }
 
 at::Tensor conv_bn(const at::Tensor& x, const at::Tensor& w, const at::Tensor& gamma,
                    const at::Tensor& beta, const at::Tensor& mean, const at::Tensor& var) {
-  return at::batch_norm(at::conv2d(x, w, {}, 1, 1), gamma, beta, mean, var, false, 0.1, 1e-5, true);
+  return at::batch_norm(at::conv2d(x, w, {}, k_stride, k_same_padding, k_dilation), gamma, beta,
+                        mean, var, false, 0.1, 1e-5, true);
 }
 
 at::Tensor linear_gelu(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b) {

@@ -156,9 +156,10 @@ at::Tensor gradient_loss(const at::Tensor& student, const at::Tensor& teacher,
   // The module's Sobel convolutions: fixed weights.
   const auto kx = sobel_x.detach(), ky = sobel_y.detach();
   const auto groups = teacher.size(1);
+  // Stride, padding and dilation for both dimensions, as Python passes them (layer_samples.cpp).
   const auto normalised_gradients = [&](const at::Tensor& x) {
-    const auto gx = at::conv2d(x, kx, {}, 1, 1, 1, groups);
-    const auto gy = at::conv2d(x, ky, {}, 1, 1, 1, groups);
+    const auto gx = at::conv2d(x, kx, {}, {1, 1}, {1, 1}, {1, 1}, groups);
+    const auto gy = at::conv2d(x, ky, {}, {1, 1}, {1, 1}, {1, 1}, groups);
     const auto magnitude = at::sqrt(gx.pow(2) + gy.pow(2) + 1e-5);
     return std::make_pair(gx / magnitude, gy / magnitude);
   };
@@ -174,7 +175,9 @@ at::Tensor edge_smooth_loss(const at::Tensor& logits, const at::Tensor& edge_log
                             double loss_weight) {
   auto edge = edge_labels.unsqueeze(1).to(logits.scalar_type());
   edge = edge.masked_fill(edge != 1, 0);
-  edge = at::conv2d(edge, at::ones({1, 1, k, k}, edge.options()), {}, 1, k >> 1);
+  // Stride, padding and dilation for both dimensions, as Python passes them (layer_samples.cpp).
+  edge = at::conv2d(edge, at::ones({1, 1, k, k}, edge.options()), {}, {1, 1}, {k >> 1, k >> 1},
+                    {1, 1});
   edge = edge.masked_fill(edge > m, m);
   // The original computes the edge probabilities whatever its weight type; "gs" weighs by the
   // labels' edges alone.

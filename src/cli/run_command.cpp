@@ -184,9 +184,14 @@ int run(RunOptions& options, const GlobalOptions& global) {
   }
   const run::RunOutcome outcome =
       session.run(cases, output, global.command_line, console(settings.process_label));
-  std::cout << fmt::format("{} case(s): {} ok, {} error, {} skipped; results: {}\n", outcome.cases,
-                           outcome.ok, outcome.failed, outcome.skipped, outcome.output);
-  return outcome.failed > 0 ? k_exit_case_failed : k_exit_ok;
+  std::cout << fmt::format("{} case(s): {} ok, {} error, {} skipped{}; results: {}\n",
+                           outcome.cases, outcome.ok, outcome.failed, outcome.skipped,
+                           outcome.compiler_failed > 0
+                               ? fmt::format(", {} compiler failed", outcome.compiler_failed)
+                               : "",
+                           outcome.output);
+  // A case that did not run as asked, opbench's error or a compiler's, fails the run.
+  return outcome.failed + outcome.compiler_failed > 0 ? k_exit_case_failed : k_exit_ok;
 }
 
 } // namespace

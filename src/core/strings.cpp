@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 
 namespace opbench::core {
@@ -74,6 +75,21 @@ std::uint64_t stable_hash(std::string_view text) {
     hash *= 1099511628211ULL;
   }
   return hash;
+}
+
+std::string file_name_of(std::string_view text) {
+  std::string name;
+  for (char ch : text) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' ||
+                      ch == '=' || ch == ',';
+    name += keep ? ch : '_';
+  }
+  if (name.size() > 150)
+    name.resize(150);
+  char hash[9];
+  std::snprintf(hash, sizeof hash, "%08llx",
+                static_cast<unsigned long long>(stable_hash(text) & 0xffffffffu));
+  return name + "-" + hash;
 }
 
 std::vector<std::string> nearest(std::string_view word, const std::vector<std::string>& known,

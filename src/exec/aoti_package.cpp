@@ -35,17 +35,31 @@ std::string compiler_python() {
   return chosen != nullptr && *chosen != '\0' ? chosen : OPBENCH_DEFAULT_PYTHON;
 }
 
-// Where packages are kept between runs: $OPBENCH_CACHE_DIR, else $XDG_CACHE_HOME/opbench, else
-// ~/.cache/opbench; then aoti/.
-static std::string package_cache() {
+std::string cache_dir() {
   const char* own = std::getenv("OPBENCH_CACHE_DIR");
   const char* xdg = std::getenv("XDG_CACHE_HOME");
   const char* home = std::getenv("HOME");
-  const std::string root = own != nullptr && *own != '\0'   ? std::string(own)
-                           : xdg != nullptr && *xdg != '\0' ? std::string(xdg) + "/opbench"
-                           : home != nullptr                ? std::string(home) + "/.cache/opbench"
-                                                            : std::string("/tmp/opbench-cache");
-  return root + "/aoti";
+  return own != nullptr && *own != '\0'   ? std::string(own)
+         : xdg != nullptr && *xdg != '\0' ? std::string(xdg) + "/opbench"
+         : home != nullptr                ? std::string(home) + "/.cache/opbench"
+                                          : std::string("/tmp/opbench-cache");
+}
+
+std::string keep_compiler_text(const std::string& case_id, const std::string& text) {
+  const std::string dir = cache_dir() + "/failures";
+  const std::string path = dir + "/" + core::file_name_of(case_id) + ".txt";
+  try {
+    core::create_directories(dir);
+    core::write_atomically(path, text + "\n");
+  } catch (const std::exception&) {
+    return "";
+  }
+  return path;
+}
+
+// Where packages are kept between runs.
+static std::string package_cache() {
+  return cache_dir() + "/aoti";
 }
 
 // The version's release (`2.15.0` of `2.15.0+cu130`).
@@ -137,8 +151,7 @@ std::string aoti_package(const results::Case& c, torch::jit::Graph& graph,
   if (code == 3)
     throw SkipCase("the trace cannot be exported: " + last);
   if (code != 0) {
-    throw Error("stage inductor: AOTInductor failed (exit " + std::to_string(code) + "): " + last +
-                " (see " + errors + ")");
+    throw CompilerFailed("AOTInductor failed (exit " + std::to_string(code) + "): " + last, said);
   }
   std::rename(partial.c_str(), package.c_str());
   for (const std::string& made : {trace_path, inputs_path, errors})

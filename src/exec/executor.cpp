@@ -87,6 +87,14 @@ results::CaseResult run_case(const results::Case& c, const ExecOptions& options)
     Workload workload = make_workload(c, options.repetition == 0);
     result.timing.spent.inputs = seconds_since(start);
     drive(c, options, workload, result);
+  } catch (const CompilerFailed& failed) {
+    result = results::CaseResult{};
+    result.c = c;
+    result.timing.target_noise = options.measure.target_noise;
+    result.status = results::Status::compiler_failed;
+    const std::string kept = keep_compiler_text(c.case_id, failed.full);
+    result.message = "stage " + core::name_of(c.stage) + ": " + core::first_line(failed.what()) +
+                     (kept.empty() ? "" : " (its whole text: " + kept + ")");
   } catch (const SkipCase& skip) {
     result = results::CaseResult{};
     result.c = c;

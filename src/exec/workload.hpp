@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "opbench/exec/executor.hpp"
@@ -80,6 +81,23 @@ std::int64_t tensor_bytes(const std::vector<at::Tensor>& tensors);
 struct SkipCase : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// Thrown by a stage when its compiler fails on the case (results::Status::compiler_failed):
+// what() is one line, `full` the compiler's whole text (its trace), which the executor keeps in
+// a file (compiler_text_file) and names.
+struct CompilerFailed : std::runtime_error {
+  CompilerFailed(const std::string& line, std::string full_text)
+      : std::runtime_error(line), full(std::move(full_text)) {}
+  std::string full;
+};
+
+// opbench's cache between runs: $OPBENCH_CACHE_DIR, else $XDG_CACHE_HOME/opbench, else
+// ~/.cache/opbench (AOTInductor packages under aoti/, compilers' texts under failures/).
+std::string cache_dir();
+
+// Writes `text` to cache_dir()/failures/<case id, made a file name>-<hash>.txt and returns the
+// path; "" when it cannot be written.
+std::string keep_compiler_text(const std::string& case_id, const std::string& text);
 
 // The workload of a planned case (its inputs made on its device from its seed). `first`: the
 // case's first repetition, where a stage other than eager is checked against eager, and a variant

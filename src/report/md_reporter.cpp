@@ -45,13 +45,16 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
     if (ctx.contains(key))
       out << "- **" << key << "**: " << cell(context_value(ctx, key)) << "\n";
   }
-  std::size_t ok = 0, errors = 0, skipped = 0;
+  std::size_t ok = 0, errors = 0, skipped = 0, compiler_failed = 0;
   for (const auto& r : set.cases) {
-    (r.status == results::Status::ok      ? ok
-     : r.status == results::Status::error ? errors
-                                          : skipped)++;
+    (r.status == results::Status::ok                ? ok
+     : r.status == results::Status::error           ? errors
+     : r.status == results::Status::compiler_failed ? compiler_failed
+                                                    : skipped)++;
   }
-  out << fmt::format("- **cases**: {} ok, {} error, {} skipped\n", ok, errors, skipped);
+  out << fmt::format("- **cases**: {} ok, {} error, {} skipped{}\n", ok, errors, skipped,
+                     compiler_failed > 0 ? fmt::format(", {} compiler failed", compiler_failed)
+                                         : "");
   out << "- **time**: the case's time, the estimator (`fastest-third`: the mean of the fastest "
          "third of the "
          "repetition medians; `min`: the fastest one; `median`: their median) over the repetition "

@@ -31,12 +31,13 @@ namespace {
 // The run's summary, with a warning when many cases were noisy (results::noisy), naming what may
 // explain it (load at start, CPU frequency governor, the threads the cases used).
 Json run_summary(std::size_t cases, std::size_t ok, std::size_t failed, std::size_t skipped,
-                 std::size_t not_reached, std::size_t noisy, std::size_t unstable,
-                 const Json& context) {
+                 std::size_t compiler_failed, std::size_t not_reached, std::size_t noisy,
+                 std::size_t unstable, const Json& context) {
   Json summary = {{"cases", cases},
                   {"ok", ok},
                   {"error", failed},
                   {"skipped", skipped},
+                  {"compiler_failed", compiler_failed},
                   {"noise_not_reached", not_reached},
                   {"noisy", noisy},
                   {"unstable", unstable}};
@@ -197,15 +198,7 @@ private:
 } // namespace
 
 std::string trace_file(const std::string& dir, const std::string& case_id) {
-  std::string name;
-  for (char ch : case_id) {
-    const bool keep = std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '-' ||
-                      ch == '=' || ch == ',';
-    name += keep ? ch : '_';
-  }
-  if (name.size() > 150)
-    name.resize(150);
-  return fmt::format("{}/{}-{:08x}.json", dir, name, core::stable_hash(case_id) & 0xffffffffu);
+  return dir + "/" + core::file_name_of(case_id) + ".json";
 }
 
 Session::Session(RunSettings settings) : m_settings(std::move(settings)) {
@@ -287,9 +280,10 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
                          peaks.find(result.c.device, result.c.dtype, result.c.threads));
     writer.append(result);
     ++finished;
-    (result.status == results::Status::ok      ? outcome.ok
-     : result.status == results::Status::error ? outcome.failed
-                                               : outcome.skipped)++;
+    (result.status == results::Status::ok                ? outcome.ok
+     : result.status == results::Status::error           ? outcome.failed
+     : result.status == results::Status::compiler_failed ? outcome.compiler_failed
+                                                         : outcome.skipped)++;
     if (result.status == results::Status::ok && !result.timing.noise_reached)
       ++not_reached;
     if (results::noisy(result))
@@ -348,8 +342,8 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
   std::vector<std::string> order;
   for (const auto& c : cases)
     order.push_back(c.case_id);
-  Json summary = run_summary(cases.size(), outcome.ok, outcome.failed, outcome.skipped, not_reached,
-                             noisy, unstable, context);
+  Json summary = run_summary(cases.size(), outcome.ok, outcome.failed, outcome.skipped,
+                             outcome.compiler_failed, not_reached, noisy, unstable, context);
   Json fastest = Json::object();
   for (const auto& [threads, seconds] : slow.fastest_canary)
     fastest[std::to_string(threads)] = seconds;

@@ -30,6 +30,11 @@ std::vector<std::string> split_list(const std::vector<std::string>& items);
 // 64-bit FNV-1a of `text`: the same on every machine and build (shards, trace and cache names).
 std::uint64_t stable_hash(std::string_view text);
 
+// A file name (no extension) for `text`, a case id: its letters, digits and . - = , kept, every
+// other character `_`, cut at 150, then `-` and the low 32 bits of stable_hash in hex, so two ids
+// never share one ("add/self=4/..." -> "add_self=4_...-1a2b3c4d"). Trace and compiler-text files.
+std::string file_name_of(std::string_view text);
+
 // The `count` words of `known` closest to `word` (Levenshtein distance, case ignored; ties in
 // `known`'s order): what "did you mean" offers for a name that matches nothing.
 std::vector<std::string> nearest(std::string_view word, const std::vector<std::string>& known,

@@ -25,8 +25,11 @@ enum class Direction { forward, backward, train };
 // trace compiled ahead of time by TorchInductor. In a stage table's order.
 enum class Stage { eager, script, fused, graph, inductor };
 
-// How a case ended.
-enum class Status { ok, error, skipped };
+// How a case ended: measured; failed (opbench's or the case's error: a bad argument, outputs
+// that differ from eager's); skipped for a reason that is no failure; or a stage's compiler (the
+// fuser, TorchScript's optimizer, AOTInductor) failed on it: the compiler's failure, named apart
+// from opbench's errors, with one line in the result and its whole text in a file the line names.
+enum class Status { ok, error, skipped, compiler_failed };
 
 // How opbench called the case (timing.call_path): the dispatcher's boxed call, the typed
 // (unboxed) call as at::op makes it, autograd's backward, a training step (boxed forward under
@@ -95,7 +98,8 @@ template <> struct NameTable<results::Status> {
   static constexpr std::pair<results::Status, std::string_view> k_names[] = {
       {results::Status::ok, "ok"},
       {results::Status::error, "error"},
-      {results::Status::skipped, "skipped"}};
+      {results::Status::skipped, "skipped"},
+      {results::Status::compiler_failed, "compiler failed"}};
 };
 
 template <> struct NameTable<results::CallPath> {

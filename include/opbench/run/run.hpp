@@ -33,10 +33,11 @@ struct RunObserver {
 struct RunOutcome {
   std::size_t cases = 0;
   std::size_t ok = 0;
-  std::size_t failed = 0;
+  std::size_t failed = 0; // status error
   std::size_t skipped = 0;
-  std::string output; // the result file written
-  Json summary;       // the result file's summary
+  std::size_t compiler_failed = 0; // a stage's compiler failed (results::Status::compiler_failed)
+  std::string output;              // the result file written
+  Json summary;                    // the result file's summary
 };
 
 class Session {

@@ -25,6 +25,15 @@ TEST(Strings, FirstLine) {
   EXPECT_EQ(first_line(""), "");
 }
 
+TEST(Strings, FileNameOfACaseIdKeepsItReadableAndApart) {
+  const std::string a = file_name_of("add/self=4,other=4/float32/cpu/t1/forward");
+  EXPECT_EQ(a.rfind("add_self=4,other=4_float32_cpu_t1_forward-", 0), 0u) << a;
+  EXPECT_EQ(a.size(), std::string("add_self=4,other=4_float32_cpu_t1_forward-").size() + 8);
+  // Ids that differ only where characters become `_` still get two names.
+  EXPECT_NE(file_name_of("a/b"), file_name_of("a:b"));
+  EXPECT_EQ(file_name_of(std::string(400, 'x')).size(), 150u + 1 + 8);
+}
+
 TEST(Strings, TrimJoin) {
   EXPECT_EQ(trim("  x y \t"), "x y");
   EXPECT_EQ(join({"a", "b", "c"}, "/"), "a/b/c");
