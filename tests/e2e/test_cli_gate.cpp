@@ -52,7 +52,7 @@ TEST_F(Cli, NightlyScriptJudgesEachNightAgainstTheHistory) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1100)); // another date for the next night
   }
   int results = 0, first_reports = 0, gates = 0;
-  std::string last_gate;
+  std::string last_gate, last_gate_name;
   for (const std::string& path : core::list_directory(m_dir.file("nightly"))) {
     const std::string name = core::filename(path);
     auto ends = [&](const std::string& suffix) {
@@ -61,9 +61,11 @@ TEST_F(Cli, NightlyScriptJudgesEachNightAgainstTheHistory) {
     };
     if (ends(".gate.md")) {
       ++gates;
-      const std::string text = testing::read_text(path);
-      if (text.find("3 same") != std::string::npos)
-        last_gate = text;
+      // The third night's report (names carry the UTC time).
+      if (name > last_gate_name) {
+        last_gate_name = name;
+        last_gate = testing::read_text(path);
+      }
     } else if (ends(".md")) {
       ++first_reports;
     } else if (name.rfind("nightly-", 0) == 0 && name.find('.') == name.size() - 5 &&
@@ -79,8 +81,10 @@ TEST_F(Cli, NightlyScriptJudgesEachNightAgainstTheHistory) {
   EXPECT_TRUE(core::path_exists(m_dir.file("nightly/opbench.previous")));
   EXPECT_EQ(gates, 2); // the next two are judged; the third against two nights
   EXPECT_NE(last_gate.find("No candidate tonight."), std::string::npos) << last_gate;
-  EXPECT_NE(last_gate.find("0 slower, 0 faster, 3 same, 0 unknown"), std::string::npos)
-      << last_gate;
+  // No false alarm. A case is `same` or, on a loaded machine (ctest -j2 beside it), `unknown`
+  // when its quick night was unstable (repetition medians over 3x apart): never slower or faster.
+  EXPECT_NE(last_gate.find("0 slower, 0 faster, "), std::string::npos) << last_gate;
+  EXPECT_NE(last_gate.find("0 more memory, 0 less, 3 same"), std::string::npos) << last_gate;
   const auto show = opbench("history show --db " + db + " --format json");
   ASSERT_EQ(show.code, 0) << show.err;
   const Json history = Json::parse(show.out);
