@@ -309,7 +309,7 @@ at::Tensor softgauss_loss_weight(const at::Tensor& scores, const at::Tensor& lab
     heatmap = heatmap.masked_fill(ignore, 0);
     heatmaps[i].copy_(heatmap / (heatmap.sum() + 1e-10));
   }
-  return heatmaps;
+  return heatmaps.to(scores.device()); // as the original, back on the scores' device
 }
 
 at::Tensor softgbw_loss(const at::Tensor& scores, const at::Tensor& labels, double sigma,
