@@ -9,9 +9,11 @@ One table of cases (CASES) is the single home of the fixed GPU acceptance set:
                                     CUDA-graph replays
   gpu_check.py diagnose OUT.json    where relu 64x64x128's GPU time goes over its kernel time
                                     (graph replays against the kernels inside them; see diagnose)
-  gpu_check.py verdict RESULT.json REFERENCE.json [--aa SECOND.json FIRST.json]
+  gpu_check.py verdict [--fixed F --reference R --suite S --aa-1 A --aa-2 B --stages T
+                       --train U --custom-op V]
                                     one table: opbench's GPU / CPU / batch time beside the
-                                    references, and PASS/FAIL per goal (issue #13)
+                                    references, the statuses of each run (0 errors), the A/A
+                                    spread; PASS/FAIL per goal (issues #13 and #45)
 bench/gpu_check.sh runs all of it.
 """
 import json
@@ -186,25 +188,28 @@ def median(values):
     return statistics.median(values) if values else float("nan")
 
 
-def verdict(result_path, reference_path, aa=None):
-    result = json.load(open(result_path))
-    ref = json.load(open(reference_path))
+def time_of(case):
+    return case["estimate"].get("time", case["estimate"]["median"])
+
+
+def fixed_verdict(result, ref):
+    """opbench's GPU / CPU / batch time of the fixed cases beside PyTorch's references."""
     by_name = {}
     for c in result["cases"]:
         src = c.get("source") or ""
         if src.startswith("gpu_check "):
             by_name[src[len("gpu_check "):]] = c
     ok = True
-    print(f"reference: torch {ref['torch']} on {ref['device']}")
+    print(f"fixed cases; reference: torch {ref['torch']} on {ref['device']}")
     print(f"{'case':22s} {'opbench GPU':>12s} {'CPU':>10s} {'batch':>10s} | {'profiler':>10s} {'events':>10s} "
           f"{'tub':>10s} {'graph':>10s} | goal")
     for name, op, args, size in CASES:
         c, r = by_name.get(name), ref["cases"].get(name)
-        if c is None or r is None or c.get("status") != "ok":
+        if c is None or r is None or c.get("status") != "ok" or not r.get("kernel"):
             print(f"{name:22s} missing or failed: {c and c.get('message')}")
             ok = False
             continue
-        gpu = c["estimate"].get("time", c["estimate"]["median"])
+        gpu = time_of(c)
         t = c["timing"]
         cpu, batch = t.get("cpu_time"), t.get("batch_time")
         limit = 0.10 if size == "small" else 0.02
@@ -219,33 +224,71 @@ def verdict(result_path, reference_path, aa=None):
         us = lambda v: f"{v*1e6:10.2f}" if isinstance(v, (int, float)) else f"{'-':>10s}"
         print(f"{name:22s} {us(gpu)}us {us(cpu)} {us(batch)} | {us(r['kernel'])} {us(r['events'])} {us(r['tub'])} "
               f"{us(r['graph'])} | {goal} {'PASS' if met else 'FAIL'}")
-    if aa:
-        second, first = (json.load(open(p)) for p in aa)
-        base = {c["case_id"]: c for c in first["cases"] if c.get("status") == "ok"}
-        changes, noisy, total, errors = [], 0, 0, 0
-        for c in second["cases"]:
-            if c.get("status") == "error":
-                errors += 1
-            if c.get("status") != "ok":
-                continue
+    return ok
+
+
+def statuses(label, result, show=8):
+    """Counts of each status; the errors named (the first `show`). True when none is an error."""
+    counts = {}
+    for c in result["cases"]:
+        counts[c["status"]] = counts.get(c["status"], 0) + 1
+    print(f"{label}: {len(result['cases'])} cases, " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+    errors = [c for c in result["cases"] if c["status"] == "error"]
+    for c in errors[:show]:
+        print(f"  error {c['case_id']}: {c.get('message', '')[:160]}")
+    for c in [c for c in result["cases"] if c["status"] == "compiler_failed"][:show]:
+        print(f"  compiler failed {c['case_id']}: {c.get('message', '')[:160]}")
+    return not errors
+
+
+def aa_verdict(first, second):
+    """A/A of two runs of the same cases: |ratio-1| over the cases timed by GPU time (the goal:
+    median <= 1%, p90 <= 3%), the others apart."""
+    base = {c["case_id"]: c for c in first["cases"] if c.get("status") == "ok"}
+    by_kind = {}
+    reached = total = 0
+    for c in second["cases"]:
+        b = base.get(c["case_id"])
+        if c.get("status") != "ok" or not b:
+            continue
+        kind = c["timing"].get("measures", "?")
+        by_kind.setdefault(kind, []).append(abs(time_of(c) / time_of(b) - 1))
+        if kind == "gpu":
             total += 1
-            noisy += 0 if c["timing"].get("noise_reached") else 1
-            b = base.get(c["case_id"])
-            if b:
-                changes.append(abs(c["estimate"].get("time", c["estimate"]["median"]) / b["estimate"].get("time", b["estimate"]["median"]) - 1))
-        errors += sum(1 for c in first["cases"] if c.get("status") == "error")
+            reached += 1 if c["timing"].get("noise_reached") else 0
+    ok = True
+    for kind, changes in sorted(by_kind.items()):
         changes.sort()
-        p = lambda q: changes[min(len(changes) - 1, int(q * len(changes)))] if changes else float("nan")
-        reached = 1 - noisy / total if total else 0
-        med, p90, worst = statistics.median(changes) if changes else float("nan"), p(0.9), changes[-1] if changes else float("nan")
-        print(f"default suite on the GPU, two runs: {len(changes)} cases compared, errors {errors}, "
-              f"target noise reached {reached:.1%}")
-        print(f"  A/A |ratio-1|: median {med:.2%}, p90 {p90:.2%}, worst {worst:.2%}")
-        checks = [("0 errors", errors == 0), ("≥ 90% reach target noise", reached >= 0.9),
-                  ("A/A median ≤ 2%", med <= 0.02), ("A/A p90 ≤ 8%", p90 <= 0.08), ("no case beyond ×1.25", worst <= 0.25)]
-        for label, met in checks:
-            print(f"  {label}: {'PASS' if met else 'FAIL'}")
-            ok &= met
+        p90 = changes[min(len(changes) - 1, int(0.9 * len(changes)))]
+        print(f"A/A, cases timed by {kind} time: {len(changes)}, |ratio-1| median {statistics.median(changes):.2%}, "
+              f"p90 {p90:.2%}, worst {changes[-1]:.2%}")
+        if kind == "gpu":
+            checks = [("median <= 1%", statistics.median(changes) <= 0.01), ("p90 <= 3%", p90 <= 0.03)]
+            for label, met in checks:
+                print(f"  {label}: {'PASS' if met else 'FAIL'}")
+                ok &= met
+    if total:
+        print(f"  GPU-time cases that reached their target noise: {reached / total:.1%}")
+    else:
+        print("  no case timed by GPU time: FAIL")
+        ok = False
+    return ok
+
+
+def verdict(files):
+    """Each part judged on the files it needs; a part whose files are missing fails."""
+    load = lambda key: json.load(open(files[key]))
+    parts = [(("fixed", "reference"), "fixed cases", lambda: fixed_verdict(load("fixed"), load("reference")))]
+    for key, label in (("suite", "default suite, quick"), ("stages", "stages"), ("train", "training steps"),
+                       ("custom-op", "custom operator")):
+        parts.append(((key,), label, lambda key=key, label=label: statuses(label, load(key))))
+    parts.append((("aa-1", "aa-2"), "A/A", lambda: aa_verdict(load("aa-1"), load("aa-2"))))
+    ok = True
+    for keys, label, judge in parts:
+        missing = [k for k in keys if k not in files]
+        met = judge() if not missing else False
+        print(f"{label}: {'missing ' + ', '.join(missing) + ': ' if missing else ''}{'PASS' if met else 'FAIL'}")
+        ok &= met
     print("verdict:", "PASS" if ok else "FAIL")
     return 0 if ok else 1
 
@@ -257,9 +300,8 @@ if __name__ == "__main__":
         reference(sys.argv[2])
     elif len(sys.argv) >= 3 and sys.argv[1] == "diagnose":
         diagnose(sys.argv[2])
-    elif len(sys.argv) >= 4 and sys.argv[1] == "verdict":
-        aa = sys.argv[5:7] if len(sys.argv) >= 7 and sys.argv[4] == "--aa" else None
-        sys.exit(verdict(sys.argv[2], sys.argv[3], aa))
+    elif len(sys.argv) >= 2 and sys.argv[1] == "verdict" and len(sys.argv) % 2 == 0:
+        sys.exit(verdict({k.removeprefix("--"): v for k, v in zip(sys.argv[2::2], sys.argv[3::2])}))
     else:
         print(__doc__)
         sys.exit(2)
