@@ -10,6 +10,7 @@
 #include <c10/cuda/CUDAGuard.h>
 #endif
 
+#include "cache_dir.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/log.hpp"
 #include "opbench/core/strings.hpp"

@@ -7,6 +7,30 @@
 #include "opbench/exec/memory_probe.hpp"
 
 namespace opbench::exec {
+namespace {
+
+// What every autograd workload shares: its gradients dropped by `release`, grad mode on, no
+// recording of its calls, never captured in a CUDA graph (`why`).
+template <class State>
+void autograd_workload(Workload& w, const std::shared_ptr<State>& s, results::CallPath path,
+                       const char* why) {
+  w.release = [s] { s->grads.clear(); };
+  w.call_path = path;
+  w.not_capturable = why;
+  w.grad_mode = true;
+  w.recordable = false;
+  w.state = s;
+}
+
+// Appends the tensors of `tensors` that require grad to `out`.
+void append_requiring_grad(const std::vector<at::Tensor>& tensors, std::vector<at::Tensor>& out) {
+  for (const at::Tensor& t : tensors) {
+    if (t.defined() && t.requires_grad())
+      out.push_back(t);
+  }
+}
+
+} // namespace
 
 std::vector<at::Tensor> differentiable_outputs(const std::vector<c10::IValue>& stack) {
   std::vector<at::Tensor> out;
@@ -50,37 +74,20 @@ Workload gradient_workload(std::vector<at::Tensor> outputs, std::vector<at::Tens
     s->grads = torch::autograd::grad(s->outputs, s->inputs, s->grad_outputs, /*retain_graph=*/true,
                                      /*create_graph=*/false, /*allow_unused=*/true);
   };
-  w.release = [s] { s->grads.clear(); };
-  w.call_path = results::CallPath::gradient;
-  w.not_capturable = "backward cases are not captured";
-  w.grad_mode = true;
-  w.recordable = false;
-  w.state = s;
+  autograd_workload(w, s, results::CallPath::gradient, "backward cases are not captured");
   return w;
 }
-
-namespace {
-
-std::vector<at::Tensor> requiring_grad(const std::vector<at::Tensor>& tensors) {
-  std::vector<at::Tensor> out;
-  for (const at::Tensor& t : tensors) {
-    if (t.defined() && t.requires_grad())
-      out.push_back(t);
-  }
-  return out;
-}
-
-} // namespace
 
 Workload training_workload(TensorFunction function) {
   at::AutoGradMode grad_mode(true);
   struct State {
     TensorFunction f;
     std::vector<at::Tensor> grad_inputs, grad_outputs, grads;
+    std::vector<at::Tensor> outputs; // the step's differentiable outputs, reused between calls
   };
   auto s = std::make_shared<State>();
   s->f = std::move(function);
-  s->grad_inputs = requiring_grad(s->f.inputs);
+  append_requiring_grad(s->f.inputs, s->grad_inputs);
   if (s->grad_inputs.empty()) {
     throw SkipCase("no input to differentiate (no floating-point tensor input that is not "
                    "written in place)");
@@ -90,7 +97,8 @@ Workload training_workload(TensorFunction function) {
   // can differentiate the computation at all: one it cannot is no failure of the case.
   s->f.restore();
   try {
-    const std::vector<at::Tensor> first = requiring_grad(s->f.body(s->f.inputs));
+    std::vector<at::Tensor> first;
+    append_requiring_grad(s->f.body(s->f.inputs), first);
     for (const at::Tensor& out : first)
       s->grad_outputs.push_back(at::ones_like(out));
     if (s->grad_outputs.empty()) {
@@ -110,25 +118,26 @@ Workload training_workload(TensorFunction function) {
   Workload w;
   w.input_bytes = tensor_bytes(s->f.inputs);
   w.call = [s] {
-    const std::vector<at::Tensor> outputs = requiring_grad(s->f.body(s->f.inputs));
-    s->grads = torch::autograd::grad(outputs, s->grad_inputs, s->grad_outputs,
+    s->outputs.clear(); // keeps its capacity: no allocation of ours in the timed call
+    append_requiring_grad(s->f.body(s->f.inputs), s->outputs);
+    s->grads = torch::autograd::grad(s->outputs, s->grad_inputs, s->grad_outputs,
                                      /*retain_graph=*/false, /*create_graph=*/false,
                                      /*allow_unused=*/true);
   };
-  w.release = [s] { s->grads.clear(); };
   w.kept_for_backward = [s] {
     at::AutoGradMode on(true);
     s->grads.clear();
+    s->outputs.clear();
     s->f.restore();
     std::vector<at::Tensor> outputs;
     return held_bytes([&] { outputs = s->f.body(s->f.inputs); });
   };
   w.restore = s->f.restore;
-  w.call_path = results::CallPath::train;
-  w.not_capturable = "training steps are not captured";
-  w.grad_mode = true;
-  w.recordable = false;
-  w.state = s;
+  autograd_workload(w, s, results::CallPath::train, "training steps are not captured");
+  w.release = [s] {
+    s->grads.clear();
+    s->outputs.clear();
+  };
   return w;
 }
 

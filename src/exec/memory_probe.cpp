@@ -31,22 +31,20 @@ private:
 
 } // namespace
 
-results::MemoryStats probe_memory(const std::function<void()>& call) {
+// The tracker that saw every allocation and free of `call` on this thread.
+static std::shared_ptr<AllocationTracker> tracked(const std::function<void()>& call) {
   auto tracker = std::make_shared<AllocationTracker>();
-  {
-    c10::DebugInfoGuard guard(c10::DebugInfoKind::PROFILER_STATE, tracker);
-    call();
-  }
-  return tracker->stats();
+  c10::DebugInfoGuard guard(c10::DebugInfoKind::PROFILER_STATE, tracker);
+  call();
+  return tracker;
+}
+
+results::MemoryStats probe_memory(const std::function<void()>& call) {
+  return tracked(call)->stats();
 }
 
 std::int64_t held_bytes(const std::function<void()>& call) {
-  auto tracker = std::make_shared<AllocationTracker>();
-  {
-    c10::DebugInfoGuard guard(c10::DebugInfoKind::PROFILER_STATE, tracker);
-    call();
-  }
-  return tracker->current();
+  return tracked(call)->current();
 }
 
 } // namespace opbench::exec

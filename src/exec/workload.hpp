@@ -33,6 +33,15 @@ struct Restore {
   }
 };
 
+// An argument the call's schema marks written (`Tensor(a!) self`, `Tensor(a!)[] self`,
+// `Tensor(a!)? running_mean`, out= ones too), with its defined tensors (at least one), in schema
+// order. `argument` points into the call's schema.
+struct WrittenArgument {
+  const c10::Argument* argument;
+  std::vector<at::Tensor> tensors;
+};
+std::vector<WrittenArgument> written_arguments(const PreparedCall& call);
+
 // The Restore of an operator call: every argument its schema marks written (`Tensor(a!) self`,
 // `Tensor(a!)[] self`, `Tensor(a!)? running_mean`) but the out= ones, which a call overwrites
 // without reading, cloned now and copied back by `run` (on CUDA on the current stream).
@@ -90,14 +99,6 @@ struct CompilerFailed : std::runtime_error {
       : std::runtime_error(line), full(std::move(full_text)) {}
   std::string full;
 };
-
-// opbench's cache between runs: $OPBENCH_CACHE_DIR, else $XDG_CACHE_HOME/opbench, else
-// ~/.cache/opbench (AOTInductor packages under aoti/, compilers' texts under failures/).
-std::string cache_dir();
-
-// Writes `text` to cache_dir()/failures/<case id, made a file name>-<hash>.txt and returns the
-// path; "" when it cannot be written.
-std::string keep_compiler_text(const std::string& case_id, const std::string& text);
 
 // The workload of a planned case (its inputs made on its device from its seed). `first`: the
 // case's first repetition, where a stage other than eager is checked against eager, and a variant

@@ -33,21 +33,10 @@ Workload operator_backward(const results::Case& c) {
 // written tensors.
 std::vector<at::Tensor> keep_written_out_of_autograd(PreparedCall& call) {
   std::vector<at::Tensor> all_written;
-  const auto& arguments = call.handle.schema().arguments();
-  for (std::size_t i = 0; i < arguments.size() && i < call.args.size(); ++i) {
-    const c10::Argument& argument = arguments[i];
-    if (argument.alias_info() == nullptr || !argument.alias_info()->isWrite())
-      continue;
-    if (argument.is_out())
+  for (WrittenArgument& written : written_arguments(call)) {
+    if (written.argument->is_out())
       throw SkipCase("an out= variant: autograd does not differentiate out= arguments");
-    std::vector<at::Tensor> written;
-    if (call.args[i].isTensor())
-      written.push_back(call.args[i].toTensor());
-    else if (call.args[i].isTensorList())
-      written = call.args[i].toTensorVector();
-    for (at::Tensor& t : written) {
-      if (!t.defined())
-        continue;
+    for (at::Tensor& t : written.tensors) {
       if (t.requires_grad())
         t.requires_grad_(false);
       all_written.push_back(t);
@@ -261,16 +250,12 @@ std::int64_t tensor_bytes(const std::vector<at::Tensor>& tensors) {
   return bytes;
 }
 
-Restore restore_of(const PreparedCall& call) {
-  struct Saved {
-    std::vector<at::Tensor> targets, made;
-  };
-  auto saved = std::make_shared<Saved>();
-  Restore restore;
+std::vector<WrittenArgument> written_arguments(const PreparedCall& call) {
+  std::vector<WrittenArgument> out;
   const auto& arguments = call.handle.schema().arguments();
   for (std::size_t i = 0; i < arguments.size() && i < call.args.size(); ++i) {
     const c10::Argument& argument = arguments[i];
-    if (argument.is_out() || argument.alias_info() == nullptr || !argument.alias_info()->isWrite())
+    if (argument.alias_info() == nullptr || !argument.alias_info()->isWrite())
       continue;
     std::vector<at::Tensor> tensors;
     if (call.args[i].isTensor()) {
@@ -278,15 +263,29 @@ Restore restore_of(const PreparedCall& call) {
     } else if (call.args[i].isTensorList()) {
       tensors = call.args[i].toTensorVector();
     }
-    const std::size_t before = saved->targets.size();
-    for (const at::Tensor& t : tensors) {
-      if (!t.defined())
-        continue;
+    tensors.erase(std::remove_if(tensors.begin(), tensors.end(),
+                                 [](const at::Tensor& t) { return !t.defined(); }),
+                  tensors.end());
+    if (!tensors.empty())
+      out.push_back({&argument, std::move(tensors)});
+  }
+  return out;
+}
+
+Restore restore_of(const PreparedCall& call) {
+  struct Saved {
+    std::vector<at::Tensor> targets, made;
+  };
+  auto saved = std::make_shared<Saved>();
+  Restore restore;
+  for (const WrittenArgument& written : written_arguments(call)) {
+    if (written.argument->is_out())
+      continue;
+    for (const at::Tensor& t : written.tensors) {
       saved->targets.push_back(t);
       saved->made.push_back(t.detach().clone());
     }
-    if (saved->targets.size() > before)
-      restore.arguments.push_back(argument.name());
+    restore.arguments.push_back(written.argument->name());
   }
   if (saved->targets.empty())
     return restore;
