@@ -8,6 +8,7 @@
 #include <torch/version.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -15,10 +16,10 @@
 #include <map>
 #include <mutex>
 
+#include "cache_dir.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
-#include "cache_dir.hpp"
 #include "workload.hpp"
 
 namespace opbench::exec {
@@ -79,7 +80,7 @@ static void save_trace(torch::jit::Graph& graph, const std::string& path) {
 
 // The package of `graph` on `inputs`: from the cache, else compiled into it (SkipCase when the
 // trace cannot be exported, Error when the compiler fails).
-std::string aoti_package(const results::Case& c, torch::jit::Graph& graph,
+AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
                          const std::vector<at::Tensor>& inputs) {
   std::string key = c.case_id + "\n" + graph.toString() + "\nLibTorch " + TORCH_VERSION;
   for (const at::Tensor& t : inputs) {
@@ -99,9 +100,16 @@ std::string aoti_package(const results::Case& c, torch::jit::Graph& graph,
   std::snprintf(name, sizeof name, "%016llx",
                 static_cast<unsigned long long>(core::stable_hash(key)));
   const std::string base = dir + "/" + name;
-  const std::string package = base + ".pt2";
-  if (core::path_exists(package))
-    return package;
+  const std::string package = base + ".pt2", seconds = package + ".seconds";
+  if (core::path_exists(package)) {
+    AotiPackage cached{package, std::nullopt, true};
+    try {
+      cached.compile_time = std::stod(core::read_file(seconds));
+    } catch (const std::exception&) {
+      // made before compile times were kept, or written by half: not known
+    }
+    return cached;
+  }
   // This process's own files (another may compile the same package at the same time); the
   // package is renamed into place whole. The compiler wants the .pt2 ending.
   const std::string own = base + "." + std::to_string(::getpid());
@@ -120,7 +128,10 @@ std::string aoti_package(const results::Case& c, torch::jit::Graph& graph,
                               shell_quoted(OPBENCH_AOTI_SCRIPT) + " " + shell_quoted(trace_path) +
                               " " + shell_quoted(inputs_path) + " " + shell_quoted(partial) +
                               " >/dev/null 2>" + shell_quoted(errors);
+  const auto start = std::chrono::steady_clock::now();
   const int status = std::system(command.c_str());
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::ifstream in(errors);
   const std::string said =
@@ -132,10 +143,15 @@ std::string aoti_package(const results::Case& c, torch::jit::Graph& graph,
   if (code != 0) {
     throw CompilerFailed("AOTInductor failed (exit " + std::to_string(code) + "): " + last, said);
   }
+  try {
+    core::write_atomically(seconds, std::to_string(took) + "\n"); // before the package appears
+  } catch (const std::exception&) {
+    // a read-only cache: the time is reported for this run only
+  }
   std::rename(partial.c_str(), package.c_str());
   for (const std::string& made : {trace_path, inputs_path, errors})
     std::remove(made.c_str());
-  return package;
+  return {package, took, false};
 }
 
 } // namespace opbench::exec

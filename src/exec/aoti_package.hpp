@@ -7,6 +7,7 @@
 #include <ATen/ATen.h>
 #include <torch/csrc/jit/ir/ir.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,14 @@ std::string release_of(const std::string& version);
 // $XDG_CACHE_HOME/opbench, else ~/.cache/opbench; then aoti/), else compiled into it; several
 // processes may compile one at once. SkipCase when the trace cannot be exported, Error naming the
 // compiler's messages when it fails.
-std::string aoti_package(const results::Case& c, torch::jit::Graph& graph,
+struct AotiPackage {
+  std::string path;                   // the .pt2 file
+  std::optional<double> compile_time; // seconds the compiler took to make it (Python's start
+                                      // included); none for a cached package made before it was
+                                      // recorded (beside the package, in <package>.seconds)
+  bool cached = false;                // taken from the cache, not compiled by this call
+};
+AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
                          const std::vector<at::Tensor>& inputs);
 
 } // namespace opbench::exec

@@ -14,8 +14,8 @@
 #include <torch/version.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
-#include <string_view>
 
 #if OPBENCH_WITH_CUDA
 #include <c10/cuda/CUDAFunctions.h>
@@ -24,16 +24,29 @@
 #endif
 
 #include "aoti_package.hpp"
+#include "graph_counts.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/inputs.hpp"
+#include "opbench/exec/measure.hpp"
 #include "opbench/results/case.hpp"
 
 namespace opbench::exec {
 namespace {
 
 using Tensors = std::vector<at::Tensor>;
+using Clock = std::chrono::steady_clock;
+
+// Waits for `device`'s queued work (CUDA), so that a host clock read next covers it.
+void settle(const at::Device& device) {
+#if OPBENCH_WITH_CUDA
+  if (device.is_cuda())
+    c10::cuda::device_synchronize();
+#else
+  (void)device;
+#endif
+}
 
 Tensors defined_only(Tensors outputs) {
   outputs.erase(std::remove_if(outputs.begin(), outputs.end(),
@@ -91,54 +104,6 @@ private:
   }
   bool texpr_, cpu_, gpu_, llga_;
 };
-
-bool is_fusion_group(const torch::jit::Node* node) {
-  const std::string_view kind = node->kind().toQualString();
-  return kind.find("FusionGroup") != std::string_view::npos ||
-         kind.find("TensorExprGroup") != std::string_view::npos;
-}
-
-bool counts_as_op(const torch::jit::Node* node) {
-  const std::string_view kind = node->kind().toQualString();
-  return !core::starts_with(kind, "prim::") || kind == "prim::CallFunction";
-}
-
-// A guard's condition: the executor checks the profiled types (or a fuser its own guard) and
-// runs the optimized block, else a fallback.
-bool is_guard(const torch::jit::Value* condition) {
-  const std::string_view kind = condition->node()->kind().toQualString();
-  return kind == "prim::TypeCheck" || kind == "prim::RequiresGradCheck" ||
-         kind.find("Guard") != std::string_view::npos;
-}
-
-struct GraphCounts {
-  std::int64_t ops = 0, groups = 0, fused_ops = 0;
-};
-
-// What the executed graph runs on its fast path: operator nodes outside fusion groups, the groups,
-// and the operator nodes inside them (fallback blocks behind a guard are not counted).
-void count_nodes(const torch::jit::Block* block, GraphCounts& counts) {
-  for (const torch::jit::Node* node : block->nodes()) {
-    if (is_fusion_group(node)) {
-      ++counts.groups;
-      if (node->hasAttribute(torch::jit::attr::Subgraph)) {
-        for (const torch::jit::Node* inner : node->g(torch::jit::attr::Subgraph)->nodes()) {
-          if (counts_as_op(inner))
-            ++counts.fused_ops;
-        }
-      }
-      continue;
-    }
-    if (node->kind() == c10::prim::If && !node->inputs().empty() && is_guard(node->input(0))) {
-      count_nodes(node->blocks()[0], counts);
-      continue;
-    }
-    if (counts_as_op(node))
-      ++counts.ops;
-    for (const torch::jit::Block* inner : node->blocks())
-      count_nodes(inner, counts);
-  }
-}
 
 // The computation traced into a graph whose inputs are `f.inputs` and whose outputs are the
 // defined output tensors.
@@ -213,7 +178,7 @@ void check_outputs(const results::Case& c, const Tensors* eager, const Tensors& 
 // outputs cannot be timed as this case (LongTail-Bench leaves such cells empty too). SkipCase
 // says why.
 std::shared_ptr<torch::jit::Graph> faithful_trace(const results::Case& c, const TensorFunction& f,
-                                                  const Tensors* eager);
+                                                  const Tensors* eager, double& traced_in);
 
 // `eager`: the outputs to check against (nullptr: not checked, a later repetition).
 Workload script_workload(const results::Case& c, TensorFunction f, const Tensors* eager) {
@@ -227,7 +192,8 @@ Workload script_workload(const results::Case& c, TensorFunction f, const Tensors
   using Fuser = FuserSettings::Fuser;
   const Fuser fuser = !fused ? Fuser::none : cuda ? Fuser::tensorexpr : Fuser::onednn_graph;
   auto s = std::make_shared<ScriptState>();
-  const std::shared_ptr<torch::jit::Graph> graph = faithful_trace(c, f, eager);
+  double traced_in = 0;
+  const std::shared_ptr<torch::jit::Graph> graph = faithful_trace(c, f, eager, traced_in);
   s->f = std::move(f);
   results::StageInfo info;
   info.runner = fuser == Fuser::none         ? "torchscript"
@@ -241,13 +207,22 @@ Workload script_workload(const results::Case& c, TensorFunction f, const Tensors
     // The profiling runs and the optimization happen in the first calls; a few more make sure
     // the optimized plan is the one the timed calls run.
     FuserSettings settings(fuser);
-    const int calls = static_cast<int>(torch::jit::getNumProfiledRuns().load()) + 3;
+    const int optimized_at = static_cast<int>(torch::jit::getNumProfiledRuns().load()) + 1;
     try {
-      for (int i = 0; i < calls; ++i) {
+      double compile = traced_in;
+      for (int i = 0; i < optimized_at + 2; ++i) {
         s->f.restore();
         at::manual_seed(c.seed);
+        const Clock::time_point start = Clock::now();
         outputs = run_graph(*s);
+        // The compile time: the calls until the optimized graph has run once (the optimization
+        // happens in that call), the restores between them left out.
+        if (i < optimized_at) {
+          settle(device_of(c.device));
+          compile += seconds_since(start);
+        }
       }
+      info.compile_time = compile;
     } catch (const std::exception& e) {
       // The graph ran unoptimized above (faithful_trace): what failed is the optimized (fused)
       // graph, the compiler's work.
@@ -294,11 +269,14 @@ Workload script_workload(const results::Case& c, TensorFunction f, const Tensors
   return w;
 }
 
+// `traced_in`: the seconds the trace took (not its check against eager).
 std::shared_ptr<torch::jit::Graph> faithful_trace(const results::Case& c, const TensorFunction& f,
-                                                  const Tensors* eager) {
+                                                  const Tensors* eager, double& traced_in) {
   std::shared_ptr<torch::jit::Graph> graph;
   try {
+    const Clock::time_point start = Clock::now();
     graph = trace(f);
+    traced_in = seconds_since(start);
   } catch (const SkipCase&) {
     throw;
   } catch (const std::exception& e) {
@@ -335,7 +313,8 @@ Workload inductor_workload(const results::Case& c, TensorFunction f, const Tenso
                    TORCH_VERSION +
                    ": a package must be compiled by the same version (set OPBENCH_PYTHON)");
   }
-  const std::shared_ptr<torch::jit::Graph> graph = faithful_trace(c, f, eager);
+  double traced_in = 0;
+  const std::shared_ptr<torch::jit::Graph> graph = faithful_trace(c, f, eager, traced_in);
   for (const torch::jit::Node* node : graph->nodes()) {
     if (node->isNondeterministic()) {
       throw SkipCase(std::string("draws random numbers (") + node->kind().toQualString() +
@@ -349,14 +328,18 @@ Workload inductor_workload(const results::Case& c, TensorFunction f, const Tenso
   };
   auto s = std::make_shared<State>();
   s->f = std::move(f);
-  const std::string package = aoti_package(c, *graph, s->f.inputs);
+  const AotiPackage package = aoti_package(c, *graph, s->f.inputs);
+  const Clock::time_point load_start = Clock::now();
   try {
-    s->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(package);
+    s->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(package.path);
   } catch (const std::exception& e) {
-    throw Error("stage inductor: cannot load " + package + ": " + core::first_line(e.what()));
+    throw Error("stage inductor: cannot load " + package.path + ": " + core::first_line(e.what()));
   }
   results::StageInfo info;
   info.runner = "aotinductor";
+  if (package.compile_time)
+    info.compile_time = traced_in + *package.compile_time + seconds_since(load_start);
+  info.compile_cached = package.cached;
   info.note = s->f.note;
   GraphCounts counts;
   count_nodes(graph->block(), counts);

@@ -78,6 +78,68 @@ std::string case_text(const StageRow& row) {
   return rest;
 }
 
+std::string compile_text(const StageCell& cell) {
+  if (!cell.ok() || !cell.compile_time)
+    return "—";
+  return core::format_duration(*cell.compile_time);
+}
+
+std::string break_even_text(const StageCell& cell) {
+  if (!cell.ok() || !cell.compile_time)
+    return "—";
+  return cell.break_even_calls ? fmt::format("{:.0f}", std::ceil(*cell.break_even_calls)) : "never";
+}
+
+// The compiled stages' cost: per row, each stage's compile time and break-even calls; then, per
+// name, how many sizes the fixed-shape inductor stage compiled a package for, and their time.
+void write_compile_cost(const StageTable& table, std::ostream& out) {
+  std::vector<std::size_t> compiled;
+  for (std::size_t s = 1; s < table.stages.size(); ++s) {
+    const bool any = std::any_of(table.rows.begin(), table.rows.end(), [s](const StageRow& row) {
+      return row.cells[s].ok() && row.cells[s].compile_time;
+    });
+    if (any)
+      compiled.push_back(s);
+  }
+  if (compiled.empty())
+    return;
+  out << "\n## Compile cost\n\nTime to make each stage from the eager computation (once per input "
+         "shape: a fixed-shape stage is made again for every size), and the calls after which it "
+         "has paid for itself: its compile time over the time it saves a call against eager "
+         "(never: it saves none); a package loaded from the cache counts the time it took to "
+         "make.\n\n| case | |";
+  for (std::size_t s : compiled)
+    out << " " << core::name_of(table.stages[s]) << " | break-even calls |";
+  out << "\n|---|---|";
+  for (std::size_t i = 0; i < compiled.size(); ++i)
+    out << "---:|---:|";
+  out << "\n";
+  for (const StageRow& row : table.rows) {
+    out << "| " << row.name << " | `" << case_text(row) << "` |";
+    for (std::size_t s : compiled)
+      out << " " << compile_text(row.cells[s]) << " | " << break_even_text(row.cells[s]) << " |";
+    out << "\n";
+  }
+  const auto inductor =
+      std::find(table.stages.begin(), table.stages.end(), results::Stage::inductor);
+  if (inductor == table.stages.end())
+    return;
+  const auto s = static_cast<std::size_t>(inductor - table.stages.begin());
+  std::map<std::string, std::pair<int, double>> packages; // name -> sizes, seconds
+  for (const StageRow& row : table.rows) {
+    if (row.cells[s].ok() && row.cells[s].compile_time) {
+      auto& [sizes, seconds] = packages[row.name];
+      ++sizes;
+      seconds += *row.cells[s].compile_time;
+    }
+  }
+  out << "\nThe fixed-shape inductor stage compiles one package per size:\n\n"
+         "| name | sizes run (packages) | compile time of them all |\n|---|---:|---:|\n";
+  for (const auto& [name, made] : packages)
+    out << "| " << name << " | " << made.first << " | " << core::format_duration(made.second)
+        << " |\n";
+}
+
 void write_markdown(const StageTable& table, std::ostream& out) {
   out << "# Stages\n\n";
   if (table.rows.empty()) {
@@ -127,6 +189,7 @@ void write_markdown(const StageTable& table, std::ostream& out) {
       out << " " << mean_text(mean.speedup[s], mean.rows[s]) << " |";
     out << "\n";
   }
+  write_compile_cost(table, out);
   // Why cells are empty, one line per distinct reason.
   std::map<std::string, std::vector<std::string>> reasons;
   for (const StageRow& row : table.rows) {
@@ -151,7 +214,8 @@ void write_csv(const StageTable& table, std::ostream& out) {
   out << "case_id,name,kind,tags,source,device";
   for (const auto& stage : table.stages) {
     out << fmt::format(
-        ",{0}_status,{0}_time_s,{0}_speedup,{0}_aten_calls,{0}_fusion_groups,{0}_message",
+        ",{0}_status,{0}_time_s,{0}_speedup,{0}_aten_calls,{0}_fusion_groups,{0}_compile_s,"
+        "{0}_break_even_calls,{0}_message",
         core::name_of(stage));
   }
   out << "\n";
@@ -165,7 +229,9 @@ void write_csv(const StageTable& table, std::ostream& out) {
           << (cell.speedup ? fmt::format("{:.4f}", *cell.speedup) : "") << ','
           << (ok && cell.aten_calls ? std::to_string(*cell.aten_calls) : "") << ','
           << (ok && cell.fusion_groups ? std::to_string(*cell.fusion_groups) : "") << ','
-          << core::csv_field(ok ? "" : core::first_line(cell.message));
+          << (ok && cell.compile_time ? fmt::format("{:.6g}", *cell.compile_time) : "") << ','
+          << (cell.break_even_calls ? fmt::format("{:.0f}", std::ceil(*cell.break_even_calls)) : "")
+          << ',' << core::csv_field(ok ? "" : core::first_line(cell.message));
     }
     out << "\n";
   }
@@ -214,8 +280,10 @@ StageTable make_stage_table(const results::ResultSet& set) {
     if (r.status == results::Status::ok) {
       cell.time = stage_time(r);
       cell.aten_calls = r.work.aten_calls;
-      if (r.stage_info)
+      if (r.stage_info) {
         cell.fusion_groups = r.stage_info->fusion_groups;
+        cell.compile_time = r.stage_info->compile_time;
+      }
     }
   }
   for (StageRow& row : table.rows) {
@@ -223,6 +291,8 @@ StageTable make_stage_table(const results::ResultSet& set) {
     for (StageCell& cell : row.cells) {
       if (eager.ok() && cell.ok() && eager.time > 0 && cell.time > 0) {
         cell.speedup = eager.time / cell.time;
+        if (cell.compile_time && cell.time < eager.time)
+          cell.break_even_calls = *cell.compile_time / (eager.time - cell.time);
       }
     }
   }

@@ -165,6 +165,12 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
     // The checked repetition's (the first one's) stage figures.
     if (r.stage_info && (!out.stage_info || out.stage_info->tolerance.empty()))
       out.stage_info = r.stage_info;
+    // The compile time of the repetition that compiled (the others loaded its package).
+    if (out.stage_info && r.stage_info && r.stage_info->compile_time &&
+        !r.stage_info->compile_cached) {
+      out.stage_info->compile_time = r.stage_info->compile_time;
+      out.stage_info->compile_cached = false;
+    }
     // The work is the first repetition's, the one that recorded the ATen calls (a repetition
     // measured again may come back after later ones).
     if (!out.work.aten_calls && r.work.aten_calls)

@@ -196,7 +196,9 @@ Json to_json(const CaseResult& result) {
                          {"fused_ops", count(s.fused_ops)},
                          {"check", number(s.check)},
                          {"tolerance", s.tolerance},
-                         {"note", s.note}};
+                         {"note", s.note},
+                         {"compile_time", s.compile_time ? number(*s.compile_time) : Json(nullptr)},
+                         {"compile_cached", s.compile_cached}};
   }
   Json samples = Json::array();
   for (double s : result.samples)
@@ -378,6 +380,10 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       info.check = read_number(s, "check");
       info.tolerance = s.value("tolerance", std::string());
       info.note = s.value("note", std::string());
+      if (s.contains("compile_time") && s["compile_time"].is_number())
+        info.compile_time = read_number(s, "compile_time");
+      info.compile_cached = s.contains("compile_cached") && s["compile_cached"].is_boolean() &&
+                            s["compile_cached"].get<bool>();
       result.stage_info = info;
     }
     if (json.contains("samples") && json["samples"].is_array()) {

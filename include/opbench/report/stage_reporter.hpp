@@ -1,7 +1,8 @@
 #pragma once
 // The stage table (LongTail-Bench's central view): one row per case run at more than one stage
 // (run --stage), its time at each stage, each stage's speedup over eager, the ATen calls and
-// fused kernels behind it, and geometric means of the speedups per tag and overall.
+// fused kernels behind it, geometric means of the speedups per tag and overall, and what each
+// compiled stage costs to make and how many calls pay it back (docs/stages.md, "Compile cost").
 
 #include <optional>
 #include <string>
@@ -20,6 +21,10 @@ struct StageCell {
   std::optional<double> speedup;             // eager's time / this time
   std::optional<std::int64_t> aten_calls;    // ATen calls of one call
   std::optional<std::int64_t> fusion_groups; // fused kernels (stages other than eager)
+  std::optional<double> compile_time;        // seconds to make the stage (StageInfo)
+  // Calls after which the compile time is paid back by what each call saves against eager:
+  // compile_time / (eager's time - this time); none when not compiled or when it saves nothing.
+  std::optional<double> break_even_calls;
 
   bool ok() const { return status == results::Status::ok; }
   // The status's name as result files write it; "" when not run.

@@ -114,6 +114,13 @@ struct StageInfo {
   double check = 0;
   std::string tolerance; // "|d| <= 1e-05 + 0.0001 * max|eager|" (float32), "exact" (integers, bool)
   std::string note;      // anything the reader should know (e.g. host-read inputs baked in)
+  // Seconds from the eager computation to a stage ready to time (the compile cost a user pays
+  // once per input shape; docs/stages.md, "Compile cost"): script and fused, the trace and the
+  // calls until the optimized graph runs (the profiling runs included); inductor, the trace, the
+  // package's compile (Python included) and its load. `compile_cached`: the package came from the
+  // cache, and its compile time is the one recorded when it was made. None: not measured.
+  std::optional<double> compile_time;
+  bool compile_cached = false;
 };
 
 // The estimator a case's time is made with unless the run says another (estimate.hpp lists

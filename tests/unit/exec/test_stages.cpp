@@ -60,6 +60,11 @@ TEST(Stages, ScriptRunsTheTracedSampleAndMatchesEager) {
   EXPECT_EQ(script.stage_info->fusion_groups, 0);
   EXPECT_GT(*script.stage_info->graph_ops, 0);
   EXPECT_LE(script.stage_info->check, 1.0);
+  // Making it (the trace, the profiling runs, the optimization) took a measured time.
+  ASSERT_TRUE(script.stage_info->compile_time.has_value());
+  EXPECT_GT(*script.stage_info->compile_time, 0);
+  EXPECT_LT(*script.stage_info->compile_time, 60);
+  EXPECT_FALSE(script.stage_info->compile_cached);
   // The graph executor's calls are ATen calls too; the work is eager's (the same computation).
   ASSERT_TRUE(script.work.aten_calls.has_value());
   EXPECT_GT(*script.work.aten_calls, 0);
@@ -201,8 +206,17 @@ TEST_F(InductorStage, ASampleRunsAsOneCompiledPackageAndMatchesEager) {
       ++packages;
   }
   EXPECT_EQ(packages, 1u);
+  // Its compile time is measured (Python and the compiler: seconds), kept beside the package,
+  // and reported again, marked cached, when the next run loads it.
+  ASSERT_TRUE(compiled.stage_info->compile_time.has_value());
+  EXPECT_GT(*compiled.stage_info->compile_time, 0.5);
+  EXPECT_FALSE(compiled.stage_info->compile_cached);
   const auto again = run_case(sample_case("bbox2delta", {64}, "inductor"), quick());
   ASSERT_EQ(again.status, results::Status::ok) << again.message;
+  EXPECT_TRUE(again.stage_info->compile_cached);
+  ASSERT_TRUE(again.stage_info->compile_time.has_value());
+  EXPECT_NEAR(*again.stage_info->compile_time, *compiled.stage_info->compile_time,
+              0.5 * *compiled.stage_info->compile_time);
 }
 
 TEST_F(InductorStage, RandomDrawsAreSkippedAndAnOperatorRuns) {

@@ -106,16 +106,69 @@ TEST(StageReporter, MarkdownAndCsv) {
   EXPECT_EQ(
       table.substr(0, table.find('\n')),
       "case_id,name,kind,tags,source,device,"
-      "eager_status,eager_time_s,eager_speedup,eager_aten_calls,eager_fusion_groups,eager_message,"
+      "eager_status,eager_time_s,eager_speedup,eager_aten_calls,eager_fusion_groups,eager_compile_"
+      "s,eager_break_even_calls,eager_message,"
       "script_status,script_time_s,script_speedup,script_aten_calls,script_fusion_groups,script_"
-      "message,"
-      "fused_status,fused_time_s,fused_speedup,fused_aten_calls,fused_fusion_groups,fused_message");
+      "compile_s,script_break_even_calls,script_message,"
+      "fused_status,fused_time_s,fused_speedup,fused_aten_calls,fused_fusion_groups,fused_compile_"
+      "s,fused_break_even_calls,fused_message");
   EXPECT_NE(table.find("box_iou/sizes=[8]/float32/cpu/t1/"
-                       "forward,box_iou,sample,Reduce,MMDET,cpu,ok,8e-06,1.0000,10,,,"
-                       "ok,4e-06,2.0000,10,0,,ok,2e-06,4.0000,4,2,"),
+                       "forward,box_iou,sample,Reduce,MMDET,cpu,ok,8e-06,1.0000,10,,,,,"
+                       "ok,4e-06,2.0000,10,0,,,,ok,2e-06,4.0000,4,2,,,"),
             std::string::npos)
       << table;
-  EXPECT_NE(table.find(",skipped,,,,,the fuser found nothing to fuse"), std::string::npos) << table;
+  EXPECT_NE(table.find(",skipped,,,,,,,the fuser found nothing to fuse"), std::string::npos)
+      << table;
+  // No stage says what it cost to make: no compile section.
+  EXPECT_EQ(text.find("## Compile cost"), std::string::npos);
+}
+
+// Compile time over the time a call saves against eager: the calls that pay a stage back.
+TEST(StageReporter, CompileCostAndBreakEvenCalls) {
+  results::ResultSet set;
+  auto compiled = [](const std::string& size, const std::string& stage, double seconds,
+                     double compile, bool cached) {
+    results::CaseResult r = staged("box_iou", stage, seconds, {"Reduce"});
+    r.c.given = {{"sizes", {std::stoi(size)}}};
+    r.c.case_id = results::make_case_id("box_iou", r.c.given, "float32", "cpu", 1,
+                                        results::Direction::forward, "contiguous", r.c.stage);
+    if (r.stage_info) {
+      r.stage_info->compile_time = compile;
+      r.stage_info->compile_cached = cached;
+    }
+    return r;
+  };
+  // Size 8: script saves 4 us a call for 0.2 s of compile: 50,000 calls; inductor saves 6 us
+  // for 12 s: 2,000,000 calls. Size 16: inductor is slower than eager: never; script saves
+  // 3 us for 0.1 s: 33,333.3, so 33,334 calls.
+  set.cases = {
+      compiled("8", "eager", 10e-6, 0, false),    compiled("8", "script", 6e-6, 0.2, false),
+      compiled("8", "inductor", 4e-6, 12, true),  compiled("16", "eager", 10e-6, 0, false),
+      compiled("16", "script", 7e-6, 0.1, false), compiled("16", "inductor", 11e-6, 30, false)};
+  const StageTable table = make_stage_table(set);
+  ASSERT_EQ(table.rows.size(), 2u);
+  EXPECT_NEAR(*table.rows[0].cells[1].break_even_calls, 50000, 1e-6);
+  EXPECT_NEAR(*table.rows[0].cells[2].break_even_calls, 2e6, 1e-3);
+  EXPECT_FALSE(table.rows[1].cells[2].break_even_calls.has_value());
+  EXPECT_FALSE(table.rows[0].cells[0].break_even_calls.has_value());
+  std::ostringstream md, csv;
+  make_reporter("stages")->write(set, md);
+  make_reporter("stages-csv")->write(set, csv);
+  const std::string text = md.str();
+  EXPECT_NE(text.find("| case | | script | break-even calls | inductor | break-even calls |"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| box_iou | `sizes=[8]/float32/cpu/t1` | 200.000 ms | 50000 | 12.000 s | "
+                      "2000000 |"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| box_iou | `sizes=[16]/float32/cpu/t1` | 100.000 ms | 33334 | 30.000 s | "
+                      "never |"),
+            std::string::npos)
+      << text;
+  // The fixed-shape stage made a package for each of the two sizes.
+  EXPECT_NE(text.find("| box_iou | 2 | 42.000 s |"), std::string::npos) << text;
+  EXPECT_NE(csv.str().find(",ok,6e-06,1.6667,10,0,0.2,50000,"), std::string::npos) << csv.str();
 }
 
 TEST(StageReporter, TheHtmlReportChartsTheStagesOnlyWhenThereAreAny) {

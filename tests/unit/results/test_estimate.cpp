@@ -80,6 +80,29 @@ TEST(ResultSet, AMemoryBoundCaseMeasuredOnlyAtAnUnusualBandwidthKeepsEverythingA
   EXPECT_DOUBLE_EQ(plain.timing.usual_bandwidth, 0.0);
 }
 
+// A stage's compile time is the one of the repetition that compiled, whichever comes first; it
+// survives the result file.
+TEST(ResultSet, CompileTimeIsTheCompilingRepetitions) {
+  CaseResult loaded = make_result("a", {1.0});
+  loaded.stage_info = StageInfo{};
+  loaded.stage_info->tolerance = "exact";
+  loaded.stage_info->compile_time = 12.0;
+  loaded.stage_info->compile_cached = true;
+  CaseResult compiled = make_result("a", {1.1});
+  compiled.stage_info = StageInfo{};
+  compiled.stage_info->compile_time = 14.0;
+  const CaseResult both = combine_repetitions({loaded, compiled});
+  ASSERT_TRUE(both.stage_info.has_value());
+  EXPECT_EQ(both.stage_info->tolerance, "exact");
+  EXPECT_DOUBLE_EQ(*both.stage_info->compile_time, 14.0);
+  EXPECT_FALSE(both.stage_info->compile_cached);
+  ResultSet set;
+  set.cases.push_back(loaded);
+  const ResultSet again = result_set_from_json(to_json(set), "compile.json");
+  EXPECT_DOUBLE_EQ(*again.cases[0].stage_info->compile_time, 12.0);
+  EXPECT_TRUE(again.cases[0].stage_info->compile_cached);
+}
+
 TEST(ResultSet, BandwidthReadingsStayPairedWithTheirMedians) {
   CaseResult first = make_result("a", {1.0, 1.2});
   first.timing.repetition_medians = {1.0, 1.2};
