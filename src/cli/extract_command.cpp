@@ -1,4 +1,5 @@
-// `opbench extract --model model.pt --input 1x3x224x224 --output configs/my_model.json`.
+// `opbench extract --model model.pt --input 1x3x224x224 --output configs/my_model.json`, or
+// `opbench extract --sample box_iou [--axis ...] --output configs/box_iou-calls.json`.
 #include <fmt/format.h>
 
 #include <iostream>
@@ -7,6 +8,7 @@
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/extract/extract.hpp"
+#include "opbench/plan/planner.hpp"
 #include "opbench/results/store.hpp"
 
 namespace opbench::cli {
@@ -15,29 +17,65 @@ namespace {
 struct ExtractOptions {
   std::string model;
   std::vector<std::string> inputs;
+  std::string sample;
+  std::vector<std::string> axes;
   std::string output;
   std::uint64_t seed = 0;
 };
 
+// The extractions the options ask for: the model's calls, or those of each planned case of the
+// sample (its catalogue cases, or the --axis sweep of them, at float32 on the CPU).
+std::vector<extract::Extraction> extractions_of(const ExtractOptions& options,
+                                                const GlobalOptions& global) {
+  if (options.sample.empty() == options.model.empty())
+    throw UsageError("extract: give --model (with --input) or --sample, one of them");
+  if (!options.model.empty()) {
+    if (options.inputs.empty())
+      throw UsageError("extract --model: give its forward inputs with --input DIMS[:DTYPE]");
+    std::vector<extract::InputSpec> inputs;
+    for (const auto& text : options.inputs)
+      inputs.push_back(extract::InputSpec::parse(text));
+    return {extract::extract_model(options.model, inputs, options.seed)};
+  }
+  if (!options.inputs.empty())
+    throw UsageError("extract --sample: --input is for --model (a sample makes its own inputs)");
+  plan::PlanOptions plan_options;
+  plan_options.samples = {options.sample};
+  plan_options.seed = options.seed;
+  for (const auto& axis : options.axes)
+    plan_options.axes.push_back(plan::parse_axis(axis));
+  std::vector<extract::Extraction> out;
+  for (const results::Case& c : plan::make_plan(load_catalog_for({}, global, true), plan_options))
+    out.push_back(extract::extract_case(c));
+  return out;
+}
+
 int run_extract(const ExtractOptions& options, const GlobalOptions& global) {
   start_command(global);
-  std::vector<extract::InputSpec> inputs;
-  for (const auto& text : options.inputs)
-    inputs.push_back(extract::InputSpec::parse(text));
-  const extract::Extraction extraction =
-      extract::extract_model(options.model, inputs, options.seed);
-  core::write_atomically(options.output, extract::to_config(extraction).dump(2) + "\n");
-  std::size_t unsupported = 0;
-  for (const auto& call : extraction.calls) {
-    if (!call.unsupported.empty()) {
-      ++unsupported;
-      std::cerr << fmt::format("opbench extract: {} (x{}) cannot run from a config: {}\n", call.op,
-                               call.count, call.unsupported);
+  const std::vector<extract::Extraction> extractions = extractions_of(options, global);
+  core::write_atomically(options.output, extract::to_config(extractions).dump(2) + "\n");
+  std::size_t unsupported = 0, distinct = 0;
+  int total = 0;
+  for (const auto& extraction : extractions) {
+    total += extraction.total_calls;
+    distinct += extraction.calls.size();
+    for (const auto& call : extraction.calls) {
+      if (!call.unsupported.empty()) {
+        ++unsupported;
+        std::cerr << fmt::format("opbench extract: {} (x{}) cannot run from a config: {}\n",
+                                 call.op, call.count, call.unsupported);
+      }
     }
   }
   std::cout << fmt::format(
-      "{} top-level ATen call(s), {} distinct ({} kept as unsupported); config: {}\n",
-      extraction.total_calls, extraction.calls.size(), unsupported, options.output);
+      "{} top-level ATen call(s), {} distinct ({} kept as unsupported); config: {}\n", total,
+      distinct, unsupported, options.output);
+  if (!options.sample.empty()) {
+    std::cout << fmt::format("next: opbench run --config {} --samples {}{} -o RUN.json, then "
+                             "opbench export --format breakdown -i RUN.json\n",
+                             options.output, options.sample,
+                             options.axes.empty() ? "" : " --axis ...");
+  }
   return k_exit_ok;
 }
 
@@ -46,13 +84,18 @@ int run_extract(const ExtractOptions& options, const GlobalOptions& global) {
 void add_extract_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<ExtractOptions>();
   auto* cmd = app.add_subcommand(
-      "extract", "Record the ATen calls of a TorchScript model as an opbench config");
+      "extract",
+      "Record the ATen calls of a TorchScript model or of a long-tail sample as an opbench config");
   cmd->add_option("--model", options->model, "TorchScript model file (torch.jit.save)")
-      ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--input", options->inputs,
-                  "A forward input, DIMS[:DTYPE] (repeatable, in order)")
-      ->required();
+                  "A forward input of --model, DIMS[:DTYPE] (repeatable, in order)");
+  cmd->add_option("--sample", options->sample,
+                  "Instead of a model: a long-tail sample, each of its catalogue cases (or of "
+                  "--axis's sweep) recorded on the CPU at float32 (opbench list --kind sample)");
+  cmd->add_option("--axis", options->axes,
+                  "With --sample: its sizes or parameters by name, NAME=VALUES as in run --axis "
+                  "(repeatable)");
   cmd->add_option("--output,-o", options->output, "Config file to write (.json)")->required();
   add_library_option(*cmd, global);
   cmd->add_option("--seed", options->seed, "Seed of the generated inputs")

@@ -94,8 +94,17 @@ std::vector<results::Case> plan_cases(const RunOptions& options, const GlobalOpt
     }
   } else if (options.model.empty() || !options.configs.empty() || filtered) {
     // (--model alone times just the model.)
-    cases = plan::make_plan(
-        load_catalog_for(options.configs, global, !plan_options.samples.empty()), plan_options);
+    const catalog::Catalog catalog =
+        load_catalog_for(options.configs, global, !plan_options.samples.empty());
+    // Config files named with --samples and no --ops: their operators and the samples (the calls
+    // `extract --sample` recorded, beside their sample).
+    if (!options.configs.empty() && !plan_options.samples.empty() && plan_options.ops.empty()) {
+      for (const auto& entry : catalog.entries) {
+        if (entry.kind == results::Kind::op)
+          plan_options.ops.push_back(entry.name);
+      }
+    }
+    cases = plan::make_plan(catalog, plan_options);
   }
   if (!options.model.empty()) {
     if (options.model_inputs.empty())
@@ -201,7 +210,8 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   auto* cmd = app.add_subcommand("run", "Run benchmark cases and write their results");
   cmd->add_option("--ops", options->ops, "Operators to run, comma-separated (default: all)");
   cmd->add_option("--samples", options->samples,
-                  "Long-tail samples to run, comma-separated (opbench list --kind sample)");
+                  "Long-tail samples to run, comma-separated (opbench list --kind sample); with "
+                  "--config files and no --ops, the configs' operators run too");
   cmd->add_option(
       "--axis", options->axes,
       "Sweep a sample's size or parameter by name: NAME=VALUES, e.g. boxes=100,200, "

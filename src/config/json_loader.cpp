@@ -252,7 +252,8 @@ std::vector<CaseSpec> load_json(const std::string& path) {
     read_operators(document, path, "", cases);
     return cases;
   }
-  check_keys(document, {"operators", "variants", "description", "model", "libraries"}, path);
+  check_keys(document,
+             {"operators", "variants", "description", "model", "sample_cases", "libraries"}, path);
   if (!document.contains("operators") && !document.contains("variants")) {
     throw ConfigError(path + ": expected a top-level key 'operators' with a list of operators "
                              "(or 'variants')");

@@ -63,6 +63,24 @@ std::int64_t placement_padding(std::uint64_t seed, int repetition) {
   return static_cast<std::int64_t>((z % k_steps) * 64);
 }
 
+namespace {
+
+// While it lives: the case's intra-op threads, and on CUDA its device the current one.
+struct CaseScope {
+  explicit CaseScope(const results::Case& c) {
+    at::set_num_threads(c.threads);
+#if OPBENCH_WITH_CUDA
+    if (device_of(c.device).is_cuda())
+      guard.emplace(device_of(c.device));
+#endif
+  }
+#if OPBENCH_WITH_CUDA
+  std::optional<c10::cuda::CUDAGuard> guard;
+#endif
+};
+
+} // namespace
+
 results::CaseResult run_case(const results::Case& c, const ExecOptions& options) {
   results::CaseResult result;
   result.c = c;
@@ -73,12 +91,7 @@ results::CaseResult run_case(const results::Case& c, const ExecOptions& options)
     return result;
   }
   try {
-    at::set_num_threads(c.threads);
-#if OPBENCH_WITH_CUDA
-    std::optional<c10::cuda::CUDAGuard> guard;
-    if (device_of(c.device).is_cuda())
-      guard.emplace(device_of(c.device));
-#endif
+    const CaseScope scope(c);
     // Held until the case ends, so the inputs and outputs made after it sit past it.
     const at::Tensor padding =
         at::empty({placement_padding(c.seed, options.repetition) + 1},
@@ -122,6 +135,14 @@ results::CaseResult run_case(const results::Case& c, const ExecOptions& options)
     core::log_debug(c.case_id + ": " + e.what());
   }
   return result;
+}
+
+Recording record_case(const results::Case& c, const RecordOptions& options) {
+  const CaseScope scope(c);
+  Workload w = make_workload(c);
+  at::AutoGradMode grad_mode(w.grad_mode);
+  w.restore();
+  return record_aten_calls(w.work_call ? w.work_call : w.call, options);
 }
 
 } // namespace opbench::exec

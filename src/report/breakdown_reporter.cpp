@@ -4,32 +4,29 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <vector>
 
 #include "opbench/core/units.hpp"
 
 namespace opbench::report {
+namespace {
 
-void BreakdownReporter::write(const results::ResultSet& set, std::ostream& out) const {
-  std::vector<const results::CaseResult*> parts;
-  std::vector<const results::CaseResult*> wholes;
-  std::vector<const results::CaseResult*> untimed;
-  double sum = 0;
-  for (const auto& r : set.cases) {
-    if (r.c.kind == results::Kind::model) {
-      wholes.push_back(&r);
-    } else if (r.status == results::Status::ok && std::isfinite(r.estimate.time)) {
-      parts.push_back(&r);
-      sum += r.estimate.time * r.c.count;
-    } else {
-      untimed.push_back(&r);
-    }
-  }
+using Results = std::vector<const results::CaseResult*>;
+
+// A model by its name (one a run); a sample's case by its id (its sizes tell them apart).
+std::string label(const results::CaseResult& whole) {
+  return whole.c.kind == results::Kind::model ? whole.c.name : whole.c.case_id;
+}
+
+// The parts ranked by count x time, their sum, and the whole they are held against (if any).
+void write_parts(Results parts, const Results& wholes, const char* whole_kind, std::ostream& out) {
   std::sort(parts.begin(), parts.end(), [](const auto* a, const auto* b) {
     return a->estimate.time * a->c.count > b->estimate.time * b->c.count;
   });
-  out << "# opbench breakdown\n\n";
-  out << "Each call's time is the case's time (its estimator over the repetition medians).\n\n";
+  double sum = 0;
+  for (const auto* r : parts)
+    sum += r->estimate.time * r->c.count;
   out << "| rank | case | calls | time | calls x time | share | cumulative |\n";
   out << "|---:|---|---:|---:|---:|---:|---:|\n";
   double cumulative = 0;
@@ -46,12 +43,49 @@ void BreakdownReporter::write(const results::ResultSet& set, std::ostream& out) 
                      parts.size());
   for (const auto* whole : wholes) {
     if (whole->status == results::Status::ok) {
-      out << fmt::format("**Whole model** (`{}`): {}; parts / whole: {:.2f}\n", whole->c.name,
-                         core::format_duration(whole->estimate.time), sum / whole->estimate.time);
+      out << fmt::format("**Whole {}** (`{}`): {}; parts / whole: {:.2f}\n", whole_kind,
+                         label(*whole), core::format_duration(whole->estimate.time),
+                         sum / whole->estimate.time);
     } else {
-      out << fmt::format("**Whole model** (`{}`): {}: {}\n", whole->c.name,
+      out << fmt::format("**Whole {}** (`{}`): {}: {}\n", whole_kind, label(*whole),
                          core::name_of(whole->status), whole->message);
     }
+  }
+}
+
+} // namespace
+
+void BreakdownReporter::write(const results::ResultSet& set, std::ostream& out) const {
+  // A sample's case is a whole, whose parts are the cases whose source is its key (opbench
+  // extract --sample); the other cases are the parts of the model, if any.
+  std::map<std::string, Results> sample_wholes;
+  for (const auto& r : set.cases) {
+    if (r.c.kind == results::Kind::sample)
+      sample_wholes[results::case_key(r.c.case_id)].push_back(&r);
+  }
+  std::map<std::string, Results> sample_parts;
+  Results model_parts, models, untimed;
+  for (const auto& r : set.cases) {
+    const bool timed = r.status == results::Status::ok && std::isfinite(r.estimate.time);
+    if (r.c.kind == results::Kind::model) {
+      models.push_back(&r);
+    } else if (r.c.kind == results::Kind::sample) {
+      // a whole: its parts are the cases whose source is its key
+    } else if (!timed) {
+      untimed.push_back(&r);
+    } else if (sample_wholes.count(r.c.source) != 0) {
+      sample_parts[r.c.source].push_back(&r);
+    } else {
+      model_parts.push_back(&r);
+    }
+  }
+  out << "# opbench breakdown\n\n";
+  out << "Each call's time is the case's time (its estimator over the repetition medians).\n\n";
+  if (sample_parts.empty() || !model_parts.empty() || !models.empty())
+    write_parts(model_parts, models, "model", out);
+  for (const auto& [key, parts] : sample_parts) {
+    out << "\n## " << key << "\n\n";
+    write_parts(parts, sample_wholes[key], "sample", out);
   }
   if (!untimed.empty()) {
     out << "\n## Not timed\n\n| case | calls | status | why |\n|---|---:|---|---|\n";

@@ -72,6 +72,12 @@ std::string eager_case_id(const Case& c) {
   return c.case_id.substr(0, c.case_id.size() - suffix.size());
 }
 
+std::string case_key(const std::string& case_id) {
+  const std::size_t name_end = case_id.find('/');
+  return name_end == std::string::npos ? case_id
+                                       : case_id.substr(0, case_id.find('/', name_end + 1));
+}
+
 bool has_4d_or_5d_tensor(const Json& given) {
   auto rank_fits = [](const Json& v) {
     return is_tensor_object(v) && (v["shape"].size() == 4 || v["shape"].size() == 5);

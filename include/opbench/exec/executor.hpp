@@ -7,6 +7,7 @@
 #include <string>
 
 #include "opbench/core/names.hpp"
+#include "opbench/exec/call_recorder.hpp"
 #include "opbench/exec/measure.hpp"
 #include "opbench/results/case.hpp"
 #include "opbench/results/estimate.hpp"
@@ -43,6 +44,11 @@ struct ExecOptions {
 std::int64_t placement_padding(std::uint64_t seed, int repetition);
 
 results::CaseResult run_case(const results::Case& c, const ExecOptions& options);
+
+// The top-level ATen calls of one untimed call of `c`, its inputs made as run_case makes them
+// (from its seed): what a sample or an operator case calls, for `opbench extract --sample`.
+// Throws (SkipCase, Error, LibTorch's errors) when the case cannot be made or run.
+Recording record_case(const results::Case& c, const RecordOptions& options = {});
 
 // LibTorch's intra-op thread count at this process's first call, kept (the number of physical
 // cores: `run` and `calibrate` ask while they plan and collect the context, before any case

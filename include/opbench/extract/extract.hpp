@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "opbench/core/json.hpp"
+#include "opbench/results/case.hpp"
 
 namespace opbench::extract {
 
@@ -32,8 +33,12 @@ struct RecordedCall {
 };
 
 struct Extraction {
-  std::string model; // path as given
+  std::string model; // path as given; "" for a case's calls
   std::vector<InputSpec> inputs;
+  // The case the calls are of, for a case's calls: results::case_key of its id
+  // ("bbox2delta/sizes=[64]"); the extracted cases' `source`, which `export --format breakdown`
+  // matches to that case's own result. "" for a model.
+  std::string case_key;
   std::vector<RecordedCall> calls; // in order of first call
   int total_calls = 0;             // top-level ATen calls, merged ones counted each time
 };
@@ -43,8 +48,14 @@ struct Extraction {
 Extraction extract_model(const std::string& model, const std::vector<InputSpec>& inputs,
                          std::uint64_t seed);
 
+// The calls of one call of a planned case (a long-tail sample's, or an operator's), its inputs
+// made as `run` makes them. Throws Error naming the case when it cannot be made or run.
+Extraction extract_case(const results::Case& c);
+
 // The config `opbench run --config` accepts: every call a case with its `count`, the ones that
-// cannot run kept with `unsupported` and their reason; `model` records where it came from.
-Json to_config(const Extraction& extraction);
+// cannot run kept with `unsupported` and their reason; `model` (or `sample_cases`) records where
+// they came from. Calls of several extractions (cases) go into one config, each case's calls with
+// its case_key as their source.
+Json to_config(const std::vector<Extraction>& extractions);
 
 } // namespace opbench::extract

@@ -68,6 +68,12 @@ std::string make_case_id(const std::string& name, const Json& given, const std::
 // The case id of `c` at stage "eager" (the row a stage table and compare hold its stages against).
 std::string eager_case_id(const Case& c);
 
+// What a case id says of the computation alone: its name and arguments, without dtype, device,
+// threads, direction, layout or stage ("bbox2delta/sizes=[64]" of
+// "bbox2delta/sizes=[64]/float32/cpu/t1/forward"). `opbench extract --sample` gives each
+// recorded call this key of its case as `source`; `export --format breakdown` matches on it.
+std::string case_key(const std::string& case_id);
+
 // True when some given tensor (or tensor in a list) has 4 or 5 dimensions.
 bool has_4d_or_5d_tensor(const Json& given);
 

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <map>
 
+#include "infos.hpp"
 #include "opbench/catalog/catalog.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/extract/extract.hpp"
@@ -81,7 +82,7 @@ TEST(Extract, RecordsTopLevelCallsWithShapesAndCounts) {
 TEST(Extract, TheConfigIsAnOrdinaryConfig) {
   testing::TempDir dir;
   const std::string config = dir.write(
-      "tiny.json", to_config(extract_model(save_tiny_model(dir), tiny_inputs(), 0)).dump());
+      "tiny.json", to_config({extract_model(save_tiny_model(dir), tiny_inputs(), 0)}).dump());
   const catalog::Catalog catalog = catalog::load_catalog({config});
   const auto cases = plan::make_plan(catalog, plan::PlanOptions{});
   EXPECT_EQ(cases.size(), catalog.entries.size() + (catalog.find("relu")->cases.size() - 1));
@@ -102,6 +103,40 @@ TEST(Extract, UnreadableModelIsAClearError) {
     EXPECT_NE(std::string(e.what()).find("cannot load the TorchScript model"), std::string::npos)
         << e.what();
   }
+}
+
+// A long-tail sample's calls, recorded as `run` makes its inputs: every call keyed to its case.
+TEST(Extract, ASamplesCallsAreKeyedToItsCase) {
+  plan::PlanOptions options;
+  options.samples = {"bbox2delta"};
+  options.axes = {plan::parse_axis("boxes=8")};
+  catalog::Catalog catalog;
+  catalog::add_samples(catalog, samples::sample_infos());
+  const auto cases = plan::make_plan(catalog, options);
+  ASSERT_EQ(cases.size(), 1u);
+  const Extraction e = extract_case(cases[0]);
+  EXPECT_EQ(e.case_key, "bbox2delta/sizes=[8]");
+  EXPECT_TRUE(e.model.empty());
+  EXPECT_GE(e.total_calls, 20); // mmdetection's delta coder: 37 ATen calls in eager
+  EXPECT_LT(e.calls.size(), static_cast<std::size_t>(e.total_calls)); // some repeat
+  testing::TempDir dir;
+  const Json config = to_config({e});
+  ASSERT_TRUE(config.contains("sample_cases"));
+  EXPECT_EQ(config["sample_cases"][0]["case"], "bbox2delta/sizes=[8]");
+  EXPECT_EQ(config["sample_cases"][0]["top_level_calls"], e.total_calls);
+  const catalog::Catalog calls = catalog::load_catalog({dir.write("calls.json", config.dump())});
+  int counted = 0;
+  for (const auto& c : plan::make_plan(calls, plan::PlanOptions{})) {
+    EXPECT_EQ(c.source, "bbox2delta/sizes=[8]");
+    counted += c.count;
+  }
+  int runnable = 0;
+  for (const auto& call : e.calls)
+    runnable += call.unsupported.empty() ? call.count : 0;
+  EXPECT_EQ(counted, runnable);
+  EXPECT_EQ(results::case_key("bbox2delta/sizes=[8]/float32/cuda:0/t2/forward/inductor"),
+            "bbox2delta/sizes=[8]");
+  EXPECT_EQ(results::case_key("plain"), "plain");
 }
 
 int shell(const std::string& command) {
@@ -137,6 +172,37 @@ TEST(ExtractWorkflow, ExtractRunAndBreakdownThroughTheBinary) {
   EXPECT_NE(text.find("**Sum of the parts**"), std::string::npos) << text;
   EXPECT_NE(text.find("**Whole model** (`model:tiny.pt`)"), std::string::npos) << text;
   EXPECT_NE(text.find("| 1 | `"), std::string::npos) << text;
+}
+
+// A sample: extract its calls, run them beside the sample at the same size, and each call's share
+// of the sample's own time comes out under the sample's case.
+TEST(ExtractWorkflow, ASamplesBreakdownThroughTheBinary) {
+  testing::TempDir dir;
+  const std::string bin = std::string("'") + OPBENCH_BINARY + "'";
+  const std::string config = dir.file("calls.json");
+  ASSERT_EQ(shell(bin + " extract --sample bbox2delta --axis boxes=8 --output " + config +
+                  " > /dev/null"),
+            0);
+  const std::string results = dir.file("run.json");
+  ASSERT_EQ(shell(bin + " run --config " + config +
+                  " --samples bbox2delta --axis boxes=8 --processes 1 --repetitions 2 --runs 3 "
+                  "--min-time 0 --max-time 0.01 --output " +
+                  results + " > /dev/null 2>&1"),
+            0);
+  const std::string report = dir.file("breakdown.md");
+  ASSERT_EQ(shell(bin + " export --format breakdown --input " + results + " --output " + report),
+            0);
+  const std::string text = testing::read_text(report);
+  EXPECT_NE(text.find("## bbox2delta/sizes=[8]"), std::string::npos) << text;
+  EXPECT_NE(text.find("**Whole sample** (`bbox2delta/sizes=[8]/float32/cpu/t1/forward`): "),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("parts / whole: "), std::string::npos) << text;
+  // Not both, nor neither, of --model and --sample: a usage error.
+  EXPECT_EQ(shell(bin + " extract --output " + config + " > /dev/null 2>&1"), 2);
+  EXPECT_EQ(shell(bin + " extract --sample bbox2delta --input 4x4 --output " + config +
+                  " > /dev/null 2>&1"),
+            2);
 }
 
 } // namespace
