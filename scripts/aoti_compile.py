@@ -3,11 +3,17 @@
 AOTInductor package by the Python `torch` of the same version as opbench's LibTorch.
 
   aoti_compile.py version                              prints torch's version
-  aoti_compile.py TRACE.pt INPUTS.pt OUT.pt2           the trace (torch.jit.save format) with its
+  aoti_compile.py TRACE.pt INPUTS.pt OUT.pt2 [--dynamic]
+                                                       the trace (torch.jit.save format) with its
                                                        example inputs (a tuple, torch::pickle_save)
                                                        converted to an ExportedProgram
                                                        (torch._export.converter) and compiled
-                                                       ahead of time (torch._inductor)
+                                                       ahead of time (torch._inductor); with
+                                                       --dynamic, exported again with every input
+                                                       dimension symbolic where the program allows
+                                                       (torch.export.Dim.AUTO: a dimension the
+                                                       program fixes stays fixed), so that one
+                                                       package serves other sizes
 Exit 0: OUT.pt2 written; 3: the trace cannot be converted; 4: the compiler failed. The reason is
 the last line on stderr.
 """
@@ -27,10 +33,11 @@ def main(argv):
     if argv == ["version"]:
         print(torch.__version__)
         return 0
-    if len(argv) != 3:
+    dynamic = argv[3:] == ["--dynamic"]
+    if len(argv) != 3 and not dynamic:
         print(__doc__, file=sys.stderr)
         return 2
-    trace_path, inputs_path, out = argv
+    trace_path, inputs_path, out = argv[:3]
     trace = torch.jit.load(trace_path)
     inputs = tuple(torch.load(inputs_path))
     try:
@@ -40,6 +47,15 @@ def main(argv):
     except Exception as e:  # noqa: BLE001 - any failure of the converter is the case's reason
         print(reason("torch._export.converter", e), file=sys.stderr)
         return 3
+    if dynamic:
+        try:
+            auto = torch.export.Dim.AUTO
+            shapes = tuple({d: auto for d in range(t.dim())} if isinstance(t, torch.Tensor) else None
+                           for t in inputs)
+            program = torch.export.export(program.module(), inputs, dynamic_shapes=shapes)
+        except Exception as e:  # noqa: BLE001
+            print(reason("torch.export.export (dynamic shapes)", e), file=sys.stderr)
+            return 3
     try:
         torch._inductor.aoti_compile_and_package(program, package_path=out)
     except Exception as e:  # noqa: BLE001

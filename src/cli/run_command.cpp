@@ -264,7 +264,8 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
          "Stages, comma-separated: an axis. eager (ATen calls), script (the case traced to a "
          "TorchScript graph, fusion off), fused (that graph with LibTorch's fuser), graph (the "
          "eager calls in one CUDA graph; CUDA only), inductor (the trace compiled ahead of time by "
-         "TorchInductor). "
+         "TorchInductor), inductor-dynamic (the same with symbolic sizes: one package for every "
+         "size of a sample). "
          "Forward cases only")
       ->capture_default_str();
   cmd->add_option("--seed", options->settings.seed,

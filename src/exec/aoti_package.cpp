@@ -19,6 +19,7 @@
 #include "cache_dir.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
+#include "opbench/core/json.hpp"
 #include "opbench/core/strings.hpp"
 #include "workload.hpp"
 
@@ -78,11 +79,19 @@ static void save_trace(torch::jit::Graph& graph, const std::string& path) {
   module.save(path);
 }
 
-// The package of `graph` on `inputs`: from the cache, else compiled into it (SkipCase when the
-// trace cannot be exported, Error when the compiler fails).
-AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
-                         const std::vector<at::Tensor>& inputs) {
-  std::string key = c.case_id + "\n" + graph.toString() + "\nLibTorch " + TORCH_VERSION;
+// What names a package: the case and its trace at these inputs; for a dynamic one, the sample
+// and its parameters (not its sizes) at these dtypes, devices and ranks.
+static std::string package_key(const results::Case& c, torch::jit::Graph& graph,
+                               const std::vector<at::Tensor>& inputs, bool dynamic) {
+  std::string key;
+  if (dynamic) {
+    Json parameters = c.given;
+    if (parameters.is_object())
+      parameters.erase("sizes");
+    key = "dynamic\n" + c.name + "\n" + parameters.dump() + "\nLibTorch " + TORCH_VERSION;
+  } else {
+    key = c.case_id + "\n" + graph.toString() + "\nLibTorch " + TORCH_VERSION;
+  }
   for (const at::Tensor& t : inputs) {
     // Appended piece by piece: GCC 12 warns (-Wrestrict) on the chained temporaries here.
     key += '\n';
@@ -90,23 +99,38 @@ AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
     key += ' ';
     key += t.device().str();
     key += ' ';
+    if (dynamic) {
+      key += std::to_string(t.dim());
+      continue;
+    }
     key += c10::str(t.sizes());
     key += ' ';
     key += c10::str(t.strides());
   }
+  return key;
+}
+
+// The package of `graph` on `inputs`: from the cache, else compiled into it (SkipCase when the
+// trace cannot be exported, Error when the compiler fails).
+AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
+                         const std::vector<at::Tensor>& inputs, bool dynamic) {
+  const std::string key = package_key(c, graph, inputs, dynamic);
   const std::string dir = package_cache();
   core::create_directories(dir);
   char name[17];
   std::snprintf(name, sizeof name, "%016llx",
                 static_cast<unsigned long long>(core::stable_hash(key)));
   const std::string base = dir + "/" + name;
-  const std::string package = base + ".pt2", seconds = package + ".seconds";
+  // Beside the package: what it was compiled from and how long that took.
+  const std::string package = base + ".pt2", about = package + ".json";
   if (core::path_exists(package)) {
-    AotiPackage cached{package, std::nullopt, true};
+    AotiPackage cached{package, "", std::nullopt, true};
     try {
-      cached.compile_time = std::stod(core::read_file(seconds));
+      const Json made = Json::parse(core::read_file(about));
+      cached.compile_time = made.at("compile_time").get<double>();
+      cached.compiled_for = made.at("compiled_for").get<std::string>();
     } catch (const std::exception&) {
-      // made before compile times were kept, or written by half: not known
+      // made before this was kept, or written by half: not known
     }
     return cached;
   }
@@ -124,10 +148,10 @@ AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
     std::ofstream(inputs_path, std::ios::binary)
         .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   }
-  const std::string command = shell_quoted(compiler_python()) + " " +
-                              shell_quoted(OPBENCH_AOTI_SCRIPT) + " " + shell_quoted(trace_path) +
-                              " " + shell_quoted(inputs_path) + " " + shell_quoted(partial) +
-                              " >/dev/null 2>" + shell_quoted(errors);
+  const std::string command =
+      shell_quoted(compiler_python()) + " " + shell_quoted(OPBENCH_AOTI_SCRIPT) + " " +
+      shell_quoted(trace_path) + " " + shell_quoted(inputs_path) + " " + shell_quoted(partial) +
+      (dynamic ? " --dynamic" : "") + " >/dev/null 2>" + shell_quoted(errors);
   const auto start = std::chrono::steady_clock::now();
   const int status = std::system(command.c_str());
   const double took =
@@ -143,15 +167,16 @@ AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
   if (code != 0) {
     throw CompilerFailed("AOTInductor failed (exit " + std::to_string(code) + "): " + last, said);
   }
-  try {
-    core::write_atomically(seconds, std::to_string(took) + "\n"); // before the package appears
+  try { // before the package appears
+    core::write_atomically(about,
+                           Json{{"compile_time", took}, {"compiled_for", c.case_id}}.dump() + "\n");
   } catch (const std::exception&) {
-    // a read-only cache: the time is reported for this run only
+    // a read-only cache: this is reported for this run only
   }
   std::rename(partial.c_str(), package.c_str());
   for (const std::string& made : {trace_path, inputs_path, errors})
     std::remove(made.c_str());
-  return {package, took, false};
+  return {package, c.case_id, took, false};
 }
 
 } // namespace opbench::exec

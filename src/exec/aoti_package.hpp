@@ -28,14 +28,18 @@ std::string release_of(const std::string& version);
 // $XDG_CACHE_HOME/opbench, else ~/.cache/opbench; then aoti/), else compiled into it; several
 // processes may compile one at once. SkipCase when the trace cannot be exported, Error naming the
 // compiler's messages when it fails.
+// `dynamic`: one package for every size of the case's sample (same name, parameters, dtypes,
+// devices and input ranks), compiled from the first size asked for with symbolic dimensions
+// (scripts/aoti_compile.py --dynamic).
 struct AotiPackage {
-  std::string path;                   // the .pt2 file
-  std::optional<double> compile_time; // seconds the compiler took to make it (Python's start
-                                      // included); none for a cached package made before it was
-                                      // recorded (beside the package, in <package>.seconds)
-  bool cached = false;                // taken from the cache, not compiled by this call
+  std::string path;         // the .pt2 file
+  std::string compiled_for; // the case id it was compiled from ("" when not recorded)
+  // Seconds the compiler took to make it (Python's start included); none for a cached package
+  // made before that was recorded (beside the package, in <package>.json).
+  std::optional<double> compile_time;
+  bool cached = false; // taken from the cache, not compiled by this call
 };
 AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
-                         const std::vector<at::Tensor>& inputs);
+                         const std::vector<at::Tensor>& inputs, bool dynamic = false);
 
 } // namespace opbench::exec

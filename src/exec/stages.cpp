@@ -2,14 +2,10 @@
 // driver a workload like any other.
 #include "stages.hpp"
 
-#include <ATen/Config.h>
 #include <ATen/core/grad_mode.h>
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/csrc/jit/api/function_impl.h>
-#include <torch/csrc/jit/codegen/fuser/interface.h>
-#include <torch/csrc/jit/codegen/onednn/interface.h>
 #include <torch/csrc/jit/frontend/tracer.h>
-#include <torch/csrc/jit/passes/tensorexpr_fuser.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/version.h>
 
@@ -24,6 +20,7 @@
 #endif
 
 #include "aoti_package.hpp"
+#include "fuser_settings.hpp"
 #include "graph_counts.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
@@ -68,42 +65,6 @@ Tensors seeded_call(const results::Case& c, const TensorFunction& f) {
     t = t.clone();
   return outputs;
 }
-
-// Which fuser a graph is optimized with. Set while the executor profiles and optimizes the graph
-// (the first calls); the optimized plan keeps what it was made with. Restores the previous
-// settings when it ends.
-class FuserSettings {
-public:
-  enum class Fuser { none, onednn_graph, tensorexpr };
-
-  explicit FuserSettings(Fuser fuser)
-      : texpr_(torch::jit::tensorExprFuserEnabled()), cpu_(torch::jit::canFuseOnCPU()),
-        gpu_(torch::jit::canFuseOnGPU()), llga_(torch::jit::RegisterLlgaFuseGraph::isEnabled()) {
-    torch::jit::setTensorExprFuserEnabled(fuser == Fuser::tensorexpr);
-    torch::jit::overrideCanFuseOnCPU(false); // the TensorExpr fuser's CPU path needs LLVM
-    torch::jit::overrideCanFuseOnGPU(fuser == Fuser::tensorexpr);
-    set_llga(fuser == Fuser::onednn_graph);
-  }
-  ~FuserSettings() {
-    torch::jit::setTensorExprFuserEnabled(texpr_);
-    torch::jit::overrideCanFuseOnCPU(cpu_);
-    torch::jit::overrideCanFuseOnGPU(gpu_);
-    set_llga(llga_);
-  }
-  FuserSettings(const FuserSettings&) = delete;
-  FuserSettings& operator=(const FuserSettings&) = delete;
-
-private:
-  static void set_llga(bool on) {
-#if AT_MKLDNN_ENABLED()
-    torch::jit::RegisterLlgaFuseGraph::setEnabled(on);
-#else
-    if (on)
-      throw SkipCase("this LibTorch is built without oneDNN: no CPU fuser");
-#endif
-  }
-  bool texpr_, cpu_, gpu_, llga_;
-};
 
 // The computation traced into a graph whose inputs are `f.inputs` and whose outputs are the
 // defined output tensors.
@@ -299,7 +260,14 @@ std::shared_ptr<torch::jit::Graph> faithful_trace(const results::Case& c, const 
   return graph;
 }
 
+// `inductor` (a package for these sizes) and `inductor-dynamic` (one package for every size of a
+// sample, compiled from the first with symbolic dimensions, then checked at each size).
 Workload inductor_workload(const results::Case& c, TensorFunction f, const Tensors* eager) {
+  const bool dynamic = c.stage == results::Stage::inductor_dynamic;
+  if (dynamic && c.kind != results::Kind::sample) {
+    throw SkipCase("inductor-dynamic compiles a sample once for all its sizes; an operator case "
+                   "has its own sizes (use inductor)");
+  }
   if (f.inputs.empty())
     throw SkipCase("the computation has no tensor input: an exported program needs one");
   const std::string python = compiler_python();
@@ -328,7 +296,12 @@ Workload inductor_workload(const results::Case& c, TensorFunction f, const Tenso
   };
   auto s = std::make_shared<State>();
   s->f = std::move(f);
-  const AotiPackage package = aoti_package(c, *graph, s->f.inputs);
+  const AotiPackage package = aoti_package(c, *graph, s->f.inputs, dynamic);
+  // A dynamic package made from another size: it may have kept that size where the trace does
+  // (a size the sample reads on the host is a constant of its trace).
+  const bool other_size = dynamic && package.compiled_for != c.case_id;
+  const std::string made_for =
+      "the package compiled for " + results::case_key(package.compiled_for) + " ";
   const Clock::time_point load_start = Clock::now();
   try {
     s->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(package.path);
@@ -336,7 +309,7 @@ Workload inductor_workload(const results::Case& c, TensorFunction f, const Tenso
     throw Error("stage inductor: cannot load " + package.path + ": " + core::first_line(e.what()));
   }
   results::StageInfo info;
-  info.runner = "aotinductor";
+  info.runner = dynamic ? "aotinductor (dynamic shapes)" : "aotinductor";
   if (package.compile_time)
     info.compile_time = traced_in + *package.compile_time + seconds_since(load_start);
   info.compile_cached = package.cached;
@@ -346,8 +319,24 @@ Workload inductor_workload(const results::Case& c, TensorFunction f, const Tenso
   info.graph_ops = counts.ops;
   s->f.restore();
   at::manual_seed(c.seed);
-  const Tensors outputs = s->loader->run(s->f.inputs);
-  check_outputs(c, eager, outputs, "the package's outputs differ from eager's", info);
+  Tensors outputs;
+  try {
+    outputs = s->loader->run(s->f.inputs);
+  } catch (const std::exception& e) {
+    if (!other_size)
+      throw;
+    throw SkipCase(made_for + "does not take these sizes (its dimensions are not all symbolic): " +
+                   core::first_line(e.what()));
+  }
+  try {
+    check_outputs(c, eager, outputs, "the package's outputs differ from eager's", info);
+  } catch (const CompilerFailed& e) {
+    if (!other_size)
+      throw;
+    throw SkipCase(made_for +
+                   "does not reproduce eager at these sizes (the trace keeps sizes the " +
+                   "sample reads on the host): " + core::first_line(e.what()));
+  }
   Workload w;
   w.input_bytes = tensor_bytes(s->f.inputs);
   w.call = [s] {
@@ -417,7 +406,7 @@ Workload staged_workload(const results::Case& c, TensorFunction f, bool check) {
   const Tensors* reference = check ? &eager : nullptr;
   if (c.stage == results::Stage::script || c.stage == results::Stage::fused)
     return script_workload(c, std::move(f), reference);
-  if (c.stage == results::Stage::inductor)
+  if (c.stage == results::Stage::inductor || c.stage == results::Stage::inductor_dynamic)
     return inductor_workload(c, std::move(f), reference);
   if (c.stage == results::Stage::graph) {
 #if OPBENCH_WITH_CUDA

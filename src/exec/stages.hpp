@@ -11,7 +11,10 @@
 //   graph   (CUDA) the eager calls captured once in a CUDA graph, one replay per call;
 //   inductor  the trace converted to an ExportedProgram and compiled ahead of time by
 //           TorchInductor (scripts/aoti_compile.py, with the Python torch of LibTorch's version),
-//           the package cached and run by LibTorch's AOTIModelPackageLoader.
+//           the package cached and run by LibTorch's AOTIModelPackageLoader;
+//   inductor-dynamic  the same exported with symbolic dimensions: one package for every size
+//           of a sample, compiled from the first size run and checked against eager at each
+//           (a size the package or the trace keeps fixed: skipped, saying so).
 // Another compiler path is one more maker in stages.cpp.
 // Internal to exec/.
 

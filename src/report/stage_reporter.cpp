@@ -120,24 +120,37 @@ void write_compile_cost(const StageTable& table, std::ostream& out) {
       out << " " << compile_text(row.cells[s]) << " | " << break_even_text(row.cells[s]) << " |";
     out << "\n";
   }
-  const auto inductor =
-      std::find(table.stages.begin(), table.stages.end(), results::Stage::inductor);
-  if (inductor == table.stages.end())
-    return;
-  const auto s = static_cast<std::size_t>(inductor - table.stages.begin());
-  std::map<std::string, std::pair<int, double>> packages; // name -> sizes, seconds
-  for (const StageRow& row : table.rows) {
-    if (row.cells[s].ok() && row.cells[s].compile_time) {
-      auto& [sizes, seconds] = packages[row.name];
-      ++sizes;
-      seconds += *row.cells[s].compile_time;
+  // Packages: the fixed-shape stage makes one per size, the dynamic one one for every size.
+  struct Made {
+    int sizes = 0;
+    double seconds = 0;
+  };
+  std::map<std::pair<std::string, results::Stage>, Made> packages;
+  for (const results::Stage stage : {results::Stage::inductor, results::Stage::inductor_dynamic}) {
+    const auto at = std::find(table.stages.begin(), table.stages.end(), stage);
+    if (at == table.stages.end())
+      continue;
+    const auto s = static_cast<std::size_t>(at - table.stages.begin());
+    for (const StageRow& row : table.rows) {
+      const StageCell& cell = row.cells[s];
+      if (!cell.ok() || !cell.compile_time)
+        continue;
+      Made& made = packages[{row.name, stage}];
+      ++made.sizes;
+      made.seconds = stage == results::Stage::inductor ? made.seconds + *cell.compile_time
+                                                       : std::max(made.seconds, *cell.compile_time);
     }
   }
-  out << "\nThe fixed-shape inductor stage compiles one package per size:\n\n"
-         "| name | sizes run (packages) | compile time of them all |\n|---|---:|---:|\n";
-  for (const auto& [name, made] : packages)
-    out << "| " << name << " | " << made.first << " | " << core::format_duration(made.second)
-        << " |\n";
+  if (packages.empty())
+    return;
+  out << "\nPackages: `inductor` compiles one for each size, `inductor-dynamic` one for all "
+         "the sizes it serves:\n\n| name | stage | sizes run | packages | their compile time |\n"
+         "|---|---|---:|---:|---:|\n";
+  for (const auto& [key, made] : packages) {
+    const bool fixed = key.second == results::Stage::inductor;
+    out << "| " << key.first << " | " << core::name_of(key.second) << " | " << made.sizes << " | "
+        << (fixed ? made.sizes : 1) << " | " << core::format_duration(made.seconds) << " |\n";
+  }
 }
 
 void write_markdown(const StageTable& table, std::ostream& out) {
@@ -149,7 +162,9 @@ void write_markdown(const StageTable& table, std::ostream& out) {
   out << "Time per call at each stage (on the CPU the case's time, its estimator over the "
          "repetition medians; on CUDA the batch time of back-to-back calls) and its speedup "
          "over eager; ATen calls of one call per stage; fused kernels of the fused stage. "
-         "— : not run, skipped or failed (reasons below).\n\n";
+         "— : not run, skipped or failed (reasons below). LongTail-Bench's stages: S1 eager, S2 "
+         "script, S3 fused or inductor (fixed shapes), S5 inductor-dynamic (one package for "
+         "every size); its S4 (a JIT with dynamic shapes) has no stage here.\n\n";
   out << "| case | | tags |";
   for (const auto& stage : table.stages)
     out << " " << core::name_of(stage) << " |" << (stage == results::Stage::eager ? "" : " × |");

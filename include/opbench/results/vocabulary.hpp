@@ -22,8 +22,9 @@ enum class Direction { forward, backward, train };
 
 // How the computation runs (exec/stages.hpp): ATen calls from C++; the case traced to a
 // TorchScript graph, fusion off; that graph with a fuser; the eager calls as one CUDA graph; the
-// trace compiled ahead of time by TorchInductor. In a stage table's order.
-enum class Stage { eager, script, fused, graph, inductor };
+// trace compiled ahead of time by TorchInductor for its sizes; the same with symbolic sizes, one
+// package for every size of a sample (LongTail-Bench's S5). In a stage table's order.
+enum class Stage { eager, script, fused, graph, inductor, inductor_dynamic };
 
 // How a case ended: measured; failed (opbench's or the case's error: a bad argument, outputs
 // that differ from eager's); skipped for a reason that is no failure; or a stage's compiler (the
@@ -91,7 +92,8 @@ template <> struct NameTable<results::Stage> {
       {results::Stage::script, "script"},
       {results::Stage::fused, "fused"},
       {results::Stage::graph, "graph"},
-      {results::Stage::inductor, "inductor"}};
+      {results::Stage::inductor, "inductor"},
+      {results::Stage::inductor_dynamic, "inductor-dynamic"}};
 };
 
 template <> struct NameTable<results::Status> {

@@ -219,6 +219,47 @@ TEST_F(InductorStage, ASampleRunsAsOneCompiledPackageAndMatchesEager) {
               0.5 * *compiled.stage_info->compile_time);
 }
 
+// The packages (.pt2) in the test's cache.
+std::vector<std::string> packages_in(const std::string& cache) {
+  std::vector<std::string> out;
+  for (const auto& path : core::list_directory(cache + "/aoti")) {
+    if (path.size() > 4 && path.compare(path.size() - 4, 4, ".pt2") == 0)
+      out.push_back(path);
+  }
+  return out;
+}
+
+// inductor-dynamic: one package, compiled from the first size, serves the sample's other sizes,
+// each checked against eager; a size where it does not reproduce eager is skipped, naming the
+// size it was made for. An operator case has its own sizes: skipped.
+TEST_F(InductorStage, DynamicIsOnePackageForEverySizeOfASample) {
+  const auto first = run_case(sample_case("bbox2delta", {64}, "inductor-dynamic"), quick());
+  ASSERT_EQ(first.status, results::Status::ok) << first.message;
+  EXPECT_EQ(first.stage_info->runner, "aotinductor (dynamic shapes)");
+  EXPECT_FALSE(first.stage_info->compile_cached);
+  const auto other = run_case(sample_case("bbox2delta", {8}, "inductor-dynamic"), quick());
+  ASSERT_EQ(other.status, results::Status::ok) << other.message;
+  EXPECT_TRUE(other.stage_info->compile_cached);
+  EXPECT_LE(other.stage_info->check, 1.0);
+  EXPECT_EQ(other.stage_info->tolerance, "|d| <= 1e-05 + 0.0001 * max|eager|");
+  const std::vector<std::string> dynamic = packages_in(m_cache.path());
+  ASSERT_EQ(dynamic.size(), 1u);
+  // bbox2roi's trace keeps the box count it was traced at (each image's index column is an
+  // at::full of a size read on the host): at 32 boxes its package gives 4 x 64 rows, which the
+  // check against eager refuses.
+  const auto made = run_case(sample_case("bbox2roi", {64}, "inductor-dynamic"), quick());
+  ASSERT_EQ(made.status, results::Status::ok) << made.message;
+  const auto refused = run_case(sample_case("bbox2roi", {32}, "inductor-dynamic"), quick());
+  EXPECT_EQ(refused.status, results::Status::skipped) << refused.message;
+  EXPECT_NE(refused.message.find("the package compiled for bbox2roi/sizes=[64] does not "
+                                 "reproduce eager at these sizes"),
+            std::string::npos)
+      << refused.message;
+  const auto op = run_case(op_case("relu", {{"self", "64x64"}}, "inductor-dynamic"), quick());
+  EXPECT_EQ(op.status, results::Status::skipped);
+  EXPECT_NE(op.message.find("(use inductor)"), std::string::npos) << op.message;
+}
+
 TEST_F(InductorStage, RandomDrawsAreSkippedAndAnOperatorRuns) {
   const auto random = run_case(
       op_case("bernoulli", {{"self", {{"shape", {256}}, {"init", "uniform"}}}}, "inductor"),

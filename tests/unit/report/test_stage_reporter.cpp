@@ -167,7 +167,7 @@ TEST(StageReporter, CompileCostAndBreakEvenCalls) {
             std::string::npos)
       << text;
   // The fixed-shape stage made a package for each of the two sizes.
-  EXPECT_NE(text.find("| box_iou | 2 | 42.000 s |"), std::string::npos) << text;
+  EXPECT_NE(text.find("| box_iou | inductor | 2 | 2 | 42.000 s |"), std::string::npos) << text;
   EXPECT_NE(csv.str().find(",ok,6e-06,1.6667,10,0,0.2,50000,"), std::string::npos) << csv.str();
 }
 

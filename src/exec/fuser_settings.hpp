@@ -1,0 +1,50 @@
+// Which TorchScript fuser the graph executor optimizes with, set for a scope (the script and
+// fused stages, exec/stages.cpp). Internal to exec/.
+#pragma once
+
+#include <ATen/Config.h>
+#include <torch/csrc/jit/codegen/fuser/interface.h>
+#include <torch/csrc/jit/codegen/onednn/interface.h>
+#include <torch/csrc/jit/passes/tensorexpr_fuser.h>
+
+#include "workload.hpp"
+
+namespace opbench::exec {
+
+// Which fuser a graph is optimized with. Set while the executor profiles and optimizes the graph
+// (the first calls); the optimized plan keeps what it was made with. Restores the previous
+// settings when it ends.
+class FuserSettings {
+public:
+  enum class Fuser { none, onednn_graph, tensorexpr };
+
+  explicit FuserSettings(Fuser fuser)
+      : texpr_(torch::jit::tensorExprFuserEnabled()), cpu_(torch::jit::canFuseOnCPU()),
+        gpu_(torch::jit::canFuseOnGPU()), llga_(torch::jit::RegisterLlgaFuseGraph::isEnabled()) {
+    torch::jit::setTensorExprFuserEnabled(fuser == Fuser::tensorexpr);
+    torch::jit::overrideCanFuseOnCPU(false); // the TensorExpr fuser's CPU path needs LLVM
+    torch::jit::overrideCanFuseOnGPU(fuser == Fuser::tensorexpr);
+    set_llga(fuser == Fuser::onednn_graph);
+  }
+  ~FuserSettings() {
+    torch::jit::setTensorExprFuserEnabled(texpr_);
+    torch::jit::overrideCanFuseOnCPU(cpu_);
+    torch::jit::overrideCanFuseOnGPU(gpu_);
+    set_llga(llga_);
+  }
+  FuserSettings(const FuserSettings&) = delete;
+  FuserSettings& operator=(const FuserSettings&) = delete;
+
+private:
+  static void set_llga(bool on) {
+#if AT_MKLDNN_ENABLED()
+    torch::jit::RegisterLlgaFuseGraph::setEnabled(on);
+#else
+    if (on)
+      throw SkipCase("this LibTorch is built without oneDNN: no CPU fuser");
+#endif
+  }
+  bool texpr_, cpu_, gpu_, llga_;
+};
+
+} // namespace opbench::exec
