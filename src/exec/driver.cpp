@@ -249,7 +249,7 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w,
   const at::Device device = device_of(c.device);
   if (w.recordable && (options.describe || !device.is_cpu())) {
     const auto start = std::chrono::steady_clock::now();
-    const Recording recording = record_aten_calls(w.work_call ? w.work_call : w.call);
+    const Recording recording = record_aten_calls(w.eager_call());
     if (options.describe) {
       result.work.aten_calls = w.work_call ? count_aten_calls(w.call)
                                            : static_cast<std::int64_t>(recording.calls.size());

@@ -142,7 +142,7 @@ Recording record_case(const results::Case& c, const RecordOptions& options) {
   Workload w = make_workload(c);
   at::AutoGradMode grad_mode(w.grad_mode);
   w.restore();
-  return record_aten_calls(w.work_call ? w.work_call : w.call, options);
+  return record_aten_calls(w.eager_call(), options);
 }
 
 } // namespace opbench::exec

@@ -66,6 +66,8 @@ struct Workload {
   // and host syncs (the same computation; a fused kernel is no ATen call the cost rules know),
   // while `call`'s own calls give the ATen-call count. Empty: `call` gives both.
   std::function<void()> work_call;
+  // The call whose ATen calls are the case's work: `work_call`, else `call`.
+  const std::function<void()>& eager_call() const { return work_call ? work_call : call; }
   // Bytes of the call's tensor inputs (every tensor argument, tensor lists included): from
   // canary.hpp's memory_bound_bytes on, the memory canary brackets its CPU repetitions.
   std::int64_t input_bytes = 0;
