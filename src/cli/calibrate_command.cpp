@@ -82,17 +82,15 @@ int calibrate(const CalibrateOptions& options, const GlobalOptions& global) {
             3 * bytes /
             median_of("add.out", {{"self", vector}, {"other", vector}, {"out", vector}}, dtype,
                       device, t, options.seconds);
-        // The hierarchical roofline's levels (CPU): a copy_ whose source and destination fill
-        // half of each data cache, so both stay in it between calls.
-        if (device == "cpu") {
-          for (const auto& [level, capacity] : exec::cpu_data_caches()) {
-            const std::int64_t m = std::max<std::int64_t>(1, capacity / 4 / element_bytes);
-            const Json small = Json::array({m});
-            const double moved = 2.0 * static_cast<double>(m * element_bytes);
-            peaks.caches.push_back({level, capacity,
-                                    moved / median_of("copy_", {{"self", small}, {"src", small}},
-                                                      dtype, device, t, options.seconds)});
-          }
+        // The hierarchical roofline's levels (the CPU's data caches, a GPU's L2): a copy_ whose
+        // source and destination fill half of each, so both stay in it between calls.
+        for (const auto& [level, capacity] : exec::data_caches(device)) {
+          const std::int64_t m = std::max<std::int64_t>(1, capacity / 4 / element_bytes);
+          const Json small = Json::array({m});
+          const double moved = 2.0 * static_cast<double>(m * element_bytes);
+          peaks.caches.push_back({level, capacity,
+                                  moved / median_of("copy_", {{"self", small}, {"src", small}},
+                                                    dtype, device, t, options.seconds)});
         }
         const Json square = Json::array({options.gemm_n, options.gemm_n});
         const double g = static_cast<double>(options.gemm_n);

@@ -125,6 +125,12 @@ std::vector<std::pair<std::string, std::int64_t>> cpu_data_caches() {
   return out;
 }
 
+std::vector<std::pair<std::string, std::int64_t>> data_caches(const std::string& device) {
+  if (!core::starts_with(device, "cuda"))
+    return cpu_data_caches();
+  return {{"L2", flush_bytes(device)}}; // flush_bytes: the device's L2, or DeviceError
+}
+
 std::int64_t last_level_cache_bytes() {
   // The kernel's list first: one instance of the highest level (e.g. "32768K" for one CCD's L3).
   // glibc's sysconf reads CPUID, which a guest on AMD may see as the whole host's L3 (here 320 MiB

@@ -18,7 +18,7 @@ namespace opbench::cost {
 // instance, as the kernel lists it for cpu0) and a copy's bandwidth with source and destination
 // filling half of it (read + write bytes per second, through one ATen call: copy_).
 struct CacheCeiling {
-  std::string level;      // "L1d", "L2", "L3"
+  std::string level;      // "L1d", "L2", "L3" (CPU); "L2" (CUDA)
   std::int64_t bytes = 0; // capacity
   double bandwidth = 0;   // bytes/s
 };
@@ -30,7 +30,7 @@ struct Peaks {
   double copy_bandwidth = 0;        // bytes/s of a large copy (read + write)
   double triad_bandwidth = 0;       // bytes/s of a large a + b (two reads, one write)
   double gemm_flops = 0;            // FLOP/s of a large mm
-  std::vector<CacheCeiling> caches; // CPU data caches, smallest first (none on CUDA yet)
+  std::vector<CacheCeiling> caches; // data caches, smallest first (CPU: L1d L2 L3; CUDA: L2)
   Json context = Json::object();    // where and when they were measured
 
   double memory_bandwidth() const { return std::max(copy_bandwidth, triad_bandwidth); }

@@ -38,4 +38,9 @@ std::int64_t last_level_cache_bytes();
 // the kernel lists none.
 std::vector<std::pair<std::string, std::int64_t>> cpu_data_caches();
 
+// The data caches a hierarchical roofline judges `device`'s cases against, smallest level first:
+// cpu_data_caches() for "cpu"; for "cuda:N" its L2, as the device reports it ({"L2", 52428800} on
+// an H100). Throws DeviceError for a CUDA device in an opbench built without CUDA.
+std::vector<std::pair<std::string, std::int64_t>> data_caches(const std::string& device);
+
 } // namespace opbench::exec

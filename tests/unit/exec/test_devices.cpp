@@ -61,6 +61,19 @@ TEST(CudaDevice, MissingDeviceIsAClearError) {
     EXPECT_EQ(e.what(), expected);
   }
   EXPECT_THROW(flush_bytes("cuda:0"), std::exception);
+  EXPECT_THROW(data_caches("cuda:0"), std::exception);
+}
+
+// The roofline's levels: the CPU's data caches; a GPU's L2, the level its cold mode flushes.
+TEST(RooflineLevels, TheCpusDataCachesAndAGpusL2) {
+  EXPECT_EQ(data_caches("cpu"), cpu_data_caches());
+  if (cuda_device_count() == 0)
+    return; // the GPU's below is run where one is visible (bench/gpu_check.sh)
+  const auto levels = data_caches("cuda:0");
+  ASSERT_EQ(levels.size(), 1u);
+  EXPECT_EQ(levels[0].first, "L2");
+  EXPECT_EQ(levels[0].second, flush_bytes("cuda:0"));
+  EXPECT_GE(levels[0].second, 1 << 20);
 }
 
 TEST(CudaDevice, EventTimerAndDeviceMemory) {
