@@ -11,10 +11,12 @@
 #   suite   the whole default suite once on DEVICE, quick settings: errors and statuses;
 #   ctest   the CUDA unit tests (CudaDevice, CudaBuild, ColdMode, SampleDevices: every sample's
 #           every dtype forward and backward on every device);
-#   extra   training steps on a shard, the custom-op example on the device;
+#   extra   training steps on a shard, calibrate (the roofline's L2 and device memory), the
+#           custom-op example on the device;
 #   then, the compile done, the timed steps:
 #   fixed   bench/gpu_check.py's fixed cases with opbench, then PyTorch's references;
-#   stages  those cases at eager, script, fused, graph and inductor, then the stage table;
+#   stages  those cases at eager, script, fused, graph, inductor and script-dynamic, then the
+#           stage table;
 #   aa      one shard of the default suite twice with the default settings (A/A);
 #   check   bench_gpu_check: copy bandwidth, events against host clock, GPU time against batch;
 #   diagnose where relu 64x64x128's GPU time goes over its kernel time (never the verdict);
@@ -128,6 +130,8 @@ fi
 if wanted extra; then
   step train 60 "$opbench" run --ctx "$device" --train --shard 0/8 --repetitions 1 --processes 1 \
     --process-warmup 0 --retries 0 "${subset[@]}" -o "$out/train.json" || failed
+  # The roofline's levels on the GPU: its L2 beside device memory (docs/roofline.md).
+  step calibrate 30 "$opbench" calibrate --ctx "$device" --seconds 0.3 --peaks "$out/peaks.json" || failed
   library="$(ls "$build"/examples/custom_op/libmyops.* 2>/dev/null | head -1)"
   step custom-op 40 "$opbench" run --load-library "$library" --config examples/custom_op/fast_gelu.json \
     --ctx "$device" --repetitions 3 --processes 1 -o "$out/custom-op.json" || failed
@@ -143,9 +147,10 @@ if wanted stages; then
   cases=()
   for id in "${ids[@]}"; do
     cases+=(--case "$id")
-    for s in script fused graph inductor; do cases+=(--case "$id/$s"); done
+    for s in script fused graph inductor script-dynamic; do cases+=(--case "$id/$s"); done
   done
-  step stages 120 "$opbench" run --samples "$samples" "${cases[@]}" --stage eager,script,fused,graph,inductor \
+  step stages 120 "$opbench" run --samples "$samples" "${cases[@]}" \
+    --stage eager,script,fused,graph,inductor,script-dynamic \
     --ctx "$device" --repetitions 3 --processes 1 -o "$out/stages.json" || failed
   [ -f "$out/stages.json" ] && "$opbench" export --format stages -i "$out/stages.json" >"$out/stages.md" 2>&1
 fi

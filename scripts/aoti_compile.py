@@ -14,8 +14,13 @@ AOTInductor package by the Python `torch` of the same version as opbench's LibTo
                                                        (torch.export.Dim.AUTO: a dimension the
                                                        program fixes stays fixed), so that one
                                                        package serves other sizes
-Exit 0: OUT.pt2 written; 3: the trace cannot be converted; 4: the compiler failed. The reason is
-the last line on stderr.
+  aoti_compile.py probe PACKAGE.pt2 INPUTS.pt          runs the package once on these inputs, in
+                                                       this process of its own: a generated
+                                                       kernel's failed check can abort the process
+                                                       that runs it (std::terminate in an OpenMP
+                                                       region), which must not be opbench's
+Exit 0: OUT.pt2 written (probe: the package ran); 3: the trace cannot be converted; 4: the
+compiler failed; 5 (probe): the package raised. The reason is the last line on stderr.
 """
 import sys
 import warnings
@@ -26,6 +31,18 @@ def reason(stage, e):
     return f"{stage}: {type(e).__name__}: {text[0] if text else ''}"
 
 
+def probe(package, inputs_path):
+    import torch
+
+    inputs = tuple(torch.load(inputs_path))
+    try:
+        torch._inductor.aoti_load_package(package)(*inputs)
+    except Exception as e:  # noqa: BLE001 - any failure is the reason the package is not timed
+        print(reason("the package's call", e), file=sys.stderr)
+        return 5
+    return 0
+
+
 def main(argv):
     warnings.simplefilter("ignore")
     import torch
@@ -33,6 +50,8 @@ def main(argv):
     if argv == ["version"]:
         print(torch.__version__)
         return 0
+    if len(argv) == 3 and argv[0] == "probe":
+        return probe(argv[1], argv[2])
     dynamic = argv[3:] == ["--dynamic"]
     if len(argv) != 3 and not dynamic:
         print(__doc__, file=sys.stderr)

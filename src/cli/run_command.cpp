@@ -264,8 +264,10 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
          "Stages, comma-separated: an axis. eager (ATen calls), script (the case traced to a "
          "TorchScript graph, fusion off), fused (that graph with LibTorch's fuser), graph (the "
          "eager calls in one CUDA graph; CUDA only), inductor (the trace compiled ahead of time by "
-         "TorchInductor), inductor-dynamic (the same with symbolic sizes: one package for every "
-         "size of a sample). "
+         "TorchInductor), script-dynamic (one trace of a sample run by one TorchScript function "
+         "for "
+         "every size, its fuser in dynamic-shape mode), inductor-dynamic (one Inductor package "
+         "with symbolic sizes for every size of a sample). "
          "Forward cases only")
       ->capture_default_str();
   cmd->add_option("--seed", options->settings.seed,

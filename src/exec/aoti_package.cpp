@@ -11,12 +11,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <mutex>
 
 #include "cache_dir.hpp"
+#include "compiled_artifacts.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
@@ -68,59 +70,70 @@ std::string python_torch_version(const std::string& python) {
   return known[python] = core::trim(out);
 }
 
-// The trace as a TorchScript module (forward = the graph, `self` first), which Python loads.
-static void save_trace(torch::jit::Graph& graph, const std::string& path) {
-  torch::jit::Module module("__torch__.opbench.Case");
-  auto forward = graph.copy();
-  forward->insertInput(0, "self")->setType(module._ivalue()->type());
-  auto* function = module._ivalue()->compilation_unit()->create_function(
-      c10::QualifiedName(*module.type()->name(), "forward"), forward);
-  module.type()->addMethod(function);
-  module.save(path);
+static void save_inputs(const std::vector<at::Tensor>& inputs, const std::string& path) {
+  std::vector<c10::IValue> values(inputs.begin(), inputs.end());
+  const std::vector<char> bytes =
+      torch::jit::pickle_save(c10::ivalue::Tuple::create(std::move(values)));
+  std::ofstream(path, std::ios::binary)
+      .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-// What names a package: the case and its trace at these inputs; for a dynamic one, the sample
-// and its parameters (not its sizes) at these dtypes, devices and ranks.
-static std::string package_key(const results::Case& c, torch::jit::Graph& graph,
-                               const std::vector<at::Tensor>& inputs, bool dynamic) {
-  std::string key;
-  if (dynamic) {
-    Json parameters = c.given;
-    if (parameters.is_object())
-      parameters.erase("sizes");
-    key = "dynamic\n" + c.name + "\n" + parameters.dump() + "\nLibTorch " + TORCH_VERSION;
+namespace {
+
+// How scripts/aoti_compile.py ended: its exit code (-1 when a signal ended it) and its stderr.
+struct ScriptRun {
+  int code = 0;
+  int signal = 0;
+  std::string said;
+
+  std::string how() const {
+    return signal != 0 ? "signal " + std::to_string(signal) + " (" + ::strsignal(signal) + ")"
+                       : "exit " + std::to_string(code);
+  }
+  // The reason: a C++ exception that ended the process says it on its "what():" line (a
+  // generated kernel's failed check); else the script's last line.
+  std::string last_line() const {
+    const std::string marker = "what():";
+    if (const auto at = said.find(marker); signal != 0 && at != std::string::npos)
+      return core::trim(core::first_line(said.substr(at + marker.size())));
+    const auto end = said.rfind('\n');
+    return said.substr(end == std::string::npos ? 0 : end + 1);
+  }
+};
+
+// scripts/aoti_compile.py with `arguments` (quoted already), its stderr kept in `errors`.
+ScriptRun run_script(const std::string& arguments, const std::string& errors) {
+  const std::string command = shell_quoted(compiler_python()) + " " +
+                              shell_quoted(OPBENCH_AOTI_SCRIPT) + " " + arguments +
+                              " >/dev/null 2>" + shell_quoted(errors);
+  const int status = std::system(command.c_str());
+  ScriptRun ran;
+  if (WIFSIGNALED(status)) {
+    ran.code = -1;
+    ran.signal = WTERMSIG(status);
   } else {
-    key = c.case_id + "\n" + graph.toString() + "\nLibTorch " + TORCH_VERSION;
-  }
-  for (const at::Tensor& t : inputs) {
-    // Appended piece by piece: GCC 12 warns (-Wrestrict) on the chained temporaries here.
-    key += '\n';
-    key += c10::toString(t.scalar_type());
-    key += ' ';
-    key += t.device().str();
-    key += ' ';
-    if (dynamic) {
-      key += std::to_string(t.dim());
-      continue;
+    ran.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (ran.code > 128) { // the shell's word for a command a signal ended
+      ran.signal = ran.code - 128;
+      ran.code = -1;
     }
-    key += c10::str(t.sizes());
-    key += ' ';
-    key += c10::str(t.strides());
   }
-  return key;
+  std::ifstream in(errors);
+  ran.said =
+      core::trim(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+  return ran;
 }
+
+} // namespace
 
 // The package of `graph` on `inputs`: from the cache, else compiled into it (SkipCase when the
 // trace cannot be exported, Error when the compiler fails).
 AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
                          const std::vector<at::Tensor>& inputs, bool dynamic) {
-  const std::string key = package_key(c, graph, inputs, dynamic);
+  const std::string key = artifact_key(c, graph, inputs, dynamic);
   const std::string dir = package_cache();
   core::create_directories(dir);
-  char name[17];
-  std::snprintf(name, sizeof name, "%016llx",
-                static_cast<unsigned long long>(core::stable_hash(key)));
-  const std::string base = dir + "/" + name;
+  const std::string base = dir + "/" + hex_hash(key);
   // Beside the package: what it was compiled from and how long that took.
   const std::string package = base + ".pt2", about = package + ".json";
   if (core::path_exists(package)) {
@@ -141,31 +154,17 @@ AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
                     errors = own + ".err";
   const std::string partial = own + ".pt2";
   save_trace(graph, trace_path);
-  {
-    std::vector<c10::IValue> values(inputs.begin(), inputs.end());
-    const std::vector<char> bytes =
-        torch::jit::pickle_save(c10::ivalue::Tuple::create(std::move(values)));
-    std::ofstream(inputs_path, std::ios::binary)
-        .write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  }
-  const std::string command =
-      shell_quoted(compiler_python()) + " " + shell_quoted(OPBENCH_AOTI_SCRIPT) + " " +
-      shell_quoted(trace_path) + " " + shell_quoted(inputs_path) + " " + shell_quoted(partial) +
-      (dynamic ? " --dynamic" : "") + " >/dev/null 2>" + shell_quoted(errors);
+  save_inputs(inputs, inputs_path);
   const auto start = std::chrono::steady_clock::now();
-  const int status = std::system(command.c_str());
+  const ScriptRun ran = run_script(shell_quoted(trace_path) + " " + shell_quoted(inputs_path) +
+                                       " " + shell_quoted(partial) + (dynamic ? " --dynamic" : ""),
+                                   errors);
   const double took =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(errors);
-  const std::string said =
-      core::trim(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
-  const std::string last =
-      said.substr(said.rfind('\n') == std::string::npos ? 0 : said.rfind('\n') + 1);
-  if (code == 3)
-    throw SkipCase("the trace cannot be exported: " + last);
-  if (code != 0) {
-    throw CompilerFailed("AOTInductor failed (exit " + std::to_string(code) + "): " + last, said);
+  if (ran.code == 3)
+    throw SkipCase("the trace cannot be exported: " + ran.last_line());
+  if (ran.code != 0) {
+    throw CompilerFailed("AOTInductor failed (" + ran.how() + "): " + ran.last_line(), ran.said);
   }
   try { // before the package appears
     core::write_atomically(about,
@@ -177,6 +176,38 @@ AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
   for (const std::string& made : {trace_path, inputs_path, errors})
     std::remove(made.c_str());
   return {package, c.case_id, took, false};
+}
+
+std::string aoti_probe(const AotiPackage& package, const std::vector<at::Tensor>& inputs) {
+  std::string shapes;
+  for (const at::Tensor& t : inputs)
+    shapes += input_signature(t, true) + '\n';
+  const std::string known = package.path + ".probe-" + hex_hash(shapes);
+  if (core::path_exists(known)) {
+    try {
+      return Json::parse(core::read_file(known)).at("reason").get<std::string>();
+    } catch (const std::exception&) {
+      // written by half: probed again
+    }
+  }
+  const std::string own = known + "." + std::to_string(::getpid());
+  const std::string inputs_path = own + ".inputs.pt", errors = own + ".err";
+  save_inputs(inputs, inputs_path);
+  const ScriptRun ran =
+      run_script("probe " + shell_quoted(package.path) + " " + shell_quoted(inputs_path), errors);
+  std::string reason;
+  if (ran.signal != 0)
+    reason = ran.last_line() + " (this ends the process that runs it: " + ran.how() + ")";
+  else if (ran.code != 0)
+    reason = ran.last_line();
+  try {
+    core::write_atomically(known, Json{{"reason", reason}}.dump() + "\n");
+  } catch (const std::exception&) {
+    // a read-only cache: probed again next time
+  }
+  for (const std::string& made : {inputs_path, errors})
+    std::remove(made.c_str());
+  return reason;
 }
 
 } // namespace opbench::exec

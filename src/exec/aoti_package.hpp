@@ -42,4 +42,11 @@ struct AotiPackage {
 AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
                          const std::vector<at::Tensor>& inputs, bool dynamic = false);
 
+// Runs `package` once on `inputs` in a Python process of its own (scripts/aoti_compile.py probe):
+// "" when it ran, else why not. For a dynamic package at sizes it was not compiled for: a
+// generated kernel's bounds check there can end the process that runs it (std::terminate inside
+// an OpenMP region), and that must not be opbench's. Remembered beside the package, by the
+// inputs' dtypes, devices, sizes and strides.
+std::string aoti_probe(const AotiPackage& package, const std::vector<at::Tensor>& inputs);
+
 } // namespace opbench::exec

@@ -3,7 +3,6 @@
 #include "stages.hpp"
 
 #include <ATen/core/grad_mode.h>
-#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/csrc/jit/api/function_impl.h>
 #include <torch/csrc/jit/frontend/tracer.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
@@ -19,7 +18,7 @@
 #include "cuda_graph.hpp"
 #endif
 
-#include "aoti_package.hpp"
+#include "compiled_artifacts.hpp"
 #include "fuser_settings.hpp"
 #include "graph_counts.hpp"
 #include "opbench/core/error.hpp"
@@ -28,29 +27,10 @@
 #include "opbench/exec/inputs.hpp"
 #include "opbench/exec/measure.hpp"
 #include "opbench/results/case.hpp"
+#include "stage_parts.hpp"
 
 namespace opbench::exec {
 namespace {
-
-using Tensors = std::vector<at::Tensor>;
-using Clock = std::chrono::steady_clock;
-
-// Waits for `device`'s queued work (CUDA), so that a host clock read next covers it.
-void settle(const at::Device& device) {
-#if OPBENCH_WITH_CUDA
-  if (device.is_cuda())
-    c10::cuda::device_synchronize();
-#else
-  (void)device;
-#endif
-}
-
-Tensors defined_only(Tensors outputs) {
-  outputs.erase(std::remove_if(outputs.begin(), outputs.end(),
-                               [](const at::Tensor& t) { return !t.defined(); }),
-                outputs.end());
-  return outputs;
-}
 
 // One call of the eager computation with the default generators seeded, so that a computation
 // that draws random numbers draws the same ones each time (and a stage that draws them in the
@@ -103,8 +83,24 @@ Tensors run_graph(ScriptState& s) {
   return out;
 }
 
-// What a graph's failure says, without the interpreter's preamble ("The following operation
-// failed in the TorchScript interpreter." and its traceback): the RuntimeError's own line.
+} // namespace
+
+void settle(const at::Device& device) {
+#if OPBENCH_WITH_CUDA
+  if (device.is_cuda())
+    c10::cuda::device_synchronize();
+#else
+  (void)device;
+#endif
+}
+
+Tensors defined_only(Tensors outputs) {
+  outputs.erase(std::remove_if(outputs.begin(), outputs.end(),
+                               [](const at::Tensor& t) { return !t.defined(); }),
+                outputs.end());
+  return outputs;
+}
+
 std::string interpreter_reason(const std::string& what) {
   const std::string marker = "RuntimeError: ";
   const auto at = what.find(marker);
@@ -113,9 +109,6 @@ std::string interpreter_reason(const std::string& what) {
   return core::first_line(what.substr(at + marker.size()));
 }
 
-// Holds a stage's outputs to eager's (`eager` nullptr: a later repetition, not checked): a
-// mismatch is the case's error ("stage S: <what> (<detail>)"); the check and its tolerance go
-// into `info`.
 void check_outputs(const results::Case& c, const Tensors* eager, const Tensors& outputs,
                    const std::string& what, results::StageInfo& info) {
   if (eager == nullptr)
@@ -134,17 +127,76 @@ void check_outputs(const results::Case& c, const Tensors* eager, const Tensors& 
   info.tolerance = eager->empty() ? "exact" : tolerance_for(eager->front().scalar_type()).text();
 }
 
-// The computation traced (`trace`), and with `eager` (the first repetition) run once as traced,
-// without any fuser, on the very inputs it was made from: a trace that does not give eager's
-// outputs cannot be timed as this case (LongTail-Bench leaves such cells empty too). SkipCase
-// says why.
-std::shared_ptr<torch::jit::Graph> faithful_trace(const results::Case& c, const TensorFunction& f,
-                                                  const Tensors* eager, double& traced_in);
+// How `graph` run once without any fuser on `f`'s inputs differs from `eager` ("" when it does
+// not); what the interpreter throws goes on.
+static std::string unfused_mismatch(const results::Case& c, torch::jit::Graph& graph,
+                                    const TensorFunction& f, const Tensors& eager) {
+  FuserSettings settings(FuserSettings::Fuser::none);
+  ScriptState plain{
+      std::make_shared<torch::jit::GraphFunction>("opbench_trace", graph.copy(), nullptr),
+      f,
+      {},
+      {}};
+  f.restore();
+  at::manual_seed(c.seed);
+  double worst = 0;
+  return outputs_differ(eager, run_graph(plain), worst);
+}
 
-// `eager`: the outputs to check against (nullptr: not checked, a later repetition).
+FaithfulTrace faithful_trace(const results::Case& c, const TensorFunction& f,
+                             const Tensors* eager) {
+  std::shared_ptr<torch::jit::Graph> graph;
+  double traced_in = 0;
+  try {
+    const Clock::time_point start = Clock::now();
+    graph = trace(f);
+    traced_in = seconds_since(start);
+  } catch (const SkipCase&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw SkipCase("cannot be traced: " + interpreter_reason(e.what()));
+  }
+  if (eager != nullptr) {
+    const std::string mismatch = unfused_mismatch(c, *graph, f, *eager);
+    if (!mismatch.empty())
+      throw SkipCase("the TorchScript trace does not reproduce the eager outputs: " + mismatch);
+  }
+  return {graph, traced_in};
+}
+
+namespace {
+
+// The script-dynamic stage's function at a size other than the one it was traced at
+// (`traced_from`): the trace may keep that size (a size the sample reads on the host is a constant
+// of its trace), so it is run once unfused at these sizes first. SkipCase when it does not take
+// them or does not reproduce eager there.
+void check_other_size(const results::Case& c, torch::jit::Graph& graph, const TensorFunction& f,
+                      const Tensors* eager, const std::string& traced_from) {
+  if (eager == nullptr)
+    return;
+  const std::string made = "the trace made at " + results::case_key(traced_from) + " ";
+  std::string mismatch;
+  try {
+    mismatch = unfused_mismatch(c, graph, f, *eager);
+  } catch (const std::exception& e) {
+    throw SkipCase(made + "does not take these sizes: " + interpreter_reason(e.what()));
+  }
+  if (!mismatch.empty()) {
+    throw SkipCase(made + "does not reproduce eager at these sizes (it keeps sizes the sample " +
+                   "reads on the host): " + mismatch);
+  }
+}
+
+// script, fused and script-dynamic. `eager`: the outputs to check against (nullptr: not checked,
+// a later repetition).
 Workload script_workload(const results::Case& c, TensorFunction f, const Tensors* eager) {
-  const bool fused = c.stage == results::Stage::fused;
+  const bool dynamic = c.stage == results::Stage::script_dynamic;
+  const bool fused = c.stage == results::Stage::fused || dynamic;
   const bool cuda = device_of(c.device).is_cuda();
+  if (dynamic && c.kind != results::Kind::sample) {
+    throw SkipCase("script-dynamic runs one trace of a sample at all its sizes; an operator case "
+                   "has its own sizes (use fused)");
+  }
   if (fused && f.inputs.empty()) {
     // Seen: LibTorch 2.15's oneDNN Graph pass dereferences null on such a graph (arange) and
     // takes the whole process down.
@@ -153,24 +205,33 @@ Workload script_workload(const results::Case& c, TensorFunction f, const Tensors
   using Fuser = FuserSettings::Fuser;
   const Fuser fuser = !fused ? Fuser::none : cuda ? Fuser::tensorexpr : Fuser::onednn_graph;
   auto s = std::make_shared<ScriptState>();
-  double traced_in = 0;
-  const std::shared_ptr<torch::jit::Graph> graph = faithful_trace(c, f, eager, traced_in);
+  const FaithfulTrace traced = faithful_trace(c, f, eager);
   s->f = std::move(f);
   results::StageInfo info;
   info.runner = fuser == Fuser::none         ? "torchscript"
                 : fuser == Fuser::tensorexpr ? "torchscript+tensorexpr"
                                              : "torchscript+onednn_graph";
   info.note = s->f.note;
-  s->function = std::make_shared<torch::jit::GraphFunction>("opbench_" + core::name_of(c.stage),
-                                                            graph, nullptr);
+  double compile = traced.seconds;
+  if (dynamic) {
+    info.runner += " (dynamic shapes)";
+    const SharedScript shared = shared_script(c, *traced.graph, s->f.inputs, traced.seconds);
+    if (shared.traced_from != c.case_id)
+      check_other_size(c, *shared.function->graph(), s->f, eager, shared.traced_from);
+    s->function = shared.function;
+    compile = shared.traced_in;
+  } else {
+    s->function = std::make_shared<torch::jit::GraphFunction>("opbench_" + core::name_of(c.stage),
+                                                              traced.graph, nullptr);
+  }
   Tensors outputs;
   {
-    // The profiling runs and the optimization happen in the first calls; a few more make sure
-    // the optimized plan is the one the timed calls run.
-    FuserSettings settings(fuser);
+    // The profiling runs and the optimization happen in the first calls (for script-dynamic, the
+    // first at a size this process's function has not run); a few more make sure the optimized
+    // plan is the one the timed calls run.
+    FuserSettings settings(fuser, dynamic);
     const int optimized_at = static_cast<int>(torch::jit::getNumProfiledRuns().load()) + 1;
     try {
-      double compile = traced_in;
       for (int i = 0; i < optimized_at + 2; ++i) {
         s->f.restore();
         at::manual_seed(c.seed);
@@ -223,129 +284,7 @@ Workload script_workload(const results::Case& c, TensorFunction f, const Tensors
   };
   w.work_call = [s] { (void)s->f.body(s->f.inputs); };
   w.restore = s->f.restore;
-  w.call_path =
-      c.stage == results::Stage::fused ? results::CallPath::fused : results::CallPath::script;
-  w.stage_info = info;
-  w.state = s;
-  return w;
-}
-
-// `traced_in`: the seconds the trace took (not its check against eager).
-std::shared_ptr<torch::jit::Graph> faithful_trace(const results::Case& c, const TensorFunction& f,
-                                                  const Tensors* eager, double& traced_in) {
-  std::shared_ptr<torch::jit::Graph> graph;
-  try {
-    const Clock::time_point start = Clock::now();
-    graph = trace(f);
-    traced_in = seconds_since(start);
-  } catch (const SkipCase&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw SkipCase("cannot be traced: " + interpreter_reason(e.what()));
-  }
-  if (eager != nullptr) {
-    FuserSettings settings(FuserSettings::Fuser::none);
-    ScriptState plain{
-        std::make_shared<torch::jit::GraphFunction>("opbench_trace", graph->copy(), nullptr),
-        f,
-        {},
-        {}};
-    f.restore();
-    at::manual_seed(c.seed);
-    double worst = 0;
-    const std::string mismatch = outputs_differ(*eager, run_graph(plain), worst);
-    if (!mismatch.empty())
-      throw SkipCase("the TorchScript trace does not reproduce the eager outputs: " + mismatch);
-  }
-  return graph;
-}
-
-// `inductor` (a package for these sizes) and `inductor-dynamic` (one package for every size of a
-// sample, compiled from the first with symbolic dimensions, then checked at each size).
-Workload inductor_workload(const results::Case& c, TensorFunction f, const Tensors* eager) {
-  const bool dynamic = c.stage == results::Stage::inductor_dynamic;
-  if (dynamic && c.kind != results::Kind::sample) {
-    throw SkipCase("inductor-dynamic compiles a sample once for all its sizes; an operator case "
-                   "has its own sizes (use inductor)");
-  }
-  if (f.inputs.empty())
-    throw SkipCase("the computation has no tensor input: an exported program needs one");
-  const std::string python = compiler_python();
-  const std::string version = python_torch_version(python);
-  if (version.empty()) {
-    throw SkipCase("the inductor stage compiles with Python's torch, and " + python + " " +
-                   OPBENCH_AOTI_SCRIPT + " did not run (set OPBENCH_PYTHON)");
-  }
-  if (release_of(version) != release_of(TORCH_VERSION)) {
-    throw SkipCase("the Python torch (" + python + ") is " + version + " and this LibTorch " +
-                   TORCH_VERSION +
-                   ": a package must be compiled by the same version (set OPBENCH_PYTHON)");
-  }
-  double traced_in = 0;
-  const std::shared_ptr<torch::jit::Graph> graph = faithful_trace(c, f, eager, traced_in);
-  for (const torch::jit::Node* node : graph->nodes()) {
-    if (node->isNondeterministic()) {
-      throw SkipCase(std::string("draws random numbers (") + node->kind().toQualString() +
-                     "): Inductor's generator is not eager's, so its outputs cannot be checked");
-    }
-  }
-  struct State {
-    TensorFunction f;
-    std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader;
-    Tensors previous;
-  };
-  auto s = std::make_shared<State>();
-  s->f = std::move(f);
-  const AotiPackage package = aoti_package(c, *graph, s->f.inputs, dynamic);
-  // A dynamic package made from another size: it may have kept that size where the trace does
-  // (a size the sample reads on the host is a constant of its trace).
-  const bool other_size = dynamic && package.compiled_for != c.case_id;
-  const std::string made_for =
-      "the package compiled for " + results::case_key(package.compiled_for) + " ";
-  const Clock::time_point load_start = Clock::now();
-  try {
-    s->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(package.path);
-  } catch (const std::exception& e) {
-    throw Error("stage inductor: cannot load " + package.path + ": " + core::first_line(e.what()));
-  }
-  results::StageInfo info;
-  info.runner = dynamic ? "aotinductor (dynamic shapes)" : "aotinductor";
-  if (package.compile_time)
-    info.compile_time = traced_in + *package.compile_time + seconds_since(load_start);
-  info.compile_cached = package.cached;
-  info.note = s->f.note;
-  GraphCounts counts;
-  count_nodes(graph->block(), counts);
-  info.graph_ops = counts.ops;
-  s->f.restore();
-  at::manual_seed(c.seed);
-  Tensors outputs;
-  try {
-    outputs = s->loader->run(s->f.inputs);
-  } catch (const std::exception& e) {
-    if (!other_size)
-      throw;
-    throw SkipCase(made_for + "does not take these sizes (its dimensions are not all symbolic): " +
-                   core::first_line(e.what()));
-  }
-  try {
-    check_outputs(c, eager, outputs, "the package's outputs differ from eager's", info);
-  } catch (const CompilerFailed& e) {
-    if (!other_size)
-      throw;
-    throw SkipCase(made_for +
-                   "does not reproduce eager at these sizes (the trace keeps sizes the " +
-                   "sample reads on the host): " + core::first_line(e.what()));
-  }
-  Workload w;
-  w.input_bytes = tensor_bytes(s->f.inputs);
-  w.call = [s] {
-    s->previous = s->loader->run(s->f.inputs);
-  }; // the previous outputs live until then
-  w.release = [s] { s->previous.clear(); };
-  w.work_call = [s] { (void)s->f.body(s->f.inputs); };
-  w.restore = s->f.restore;
-  w.call_path = results::CallPath::inductor;
+  w.call_path = fused ? results::CallPath::fused : results::CallPath::script;
   w.stage_info = info;
   w.state = s;
   return w;
@@ -404,7 +343,8 @@ Workload staged_workload(const results::Case& c, TensorFunction f, bool check) {
     }
   }
   const Tensors* reference = check ? &eager : nullptr;
-  if (c.stage == results::Stage::script || c.stage == results::Stage::fused)
+  if (c.stage == results::Stage::script || c.stage == results::Stage::fused ||
+      c.stage == results::Stage::script_dynamic)
     return script_workload(c, std::move(f), reference);
   if (c.stage == results::Stage::inductor || c.stage == results::Stage::inductor_dynamic)
     return inductor_workload(c, std::move(f), reference);

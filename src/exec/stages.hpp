@@ -12,10 +12,16 @@
 //   inductor  the trace converted to an ExportedProgram and compiled ahead of time by
 //           TorchInductor (scripts/aoti_compile.py, with the Python torch of LibTorch's version),
 //           the package cached and run by LibTorch's AOTIModelPackageLoader;
+//   script-dynamic  one trace of a sample (its first size run, kept in the cache:
+//           compiled_artifacts.hpp) run by one TorchScript function at every size, the fuser of
+//           `fused` with the executor's fusion strategy dynamic (LongTail-Bench's S4);
 //   inductor-dynamic  the same exported with symbolic dimensions: one package for every size
 //           of a sample, compiled from the first size run and checked against eager at each
-//           (a size the package or the trace keeps fixed: skipped, saying so).
-// Another compiler path is one more maker in stages.cpp.
+//           (a size the package or the trace keeps fixed: skipped, saying so; a package that
+//           would end the process at a size is tried in a process of its own first).
+// The dynamic stages run samples only. script, fused, script-dynamic and graph are made in
+// stages.cpp, inductor and inductor-dynamic in inductor_stage.cpp; another compiler path is one
+// more maker beside them.
 // Internal to exec/.
 
 #include <ATen/ATen.h>

@@ -369,7 +369,7 @@ tr.faster td,.faster{color:#1a7f37}tr.faster circle.ratio-dot{fill:#1a7f37}
 td.memory.more{color:#b00020;font-weight:600}
 svg.trend polyline{fill:none;stroke:#2a6fdb}circle.night{fill:#2a6fdb}svg.trend line.change{stroke:#b00020;stroke-width:1.5;stroke-dasharray:3 2}
 svg.trend line.called{stroke:#888;stroke-width:1.5;stroke-dasharray:1 2}svg.trend line.accepted{stroke:#1a7f37;stroke-width:1.5;stroke-dasharray:3 2}
-svg.speedup rect.gain{fill:#1a7f37}svg.speedup rect.loss{fill:#b00020}
+svg.speedup rect.gain{fill:#1a7f37}svg.speedup rect.loss{fill:#b00020}span.compile{color:#555;font-size:.85em}
 code{font-size:.95em}td:first-child{max-width:36em;overflow-wrap:anywhere}
 )";
 

@@ -163,12 +163,14 @@ void write_variants(const std::vector<Speedup>& speedups, std::ostream& out) {
 }
 
 void write_stages(const StageTable& table, std::ostream& out) {
-  out << "<section id=\"stages\"><h2>Stages</h2>\n<p class=\"note\">The same computation eager, "
-         "traced to a "
-         "TorchScript graph (script), with LibTorch's fuser (fused), as one CUDA graph (graph); "
-         "each checked "
-         "against eager before timing. Bars: speedup over eager on a log axis from &times;1/8 to "
-         "&times;8.</p>\n";
+  out << "<section id=\"stages\"><h2>Stages</h2>\n<p class=\"note\">The same computation eager "
+         "(LongTail-Bench's S1), traced to a TorchScript graph (script, S2), with LibTorch's fuser "
+         "(fused), as one CUDA graph (graph), compiled ahead of time by TorchInductor for its "
+         "sizes (inductor; these three: S3), one trace run at every size with the fuser in "
+         "dynamic-shape mode (script-dynamic, S4), one Inductor package with symbolic sizes for "
+         "every size (inductor-dynamic, S5); each checked against eager before timing. Bars: "
+         "speedup over eager on a log axis from &times;1/8 to &times;8. Under a compiled stage: "
+         "its compile time and the calls after which it has paid for itself against eager.</p>\n";
   out << "<table id=\"stage-table\"><thead><tr><th>case</th><th>tags</th>";
   for (const auto& stage : table.stages)
     out << "<th>" << esc(core::name_of(stage)) << "</th>";
@@ -187,6 +189,14 @@ void write_stages(const StageTable& table, std::ostream& out) {
       if (cell.speedup && &cell != &row.cells.front()) {
         out << fmt::format(" &times;{:.2f}", *cell.speedup) << "<br>"
             << speedup_plot(*cell.speedup);
+      }
+      if (cell.compile_time) {
+        out << "<br><span class=\"compile\">compile " << core::format_duration(*cell.compile_time)
+            << ", "
+            << (cell.break_even_calls
+                    ? fmt::format("paid back after {:.0f} calls", std::ceil(*cell.break_even_calls))
+                    : std::string("never paid back"))
+            << "</span>";
       }
       out << "</td>";
     }

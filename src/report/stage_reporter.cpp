@@ -104,7 +104,9 @@ void write_compile_cost(const StageTable& table, std::ostream& out) {
   if (compiled.empty())
     return;
   out << "\n## Compile cost\n\nTime to make each stage from the eager computation (once per input "
-         "shape: a fixed-shape stage is made again for every size), and the calls after which it "
+         "shape: a fixed-shape stage is made again for every size; script-dynamic: its one trace, "
+         "then the executor's profiling and optimizing calls at this size), and the calls after "
+         "which it "
          "has paid for itself: its compile time over the time it saves a call against eager "
          "(never: it saves none); a package loaded from the cache counts the time it took to "
          "make.\n\n| case | |";
@@ -163,8 +165,9 @@ void write_markdown(const StageTable& table, std::ostream& out) {
          "repetition medians; on CUDA the batch time of back-to-back calls) and its speedup "
          "over eager; ATen calls of one call per stage; fused kernels of the fused stage. "
          "— : not run, skipped or failed (reasons below). LongTail-Bench's stages: S1 eager, S2 "
-         "script, S3 fused or inductor (fixed shapes), S5 inductor-dynamic (one package for "
-         "every size); its S4 (a JIT with dynamic shapes) has no stage here.\n\n";
+         "script, S3 fused or inductor (fixed shapes), S4 script-dynamic (one trace of a sample "
+         "run by one TorchScript function at every size, its fuser in dynamic-shape mode), S5 "
+         "inductor-dynamic (one Inductor package for every size).\n\n";
   out << "| case | | tags |";
   for (const auto& stage : table.stages)
     out << " " << core::name_of(stage) << " |" << (stage == results::Stage::eager ? "" : " × |");

@@ -243,7 +243,7 @@ TEST_F(Cli, StagesRunCheckedAgainstEagerAndMakeTheStageTable) {
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(
       bad.err.find("unknown stage 'jit' in --stage (valid: eager, script, fused, graph, inductor, "
-                   "inductor-dynamic)"),
+                   "script-dynamic, inductor-dynamic)"),
       std::string::npos)
       << bad.err;
 }

@@ -22,9 +22,11 @@ enum class Direction { forward, backward, train };
 
 // How the computation runs (exec/stages.hpp): ATen calls from C++; the case traced to a
 // TorchScript graph, fusion off; that graph with a fuser; the eager calls as one CUDA graph; the
-// trace compiled ahead of time by TorchInductor for its sizes; the same with symbolic sizes, one
-// package for every size of a sample (LongTail-Bench's S5). In a stage table's order.
-enum class Stage { eager, script, fused, graph, inductor, inductor_dynamic };
+// trace compiled ahead of time by TorchInductor for its sizes; one trace of a sample run by one
+// TorchScript function for every size, the fuser in its dynamic-shape mode (LongTail-Bench's S4);
+// one Inductor package with symbolic sizes for every size of a sample (its S5). In a stage
+// table's order (S1 S2 S3 S4 S5).
+enum class Stage { eager, script, fused, graph, inductor, script_dynamic, inductor_dynamic };
 
 // How a case ended: measured; failed (opbench's or the case's error: a bad argument, outputs
 // that differ from eager's); skipped for a reason that is no failure; or a stage's compiler (the
@@ -93,6 +95,7 @@ template <> struct NameTable<results::Stage> {
       {results::Stage::fused, "fused"},
       {results::Stage::graph, "graph"},
       {results::Stage::inductor, "inductor"},
+      {results::Stage::script_dynamic, "script-dynamic"},
       {results::Stage::inductor_dynamic, "inductor-dynamic"}};
 };
 

@@ -169,6 +169,14 @@ TEST(StageReporter, CompileCostAndBreakEvenCalls) {
   // The fixed-shape stage made a package for each of the two sizes.
   EXPECT_NE(text.find("| box_iou | inductor | 2 | 2 | 42.000 s |"), std::string::npos) << text;
   EXPECT_NE(csv.str().find(",ok,6e-06,1.6667,10,0,0.2,50000,"), std::string::npos) << csv.str();
+  // The HTML stage chart says the same under each compiled cell.
+  std::ostringstream html;
+  make_reporter("html")->write(set, html);
+  EXPECT_NE(html.str().find("<span class=\"compile\">compile 200.000 ms, paid back after 50000 "
+                            "calls</span>"),
+            std::string::npos);
+  EXPECT_NE(html.str().find("<span class=\"compile\">compile 30.000 s, never paid back</span>"),
+            std::string::npos);
 }
 
 TEST(StageReporter, TheHtmlReportChartsTheStagesOnlyWhenThereAreAny) {

@@ -82,7 +82,7 @@ TEST(Case, JsonRoundTrip) {
   } catch (const ResultsError& e) {
     EXPECT_EQ(std::string(e.what()),
               "r.json: case 3: unknown stage 'jit' (valid: eager, script, fused, graph, inductor, "
-              "inductor-dynamic)");
+              "script-dynamic, inductor-dynamic)");
   }
   Json old = to_json(c);
   old.erase("stage");

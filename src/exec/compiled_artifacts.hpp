@@ -1,0 +1,50 @@
+// What the compiling stages keep in the cache between processes and runs (cache_dir.hpp): the
+// names of their artifacts, traces saved as TorchScript modules, and the one trace of a sample
+// that the script-dynamic stage runs at every size (docs/stages.md). Internal to exec/.
+#pragma once
+
+#include <ATen/ATen.h>
+#include <torch/csrc/jit/api/function_impl.h>
+#include <torch/csrc/jit/ir/ir.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "opbench/results/case.hpp"
+
+namespace opbench::exec {
+
+// A file name of `text`: its stable hash in 16 hex digits.
+std::string hex_hash(const std::string& text);
+
+// An input as an artifact's name sees it: dtype, device, and its sizes and strides (`sizes`) or
+// its rank.
+std::string input_signature(const at::Tensor& t, bool sizes);
+
+// What names an artifact of `c` (hashed with hex_hash for its file): the case and its trace at
+// these inputs; for a dynamic one (`dynamic`), the sample and its parameters other than its sizes
+// at these inputs' dtypes, devices and ranks, so that every size of the sample has the same name.
+// Both with LibTorch's version.
+std::string artifact_key(const results::Case& c, torch::jit::Graph& graph,
+                         const std::vector<at::Tensor>& inputs, bool dynamic);
+
+// Saves `graph` as a TorchScript module (forward = the graph, an unused `self` first), which
+// torch.jit.load reads.
+void save_trace(torch::jit::Graph& graph, const std::string& path);
+
+// The script-dynamic stage's function for `c`: the trace of the sample's first size asked for,
+// kept in cache_dir()/script/ (with <file>.json: the case it was traced from and the seconds the
+// trace took), so every process and run times the same trace; within a process one TorchScript
+// function made from it serves every size, sharing the graph executor's profiles and
+// specializations among them. `graph` and `traced_in` (seconds): the trace at this case's size,
+// kept when no trace is.
+struct SharedScript {
+  std::shared_ptr<torch::jit::GraphFunction> function;
+  std::string traced_from; // the case id of the size it was traced at
+  double traced_in = 0;    // seconds that trace took
+};
+SharedScript shared_script(const results::Case& c, torch::jit::Graph& graph,
+                           const std::vector<at::Tensor>& inputs, double traced_in);
+
+} // namespace opbench::exec
