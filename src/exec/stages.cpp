@@ -127,10 +127,10 @@ void check_outputs(const results::Case& c, const Tensors* eager, const Tensors& 
   info.tolerance = eager->empty() ? "exact" : tolerance_for(eager->front().scalar_type()).text();
 }
 
-// How `graph` run once without any fuser on `f`'s inputs differs from `eager` ("" when it does
-// not); what the interpreter throws goes on.
-static std::string unfused_mismatch(const results::Case& c, torch::jit::Graph& graph,
-                                    const TensorFunction& f, const Tensors& eager) {
+// The outputs of `graph` run once without any fuser on `f`'s inputs; what the interpreter throws
+// goes on.
+static Tensors unfused_outputs(const results::Case& c, torch::jit::Graph& graph,
+                               const TensorFunction& f) {
   FuserSettings settings(FuserSettings::Fuser::none);
   ScriptState plain{
       std::make_shared<torch::jit::GraphFunction>("opbench_trace", graph.copy(), nullptr),
@@ -139,8 +139,7 @@ static std::string unfused_mismatch(const results::Case& c, torch::jit::Graph& g
       {}};
   f.restore();
   at::manual_seed(c.seed);
-  double worst = 0;
-  return outputs_differ(eager, run_graph(plain), worst);
+  return run_graph(plain);
 }
 
 FaithfulTrace faithful_trace(const results::Case& c, const TensorFunction& f,
@@ -157,7 +156,8 @@ FaithfulTrace faithful_trace(const results::Case& c, const TensorFunction& f,
     throw SkipCase("cannot be traced: " + interpreter_reason(e.what()));
   }
   if (eager != nullptr) {
-    const std::string mismatch = unfused_mismatch(c, *graph, f, *eager);
+    double worst = 0;
+    const std::string mismatch = outputs_differ(*eager, unfused_outputs(c, *graph, f), worst);
     if (!mismatch.empty())
       throw SkipCase("the TorchScript trace does not reproduce the eager outputs: " + mismatch);
   }
@@ -168,16 +168,18 @@ namespace {
 
 // The script-dynamic stage's function at a size other than the one it was traced at
 // (`traced_from`): the trace may keep that size (a size the sample reads on the host is a constant
-// of its trace), so it is run once unfused at these sizes first. SkipCase when it does not take
-// them or does not reproduce eager there.
+// of its trace), so it is run once unfused at these sizes first, in every repetition (whichever
+// comes first finds a size it does not take, as a skip). SkipCase when it does not take them, or
+// (`eager`: the checked repetition) does not reproduce eager there.
 void check_other_size(const results::Case& c, torch::jit::Graph& graph, const TensorFunction& f,
                       const Tensors* eager, const std::string& traced_from) {
-  if (eager == nullptr)
-    return;
   const std::string made = "the trace made at " + results::case_key(traced_from) + " ";
   std::string mismatch;
   try {
-    mismatch = unfused_mismatch(c, graph, f, *eager);
+    const Tensors outputs = unfused_outputs(c, graph, f);
+    double worst = 0;
+    if (eager != nullptr)
+      mismatch = outputs_differ(*eager, outputs, worst);
   } catch (const std::exception& e) {
     throw SkipCase(made + "does not take these sizes: " + interpreter_reason(e.what()));
   }

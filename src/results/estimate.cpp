@@ -122,9 +122,13 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
   bool bandwidth_everywhere = true;
   for (const auto& r : repetitions) {
     if (r.status != results::Status::ok) {
+      // A failure says which repetition met it; a skip is the case's, whichever repetition
+      // found it (the one that checks the stage against eager, say), and says only why.
       CaseResult failed = r;
-      failed.message = "repetition " + std::to_string(&r - repetitions.data() + 1) + " of " +
-                       std::to_string(repetitions.size()) + ": " + r.message;
+      if (r.status != results::Status::skipped) {
+        failed.message = "repetition " + std::to_string(&r - repetitions.data() + 1) + " of " +
+                         std::to_string(repetitions.size()) + ": " + r.message;
+      }
       return failed;
     }
     out.samples.insert(out.samples.end(), r.samples.begin(), r.samples.end());

@@ -103,6 +103,23 @@ TEST(ResultSet, CompileTimeIsTheCompilingRepetitions) {
   EXPECT_TRUE(again.cases[0].stage_info->compile_cached);
 }
 
+// A later repetition that fails names itself; one that finds the case must be skipped (a stage
+// checked against eager in the case's first repetition, measured after an unchecked one) gives
+// only the reason.
+TEST(ResultSet, AFailedRepetitionNamesItselfASkipGivesItsReasonAlone) {
+  const CaseResult ok = make_result("a", {1.0});
+  CaseResult failed = make_result("a", {1.0});
+  failed.status = Status::error;
+  failed.message = "out of memory";
+  EXPECT_EQ(combine_repetitions({ok, failed}).message, "repetition 2 of 2: out of memory");
+  CaseResult skipped = failed;
+  skipped.status = Status::skipped;
+  skipped.message = "the package does not take these sizes";
+  const CaseResult combined = combine_repetitions({ok, skipped});
+  EXPECT_EQ(combined.status, Status::skipped);
+  EXPECT_EQ(combined.message, "the package does not take these sizes");
+}
+
 TEST(ResultSet, BandwidthReadingsStayPairedWithTheirMedians) {
   CaseResult first = make_result("a", {1.0, 1.2});
   first.timing.repetition_medians = {1.0, 1.2};
