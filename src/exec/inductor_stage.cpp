@@ -78,8 +78,7 @@ Workload inductor_workload(const results::Case& c, TensorFunction f, const Tenso
   if (other_size) {
     // Its kernels' bounds checks can end the process that runs them: tried elsewhere first.
     if (const std::string failed = aoti_probe(package, s->f.inputs); !failed.empty()) {
-      throw SkipCase(made_for + "does not take these sizes (its dimensions are not all " +
-                     "symbolic): " + failed);
+      throw SkipCase(made_for + "does not take these sizes: " + failed);
     }
   }
   at::manual_seed(c.seed);
@@ -89,8 +88,7 @@ Workload inductor_workload(const results::Case& c, TensorFunction f, const Tenso
   } catch (const std::exception& e) {
     if (!other_size)
       throw;
-    throw SkipCase(made_for + "does not take these sizes (its dimensions are not all symbolic): " +
-                   core::first_line(e.what()));
+    throw SkipCase(made_for + "does not take these sizes: " + core::first_line(e.what()));
   }
   try {
     check_outputs(c, eager, outputs, "the package's outputs differ from eager's", info);
