@@ -215,9 +215,14 @@ void write_markdown(const StageTable& table, std::ostream& out) {
       const StageCell& cell = row.cells[s];
       if (!cell.status || cell.ok())
         continue;
-      reasons[core::name_of(table.stages[s]) + " " + cell.status_name() + ": " +
-              core::first_line(cell.message)]
-          .push_back(row.case_id);
+      // A compiler's failure names the file with its whole text, one per case: the reasons
+      // are grouped without it (the result of each case names its file).
+      std::string reason = core::first_line(cell.message);
+      const std::string file = " (its whole text: ";
+      if (const auto at = reason.rfind(file); at != std::string::npos && reason.back() == ')')
+        reason.resize(at);
+      reasons[core::name_of(table.stages[s]) + " " + cell.status_name() + ": " + reason].push_back(
+          row.case_id);
     }
   }
   if (!reasons.empty()) {

@@ -122,10 +122,11 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
   bool bandwidth_everywhere = true;
   for (const auto& r : repetitions) {
     if (r.status != results::Status::ok) {
-      // A failure says which repetition met it; a skip is the case's, whichever repetition
-      // found it (the one that checks the stage against eager, say), and says only why.
+      // An error says which repetition met it; a skip or a compiler's failure is the case's,
+      // whichever repetition found it (the one that checks the stage against eager, say), and
+      // says only why.
       CaseResult failed = r;
-      if (r.status != results::Status::skipped) {
+      if (r.status == results::Status::error) {
         failed.message = "repetition " + std::to_string(&r - repetitions.data() + 1) + " of " +
                          std::to_string(repetitions.size()) + ": " + r.message;
       }

@@ -198,6 +198,25 @@ TEST(StageReporter, TheHtmlReportChartsTheStagesOnlyWhenThereAreAny) {
   EXPECT_EQ(plain.str().find("id=\"stages\""), std::string::npos);
 }
 
+// A compiler's failure names a file of its own per case; the reasons below the table group the
+// cases by what failed, not by file.
+TEST(StageReporter, CompilerFailuresGroupByReasonNotByTheirFile) {
+  results::ResultSet set;
+  for (const char* name : {"aeloss", "bmn_loss"}) {
+    set.cases.push_back(staged(name, "eager", 9e-6, {}));
+    results::CaseResult failed = staged(name, "fused", 0, {}, "compiler failed");
+    failed.message =
+        std::string("stage fused: partition compile failed (its whole text: /c/") + name + ".txt)";
+    set.cases.push_back(failed);
+  }
+  std::ostringstream md;
+  make_reporter("stages")->write(set, md);
+  EXPECT_NE(md.str().find("- fused compiler failed: stage fused: partition compile failed — 2 "
+                          "row(s), e.g. `aeloss/sizes=[8]/float32/cpu/t1/forward`"),
+            std::string::npos)
+      << md.str();
+}
+
 TEST(StageReporter, NoStagedCaseSaysHowToMakeOne) {
   results::ResultSet set;
   set.cases = {staged("lonely", "eager", 1e-6, {})};

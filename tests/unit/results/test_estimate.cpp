@@ -103,9 +103,9 @@ TEST(ResultSet, CompileTimeIsTheCompilingRepetitions) {
   EXPECT_TRUE(again.cases[0].stage_info->compile_cached);
 }
 
-// A later repetition that fails names itself; one that finds the case must be skipped (a stage
-// checked against eager in the case's first repetition, measured after an unchecked one) gives
-// only the reason.
+// A later repetition that fails names itself; one that finds the case must be skipped or that its
+// compiler fails (a stage checked against eager in the case's first repetition, measured after an
+// unchecked one) gives only the reason.
 TEST(ResultSet, AFailedRepetitionNamesItselfASkipGivesItsReasonAlone) {
   const CaseResult ok = make_result("a", {1.0});
   CaseResult failed = make_result("a", {1.0});
@@ -118,6 +118,10 @@ TEST(ResultSet, AFailedRepetitionNamesItselfASkipGivesItsReasonAlone) {
   const CaseResult combined = combine_repetitions({ok, skipped});
   EXPECT_EQ(combined.status, Status::skipped);
   EXPECT_EQ(combined.message, "the package does not take these sizes");
+  CaseResult compiler = failed;
+  compiler.status = Status::compiler_failed;
+  compiler.message = "partition compile failed";
+  EXPECT_EQ(combine_repetitions({ok, compiler}).message, "partition compile failed");
 }
 
 TEST(ResultSet, BandwidthReadingsStayPairedWithTheirMedians) {
