@@ -1,10 +1,12 @@
 #include "trace.hpp"
 
+#include <ATen/record_function.h>
 #include <torch/csrc/autograd/profiler_kineto.h>
 
 #include <set>
 
 #include "opbench/core/error.hpp"
+#include "opbench/results/trace_marks.hpp"
 
 #if OPBENCH_WITH_CUDA
 #include <c10/cuda/CUDAStream.h>
@@ -32,8 +34,12 @@ void write_trace(const std::function<void()>& call, const c10::Device& device, i
   profiler::enableProfiler(config, activities);
   std::unique_ptr<profiler::ProfilerResult> result;
   try {
-    for (int i = 0; i < calls; ++i)
+    for (int i = 0; i < calls; ++i) {
+      // Each call marked (a user annotation): where one ends and the next begins, for
+      // Perfetto's reader and export --format breakdown alike.
+      RECORD_USER_SCOPE(results::k_traced_call);
       call();
+    }
     drain();
     result = profiler::disableProfiler();
   } catch (...) {

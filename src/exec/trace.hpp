@@ -11,8 +11,9 @@
 
 namespace opbench::exec {
 
-// Profiles `calls` calls of `call` on `device` and writes the trace to `path` (JSON, the
-// trace-event format chrome://tracing and ui.perfetto.dev open). Throws ExecError on failure.
+// Profiles `calls` calls of `call` on `device`, each inside a user annotation named
+// results::k_traced_call, and writes the trace to `path` (JSON, the trace-event format
+// chrome://tracing and ui.perfetto.dev open). Throws ExecError on failure.
 void write_trace(const std::function<void()>& call, const c10::Device& device, int calls,
                  const std::string& path);
 

@@ -5,9 +5,14 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <vector>
 
+#include "opbench/core/error.hpp"
+#include "opbench/core/files.hpp"
+#include "opbench/core/strings.hpp"
 #include "opbench/core/units.hpp"
+#include "opbench/report/trace_profile.hpp"
 
 namespace opbench::report {
 namespace {
@@ -53,6 +58,39 @@ void write_parts(Results parts, const Results& wholes, const char* whole_kind, s
   }
 }
 
+// The operators inside one call of `whole` as its profiler trace saw them (run --trace), beside
+// the parts timed alone: the view from inside the call, dispatch and the sample's own host code
+// included (docs/extract.md).
+void write_traced(const results::CaseResult& whole, std::ostream& out) {
+  TraceProfile profile;
+  try {
+    profile = profile_of_trace(Json::parse(core::read_file(whole.trace)), whole.trace);
+  } catch (const std::exception& e) {
+    out << "\n**In the profiler**: its trace cannot be read (" << core::first_line(e.what())
+        << ")\n";
+    return;
+  }
+  out << fmt::format("\n### In the profiler\n\nThe ATen operators at the top level of one call "
+                     "(`{}`, {}), each with the profiler's own cost in it:\n\n",
+                     whole.trace,
+                     profile.calls > 0 ? fmt::format("{} calls traced", profile.calls)
+                                       : std::string("its calls not marked: the whole trace"));
+  out << "| rank | operator | calls | time | share of the call |\n|---:|---|---:|---:|---:|\n";
+  for (std::size_t i = 0; i < profile.ops.size(); ++i) {
+    const TracedOp& op = profile.ops[i];
+    out << fmt::format("| {} | `{}` | {:g} | {} | {:.1f}% |\n", i + 1, op.name, op.calls,
+                       core::format_duration(op.seconds),
+                       profile.call_seconds > 0 ? 100 * op.seconds / profile.call_seconds : 0.0);
+  }
+  out << fmt::format(
+      "\n**ATen at the top level**: {} of the call's {} traced ({:.0f}%); the rest "
+      "is the computation's own host code between the calls, and the profiler's. "
+      "Timed without the profiler, the call takes {}.\n",
+      core::format_duration(profile.op_seconds()), core::format_duration(profile.call_seconds),
+      profile.call_seconds > 0 ? 100 * profile.op_seconds() / profile.call_seconds : 0.0,
+      core::format_duration(whole.estimate.time));
+}
+
 } // namespace
 
 void BreakdownReporter::write(const results::ResultSet& set, std::ostream& out) const {
@@ -81,11 +119,27 @@ void BreakdownReporter::write(const results::ResultSet& set, std::ostream& out) 
   }
   out << "# opbench breakdown\n\n";
   out << "Each call's time is the case's time (its estimator over the repetition medians).\n\n";
-  if (sample_parts.empty() || !model_parts.empty() || !models.empty())
+  // A sample case with a trace gets its section too, its parts timed alone or not.
+  std::map<std::string, Results> traced;
+  for (const auto& [key, wholes] : sample_wholes) {
+    for (const auto* whole : wholes) {
+      if (whole->status == results::Status::ok && !whole->trace.empty())
+        traced[key].push_back(whole);
+    }
+  }
+  if ((sample_parts.empty() && traced.empty()) || !model_parts.empty() || !models.empty())
     write_parts(model_parts, models, "model", out);
-  for (const auto& [key, parts] : sample_parts) {
+  std::set<std::string> keys;
+  for (const auto& [key, parts] : sample_parts)
+    keys.insert(key);
+  for (const auto& [key, wholes] : traced)
+    keys.insert(key);
+  for (const auto& key : keys) {
     out << "\n## " << key << "\n\n";
-    write_parts(parts, sample_wholes[key], "sample", out);
+    if (const auto it = sample_parts.find(key); it != sample_parts.end())
+      write_parts(it->second, sample_wholes[key], "sample", out);
+    for (const auto* whole : traced[key])
+      write_traced(*whole, out);
   }
   if (!untimed.empty()) {
     out << "\n## Not timed\n\n| case | calls | status | why |\n|---|---:|---|---|\n";

@@ -158,12 +158,16 @@ TEST_F(Cli, TraceWritesAChromeTraceWithTheCasesAtenEventsPerCase) {
     ASSERT_TRUE(trace.contains("traceEvents")) << path;
     const std::string op = c["operator"].get<std::string>(); // aten::add.Tensor, aten::mm
     const std::string want = op.substr(0, op.find('.'));
-    std::size_t hits = 0;
+    std::size_t hits = 0, calls = 0;
     for (const auto& e : trace["traceEvents"]) {
       if (e.value("name", std::string()) == want)
         ++hits;
+      if (e.value("name", std::string()) == "opbench::call" &&
+          e.value("cat", std::string()) == "user_annotation")
+        ++calls;
     }
     EXPECT_GE(hits, 3u) << want << " in " << path; // one per traced call
+    EXPECT_EQ(calls, 3u) << path;                  // each traced call marked
   }
   const std::string page = m_dir.file("report.html");
   ASSERT_EQ(opbench("export --format html --input " + out + " -o " + page).code, 0);
