@@ -166,16 +166,21 @@ AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
   if (ran.code != 0) {
     throw CompilerFailed("AOTInductor failed (" + ran.how() + "): " + ran.last_line(), ran.said);
   }
-  try { // before the package appears
-    core::write_atomically(about,
-                           Json{{"compile_time", took}, {"compiled_for", c.case_id}}.dump() + "\n");
-  } catch (const std::exception&) {
-    // a read-only cache: this is reported for this run only
-  }
-  std::rename(partial.c_str(), package.c_str());
+  // Another process may have compiled the same package meanwhile: the first one published stays,
+  // and what it was compiled for is its sidecar's word, not this process's.
+  const bool mine = publish(
+      partial, package, Json{{"compile_time", took}, {"compiled_for", c.case_id}}.dump() + "\n");
   for (const std::string& made : {trace_path, inputs_path, errors})
     std::remove(made.c_str());
-  return {package, c.case_id, took, false};
+  if (mine)
+    return {package, c.case_id, took, false};
+  AotiPackage theirs{package, "", took, false};
+  try {
+    theirs.compiled_for = Json::parse(core::read_file(about)).at("compiled_for").get<std::string>();
+  } catch (const std::exception&) {
+    // its sidecar not written yet: not known, so every size of it is probed
+  }
+  return theirs;
 }
 
 std::string aoti_probe(const AotiPackage& package, const std::vector<at::Tensor>& inputs) {

@@ -57,6 +57,20 @@ std::string artifact_key(const results::Case& c, torch::jit::Graph& graph,
   return key;
 }
 
+bool publish(const std::string& own, const std::string& path, const std::string& about) {
+  // link() makes the name only where none is (rename would replace another's file).
+  const bool mine = ::link(own.c_str(), path.c_str()) == 0;
+  std::remove(own.c_str());
+  if (mine) {
+    try {
+      core::write_atomically(path + ".json", about);
+    } catch (const std::exception&) {
+      // a read-only place: readers know nothing of the file, as of one made before sidecars
+    }
+  }
+  return mine;
+}
+
 void save_trace(torch::jit::Graph& graph, const std::string& path) {
   torch::jit::Module module("__torch__.opbench.Case");
   auto forward = graph.copy();
@@ -77,34 +91,41 @@ static std::shared_ptr<torch::jit::GraphFunction> function_of(const std::string&
   return std::make_shared<torch::jit::GraphFunction>("opbench_script_dynamic", graph, nullptr);
 }
 
+// What the sidecar of the trace at `path` says it was traced from; where it cannot be read (not
+// written yet, or by half), not known: traced_from "", which every size is checked against.
+static SharedScript read_about(const std::string& path, SharedScript shared) {
+  try {
+    const Json kept = Json::parse(core::read_file(path + ".json"));
+    shared.traced_from = kept.at("traced_from").get<std::string>();
+    shared.traced_in = kept.at("traced_in").get<double>();
+  } catch (const std::exception&) {
+    shared.traced_from.clear();
+  }
+  return shared;
+}
+
 SharedScript shared_script(const results::Case& c, torch::jit::Graph& graph,
                            const std::vector<at::Tensor>& inputs, double traced_in) {
   static std::map<std::string, SharedScript> made; // this process's functions, by file
   static std::mutex guard;
   const std::lock_guard<std::mutex> lock(guard);
   const std::string dir = cache_dir() + "/script";
-  const std::string path = dir + "/" + hex_hash(artifact_key(c, graph, inputs, true)) + ".pt",
-                    about = path + ".json";
+  const std::string path = dir + "/" + hex_hash(artifact_key(c, graph, inputs, true)) + ".pt";
   if (const auto it = made.find(path); it != made.end())
     return it->second;
   core::create_directories(dir);
   SharedScript shared{nullptr, c.case_id, traced_in};
   if (core::path_exists(path)) {
-    try {
-      const Json kept = Json::parse(core::read_file(about));
-      shared.traced_from = kept.at("traced_from").get<std::string>();
-      shared.traced_in = kept.at("traced_in").get<double>();
-    } catch (const std::exception&) {
-      shared.traced_from.clear(); // written by half: not known
-    }
+    shared = read_about(path, shared);
   } else {
-    // Another process may save the same trace at the same time: each saves its own file, which
-    // is renamed into place whole, its sidecar first.
+    // Another process may save the same trace at the same time: each saves its own file, and
+    // the first one published stays.
     const std::string own = path + "." + std::to_string(::getpid()) + ".pt";
     save_trace(graph, own);
-    core::write_atomically(
-        about, Json{{"traced_from", c.case_id}, {"traced_in", traced_in}}.dump() + "\n");
-    std::rename(own.c_str(), path.c_str());
+    if (!publish(own, path,
+                 Json{{"traced_from", c.case_id}, {"traced_in", traced_in}}.dump() + "\n")) {
+      shared = read_about(path, shared);
+    }
   }
   shared.function = function_of(path);
   return made[path] = shared;

@@ -29,6 +29,13 @@ std::string input_signature(const at::Tensor& t, bool sizes);
 std::string artifact_key(const results::Case& c, torch::jit::Graph& graph,
                          const std::vector<at::Tensor>& inputs, bool dynamic);
 
+// Puts `own`, a finished file this process made, at `path`, unless another process has put its
+// own there first (several may make the same artifact at once; the first stays, so the file and
+// what its sidecar says of it come from one process). Then writes `about` to `path` + ".json"
+// (when this one's is the file; a reader that finds the file before its sidecar knows nothing of
+// it). `own` is gone afterwards. True when this process's file is the one at `path`.
+bool publish(const std::string& own, const std::string& path, const std::string& about);
+
 // Saves `graph` as a TorchScript module (forward = the graph, an unused `self` first), which
 // torch.jit.load reads.
 void save_trace(torch::jit::Graph& graph, const std::string& path);

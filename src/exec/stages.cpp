@@ -173,7 +173,9 @@ namespace {
 // (`eager`: the checked repetition) does not reproduce eager there.
 void check_other_size(const results::Case& c, torch::jit::Graph& graph, const TensorFunction& f,
                       const Tensors* eager, const std::string& traced_from) {
-  const std::string made = "the trace made at " + results::case_key(traced_from) + " ";
+  const std::string made = "the trace made at " +
+                           (traced_from.empty() ? "another size" : results::case_key(traced_from)) +
+                           " ";
   std::string mismatch;
   try {
     const Tensors outputs = unfused_outputs(c, graph, f);

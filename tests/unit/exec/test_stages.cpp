@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "compiled_artifacts.hpp"
 #include "opbench/catalog/binder.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
@@ -325,6 +326,19 @@ TEST_F(ScriptDynamicStage, OneTraceServesEverySizeOfASample) {
   const auto op = run_case(op_case("relu", {{"self", "64x64"}}, "script-dynamic"), quick());
   EXPECT_EQ(op.status, results::Status::skipped);
   EXPECT_NE(op.message.find("(use fused)"), std::string::npos) << op.message;
+}
+
+// Two processes that make the same artifact at once: the first one published stays, with its own
+// sidecar; the second learns it lost, and its file is gone (it reads the winner's sidecar).
+TEST(CompiledArtifacts, TheFirstPublishedStaysWithItsOwnSidecar) {
+  testing::TempDir dir;
+  const std::string path = dir.file("a.pt2");
+  EXPECT_TRUE(publish(dir.write("a.pt2.1", "first"), path, "{\"by\":1}\n"));
+  EXPECT_FALSE(publish(dir.write("a.pt2.2", "second"), path, "{\"by\":2}\n"));
+  EXPECT_EQ(core::read_file(path), "first");
+  EXPECT_EQ(core::read_file(path + ".json"), "{\"by\":1}\n");
+  EXPECT_FALSE(core::path_exists(dir.file("a.pt2.1")));
+  EXPECT_FALSE(core::path_exists(dir.file("a.pt2.2")));
 }
 
 TEST_F(InductorStage, RandomDrawsAreSkippedAndAnOperatorRuns) {
