@@ -29,7 +29,8 @@ if [ -z "${OPBENCH_TORCH_PREFIX:-}" ]; then
   if ! .venv/bin/python -c "import torch" >/dev/null 2>&1; then
     echo "setup: installing LibTorch (PyPI torch==${TORCH_VERSION}) into .venv"
     # The wheel and its CUDA libraries take about 5.5 GiB in .venv, and pip unpacks them in the
-    # temporary directory first: say so up front when the disk is short, and after a failure.
+    # temporary directory first (not kept in a pip cache after: --no-cache-dir): say so up front
+    # when the disk is short, and after a failure.
     free_gib() { df -Pk "$1" 2>/dev/null | awk 'NR == 2 { printf "%.1f", $4 / 1048576 }'; }
     tmp="${TMPDIR:-/tmp}"
     here_free="$(free_gib .)"
@@ -38,7 +39,7 @@ if [ -z "${OPBENCH_TORCH_PREFIX:-}" ]; then
       echo "setup: warning: ${here_free} GiB free here; LibTorch needs about 10 GiB while it installs"
     fi
     python3 -m venv .venv
-    .venv/bin/pip install --quiet --disable-pip-version-check "torch==${TORCH_VERSION}" || {
+    .venv/bin/pip install --quiet --disable-pip-version-check --no-cache-dir "torch==${TORCH_VERSION}" || {
       echo "setup: pip could not install torch==${TORCH_VERSION} into $PWD/.venv" \
            "(free now: $(free_gib .) GiB here, $(free_gib "$tmp") GiB in $tmp; before: ${here_free} and ${tmp_free})." \
            "It needs about 10 GiB while it installs." >&2

@@ -14,7 +14,7 @@ dir=".torch-$version"
 [ -x .venv/bin/python ] || ./scripts/setup.sh
 if [ ! -f "$dir/torch/share/cmake/Torch/TorchConfig.cmake" ]; then
   echo "second LibTorch: installing the torch==$version wheel (no dependencies) into $dir/"
-  .venv/bin/pip install --quiet --no-deps --target "$dir" "torch==$version"
+  .venv/bin/pip install --quiet --no-deps --no-cache-dir --target "$dir" "torch==$version"
 fi
 site="$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
 ln -sfn "$site/nvidia" "$dir/nvidia"
