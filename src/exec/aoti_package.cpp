@@ -135,16 +135,13 @@ AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
   core::create_directories(dir);
   const std::string base = dir + "/" + hex_hash(key);
   // Beside the package: what it was compiled from and how long that took.
-  const std::string package = base + ".pt2", about = package + ".json";
+  const std::string package = base + ".pt2";
   if (core::path_exists(package)) {
-    AotiPackage cached{package, "", std::nullopt, true};
-    try {
-      const Json made = Json::parse(core::read_file(about));
-      cached.compile_time = made.at("compile_time").get<double>();
-      cached.compiled_for = made.at("compiled_for").get<std::string>();
-    } catch (const std::exception&) {
-      // made before this was kept, or written by half: not known
-    }
+    // (what its sidecar does not say is not known: every other size of it is probed)
+    const Json made = read_sidecar(package);
+    AotiPackage cached{package, made.value("compiled_for", std::string()), std::nullopt, true};
+    if (made.contains("compile_time") && made["compile_time"].is_number())
+      cached.compile_time = made["compile_time"].get<double>();
     return cached;
   }
   // This process's own files (another may compile the same package at the same time); the
@@ -174,13 +171,7 @@ AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
     std::remove(made.c_str());
   if (mine)
     return {package, c.case_id, took, false};
-  AotiPackage theirs{package, "", took, false};
-  try {
-    theirs.compiled_for = Json::parse(core::read_file(about)).at("compiled_for").get<std::string>();
-  } catch (const std::exception&) {
-    // its sidecar not written yet: not known, so every size of it is probed
-  }
-  return theirs;
+  return {package, read_sidecar(package).value("compiled_for", std::string()), took, false};
 }
 
 std::string aoti_probe(const AotiPackage& package, const std::vector<at::Tensor>& inputs) {

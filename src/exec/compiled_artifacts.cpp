@@ -71,6 +71,17 @@ bool publish(const std::string& own, const std::string& path, const std::string&
   return mine;
 }
 
+Json read_sidecar(const std::string& path) {
+  try {
+    Json about = Json::parse(core::read_file(path + ".json"));
+    if (about.is_object())
+      return about;
+  } catch (const std::exception&) {
+    // not there, or written by half
+  }
+  return Json::object();
+}
+
 void save_trace(torch::jit::Graph& graph, const std::string& path) {
   torch::jit::Module module("__torch__.opbench.Case");
   auto forward = graph.copy();
@@ -91,16 +102,12 @@ static std::shared_ptr<torch::jit::GraphFunction> function_of(const std::string&
   return std::make_shared<torch::jit::GraphFunction>("opbench_script_dynamic", graph, nullptr);
 }
 
-// What the sidecar of the trace at `path` says it was traced from; where it cannot be read (not
-// written yet, or by half), not known: traced_from "", which every size is checked against.
+// What the sidecar of the trace at `path` says it was traced from; where it is not known:
+// traced_from "", which every size is checked against.
 static SharedScript read_about(const std::string& path, SharedScript shared) {
-  try {
-    const Json kept = Json::parse(core::read_file(path + ".json"));
-    shared.traced_from = kept.at("traced_from").get<std::string>();
-    shared.traced_in = kept.at("traced_in").get<double>();
-  } catch (const std::exception&) {
-    shared.traced_from.clear();
-  }
+  const Json about = read_sidecar(path);
+  shared.traced_from = about.value("traced_from", std::string());
+  shared.traced_in = about.value("traced_in", shared.traced_in);
   return shared;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "opbench/core/json.hpp"
 #include "opbench/results/case.hpp"
 
 namespace opbench::exec {
@@ -35,6 +36,11 @@ std::string artifact_key(const results::Case& c, torch::jit::Graph& graph,
 // (when this one's is the file; a reader that finds the file before its sidecar knows nothing of
 // it). `own` is gone afterwards. True when this process's file is the one at `path`.
 bool publish(const std::string& own, const std::string& path, const std::string& about);
+
+// What the sidecar publish() wrote beside the file at `path` says of it; an empty object where
+// there is none (not written yet, or the file was made before sidecars) or it cannot be read
+// (written by half): nothing is known of the file.
+Json read_sidecar(const std::string& path);
 
 // Saves `graph` as a TorchScript module (forward = the graph, an unused `self` first), which
 // torch.jit.load reads.

@@ -57,10 +57,7 @@ Workload inductor_workload(const results::Case& c, TensorFunction f, const Tenso
   // A dynamic package made from another size: it may have kept that size where the trace does
   // (a size the sample reads on the host is a constant of its trace).
   const bool other_size = dynamic && package.compiled_for != c.case_id;
-  const std::string made_for =
-      "the package compiled for " +
-      (package.compiled_for.empty() ? "another size" : results::case_key(package.compiled_for)) +
-      " ";
+  const std::string made_for = made_at("the package compiled for", package.compiled_for);
   const Clock::time_point load_start = Clock::now();
   try {
     s->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(package.path);

@@ -29,6 +29,11 @@ Tensors defined_only(Tensors outputs);
 // failed in the TorchScript interpreter." and its traceback): the RuntimeError's own line.
 std::string interpreter_reason(const std::string& what);
 
+// How a skip names the artifact made at another size than this case's: `artifact` ("the trace
+// made at", "the package compiled for"), then the size it was made at (the key of `made_from`,
+// a case id; "another size" where that is not known), then a space.
+std::string made_at(const std::string& artifact, const std::string& made_from);
+
 // Holds a stage's outputs to eager's (`eager` nullptr: a later repetition, not checked): a
 // mismatch is the compiler's failure (CompilerFailed; for the graph stage, which replays eager's
 // own kernels, an Error); the check and its tolerance go into `info`.

@@ -109,6 +109,10 @@ std::string interpreter_reason(const std::string& what) {
   return core::first_line(what.substr(at + marker.size()));
 }
 
+std::string made_at(const std::string& artifact, const std::string& made_from) {
+  return artifact + " " + (made_from.empty() ? "another size" : results::case_key(made_from)) + " ";
+}
+
 void check_outputs(const results::Case& c, const Tensors* eager, const Tensors& outputs,
                    const std::string& what, results::StageInfo& info) {
   if (eager == nullptr)
@@ -173,9 +177,7 @@ namespace {
 // (`eager`: the checked repetition) does not reproduce eager there.
 void check_other_size(const results::Case& c, torch::jit::Graph& graph, const TensorFunction& f,
                       const Tensors* eager, const std::string& traced_from) {
-  const std::string made = "the trace made at " +
-                           (traced_from.empty() ? "another size" : results::case_key(traced_from)) +
-                           " ";
+  const std::string made = made_at("the trace made at", traced_from);
   std::string mismatch;
   try {
     const Tensors outputs = unfused_outputs(c, graph, f);

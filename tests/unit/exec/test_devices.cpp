@@ -66,7 +66,22 @@ TEST(CudaDevice, MissingDeviceIsAClearError) {
 
 // The roofline's levels: the CPU's data caches; a GPU's L2, the level its cold mode flushes.
 TEST(RooflineLevels, TheCpusDataCachesAndAGpusL2) {
-  EXPECT_EQ(data_caches("cpu"), cpu_data_caches());
+  // The CPU's: the levels the kernel lists (/sys/devices/system/cpu/cpu0/cache), instruction
+  // caches left out, ordered L1d, L2, L3..., each larger than the one before, the last the level
+  // the memory canary and cold mode size themselves by.
+  const auto levels_of_cpu = data_caches("cpu");
+  EXPECT_EQ(levels_of_cpu, cpu_data_caches());
+  if (levels_of_cpu.empty())
+    GTEST_SKIP() << "this machine's kernel lists no CPU caches";
+  EXPECT_EQ(levels_of_cpu.front().first, "L1d");
+  for (std::size_t i = 1; i < levels_of_cpu.size(); ++i) {
+    std::string name = "L"; // (built in steps: GCC 12 misreads "L" + to_string as an overflow)
+    name += std::to_string(i + 1);
+    EXPECT_EQ(levels_of_cpu[i].first, name);
+    EXPECT_GT(levels_of_cpu[i].second, levels_of_cpu[i - 1].second) << levels_of_cpu[i].first;
+  }
+  EXPECT_GE(levels_of_cpu.front().second, 4096);
+  EXPECT_EQ(levels_of_cpu.back().second, last_level_cache_bytes());
   if (cuda_device_count() == 0)
     return; // the GPU's below is run where one is visible (bench/gpu_check.sh)
   const auto levels = data_caches("cuda:0");
