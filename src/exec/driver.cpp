@@ -75,6 +75,16 @@ Measurement measure_with(Call& call, const Restore& restore, Flush& flush, bool 
       options, timer);
 }
 
+// The workload's calls, as measure_with times them; hot, through Workload::repeat where it has one
+// (the loop over the calls inside the callee).
+template <typename Timer>
+Measurement measure_calls(Workload& w, Flush& flush, bool cold, const MeasureOptions& options,
+                          Timer& timer) {
+  if (w.repeat && !cold && !w.restore.run)
+    return measure_repeated(w.repeat, options, timer);
+  return measure_with(w.call, w.restore, flush, cold, options, timer);
+}
+
 // The host clock, on the CPU: blocks during which the process was descheduled are taken again
 // (MeasureOptions::interruptions), and the speed canary before and after says whether the
 // machine ran at full speed meanwhile. With `sync` (a CUDA stream synchronize, --timer host) it
@@ -98,7 +108,7 @@ Measurement time_on_host(const results::Case& c, const ExecOptions& options, Wor
   const double before = cpu ? canary_seconds(threads) : 0.0;
   const double bandwidth_before = bracketed ? memory_canary_bandwidth() : 0.0;
   timing.spent.canary += seconds_since(start);
-  Measurement m = measure_with(w.call, w.restore, flush, options.cold, measure_options, timer);
+  Measurement m = measure_calls(w, flush, options.cold, measure_options, timer);
   start = std::chrono::steady_clock::now();
   const double bandwidth_after = bracketed ? memory_canary_bandwidth() : 0.0;
   const double after = cpu ? canary_seconds(threads) : 0.0;
@@ -133,7 +143,7 @@ Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Wor
   side.max_time = side.min_time;
 
   CudaEventTimer events(stream);
-  Measurement batch = measure_with(w.call, w.restore, flush, options.cold, side, events);
+  Measurement batch = measure_calls(w, flush, options.cold, side, events);
   const double batch_median = stats::median(batch.samples);
   timing.batch_times.push_back(batch_median);
 
@@ -148,8 +158,7 @@ Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Wor
       std::clamp(std::ceil(options.measure.block_time / std::max(batch_median, 1e-9)), 1.0, 256.0));
   const auto drain = [stream] { stream.synchronize(); };
   SteadyTimer launches(drain, /*sync_at_stop=*/false);
-  const Measurement cpu =
-      measure_with(w.call, w.restore, flush, options.cold, launch_options, launches);
+  const Measurement cpu = measure_calls(w, flush, options.cold, launch_options, launches);
   timing.cpu_times.push_back(stats::median(cpu.samples));
 
   timing.timer = events.id();
@@ -178,7 +187,7 @@ Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Wor
     // No kernel runs in under 100 ns: the call launches no device work (a view, metadata), so
     // its cost is the host's, measured as the CPU time is, with the full stopping rule.
     SteadyTimer host(drain, /*sync_at_stop=*/false);
-    Measurement h = measure_with(w.call, w.restore, flush, options.cold, options.measure, host);
+    Measurement h = measure_calls(w, flush, options.cold, options.measure, host);
     timing.timer = host.id();
     timing.cuda_graph = "on: no device work";
     timing.measures = results::Measures::cpu;

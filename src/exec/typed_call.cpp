@@ -181,7 +181,12 @@ TypedCall bind_typed(c10::TypedOperatorHandle<R(A...)> op, const std::vector<c10
   auto out = std::make_shared<Out>();
   std::tuple<typename Kept<A>::type...> kept{Kept<A>::from(args[I])...};
   TypedCall typed;
-  typed.call = [op, kept, out]() mutable { *out = op.call(Kept<A>::pass(std::get<I>(kept))...); };
+  auto one = [op, kept, out]() mutable { *out = op.call(Kept<A>::pass(std::get<I>(kept))...); };
+  typed.repeat = [one](std::int64_t n) mutable {
+    for (std::int64_t i = 0; i < n; ++i)
+      one();
+  };
+  typed.call = std::move(one);
   typed.release = [out] { *out = Out(); };
   typed.output = [out] { return c10::IValue(*out); };
   return typed;

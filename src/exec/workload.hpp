@@ -50,6 +50,10 @@ Restore restore_of(const PreparedCall& call);
 struct Workload {
   // One call. Its outputs stay alive until the next call, as in a plain `out = f(x)` loop.
   std::function<void()> call;
+  // `call` n times back to back, the loop inside (measure.hpp's measure_repeated: the timed
+  // block reaches the call through one std::function, not one a call). Empty: the driver loops
+  // over `call`. Only where the per-call cost shows: operator calls.
+  std::function<void(std::int64_t)> repeat;
   // Drops what `call` keeps (before the memory probe, which then sees one call's own peak).
   std::function<void()> release = [] {};
   // How `call` reaches LibTorch: "typed", "boxed" (typed_call.hpp), "sample", "model", "gradient".

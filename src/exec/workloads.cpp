@@ -312,15 +312,21 @@ Workload operator_workload(PreparedCall& call) {
   w.restore = restore_of(call);
   if (TypedCall typed = typed_call(call)) {
     w.call = std::move(typed.call);
+    w.repeat = std::move(typed.repeat);
     w.release = std::move(typed.release);
     w.call_path = results::CallPath::typed;
     return w;
   }
-  w.call = [s, &call] {
+  auto one = [s, &call] {
     s->stack.assign(call.args.begin(), call.args.end());
     call.handle.callBoxed(s->stack);
     s->stack.swap(s->previous);
   };
+  w.repeat = [one](std::int64_t n) {
+    for (std::int64_t i = 0; i < n; ++i)
+      one();
+  };
+  w.call = std::move(one);
   w.release = [s] {
     s->stack.clear();
     s->previous.clear();

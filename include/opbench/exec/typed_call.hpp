@@ -20,6 +20,7 @@
 // random_.from (in place). On an operator of a microsecond the boxed call's cost shows
 // (`bench_overhead validity`; the readings are in docs/reproducibility-log.md).
 
+#include <cstdint>
 #include <functional>
 
 #include "opbench/exec/inputs.hpp"
@@ -28,8 +29,9 @@ namespace opbench::exec {
 
 // One typed call, made once per case.
 struct TypedCall {
-  std::function<void()> call;    // one call; keeps its output until the next call's replaces it
-  std::function<void()> release; // drops the kept output
+  std::function<void()> call; // one call; keeps its output until the next call's replaces it
+  std::function<void(std::int64_t)> repeat; // `call` n times, the loop inside (Workload::repeat)
+  std::function<void()> release;            // drops the kept output
   std::function<c10::IValue()>
       output; // the kept output (a tensor, a list of them, a tuple, a bool)
   explicit operator bool() const { return static_cast<bool>(call); }

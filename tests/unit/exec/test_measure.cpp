@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <utility>
+#include <vector>
 
 #include "opbench/exec/measure.hpp"
 
@@ -45,6 +46,35 @@ TEST(Measure, BlockSizeMakesBlocksLastBlockTime) {
   EXPECT_TRUE(m.noise_reached);
   EXPECT_EQ(calls, m.warmup_calls + 6 * m.block_size);
   EXPECT_NEAR(m.total_time, 6.0 * static_cast<double>(m.block_size) * 1e-6, 1e-12);
+}
+
+// measure_repeated hands each block to its callee whole: one run(k) a timed block, the calls of
+// warmup and calibration counted as measure's are.
+TEST(Measure, RepeatedRunsEachBlockInOneCall) {
+  g_now = 0;
+  FakeTimer timer;
+  std::int64_t calls = 0;
+  std::vector<std::int64_t> runs;
+  MeasureOptions options;
+  options.warmup = 3;
+  options.min_runs = 5;
+  options.min_time = 0.0;
+  options.block_time = 1e-3;
+  const Measurement m = measure_repeated(
+      [&](std::int64_t n) {
+        runs.push_back(n);
+        g_now += 1e-6 * static_cast<double>(n);
+        calls += n;
+      },
+      options, timer);
+  ASSERT_EQ(m.samples.size(), 6u);
+  for (double s : m.samples)
+    EXPECT_NEAR(s, 1e-6, 1e-15);
+  EXPECT_EQ(calls, m.warmup_calls + 6 * m.block_size);
+  ASSERT_GE(runs.size(), 7u);
+  EXPECT_EQ(runs.front(), 2); // warmup - 1; calibration's first block is the last warmup call
+  for (std::size_t i = runs.size() - 6; i < runs.size(); ++i)
+    EXPECT_EQ(runs[i], m.block_size); // the timed blocks
 }
 
 TEST(Measure, CalibrationCallsCountAsWarmup) {

@@ -5,9 +5,11 @@
 #include <ATen/ATen.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "opbench/catalog/binder.hpp"
+#include "opbench/exec/call_recorder.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/inputs.hpp"
 #include "opbench/exec/typed_call.hpp"
@@ -175,6 +177,28 @@ TEST(TypedCall, SameOutputAsBoxedForEachSignature) {
       run_case(make_case("add", {{"self", "[4]"}, {"other", "[4]"}}), quick()).timing.call_path,
       results::CallPath::typed);
   EXPECT_EQ(run_case(conv, quick()).timing.call_path, results::CallPath::boxed);
+}
+
+// Workload::repeat(n) is n calls of the very call `call` makes, typed or boxed: the timing loop
+// runs a block through it (measure.hpp's measure_repeated), one indirect call a block.
+TEST(TypedCall, RepeatIsThatManyCallsOfTheSameCall) {
+  for (const auto& [op, args, path] : std::vector<std::tuple<std::string, Json, results::CallPath>>{
+           {"add", {{"self", "[4]"}, {"other", "[4]"}}, results::CallPath::typed},
+           {"conv2d", {{"input", "1x3x8x8"}, {"weight", "4x3x3x3"}}, results::CallPath::boxed}}) {
+    PreparedCall call = prepare_call(make_case(op, args), false);
+    Workload w = operator_workload(call);
+    EXPECT_EQ(w.call_path, path) << op;
+    ASSERT_TRUE(w.repeat) << op;
+    const Recording one = record_aten_calls(w.call, {});
+    const Recording five = record_aten_calls([&w] { w.repeat(5); }, {});
+    ASSERT_EQ(one.calls.size(), 1u) << op;
+    ASSERT_EQ(five.calls.size(), 5u) << op;
+    for (const RecordedCall& made : five.calls) {
+      EXPECT_EQ(made.op, one.calls[0].op);
+      EXPECT_EQ(made.args, one.calls[0].args);
+    }
+    EXPECT_NO_THROW(w.repeat(0));
+  }
 }
 
 } // namespace
