@@ -1,6 +1,6 @@
 // End-to-end: accepting an intended change (`history accept`). Five nights of one build, then a
 // night whose operator does twice the work (tests/data/libs/extra_work.cpp, OPBENCH_TEST_EXTRA=1),
-// about x2.5 against the five. Once that step is accepted, the next night of that build is
+// about x2 against the five. Once that step is accepted, the next night of that build is
 // judged against the new level at once; undone, against the old level again, and the accept
 // stays in the history, marked undone.
 #include <gtest/gtest.h>
@@ -53,11 +53,14 @@ TEST_F(Accept, TheGateJudgesTheNightsAfterAnAcceptedStepAgainstItsLevel) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1100));
     after = night("after");
   }
-  // The step night itself, against the five before it: about x2.5 (its quick nights are too
-  // noisy to ask for a candidate here; the ratio says it).
+  // The step night itself, against the five before it: twice the work, about x2 (its quick
+  // nights, run beside other tests, are too noisy to ask for a candidate or a size here: in one
+  // CI run the five spread 0.21-0.62 ms; the ratio only says which way).
   const Json before = judged(db, step);
-  EXPECT_GT(before["ratio"].get<double>(), 1.5) << before.dump();
+  EXPECT_GT(before["ratio"].get<double>(), 1.0) << before.dump();
   ASSERT_EQ(opbench("history add --db " + db + " " + step).code, 0);
+  // The night after, against the measured nights: what undoing an accept must give again.
+  const Json measured = judged(db, after);
 
   EXPECT_EQ(opbench("history accept --db " + db + " --case " + k_case).code, 2); // no reason
   const auto accept = opbench("history accept --db " + db + " --case " + k_case +
@@ -70,6 +73,7 @@ TEST_F(Accept, TheGateJudgesTheNightsAfterAnAcceptedStepAgainstItsLevel) {
   // baseline is the step night's time.
   const double step_time = read_json(step)["cases"][0]["estimate"]["time"].get<double>();
   EXPECT_NEAR(accepted["baseline"].get<double>(), step_time, 1e-6 * step_time) << accepted.dump();
+  EXPECT_NE(accepted["baseline"].get<double>(), measured["baseline"].get<double>());
   EXPECT_NE(accepted["accepted"].get<std::string>().find("exp twice, on purpose"),
             std::string::npos);
   const auto shown = opbench("history show --db " + db + " --case " + k_case);
@@ -78,10 +82,11 @@ TEST_F(Accept, TheGateJudgesTheNightsAfterAnAcceptedStepAgainstItsLevel) {
 
   ASSERT_EQ(opbench("history accept --db " + db + " --undo 1").code, 0);
   EXPECT_EQ(opbench("history accept --db " + db + " --undo 1").code, 2); // undone before
-  // Against the measured nights again: the old level's baseline (about 2.5 times lower).
+  // Against the measured nights again: the judgment before the accept, to the last digit.
   const Json undone = judged(db, after);
   EXPECT_EQ(undone["accepted"], "") << undone.dump();
-  EXPECT_LT(undone["baseline"].get<double>(), step_time / 1.5) << undone.dump();
+  EXPECT_EQ(undone["baseline"].get<double>(), measured["baseline"].get<double>()) << undone.dump();
+  EXPECT_EQ(undone["ratio"].get<double>(), measured["ratio"].get<double>());
   const auto listed = opbench("history show --db " + db);
   EXPECT_NE(listed.out.find("| 1 | `" + k_case + "` |"), std::string::npos) << listed.out;
   EXPECT_NE(listed.out.find("exp twice, on purpose"), std::string::npos);
