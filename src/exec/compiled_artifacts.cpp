@@ -92,7 +92,7 @@ void save_trace(torch::jit::Graph& graph, const std::string& path) {
   module.save(path);
 }
 
-// The trace file of `key` made into a function: forward's graph without its unused `self`.
+// The trace file at `path` made into a function: forward's graph without its unused `self`.
 static std::shared_ptr<torch::jit::GraphFunction> function_of(const std::string& path) {
   torch::jit::Module module = torch::jit::load(path);
   std::shared_ptr<torch::jit::Graph> graph = module.get_method("forward").graph()->copy();

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "opbench/exec/measure.hpp"
+
 namespace opbench::exec {
 namespace {
 
@@ -182,10 +184,7 @@ TypedCall bind_typed(c10::TypedOperatorHandle<R(A...)> op, const std::vector<c10
   std::tuple<typename Kept<A>::type...> kept{Kept<A>::from(args[I])...};
   TypedCall typed;
   auto one = [op, kept, out]() mutable { *out = op.call(Kept<A>::pass(std::get<I>(kept))...); };
-  typed.repeat = [one](std::int64_t n) mutable {
-    for (std::int64_t i = 0; i < n; ++i)
-      one();
-  };
+  typed.repeat = repeated(one);
   typed.call = std::move(one);
   typed.release = [out] { *out = Out(); };
   typed.output = [out] { return c10::IValue(*out); };

@@ -10,6 +10,7 @@
 
 #include "gradients.hpp"
 #include "opbench/core/error.hpp"
+#include "opbench/exec/measure.hpp"
 #include "opbench/exec/typed_call.hpp"
 #include "registry.hpp"
 #include "stages.hpp"
@@ -322,10 +323,7 @@ Workload operator_workload(PreparedCall& call) {
     call.handle.callBoxed(s->stack);
     s->stack.swap(s->previous);
   };
-  w.repeat = [one](std::int64_t n) {
-    for (std::int64_t i = 0; i < n; ++i)
-      one();
-  };
+  w.repeat = repeated(one);
   w.call = std::move(one);
   w.release = [s] {
     s->stack.clear();

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "opbench/stats/statistics.hpp"
@@ -150,15 +151,19 @@ Measurement measure_repeated(Run&& run, const MeasureOptions& options, Timer& ti
   return m;
 }
 
+// measure_repeated's `run` made of one call: `call` n times, in a loop compiled around it (the
+// callable is kept by value: std::ref(call) to keep a reference).
+template <typename Call> auto repeated(Call&& call) {
+  return [call = std::forward<Call>(call)](std::int64_t n) mutable {
+    for (std::int64_t i = 0; i < n; ++i)
+      call();
+  };
+}
+
 // Hot measurement of `call` (run as `call()`), the loop over the calls inlined around it.
 template <typename Timer, typename Call>
 Measurement measure(Call&& call, const MeasureOptions& options, Timer& timer) {
-  return measure_repeated(
-      [&call](std::int64_t n) {
-        for (std::int64_t i = 0; i < n; ++i)
-          call();
-      },
-      options, timer);
+  return measure_repeated(repeated(std::ref(call)), options, timer);
 }
 
 // Cold measurement: `flush` (untimed) before every timed call. Also how a call that writes its
