@@ -82,15 +82,25 @@ int calibrate(const CalibrateOptions& options, const GlobalOptions& global) {
             3 * bytes /
             median_of("add.out", {{"self", vector}, {"other", vector}, {"out", vector}}, dtype,
                       device, t, options.seconds);
-        // The hierarchical roofline's levels (the CPU's data caches, a GPU's L2): a copy_ whose
-        // source and destination fill half of each, so both stay in it between calls.
+        // The hierarchical roofline's levels (the CPU's data caches, a GPU's L2), measured as
+        // device memory is, with the buffers filling half of each level so they stay in it
+        // between calls: a copy_ (two buffers of a quarter) and an add.out (three of a sixth),
+        // the faster counting. copy_ writes its `self`, so it is timed one call at a time after
+        // a restore; a copy that fits L1d lasts about as long as that call's timing costs, and
+        // add.out, whose out= is no input, is timed in blocks (docs/roofline.md).
         for (const auto& [level, capacity] : exec::data_caches(device)) {
           const std::int64_t m = std::max<std::int64_t>(1, capacity / 4 / element_bytes);
-          const Json small = Json::array({m});
-          const double moved = 2.0 * static_cast<double>(m * element_bytes);
-          peaks.caches.push_back({level, capacity,
-                                  moved / median_of("copy_", {{"self", small}, {"src", small}},
-                                                    dtype, device, t, options.seconds)});
+          const Json quarter = Json::array({m});
+          const double copy = 2.0 * static_cast<double>(m * element_bytes) /
+                              median_of("copy_", {{"self", quarter}, {"src", quarter}}, dtype,
+                                        device, t, options.seconds);
+          const std::int64_t k = std::max<std::int64_t>(1, capacity / 6 / element_bytes);
+          const Json sixth = Json::array({k});
+          const double triad =
+              3.0 * static_cast<double>(k * element_bytes) /
+              median_of("add.out", {{"self", sixth}, {"other", sixth}, {"out", sixth}}, dtype,
+                        device, t, options.seconds);
+          peaks.caches.push_back({level, capacity, std::max(copy, triad)});
         }
         const Json square = Json::array({options.gemm_n, options.gemm_n});
         const double g = static_cast<double>(options.gemm_n);
