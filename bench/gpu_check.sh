@@ -17,13 +17,13 @@
 #   fixed   bench/gpu_check.py's fixed cases with opbench, then PyTorch's references;
 #   stages  those cases at eager, script, fused, graph, inductor and script-dynamic, then the
 #           stage table;
-#   aa      one shard of the default suite twice with the default settings (A/A);
+#   aa      one shard (1/8) of the default suite twice with the default settings (A/A);
 #   check   bench_gpu_check: copy bandwidth, events against host clock, GPU time against batch;
-#   diagnose where relu 64x64x128's GPU time goes over its kernel time (never the verdict);
+#   diagnose where relu 64x64x128's GPU time goes over its kernel time, then bench/gpu_conditions.py
+#           (one setting changed at a time, the first repeated last; never the verdict);
 #   verdict one table: bench/gpu_check.py verdict (fixed cases, A/A, suite errors, stages).
-# On the H100 (2026-11-27, with 12 samples and the steps one after another) they took 607 s:
-# build 155, suite 47, fixed and references 29, compile 144, stages 90, A/A 89, ctest 14,
-# check 16, extra 12, diagnose 11; hence the overlap and the 9 samples (not yet run on a GPU).
+# One after another the steps took over 10 minutes on an H100: hence the overlap, the 9 samples
+# and the A/A on 1/8 (each lent machine's step times: docs/cuda.md).
 # Everything goes to OUT_DIR (default results/gpu-check-DATE): a few JSON results, their logs,
 # stages.md and summary.txt. Exit 1 when a goal is missed or a step failed.
 # Environment: OPBENCH_BUILD_DIR (default build-gpu where .gpu/ is, else build), PYTHON (default
@@ -156,7 +156,7 @@ if wanted stages; then
 fi
 if wanted aa; then
   for i in 1 2; do
-    step "aa-$i" 90 "$opbench" run --ctx "$device" --shard 1/6 "${subset[@]}" -o "$out/aa-$i.json" || failed
+    step "aa-$i" 90 "$opbench" run --ctx "$device" --shard 1/8 "${subset[@]}" -o "$out/aa-$i.json" || failed
   done
 fi
 if wanted check && [ "$device" != cpu ]; then
@@ -164,6 +164,7 @@ if wanted check && [ "$device" != cpu ]; then
 fi
 if wanted diagnose; then
   step diagnose 40 "$python" bench/gpu_check.py diagnose "$out/diagnose.json" || note "   (the diagnostic is never the verdict)"
+  step conditions 40 "$python" bench/gpu_conditions.py "$out/conditions.json" || note "   (the diagnostic is never the verdict)"
 fi
 if wanted verdict; then
   args=()
