@@ -10,7 +10,7 @@ One table of cases (CASES) is the single home of the fixed GPU acceptance set:
   gpu_check.py diagnose OUT.json    where relu 64x64x128's GPU time goes over its kernel time
                                     (graph replays against the kernels inside them; see diagnose)
   gpu_check.py verdict [--fixed F --reference R --suite S --aa-1 A --aa-2 B --stages T
-                       --train U --custom-op V]
+                       --train U --custom-op V --conditions C]
                                     one table: opbench's GPU / CPU / batch time beside the
                                     references, the statuses of each run (0 errors), the A/A
                                     spread; PASS/FAIL per goal (issues #13 and #45)
@@ -275,6 +275,23 @@ def aa_verdict(first, second):
     return ok
 
 
+def conditions_note(cond, fixed=None):
+    """One line from gpu_conditions.py beside the verdict, never part of it: its first row, its
+    last (the first setting repeated), the others' range, the SM clocks read, opbench's time."""
+    rows = list(cond["rows"].items())
+    first, last = rows[0], rows[-1]
+    others = [v for _, v in rows[1:-1]]
+    clocks = sorted({c for c in (cond.get("sm_clock_mhz") or {}).values() if c})
+    span = "not read" if not clocks else f"{clocks[0]}-{clocks[-1]} MHz" if len(clocks) > 1 else f"{clocks[0]} MHz"
+    mine = ""
+    for c in (fixed or {}).get("cases", []):
+        if c.get("source") == "gpu_check " + cond["case"] and c.get("status") == "ok":
+            mine = f"; opbench {time_of(c) * 1e6:.3f}"
+    print(f"conditions ({cond['case']}, PyTorch's own graph replay, us a call; never the verdict): first "
+          f"{first[1] * 1e6:.3f}, last ({last[0]}) {last[1] * 1e6:.3f}, the {len(others)} between "
+          f"{min(others) * 1e6:.3f}..{max(others) * 1e6:.3f}; SM clock {span}{mine}")
+
+
 def verdict(files):
     """Each part judged on the files it needs; a part whose files are missing fails."""
     load = lambda key: json.load(open(files[key]))
@@ -289,6 +306,8 @@ def verdict(files):
         met = judge() if not missing else False
         print(f"{label}: {'missing ' + ', '.join(missing) + ': ' if missing else ''}{'PASS' if met else 'FAIL'}")
         ok &= met
+    if "conditions" in files:
+        conditions_note(load("conditions"), load("fixed") if "fixed" in files else None)
     print("verdict:", "PASS" if ok else "FAIL")
     return 0 if ok else 1
 

@@ -168,7 +168,7 @@ if wanted diagnose; then
 fi
 if wanted verdict; then
   args=()
-  for f in fixed reference suite aa-1 aa-2 stages train custom-op; do
+  for f in fixed reference suite aa-1 aa-2 stages train custom-op conditions; do
     [ -f "$out/$f.json" ] && args+=("--$f" "$out/$f.json")
   done
   "$python" bench/gpu_check.py verdict "${args[@]}" | tee "$out/verdict.txt"
