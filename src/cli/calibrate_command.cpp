@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <iostream>
+#include <tuple>
+#include <utility>
 
 #include "commands.hpp"
 #include "opbench/catalog/binder.hpp"
@@ -61,45 +63,40 @@ int calibrate(const CalibrateOptions& options, const GlobalOptions& global) {
     for (const auto& dtype_name : core::split_list(options.dtypes)) {
       const std::string dtype = core::canonical_dtype(dtype_name);
       for (int t : threads) {
-        // Element counts for buffers of bandwidth_mib MiB in this dtype.
+        // Bytes of one element of this dtype.
         const std::int64_t element_bytes = dtype == "float64" || dtype == "int64"      ? 8
                                            : dtype == "float16" || dtype == "bfloat16" ? 2
                                                                                        : 4;
-        const std::int64_t n =
-            static_cast<std::int64_t>(options.bandwidth_mib) * 1024 * 1024 / element_bytes;
-        const double bytes = static_cast<double>(n * element_bytes);
-        const Json vector = Json::array({n});
+        // Bytes/s of a copy_ (read + write) and of an add.out (two reads, one write) over
+        // buffers of `copy_bytes` and `triad_bytes` each. add.out writes into a preallocated
+        // tensor: no allocation (a fresh buffer as large as device memory's would come from
+        // mmap, page faults and all, on every call), and its out= is no input, so it is timed
+        // in blocks; copy_ writes its `self`, so it is timed one call at a time after a restore.
+        const auto copy_and_triad = [&](std::int64_t copy_bytes, std::int64_t triad_bytes) {
+          const std::int64_t c = std::max<std::int64_t>(1, copy_bytes / element_bytes);
+          const std::int64_t a = std::max<std::int64_t>(1, triad_bytes / element_bytes);
+          const Json cv = Json::array({c});
+          const Json av = Json::array({a});
+          const double copy_s =
+              median_of("copy_", {{"self", cv}, {"src", cv}}, dtype, device, t, options.seconds);
+          const double triad_s = median_of("add.out", {{"self", av}, {"other", av}, {"out", av}},
+                                           dtype, device, t, options.seconds);
+          return std::pair<double, double>{2.0 * static_cast<double>(c * element_bytes) / copy_s,
+                                           3.0 * static_cast<double>(a * element_bytes) / triad_s};
+        };
         cost::Peaks peaks;
         peaks.device = device;
         peaks.dtype = dtype;
         peaks.threads = t;
-        peaks.copy_bandwidth = 2 * bytes /
-                               median_of("copy_", {{"self", vector}, {"src", vector}}, dtype,
-                                         device, t, options.seconds);
-        // add.out writes into a preallocated tensor: two reads and one write, no allocation (a
-        // fresh buffer this large would come from mmap, page faults and all, on every call).
-        peaks.triad_bandwidth =
-            3 * bytes /
-            median_of("add.out", {{"self", vector}, {"other", vector}, {"out", vector}}, dtype,
-                      device, t, options.seconds);
+        const std::int64_t buffer = static_cast<std::int64_t>(options.bandwidth_mib) * 1024 * 1024;
+        std::tie(peaks.copy_bandwidth, peaks.triad_bandwidth) = copy_and_triad(buffer, buffer);
         // The hierarchical roofline's levels (the CPU's data caches, a GPU's L2), measured as
-        // device memory is, with the buffers filling half of each level so they stay in it
-        // between calls: a copy_ (two buffers of a quarter) and an add.out (three of a sixth),
-        // the faster counting. copy_ writes its `self`, so it is timed one call at a time after
-        // a restore; a copy that fits L1d lasts about as long as that call's timing costs, and
-        // add.out, whose out= is no input, is timed in blocks (docs/roofline.md).
+        // device memory is, the buffers filling half of each level so they stay in it between
+        // calls (copy_: two of a quarter; add.out: three of a sixth), the faster counting: a
+        // copy_'s restore keeps one more buffer in the level, and on CUDA a copy_ is one call a
+        // graph replay, mostly its launch (docs/roofline.md).
         for (const auto& [level, capacity] : exec::data_caches(device)) {
-          const std::int64_t m = std::max<std::int64_t>(1, capacity / 4 / element_bytes);
-          const Json quarter = Json::array({m});
-          const double copy = 2.0 * static_cast<double>(m * element_bytes) /
-                              median_of("copy_", {{"self", quarter}, {"src", quarter}}, dtype,
-                                        device, t, options.seconds);
-          const std::int64_t k = std::max<std::int64_t>(1, capacity / 6 / element_bytes);
-          const Json sixth = Json::array({k});
-          const double triad =
-              3.0 * static_cast<double>(k * element_bytes) /
-              median_of("add.out", {{"self", sixth}, {"other", sixth}, {"out", sixth}}, dtype,
-                        device, t, options.seconds);
+          const auto [copy, triad] = copy_and_triad(capacity / 4, capacity / 6);
           peaks.caches.push_back({level, capacity, std::max(copy, triad)});
         }
         const Json square = Json::array({options.gemm_n, options.gemm_n});
