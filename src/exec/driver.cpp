@@ -17,6 +17,9 @@
 #endif
 
 #include "cuda_graph.hpp"
+#if OPBENCH_WITH_CUDA
+#include "launch_gate.hpp"
+#endif
 #include "opbench/core/log.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/call_recorder.hpp"
@@ -168,7 +171,8 @@ Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Wor
     timing.cuda_graph = "fallback: " + not_capturable;
     return batch;
   }
-  const int calls = calls_per_replay(batch_median, options.cold || w.restore.run);
+  const bool alone = options.cold || w.restore.run;
+  const int calls = calls_per_replay(batch_median, alone);
   std::unique_ptr<at::cuda::CUDAGraph> graph;
   try {
     graph = capture_graph(device, w.call, calls);
@@ -179,8 +183,27 @@ Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Wor
     stream.synchronize();
     return batch;
   }
-  auto replay = [&graph] { graph->replay(); };
-  Measurement m = measure_with(replay, w.restore, flush, options.cold, options.measure, events);
+  Measurement m;
+  std::string gated;
+  if (alone) {
+    // One call a replay, each after its restore or flush: the device waits (launch_gate.hpp)
+    // while the host queues the restore, the start event, the replay and the stop event.
+    LaunchGate gate(stream);
+    auto replay = [&graph, &gate] {
+      graph->replay();
+      gate.check();
+    };
+    auto put_back = [&] {
+      gate.close();
+      w.restore();
+      flush();
+    };
+    m = measure_cold(replay, put_back, options.measure, events);
+    gated = "; " + gate.describe();
+  } else {
+    auto replay = [&graph] { graph->replay(); };
+    m = measure(replay, options.measure, events);
+  }
   for (double& s : m.samples)
     s /= calls; // a replay runs `calls` calls
   if (stats::median(m.samples) < 1e-7) {
@@ -196,7 +219,7 @@ Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Wor
   m.block_size *= calls;
   m.noise = stats::cv(m.samples);
   m.noise_reached = m.noise <= options.measure.target_noise;
-  timing.cuda_graph = "on (" + std::to_string(calls) + " calls per replay)";
+  timing.cuda_graph = "on (" + std::to_string(calls) + " calls per replay" + gated + ")";
   timing.measures = results::Measures::gpu;
   return m;
 }

@@ -50,8 +50,9 @@ struct TimingInfo {
   std::optional<Timer> timer; // the clock (vocabulary.hpp); none when nothing was timed
   std::string mode = "hot";   // "hot", or "cold" (cache overwritten before each call)
   CallPath call_path =
-      CallPath::boxed;            // how opbench called it (vocabulary.hpp; exec/typed_call.hpp)
-  std::string cuda_graph = "off"; // "off", "on (K calls per replay)" or "fallback: why"
+      CallPath::boxed; // how opbench called it (vocabulary.hpp; exec/typed_call.hpp)
+  std::string cuda_graph =
+      "off"; // "off", "on (K calls per replay[; launch gated: ...])" or "fallback: why"
   // What `samples` and the estimate time. "host": the host clock around back-to-back calls (CPU
   // cases). On CUDA: "gpu", the device's execution per call with launch overhead hidden (CUDA-
   // graph replays of many calls, timed with events); "batch", back-to-back eager launches timed

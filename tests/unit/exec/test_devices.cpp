@@ -139,6 +139,15 @@ TEST(CudaDevice, HostTimerColdModeAndGraphs) {
   ASSERT_EQ(sync.status, results::Status::ok) << sync.message;
   EXPECT_EQ(sync.timing.measures, results::Measures::batch);
   EXPECT_EQ(sync.timing.cuda_graph.rfind("fallback: ", 0), 0u) << sync.timing.cuda_graph;
+  // An in-place call, one a replay after its restore, runs behind the launch gate, and the spin
+  // lasted until the host had queued the replay in nearly every interval (docs/cuda.md).
+  const auto in_place = run_case(make_case("tan_", {{"self", "[16]"}}, "cuda:0"), quick());
+  ASSERT_EQ(in_place.status, results::Status::ok) << in_place.message;
+  EXPECT_EQ(in_place.timing.measures, results::Measures::gpu);
+  EXPECT_NE(in_place.timing.cuda_graph.find("1 calls per replay; launch gated: spin "),
+            std::string::npos)
+      << in_place.timing.cuda_graph;
+  EXPECT_GT(in_place.summary.median, 0.0);
   const Json ctx = cuda_device_context(0);
   EXPECT_GT(ctx["sm_count"].get<int>(), 0);
   EXPECT_GT(ctx["l2_cache_bytes"].get<int>(), 0);
