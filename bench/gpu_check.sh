@@ -15,9 +15,10 @@
 #           custom-op example on the device;
 #   then, the compile done, the timed steps:
 #   fixed   bench/gpu_check.py's fixed cases with opbench, then PyTorch's references;
-#   stages  those cases at eager, script, fused, graph, inductor and script-dynamic, then the
-#           stage table;
-#   aa      one shard (1/8) of the default suite twice with the default settings (A/A);
+#   stages  those cases at eager, script, fused, graph, inductor and script-dynamic, the first
+#           DYNAMIC_SAMPLES (default 3) at inductor-dynamic too, then the stage table;
+#   aa      one shard (1/8) of the default suite twice with the default settings (A/A), and
+#           `opbench compare`'s exit code on the two (aa-compare.md; never the verdict);
 #   check   bench_gpu_check: copy bandwidth, events against host clock, GPU time against batch;
 #   diagnose where relu 64x64x128's GPU time goes over its kernel time, then bench/gpu_conditions.py
 #           (one setting changed at a time, the first repeated last; never the verdict);
@@ -26,19 +27,22 @@
 # and the A/A on 1/8 (each lent machine's step times: docs/cuda.md).
 # Everything goes to OUT_DIR (default results/gpu-check-DATE): a few JSON results, their logs,
 # stages.md and summary.txt. Exit 1 when a goal is missed or a step failed.
-# Environment: OPBENCH_BUILD_DIR (default build-gpu where .gpu/ is, else build), PYTHON (default
+# Environment: OPBENCH_BUILD_DIR (default build-gpu where .gpu/ or build-gpu/ is, else build), PYTHON (default
 # python3), OUT_DIR, STEPS (a subset, in any order: only those run), DEADLINE_S, STAGE_SAMPLES
 # (comma-separated; default below), SUBSET (extra run arguments for a dry run on the CPU, e.g.
 # "--shard 0/40": `DEVICE=cpu`-style mechanics checks only; never for a verdict).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 device="${1:-gpu0}"
-build="${OPBENCH_BUILD_DIR:-$([ -d .gpu ] && echo build-gpu || echo build)}"
+# build-gpu where .gpu/ is, or where an earlier call on this machine built it (a later call that
+# carries no .gpu/ must not look for ./build: on 2026-11-27 one did, and found nothing to run).
+build="${OPBENCH_BUILD_DIR:-$({ [ -d .gpu ] || [ -x build-gpu/src/opbench ]; } && echo build-gpu || echo build)}"
 python="${PYTHON:-python3}"
 out="${OUT_DIR:-results/gpu-check-$(date -u +%Y%m%d-%H%M%S)}"
 steps=" ${STEPS:-build suite fixed stages aa ctest check extra diagnose verdict} "
 deadline=$((SECONDS + ${DEADLINE_S:-470}))
 subset=(${SUBSET:-})
+dynamic="${DYNAMIC_SAMPLES:-3}" # the first this many stage samples also run inductor-dynamic
 samples="${STAGE_SAMPLES:-knowledge_gap_loss,get_softgauss_loss_weight,tblr2bbox,detr_loss_cardinality,assign_wrt_overlaps,linear_gelu,box_iou,bbox2delta,balanced_l1_loss}"
 mkdir -p "$out"
 opbench="$build/src/opbench"
@@ -115,6 +119,12 @@ if wanted stages; then
         --repetitions 1 --processes 1 --runs 1 --no-memory -o "$out/warm-$i.json" >"$out/warm-$i.log" 2>&1 &
       i=$((i + 1))
     done
+    for id in "${ids[@]:0:$dynamic}"; do
+      "$opbench" run --samples "$samples" --case "$id/inductor-dynamic" --stage inductor-dynamic \
+        --ctx "$device" --repetitions 1 --processes 1 --runs 1 --no-memory -o "$out/warm-$i.json" \
+        >"$out/warm-$i.log" 2>&1 &
+      i=$((i + 1))
+    done
     wait
   }
   step stages-compile 240 warm &
@@ -149,8 +159,9 @@ if wanted stages; then
     cases+=(--case "$id")
     for s in script fused graph inductor script-dynamic; do cases+=(--case "$id/$s"); done
   done
+  for id in "${ids[@]:0:$dynamic}"; do cases+=(--case "$id/inductor-dynamic"); done
   step stages 120 "$opbench" run --samples "$samples" "${cases[@]}" \
-    --stage eager,script,fused,graph,inductor,script-dynamic \
+    --stage eager,script,fused,graph,inductor,script-dynamic,inductor-dynamic \
     --ctx "$device" --repetitions 3 --processes 1 -o "$out/stages.json" || failed
   [ -f "$out/stages.json" ] && "$opbench" export --format stages -i "$out/stages.json" >"$out/stages.md" 2>&1
 fi
@@ -158,6 +169,9 @@ if wanted aa; then
   for i in 1 2; do
     step "aa-$i" 90 "$opbench" run --ctx "$device" --shard 1/8 "${subset[@]}" -o "$out/aa-$i.json" || failed
   done
+  # compare's own exit code on the A/A (issue #42): reported, never the verdict.
+  [ -f "$out/aa-2.json" ] && { "$opbench" compare "$out/aa-1.json" "$out/aa-2.json" --format md \
+    >"$out/aa-compare.md" 2>&1; note "aa-compare: exit $?"; }
 fi
 if wanted check && [ "$device" != cpu ]; then
   step check 40 "$build/bench/bench_gpu_check" "cuda:${device#gpu}" || failed
