@@ -122,8 +122,10 @@ rows = list(csv.DictReader(open(f"{folder}/pairs.csv")))
 aa = [r for r in rows if r["kind"] == "A/A"]
 ab = [r for r in rows if r["kind"] == "A/B"]
 ratios = sorted(float(r["extra_ratio"]) for r in ab if r["extra_ratio"])
+same = sorted(float(r["extra_ratio"]) for r in aa if r["extra_ratio"])
 print(f"compare's exit code on {folder} (OPBENCH_TEST_EXTRA={extra}); the slowed case's ratio in "
-      f"the A/B pairs: median x{statistics.median(ratios):.3f}, range x{ratios[0]:.3f}-x{ratios[-1]:.3f}\n")
+      f"the A/B pairs: median x{statistics.median(ratios):.3f}, range x{ratios[0]:.3f}-x{ratios[-1]:.3f}; "
+      f"in the A/A pairs (its own run-to-run noise): x{same[0]:.3f}-x{same[-1]:.3f}\n")
 print("| rule | A/A: quiet (no case fails) | A/B: the slowed case fails | A/B: it alone fails |")
 print("|---|---:|---:|---:|")
 quiet = sum(r["exit"] == "0" for r in aa)
