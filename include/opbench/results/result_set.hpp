@@ -49,10 +49,11 @@ struct TimeSpent {
 struct TimingInfo {
   std::optional<Timer> timer; // the clock (vocabulary.hpp); none when nothing was timed
   std::string mode = "hot";   // "hot", or "cold" (cache overwritten before each call)
-  CallPath call_path =
-      CallPath::boxed; // how opbench called it (vocabulary.hpp; exec/typed_call.hpp)
-  std::string cuda_graph =
-      "off"; // "off", "on (K calls per replay[; launch gated: ...])" or "fallback: why"
+  // How opbench called it (vocabulary.hpp; exec/typed_call.hpp).
+  CallPath call_path = CallPath::boxed;
+  // "off", "on (K calls per replay)", "on (1 calls per replay; launch gated: ...)" (one call at a
+  // time, exec/launch_gate.hpp) or "fallback: why".
+  std::string cuda_graph = "off";
   // What `samples` and the estimate time. "host": the host clock around back-to-back calls (CPU
   // cases). On CUDA: "gpu", the device's execution per call with launch overhead hidden (CUDA-
   // graph replays of many calls, timed with events); "batch", back-to-back eager launches timed

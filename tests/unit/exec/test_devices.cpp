@@ -2,6 +2,9 @@
 // skipped, saying why, everywhere else.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <string>
+
 #include "opbench/catalog/binder.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/exec/device_support.hpp"
@@ -148,6 +151,17 @@ TEST(CudaDevice, HostTimerColdModeAndGraphs) {
             std::string::npos)
       << in_place.timing.cuda_graph;
   EXPECT_GT(in_place.summary.median, 0.0);
+  long late = -1;
+  long intervals = 0;
+  const auto counts = in_place.timing.cuda_graph.find(" us, ");
+  ASSERT_NE(counts, std::string::npos) << in_place.timing.cuda_graph;
+  ASSERT_EQ(std::sscanf(in_place.timing.cuda_graph.c_str() + counts, " us, %ld of %ld", &late,
+                        &intervals),
+            2)
+      << in_place.timing.cuda_graph;
+  EXPECT_GT(intervals, 0);
+  // Late while the spin finds its length (at most 6 doublings, 20 us to 1 ms), then under 5%.
+  EXPECT_LE(late, 6 + intervals / 20) << in_place.timing.cuda_graph;
   const Json ctx = cuda_device_context(0);
   EXPECT_GT(ctx["sm_count"].get<int>(), 0);
   EXPECT_GT(ctx["l2_cache_bytes"].get<int>(), 0);
