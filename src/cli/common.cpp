@@ -17,6 +17,11 @@ void start_command(const GlobalOptions& global) {
   for (const auto& path : global.libraries) {
     const auto& library = catalog::load_library(path, "--load-library");
     spdlog::info("loaded {}: {} operator(s)", library.path, library.operators.size());
+    if (!library.overrides.empty()) {
+      spdlog::warn("{} replaces kernels of operators loaded before it: {}; their cases run its "
+                   "code and record it (case.library)",
+                   library.path, core::join(library.overrides, ", "));
+    }
   }
 }
 

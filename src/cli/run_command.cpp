@@ -9,6 +9,7 @@
 #include <set>
 
 #include "commands.hpp"
+#include "opbench/catalog/libraries.hpp"
 #include "opbench/core/dtype.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
@@ -83,7 +84,8 @@ std::vector<results::Case> plan_cases(const RunOptions& options, const GlobalOpt
     std::vector<results::Case> recorded;
     for (auto& r : results::load_results(options.from).cases)
       recorded.push_back(std::move(r.c));
-    for (auto& c : plan::rebind(std::move(recorded), options.from)) {
+    for (auto& c :
+         plan::rebind(std::move(recorded), options.from, options.load_recorded_libraries)) {
       const bool named =
           plan_options.ops.empty() ||
           std::any_of(plan_options.ops.begin(), plan_options.ops.end(),
@@ -174,6 +176,10 @@ int run(RunOptions& options, const GlobalOptions& global) {
   settings.log_level = global.log_level;
   run::Session session(settings); // sets up the host allocator before anything is planned
   const std::vector<results::Case> cases = plan_cases(options, global);
+  std::vector<std::string> libraries;
+  for (const auto& library : catalog::loaded_libraries())
+    libraries.push_back(library.path);
+  session.use_libraries(std::move(libraries));
   if (cases.empty())
     throw UsageError("no case matches the filters (opbench list shows what can run)");
   if (options.dry_run) {
@@ -193,14 +199,10 @@ int run(RunOptions& options, const GlobalOptions& global) {
   }
   const run::RunOutcome outcome =
       session.run(cases, output, global.command_line, console(settings.process_label));
-  std::cout << fmt::format("{} case(s): {} ok, {} error, {} skipped{}; results: {}\n",
-                           outcome.cases, outcome.ok, outcome.failed, outcome.skipped,
-                           outcome.compiler_failed > 0
-                               ? fmt::format(", {} compiler failed", outcome.compiler_failed)
-                               : "",
+  std::cout << fmt::format("{} case(s): {}; results: {}\n", outcome.cases, outcome.counts.text(),
                            outcome.output);
-  // A case that did not run as asked, opbench's error or a compiler's, fails the run.
-  return outcome.failed + outcome.compiler_failed > 0 ? k_exit_case_failed : k_exit_ok;
+  // A case that did not run as asked (opbench's error, a compiler's, a timeout) fails the run.
+  return outcome.counts.failed() > 0 ? k_exit_case_failed : k_exit_ok;
 }
 
 } // namespace
@@ -223,8 +225,13 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   add_library_option(*cmd, global);
   cmd->add_option(
          "--from", options->from,
-         "Re-run exactly the cases of a stored result (arguments, dtype, device, threads, seed)")
+         "Re-run exactly the cases of a stored result (arguments, dtype, device, threads, seed); "
+         "the operator libraries its cases name are not loaded unless named with --load-library "
+         "or --load-recorded-libraries")
       ->check(CLI::ExistingFile);
+  cmd->add_flag("--load-recorded-libraries", options->load_recorded_libraries,
+                "With --from: load the operator libraries the file's cases name (code from "
+                "wherever the file came from runs in this process)");
   cmd->add_option("--case", options->case_ids, "Only this case id (repeatable)");
   cmd->add_option(
          "--model", options->model,
@@ -327,6 +334,19 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--process-label", options->settings.process_label,
                   "K/P of a --processes child (its progress lines)")
       ->group("");
+  cmd->add_option(
+         "--hold-file", options->settings.hold_file,
+         "A measuring process: where it says which case it holds (its supervisor reads it)")
+      ->group("");
+  cmd->add_option("--resume", options->settings.resume_file,
+                  "A measuring process started again: the repetitions kept and cases left out")
+      ->group("");
+  cmd->add_option("--case-timeout", options->settings.case_timeout,
+                  "Seconds a measuring process may hold one repetition of a case (a stage's "
+                  "compile apart) before it is killed and the case is `timeout`; 0: the default, "
+                  "the larger of 60 s and 100 x --max-time")
+      ->check(in_range(run::limits::case_timeout))
+      ->capture_default_str();
   cmd->add_option("--process-warmup", options->settings.process_warmup,
                   "Seconds each measuring process first measures its first case and drops it (one "
                   "repetition "

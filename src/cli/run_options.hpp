@@ -24,6 +24,7 @@ struct RunOptions {
   std::vector<int> threads;
   std::vector<std::string> case_ids;
   std::string from;
+  bool load_recorded_libraries = false; // --from loads the libraries its cases name
   std::string model;
   std::vector<std::string> model_inputs;
   std::string shard;

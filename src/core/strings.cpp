@@ -126,6 +126,53 @@ std::vector<std::string> nearest(std::string_view word, const std::vector<std::s
   return out;
 }
 
+std::string markdown_cell(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      out += ' ';
+      continue;
+    }
+    switch (c) {
+    case '|':
+      out += "\\|";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    default:
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string markdown_code_cell(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f || c == '`')
+      out += ' ';
+    else if (c == '|')
+      out += "\\|";
+    else
+      out += c;
+  }
+  return out;
+}
+
 std::string xml_escape(std::string_view text) {
   std::string out;
   out.reserve(text.size());

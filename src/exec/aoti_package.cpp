@@ -23,6 +23,7 @@
 #include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/core/strings.hpp"
+#include "opbench/exec/holding.hpp"
 #include "workload.hpp"
 
 namespace opbench::exec {
@@ -102,7 +103,12 @@ struct ScriptRun {
 };
 
 // scripts/aoti_compile.py with `arguments` (quoted already), its stderr kept in `errors`.
+// The held case is in its stage's compile meanwhile (holding.hpp: a limit of its own).
 ScriptRun run_script(const std::string& arguments, const std::string& errors) {
+  hold_phase(Phase::compile);
+  struct BackToInputs {
+    ~BackToInputs() { hold_phase(Phase::inputs); }
+  } back;
   const std::string command = shell_quoted(compiler_python()) + " " +
                               shell_quoted(OPBENCH_AOTI_SCRIPT) + " " + arguments +
                               " >/dev/null 2>" + shell_quoted(errors);

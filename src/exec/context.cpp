@@ -83,7 +83,9 @@ Json collect_context(const std::string& command_line, std::uint64_t seed,
   if (!catalog::loaded_libraries().empty()) {
     Json libraries = Json::array();
     for (const auto& library : catalog::loaded_libraries())
-      libraries.push_back({{"path", library.path}, {"operators", library.operators}});
+      libraries.push_back({{"path", library.path},
+                           {"operators", library.operators},
+                           {"overrides", library.overrides}});
     ctx["libraries"] = libraries;
   }
   ctx["seed"] = seed;

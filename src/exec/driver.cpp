@@ -25,6 +25,7 @@
 #include "opbench/exec/call_recorder.hpp"
 #include "opbench/exec/canary.hpp"
 #include "opbench/exec/device_support.hpp"
+#include "opbench/exec/holding.hpp"
 #include "opbench/exec/memory_probe.hpp"
 #include "opbench/exec/timer.hpp"
 #include "opbench/results/estimate.hpp"
@@ -278,8 +279,10 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w,
   // estimate over all repetitions (run_command).
   std::string host_sync;
   result.stage_info = w.stage_info;
+  result.check = w.check;
   const at::Device device = device_of(c.device);
   if (w.recordable && (options.describe || !device.is_cpu())) {
+    hold_phase(Phase::record);
     const auto start = std::chrono::steady_clock::now();
     const Recording recording = record_aten_calls(w.eager_call());
     if (options.describe) {
@@ -320,6 +323,7 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w,
   finish(result, m, options.measure, options.estimator);
   const auto probes_start = std::chrono::steady_clock::now();
   if (options.memory) {
+    hold_phase(Phase::memory_probe);
     w.release();
     result.memory = probe(c, w.call);
     if (w.kept_for_backward)
@@ -327,6 +331,7 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w,
   }
   if (!options.trace_path.empty()) {
     // A trace that cannot be written costs the case nothing but its trace.
+    hold_phase(Phase::trace);
     w.release();
     try {
       write_trace(w.call, device, k_trace_calls, options.trace_path);
@@ -336,6 +341,16 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w,
     }
   }
   result.timing.spent.probes += seconds_since(probes_start);
+  if (w.check_after && result.check) {
+    // The implementation's outputs again, after its timed calls (results::OutputCheck).
+    hold_phase(Phase::check);
+    w.release();
+    w.check_after(*result.check);
+    if (!result.check->failed.empty()) {
+      result.status = results::Status::error;
+      result.message = result.check->failed;
+    }
+  }
 }
 
 } // namespace opbench::exec

@@ -15,6 +15,7 @@
 #include "opbench/core/log.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/device_support.hpp"
+#include "opbench/exec/holding.hpp"
 #include "opbench/exec/inputs.hpp"
 #include "workload.hpp"
 
@@ -90,6 +91,13 @@ results::CaseResult run_case(const results::Case& c, const ExecOptions& options)
     result.message = c.skip_reason;
     return result;
   }
+  // A result with nothing of a failed attempt in it.
+  auto cleared = [&] {
+    results::CaseResult fresh;
+    fresh.c = c;
+    fresh.timing.target_noise = options.measure.target_noise;
+    return fresh;
+  };
   try {
     const CaseScope scope(c);
     // Held until the case ends, so the inputs and outputs made after it sit past it.
@@ -98,29 +106,29 @@ results::CaseResult run_case(const results::Case& c, const ExecOptions& options)
                   at::TensorOptions().dtype(at::kByte).device(device_of(c.device)));
     result.timing.placement_padding = padding.numel() - 1;
     const auto start = std::chrono::steady_clock::now();
+    hold_phase(Phase::inputs);
     Workload workload = make_workload(c, options.repetition == 0);
     result.timing.spent.inputs = seconds_since(start);
     drive(c, options, workload, result);
+  } catch (const CheckFailed& failed) {
+    result = cleared();
+    result.status = results::Status::error;
+    result.message = failed.what();
+    result.check = failed.check;
   } catch (const CompilerFailed& failed) {
-    result = results::CaseResult{};
-    result.c = c;
-    result.timing.target_noise = options.measure.target_noise;
+    result = cleared();
     result.status = results::Status::compiler_failed;
     const std::string kept = keep_compiler_text(c.case_id, failed.full);
     result.message = "stage " + core::name_of(c.stage) + ": " + core::first_line(failed.what()) +
                      (kept.empty() ? "" : " (its whole text: " + kept + ")");
   } catch (const SkipCase& skip) {
-    result = results::CaseResult{};
-    result.c = c;
-    result.timing.target_noise = options.measure.target_noise;
+    result = cleared();
     result.status = results::Status::skipped;
     result.message = skip.what();
   } catch (const std::exception& e) {
     const std::string mode = result.timing.mode;
     const std::string graph = result.timing.cuda_graph;
-    result = results::CaseResult{};
-    result.c = c;
-    result.timing.target_noise = options.measure.target_noise;
+    result = cleared();
     result.timing.mode = mode;
     result.timing.cuda_graph = graph;
     // The whole text (LibTorch's stack frames too) stays in the result; the console and the

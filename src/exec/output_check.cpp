@@ -28,9 +28,10 @@ std::string dims(at::IntArrayRef sizes) {
 
 } // namespace
 
-std::string Tolerance::text() const {
+std::string Tolerance::text(const std::string& reference) const {
   return exact ? "exact"
-               : "|d| <= " + short_number(atol) + " + " + short_number(rtol) + " * max|eager|";
+               : "|d| <= " + short_number(atol) + " + " + short_number(rtol) + " * max|" +
+                     reference + "|";
 }
 
 Tolerance tolerance_for(at::ScalarType type) {
@@ -48,20 +49,30 @@ Tolerance tolerance_for(at::ScalarType type) {
   }
 }
 
-std::string outputs_differ(const Tensors& expected, const Tensors& actual, double& worst) {
+std::string outputs_differ(const Tensors& expected, const Tensors& actual, double& worst,
+                           const std::string& reference) {
   if (expected.size() != actual.size()) {
-    return std::to_string(actual.size()) + " outputs where eager has " +
+    return std::to_string(actual.size()) + " outputs where " + reference + " has " +
            std::to_string(expected.size());
   }
   for (std::size_t i = 0; i < expected.size(); ++i) {
+    const std::string name = "output " + std::to_string(i);
+    if (!expected[i].defined() || !actual[i].defined()) {
+      if (expected[i].defined() == actual[i].defined())
+        continue;
+      worst = std::numeric_limits<double>::infinity();
+      return name + (actual[i].defined()
+                         ? ": a tensor where " + reference + "'s is undefined"
+                         : ": an undefined tensor where " + reference + "'s is a tensor");
+    }
     const at::Tensor e = expected[i].detach().cpu();
     const at::Tensor a = actual[i].detach().cpu();
-    const std::string name = "output " + std::to_string(i);
     if (e.sizes() != a.sizes()) {
-      return name + ": shape " + dims(a.sizes()) + " where eager's is " + dims(e.sizes());
+      return name + ": shape " + dims(a.sizes()) + " where " + reference + "'s is " +
+             dims(e.sizes());
     }
     if (e.scalar_type() != a.scalar_type()) {
-      return name + ": dtype " + c10::toString(a.scalar_type()) + " where eager's is " +
+      return name + ": dtype " + c10::toString(a.scalar_type()) + " where " + reference + "'s is " +
              c10::toString(e.scalar_type());
     }
     if (e.numel() == 0 || at::equal(e, a))
@@ -90,8 +101,8 @@ std::string outputs_differ(const Tensors& expected, const Tensors& actual, doubl
       const std::int64_t bad = close.numel() - close.sum().item<std::int64_t>();
       worst = std::max(worst, 1.0 + std::numeric_limits<double>::epsilon());
       return name + ": " + std::to_string(bad) + " of " + std::to_string(e.numel()) +
-             " elements beyond " + tol.text() + " (worst " + short_number(worst) +
-             " times the tolerance)";
+             " elements beyond " + tol.text(reference.substr(reference.rfind(' ') + 1)) +
+             " (worst " + short_number(worst) + " times the tolerance)";
     }
   }
   return "";

@@ -84,6 +84,11 @@ struct Workload {
   std::function<std::int64_t()> kept_for_backward;
   // What a stage other than eager reports (results::StageInfo).
   std::optional<results::StageInfo> stage_info;
+  // A variant group's implementation: its check against the baseline before the timing
+  // (results::OutputCheck), and the check after it (on the timed tensors, refilled with fresh
+  // values), which adds to the record; empty for every other case.
+  std::optional<results::OutputCheck> check;
+  std::function<void(results::OutputCheck&)> check_after;
   // What the callables above share (inputs, outputs, the module): kept alive with them.
   std::shared_ptr<void> state;
 };
@@ -97,6 +102,14 @@ struct SkipCase : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Thrown by make_workload when a variant group's implementation returns other outputs than its
+// baseline before it is timed: status "error", with the check's record.
+struct CheckFailed : std::runtime_error {
+  explicit CheckFailed(results::OutputCheck record)
+      : std::runtime_error(record.failed), check(std::move(record)) {}
+  results::OutputCheck check;
+};
+
 // Thrown by a stage when its compiler fails on the case (results::Status::compiler_failed):
 // what() is one line, `full` the compiler's whole text (its trace), which the executor keeps in
 // a file (compiler_text_file) and names.
@@ -107,8 +120,10 @@ struct CompilerFailed : std::runtime_error {
 };
 
 // The workload of a planned case (its inputs made on its device from its seed). `first`: the
-// case's first repetition, where a stage other than eager is checked against eager, and a variant
-// group's implementation against its baseline (results::Variant), once a case.
+// case's first repetition, where a stage other than eager is checked against eager, once a case.
+// A variant group's implementation is held against its baseline (results::Variant) in every
+// repetition: before it is timed here (CheckFailed when they differ), after it by the driver
+// (Workload::check_after).
 Workload make_workload(const results::Case& c, bool first = true);
 // The forward workload of an operator case on arguments made by the caller.
 Workload operator_workload(PreparedCall& call);

@@ -4,13 +4,17 @@
 #include <torch/csrc/jit/serialization/import.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "gradients.hpp"
 #include "opbench/core/error.hpp"
+#include "opbench/core/strings.hpp"
+#include "opbench/exec/holding.hpp"
 #include "opbench/exec/measure.hpp"
+#include "opbench/exec/output_check.hpp"
 #include "opbench/exec/typed_call.hpp"
 #include "registry.hpp"
 #include "stages.hpp"
@@ -343,19 +347,63 @@ std::vector<at::Tensor> clones(const std::vector<at::Tensor>& tensors) {
   return out;
 }
 
-// A variant group's implementation held against its baseline before it is timed: both called
-// once on the same input values (the k-th tensor argument of one is the k-th of the other), their
-// outputs within the dtype's tolerance (output_check.hpp, as a stage is held against eager).
-// Throws Error saying how they differ, or that they take different tensors.
-void check_against_baseline(const results::Case& c) {
+// The baseline of variant group implementation `c`, as a case of its own.
+results::Case baseline_of(const results::Case& c) {
   results::Case base = c;
   base.op = c.variant.baseline_op;
   base.given = c.variant.baseline_given;
   base.arguments = c.variant.baseline_arguments;
   base.case_id = c.variant.baseline_id;
   base.variant = results::Variant{};
+  return base;
+}
+
+// The baseline's outputs on clones of `values`; `record.not_made` says why when the baseline
+// itself fails (its failure is not the implementation's).
+std::optional<std::vector<at::Tensor>> baseline_outputs(const results::Case& c,
+                                                        const std::vector<at::Tensor>& values,
+                                                        results::OutputCheck& record) {
+  try {
+    const TensorFunction theirs = operator_function(baseline_of(c));
+    return theirs.body(clones(values));
+  } catch (const std::exception& e) {
+    record.not_made = "the baseline " + c.variant.baseline_id +
+                      " failed: " + core::first_line(core::trim(e.what()));
+    return std::nullopt;
+  }
+}
+
+// Holds `actual` against `expected` into `record` (`when`: "before" or "after" its timed blocks).
+void hold_to_baseline(const results::Case& c, const std::vector<at::Tensor>& expected,
+                      const std::vector<at::Tensor>& actual, const std::string& when,
+                      results::OutputCheck& record) {
+  double worst = 0;
+  const std::string mismatch = outputs_differ(expected, actual, worst, "the baseline");
+  if (record.tolerance.empty()) {
+    const auto first = std::find_if(expected.begin(), expected.end(),
+                                    [](const at::Tensor& t) { return t.defined(); });
+    record.tolerance =
+        first == expected.end() ? "exact" : tolerance_for(first->scalar_type()).text("baseline");
+  }
+  if (!(record.worst >= worst))
+    record.worst = worst;
+  if (!mismatch.empty() && record.failed.empty()) {
+    record.failed = when + " its timed blocks: its outputs differ from the baseline " +
+                    c.variant.baseline_id + "'s (" + mismatch + ")";
+  }
+}
+
+// A variant group's implementation held against its baseline before it is timed: both called
+// once on the same input values (the k-th tensor argument of one is the k-th of the other), their
+// outputs within the dtype's tolerance (output_check.hpp, as a stage is held against eager).
+// Throws CheckFailed when they differ, Error when they take different tensors; the
+// implementation's own failure propagates as it is. A baseline that fails leaves the check not
+// made (OutputCheck::not_made), and the implementation is timed without it.
+results::OutputCheck check_before(const results::Case& c) {
+  results::OutputCheck record;
+  record.against = c.variant.baseline_id;
   const TensorFunction mine = operator_function(c);
-  const TensorFunction theirs = operator_function(base);
+  const TensorFunction theirs = operator_function(baseline_of(c));
   const std::string against = "the baseline " + c.variant.baseline_id;
   if (mine.inputs.size() != theirs.inputs.size()) {
     throw Error("takes " + std::to_string(mine.inputs.size()) + " tensor(s), " + against +
@@ -369,21 +417,59 @@ void check_against_baseline(const results::Case& c) {
                   against + "'s: implementations of one computation take the same tensors");
     }
   }
-  const std::vector<at::Tensor> expected = theirs.body(clones(mine.inputs));
+  const auto expected = baseline_outputs(c, mine.inputs, record);
+  if (!expected)
+    return record;
   const std::vector<at::Tensor> actual = mine.body(clones(mine.inputs));
-  double worst = 0;
-  const std::string mismatch = outputs_differ(expected, actual, worst);
-  if (!mismatch.empty())
-    throw Error("its outputs differ from " + against + "'s (" + mismatch + ")");
+  record.before = 1;
+  hold_to_baseline(c, *expected, actual, "before", record);
+  if (!record.failed.empty())
+    throw CheckFailed(record);
+  return record;
 }
 
-} // namespace
+// The check after the timed blocks: the very tensors `call` was timed on are filled with fresh
+// values (another seed, the same shapes and ranges), and what the implementation returns on them
+// is held against the baseline's on copies of them. A kernel that caches on its inputs' addresses
+// returns what it returned for the old values; one that goes wrong after many calls is past them.
+std::function<void(results::OutputCheck&)> check_after(const results::Case& c,
+                                                       std::shared_ptr<PreparedCall> call) {
+  return [c, call](results::OutputCheck& record) {
+    if (!record.not_made.empty())
+      return;
+    results::Case reseeded = c;
+    reseeded.seed = c.seed ^ 0x9E3779B97F4A7C15ull;
+    const TensorFunction fresh = operator_function(reseeded);
+    std::vector<at::Tensor> timed;
+    for (const c10::IValue& value : call->args) {
+      if (value.isTensor() && value.toTensor().defined())
+        timed.push_back(value.toTensor());
+    }
+    if (timed.size() != fresh.inputs.size())
+      return;
+    {
+      at::NoGradGuard no_grad;
+      for (std::size_t k = 0; k < timed.size(); ++k)
+        timed[k].copy_(fresh.inputs[k]);
+    }
+    const auto expected = baseline_outputs(c, timed, record);
+    if (!expected)
+      return;
+    const TensorFunction mine = operator_function(c);
+    const std::vector<at::Tensor> actual = mine.body(timed);
+    ++record.after;
+    hold_to_baseline(c, *expected, actual, "after", record);
+  };
+}
 
-Workload make_workload(const results::Case& c, bool first) {
-  if (first && !c.variant.baseline_id.empty() && c.kind == results::Kind::op &&
-      c.direction == results::Direction::forward) {
-    check_against_baseline(c);
-  }
+// A variant group's implementation (checked against its baseline): a forward operator case.
+bool is_implementation(const results::Case& c) {
+  return !c.variant.baseline_id.empty() && c.kind == results::Kind::op &&
+         c.direction == results::Direction::forward;
+}
+
+// make_workload without the check before the timing.
+Workload unchecked_workload(const results::Case& c, bool first) {
   if (c.stage != results::Stage::eager) {
     if (c.kind == results::Kind::model)
       throw SkipCase("a model case is TorchScript already: it runs at stage eager only");
@@ -406,8 +492,24 @@ Workload make_workload(const results::Case& c, bool first) {
     return operator_backward(c);
   auto call = std::make_shared<PreparedCall>(prepare_call(c, /*requires_grad=*/false));
   Workload w = operator_workload(*call);
+  if (is_implementation(c))
+    w.check_after = check_after(c, call);
   w.state = std::make_shared<std::pair<std::shared_ptr<PreparedCall>, std::shared_ptr<void>>>(
       call, w.state);
+  return w;
+}
+
+} // namespace
+
+Workload make_workload(const results::Case& c, bool first) {
+  std::optional<results::OutputCheck> checked;
+  if (is_implementation(c)) {
+    hold_phase(Phase::check);
+    checked = check_before(c);
+    hold_phase(Phase::inputs);
+  }
+  Workload w = unchecked_workload(c, first);
+  w.check = checked;
   return w;
 }
 

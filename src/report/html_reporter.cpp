@@ -26,15 +26,10 @@ using namespace html;
 
 void write_summary(const results::ResultSet& set, std::ostream& out) {
   const Json& ctx = set.context;
-  std::size_t ok = 0, errors = 0, skipped = 0, compiler_failed = 0;
+  const results::StatusCounts counts = results::count_statuses(set.cases);
   std::set<std::string> devices;
-  for (const auto& r : set.cases) {
-    (r.status == results::Status::ok                ? ok
-     : r.status == results::Status::error           ? errors
-     : r.status == results::Status::compiler_failed ? compiler_failed
-                                                    : skipped)++;
+  for (const auto& r : set.cases)
     devices.insert(r.c.device);
-  }
   out << "<section id=\"summary\"><h2>Summary</h2><dl>\n";
   auto item = [&](const std::string& name, const std::string& value) {
     if (!value.empty())
@@ -56,11 +51,14 @@ void write_summary(const results::ResultSet& set, std::ostream& out) {
   item("command", context_text(ctx, "command_line"));
   out << fmt::format(
       "<dt>cases</dt><dd id=\"counts\"><span class=\"ok\">{} ok</span>, "
-      "<span class=\"error\">{} error</span>, <span class=\"skipped\">{} skipped</span>{}</dd>\n",
-      ok, errors, skipped,
-      compiler_failed > 0
-          ? fmt::format(", <span class=\"compiler\">{} compiler failed</span>", compiler_failed)
-          : "");
+      "<span class=\"error\">{} error</span>, <span class=\"skipped\">{} skipped</span>{}{}</dd>\n",
+      counts.ok, counts.error, counts.skipped,
+      counts.compiler_failed > 0
+          ? fmt::format(", <span class=\"compiler\">{} compiler failed</span>",
+                        counts.compiler_failed)
+          : "",
+      counts.timeout > 0 ? fmt::format(", <span class=\"error\">{} timeout</span>", counts.timeout)
+                         : "");
   out << "</dl>\n";
   std::vector<std::string> warnings;
   if (set.summary.contains("warning") && set.summary["warning"].is_string()) {

@@ -130,26 +130,28 @@ static std::string speedup_plot(double speedup) {
                      px(std::abs(at - one)), px(one));
 }
 
-// The stage table of a run --stage (stage_reporter.hpp) as a chart: each row's time at each stage
-// and its speedup over eager as a bar, then the geometric means.
+// Implementations side by side (variants_reporter.hpp): each row's times, its check against the
+// baseline and its speedup (only where the check passed) as a bar, then the geometric means.
 void write_variants(const std::vector<Speedup>& speedups, std::ostream& out) {
   out << "<section id=\"variants\"><h2>Implementations side by side</h2>\n<p class=\"note\">"
          "Each implementation of a variant group against the group's baseline at the same point, "
-         "its outputs checked against the baseline's before timing. Speedup = the baseline's "
-         "time / its time, with the 95% interval from the repetition medians; bars on a log axis "
-         "from &times;1/8 to &times;8.</p>\n<table id=\"variant-table\"><thead><tr><th>group"
-         "</th><th>baseline</th><th>time</th><th>implementation</th><th>time</th><th>speedup</th>"
-         "</tr></thead><tbody>\n";
+         "its outputs held against the baseline's before and after it was timed (check). "
+         "Speedup = the baseline's time / its time, the Hodges-Lehmann estimate over the "
+         "repetition medians with its 95% interval, shown only where the check passed; bars on a "
+         "log axis from &times;1/8 to &times;8.</p>\n<table id=\"variant-table\"><thead><tr><th>"
+         "group</th><th>baseline</th><th>time</th><th>implementation</th><th>time</th><th>check"
+         "</th><th>speedup</th></tr></thead><tbody>\n";
   for (const auto& s : speedups) {
     out << "<tr><td>" << esc(s.group) << "</td><td><code>" << esc(s.baseline_id)
         << "</code></td><td>"
         << (std::isfinite(s.baseline_time) ? core::format_duration(s.baseline_time) : "-")
         << "</td><td><code>" << esc(s.case_id) << "</code></td><td>"
-        << (std::isfinite(s.time) ? core::format_duration(s.time) : "-") << "</td><td>";
+        << (std::isfinite(s.time) ? core::format_duration(s.time) : "-") << "</td><td>"
+        << esc(s.check) << "</td><td>";
     if (s.note.empty())
       out << esc(speedup_text(s)) << "<br>" << speedup_plot(s.speedup);
     else
-      out << esc(s.note);
+      out << "no speedup: " << esc(s.note);
     out << "</td></tr>\n";
   }
   out << "</tbody></table>\n<table id=\"variant-means\"><thead><tr><th>group</th><th>"

@@ -14,18 +14,12 @@
 namespace opbench::report {
 namespace {
 
-// Escapes the characters that break a Markdown table cell.
+// A Markdown table cell (core::markdown_cell), or inside a code span (core::markdown_code_cell).
 std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
+  return core::markdown_cell(text);
+}
+std::string code(const std::string& text) {
+  return core::markdown_code_cell(text);
 }
 
 std::string context_value(const Json& context, const char* key) {
@@ -45,16 +39,7 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
     if (ctx.contains(key))
       out << "- **" << key << "**: " << cell(context_value(ctx, key)) << "\n";
   }
-  std::size_t ok = 0, errors = 0, skipped = 0, compiler_failed = 0;
-  for (const auto& r : set.cases) {
-    (r.status == results::Status::ok                ? ok
-     : r.status == results::Status::error           ? errors
-     : r.status == results::Status::compiler_failed ? compiler_failed
-                                                    : skipped)++;
-  }
-  out << fmt::format("- **cases**: {} ok, {} error, {} skipped{}\n", ok, errors, skipped,
-                     compiler_failed > 0 ? fmt::format(", {} compiler failed", compiler_failed)
-                                         : "");
+  out << "- **cases**: " << results::count_statuses(set.cases).text() << "\n";
   out << "- **time**: the case's time, the estimator (`fastest-third`: the mean of the fastest "
          "third of the "
          "repetition medians; `min`: the fastest one; `median`: their median) over the repetition "
@@ -78,7 +63,7 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
     const std::string status = r.status == results::Status::ok
                                    ? (results::noisy(r) ? "ok (noisy)" : "ok")
                                    : core::name_of(r.status) + ": " + core::first_line(r.message);
-    out << "| `" << cell(r.c.case_id) << "` | " << cell(status) << " | "
+    out << "| `" << code(r.c.case_id) << "` | " << cell(status) << " | "
         << core::format_duration(r.estimate.time) << " | "
         << (r.status == results::Status::ok ? estimate_text(r.estimate) : "-") << " | "
         << (r.status != results::Status::ok                ? "-"
@@ -111,7 +96,7 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
     out << "\n## Far from the roof (under 10% of the calibrated peak that bounds them)\n\n";
     out << "| case | bound | intensity (FLOP/byte) | % of roof |\n|---|---|---:|---:|\n";
     for (const auto* r : far) {
-      out << "| `" << cell(r->c.case_id) << "` | " << r->work.bound << " | "
+      out << "| `" << code(r->c.case_id) << "` | " << r->work.bound << " | "
           << (r->work.intensity ? fmt::format("{:.2f}", *r->work.intensity) : "-") << " | "
           << fmt::format("{:.2f}%", *r->work.percent_of_peak) << " |\n";
     }
@@ -128,7 +113,7 @@ void MarkdownReporter::write(const results::ResultSet& set, std::ostream& out) c
           << "| case | % of roof | why |\n|---|---:|---|\n";
       over_header = true;
     }
-    out << "| `" << cell(r.c.case_id) << "` | "
+    out << "| `" << code(r.c.case_id) << "` | "
         << fmt::format("{:.1f}% {}", r.work.percent_of_peak.value_or(0), r.work.ceiling) << " | "
         << cell(r.work.over_peak) << " |\n";
   }

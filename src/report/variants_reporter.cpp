@@ -6,7 +6,9 @@
 #include <limits>
 #include <map>
 
+#include "opbench/core/strings.hpp"
 #include "opbench/core/units.hpp"
+#include "opbench/results/estimate.hpp"
 #include "opbench/stats/mann_whitney.hpp"
 
 namespace opbench::report {
@@ -27,6 +29,45 @@ bool timed(const results::CaseResult& r) {
   return r.status == results::Status::ok && r.estimate.time > 0 && std::isfinite(r.estimate.time);
 }
 
+// The check's record for people: "passed, 6 before and 6 after timing (worst 0.02 of the
+// tolerance)", "failed: ...", "not made: ...", "none".
+std::string check_text(const results::CaseResult& r) {
+  if (!r.check)
+    return "none";
+  const results::OutputCheck& k = *r.check;
+  if (!k.failed.empty())
+    return "failed: " + core::first_line(k.failed);
+  if (!k.not_made.empty())
+    return "not made: " + k.not_made;
+  if (k.before == 0)
+    return "none";
+  return fmt::format("passed, {} before and {} after timing (worst {:.2g} of the tolerance)",
+                     k.before, k.after, k.worst);
+}
+
+// Why `r` (an implementation, else its baseline when `baseline`) gives no speedup; "" when it may.
+std::string no_speedup(const results::CaseResult& r, bool baseline) {
+  const std::string who = baseline ? "baseline " : "";
+  if (r.status != results::Status::ok) {
+    return who + core::name_of(r.status) +
+           (r.message.empty() ? "" : ": " + core::first_line(r.message));
+  }
+  if (!timed(r))
+    return who + "not timed";
+  if (r.estimate.unstable)
+    return who + "UNSTABLE: its repetitions disagree past x" +
+           fmt::format("{}", results::k_unstable_ratio);
+  if (baseline)
+    return "";
+  if (r.check && !r.check->failed.empty())
+    return "failed its check: " + core::first_line(r.check->failed);
+  if (r.check && !r.check->not_made.empty())
+    return "not checked: " + r.check->not_made;
+  if (!r.check || !r.check->passed())
+    return "not checked against the baseline";
+  return "";
+}
+
 } // namespace
 
 std::vector<Speedup> speedups(const results::ResultSet& set) {
@@ -45,6 +86,9 @@ std::vector<Speedup> speedups(const results::ResultSet& set) {
     s.case_id = r.c.case_id;
     s.op = r.c.op;
     s.baseline_time = s.time = s.speedup = s.low = s.high = nan;
+    s.check = check_text(r);
+    if (timed(r))
+      s.time = r.estimate.time;
     const auto it = baselines.find(results::variant_key(r.c));
     if (it == baselines.end()) {
       s.note = "baseline not run";
@@ -53,21 +97,19 @@ std::vector<Speedup> speedups(const results::ResultSet& set) {
     }
     const results::CaseResult& base = *it->second;
     s.baseline_id = base.c.case_id;
-    if (!timed(r) || !timed(base)) {
-      const results::CaseResult& failed = timed(r) ? base : r;
-      s.note =
-          std::string(&failed == &base ? "baseline " : "") + core::name_of(failed.status) +
-          (failed.message.empty() ? ""
-                                  : ": " + failed.message.substr(0, failed.message.find('\n')));
+    if (timed(base))
+      s.baseline_time = base.estimate.time;
+    s.note = no_speedup(r, false);
+    if (s.note.empty())
+      s.note = no_speedup(base, true);
+    if (!s.note.empty()) {
       out.push_back(s);
       continue;
     }
-    s.baseline_time = base.estimate.time;
-    s.time = r.estimate.time;
-    s.speedup = s.baseline_time / s.time;
     const auto shift = stats::shift_interval(logs(base.timing.repetition_medians),
                                              logs(r.timing.repetition_medians), k_confidence);
-    // The shift is log(new / baseline); the speedup is its reciprocal.
+    // The shift is log(implementation / baseline); the speedup is its reciprocal.
+    s.speedup = std::exp(-shift.estimate);
     s.low = std::exp(-shift.high);
     s.high = std::exp(-shift.low);
     out.push_back(s);
@@ -113,22 +155,28 @@ void VariantsReporter::write(const results::ResultSet& set, std::ostream& out) c
     return;
   }
   out << "Speedup = the baseline's time / the implementation's (over 1: faster than the "
-         "baseline), with its "
+         "baseline): the Hodges-Lehmann estimate over the repetition medians with its "
       << fmt::format("{:.0f}", k_confidence * 100)
-      << "% interval from the repetition medians. Each implementation's outputs were held "
-         "against the baseline's before it was timed.\n\n";
-  out << "| group | baseline | time | implementation | time | speedup |\n"
-         "|---|---|---:|---|---:|---|\n";
+      << "% interval. Each repetition holds the implementation's outputs against the baseline's "
+         "before and after it is timed (the check column); a row shows a speedup only when the "
+         "check passed, both measured ok and their repetitions agree, and says why not "
+         "otherwise.\n\n";
+  out << "| group | baseline | time | implementation | time | check | speedup |\n"
+         "|---|---|---:|---|---:|---|---|\n";
   for (const auto& s : all) {
-    out << "| " << s.group << " | `" << (s.baseline_id.empty() ? "-" : s.baseline_id) << "` | "
+    out << "| " << core::markdown_cell(s.group) << " | `"
+        << core::markdown_code_cell(s.baseline_id.empty() ? "-" : s.baseline_id) << "` | "
         << (std::isfinite(s.baseline_time) ? core::format_duration(s.baseline_time) : "-") << " | `"
-        << s.case_id << "` | " << (std::isfinite(s.time) ? core::format_duration(s.time) : "-")
-        << " | " << (s.note.empty() ? speedup_text(s) : s.note) << " |\n";
+        << core::markdown_code_cell(s.case_id) << "` | "
+        << (std::isfinite(s.time) ? core::format_duration(s.time) : "-") << " | "
+        << core::markdown_cell(s.check) << " | "
+        << core::markdown_cell(s.note.empty() ? speedup_text(s) : "no speedup: " + s.note)
+        << " |\n";
   }
   out << "\n| group | implementation | points | geometric mean speedup |\n|---|---|---:|---:|\n";
   for (const auto& m : mean_speedups(all)) {
-    out << "| " << m.group << " | " << m.op << " | " << m.points << " | "
-        << fmt::format("x{:.3f}", m.geometric_mean) << " |\n";
+    out << "| " << core::markdown_cell(m.group) << " | " << core::markdown_cell(m.op) << " | "
+        << m.points << " | " << fmt::format("x{:.3f}", m.geometric_mean) << " |\n";
   }
 }
 

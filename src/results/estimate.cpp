@@ -167,6 +167,12 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
       out.memory = r.memory;
     if (out.trace.empty())
       out.trace = r.trace;
+    if (r.check && &r != &repetitions.front()) {
+      if (!out.check)
+        out.check = r.check;
+      else
+        out.check->add(*r.check);
+    }
     // The checked repetition's (the first one's) stage figures.
     if (r.stage_info && (!out.stage_info || out.stage_info->tolerance.empty()))
       out.stage_info = r.stage_info;

@@ -81,6 +81,28 @@ TimeSpent& TimeSpent::operator+=(const TimeSpent& other) {
   return *this;
 }
 
+StatusCounts count_statuses(const std::vector<CaseResult>& results) {
+  StatusCounts counts;
+  for (const auto& r : results)
+    counts.add(r.status);
+  return counts;
+}
+
+void OutputCheck::add(const OutputCheck& other) {
+  if (against.empty())
+    against = other.against;
+  before += other.before;
+  after += other.after;
+  if (!(worst >= other.worst)) // NaN-safe: a NaN seen stays
+    worst = other.worst;
+  if (tolerance.empty())
+    tolerance = other.tolerance;
+  if (failed.empty())
+    failed = other.failed;
+  if (not_made.empty())
+    not_made = other.not_made;
+}
+
 Json to_json(const TimeSpent& spent) {
   Json out = Json::object();
   each_phase(spent, [&out](const char* name, const double& value) { out[name] = number(value); });
@@ -199,6 +221,12 @@ Json to_json(const CaseResult& result) {
                          {"note", s.note},
                          {"compile_time", s.compile_time ? number(*s.compile_time) : Json(nullptr)},
                          {"compile_cached", s.compile_cached}};
+  }
+  if (result.check) {
+    const OutputCheck& k = *result.check;
+    out["check"] = {{"against", k.against},     {"before", k.before},       {"after", k.after},
+                    {"worst", number(k.worst)}, {"tolerance", k.tolerance}, {"failed", k.failed},
+                    {"not_made", k.not_made},   {"passed", k.passed()}};
   }
   Json samples = Json::array();
   for (double s : result.samples)
@@ -385,6 +413,18 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       info.compile_cached = s.contains("compile_cached") && s["compile_cached"].is_boolean() &&
                             s["compile_cached"].get<bool>();
       result.stage_info = info;
+    }
+    if (json.contains("check") && json["check"].is_object()) {
+      const Json& k = json["check"];
+      OutputCheck check;
+      check.against = k.value("against", std::string());
+      check.before = static_cast<int>(integer_field(k, "before", 0, where, 0, 1 << 30));
+      check.after = static_cast<int>(integer_field(k, "after", 0, where, 0, 1 << 30));
+      check.worst = read_number(k, "worst");
+      check.tolerance = k.value("tolerance", std::string());
+      check.failed = k.value("failed", std::string());
+      check.not_made = k.value("not_made", std::string());
+      result.check = check;
     }
     if (json.contains("samples") && json["samples"].is_array()) {
       for (const auto& s : json["samples"])

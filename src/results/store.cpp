@@ -184,6 +184,29 @@ void ResultWriter::finish(const std::vector<std::string>& order, const Json& sum
   m_journal = nullptr;
 }
 
+JournalLine journal_line_from_json(const Json& json, bool first, const std::string& where) {
+  JournalLine line;
+  if (first) {
+    if (!json.is_object() || !json.contains("context"))
+      throw ResultsError(where + ": journal has no context line");
+    if (!json["context"].is_object())
+      throw ResultsError(where + ": 'context' must be an object, found " +
+                         json["context"].type_name());
+    line.kind = JournalLine::Kind::context;
+    line.context = json["context"];
+    return line;
+  }
+  line.result = case_result_from_json(json, where);
+  if (json.contains("repetition")) {
+    line.kind = JournalLine::Kind::repetition;
+    const auto index = core::exact_int64(json["repetition"]);
+    line.repetition = index && *index >= 0 && *index <= 1'000'000 ? static_cast<int>(*index) : 0;
+    const auto of = core::exact_int64(json.value("repetitions_planned", Json(0)));
+    line.planned = of && *of >= 0 && *of <= 1'000'000 ? static_cast<int>(*of) : 0;
+  }
+  return line;
+}
+
 ResultSet load_results(const std::string& path) {
   std::string text;
   try {
@@ -214,24 +237,18 @@ ResultSet load_results(const std::string& path) {
           break;
         throw ResultsError(where + ": malformed journal line: " + error);
       }
-      Json& json = *parsed;
-      if (!header_seen) {
-        if (!json.contains("context"))
-          throw ResultsError(where + ": journal has no context line");
-        if (!json["context"].is_object())
-          throw ResultsError(where + ": 'context' must be an object, found " +
-                             json["context"].type_name());
-        set.context = json["context"];
+      JournalLine entry = journal_line_from_json(*parsed, !header_seen, where);
+      if (entry.kind == JournalLine::Kind::context) {
+        set.context = std::move(entry.context);
         header_seen = true;
-      } else if (json.contains("repetition")) {
-        CaseResult r = case_result_from_json(json, where);
-        if (repetitions.count(r.c.case_id) == 0)
-          repetition_order.push_back(r.c.case_id);
-        const auto of = core::exact_int64(json.value("repetitions_planned", Json(0)));
-        planned[r.c.case_id] = of && *of >= 0 && *of <= 1'000'000 ? static_cast<int>(*of) : 0;
-        repetitions[r.c.case_id].push_back(std::move(r));
+      } else if (entry.kind == JournalLine::Kind::repetition) {
+        const std::string id = entry.result.c.case_id;
+        if (repetitions.count(id) == 0)
+          repetition_order.push_back(id);
+        planned[id] = entry.planned;
+        repetitions[id].push_back(std::move(entry.result));
       } else {
-        set.cases.push_back(case_result_from_json(json, where));
+        set.cases.push_back(std::move(entry.result));
       }
     }
     if (!header_seen)

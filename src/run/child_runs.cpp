@@ -2,19 +2,24 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
+#include <cstring>
 
 #include <fstream>
 #include <iterator>
+#include <set>
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
+#include "opbench/exec/holding.hpp"
 #include "opbench/results/store.hpp"
 #include "opbench/run/interrupt.hpp"
 
@@ -23,7 +28,8 @@ extern char** environ;
 namespace opbench::run {
 namespace {
 
-// The options that decide how a child measures, as this run was given them.
+// The options that decide how a child measures, as this run was given them, and the libraries it
+// loads (`run --from` loads none by itself).
 std::vector<std::string> measuring_args(const RunSettings& options) {
   const auto& m = options.exec.measure;
   std::vector<std::string> args = {"--warmup",         std::to_string(m.warmup),
@@ -38,20 +44,66 @@ std::vector<std::string> measuring_args(const RunSettings& options) {
                                    "--process-warmup", fmt::format("{}", options.process_warmup)};
   if (options.exec.cold)
     args.emplace_back("--cold");
+  for (const std::string& library : options.libraries)
+    args.insert(args.end(), {"--load-library", library});
   return args;
 }
 
-// How a child ended: not started, or its wait status.
+// How a child ended: not started, or its wait status; whether its supervisor killed it for
+// holding a case too long, and what it held then.
 struct Exit {
   bool started = false;
   int status = 0;
+  bool timed_out = false;
+  double limit = 0;
+};
+
+// Reads the lines a growing file gains (a child's journal), whole lines only.
+class FileTail {
+public:
+  explicit FileTail(std::string path) : m_path(std::move(path)) {}
+  std::vector<std::string> new_lines() {
+    std::vector<std::string> lines;
+    const int fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      return lines;
+    char buffer[65536];
+    for (;;) {
+      const ssize_t n = ::pread(fd, buffer, sizeof buffer, m_offset);
+      if (n <= 0)
+        break;
+      m_offset += n;
+      m_partial.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    std::size_t start = 0;
+    for (std::size_t end; (end = m_partial.find('\n', start)) != std::string::npos;
+         start = end + 1) {
+      lines.push_back(m_partial.substr(start, end - start));
+    }
+    m_partial.erase(0, start);
+    return lines;
+  }
+
+private:
+  std::string m_path;
+  off_t m_offset = 0;
+  std::string m_partial;
+};
+
+// What the supervisor watches besides the child's end.
+struct Watch {
+  std::string hold_file; // "": no limit
+  double limit = 0;      // [s] per repetition of a case held
+  double compile_limit = 0;
+  std::function<void()> poll; // every k_poll_ms (reads the child's journal)
 };
 
 // Starts this binary with `args` (stdout to /dev/null; stderr to `log`, or this process's own
-// when empty) and waits for it. The child dies with this process (PR_SET_PDEATHSIG: SIGTERM, which
-// keeps its journal), and a signal this process catches meanwhile is passed on to it
-// (interrupt.hpp).
-Exit spawn_and_wait(std::vector<std::string> args, const std::string& log) {
+// when empty) in a process group of its own and supervises it until it ends (Watch). The child
+// dies with this process (PR_SET_PDEATHSIG: SIGTERM, which keeps its journal), and a signal this
+// process catches meanwhile is passed on to it (interrupt.hpp).
+Exit spawn_and_watch(std::vector<std::string> args, const std::string& log, const Watch& watch) {
   // Everything the child needs is made before fork: between fork and exec it only makes system
   // calls (the parent has LibTorch's threads; nothing else is safe there).
   std::vector<char*> argv;
@@ -65,6 +117,7 @@ Exit spawn_and_wait(std::vector<std::string> args, const std::string& log) {
   if (pid < 0)
     return out;
   if (pid == 0) {
+    ::setpgid(0, 0); // its group: a kill reaches whatever it starts (a stage's compiler)
     if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || ::getppid() != parent)
       ::_exit(127); // the parent is already gone
     const int null = ::open("/dev/null", O_WRONLY);
@@ -78,22 +131,74 @@ Exit spawn_and_wait(std::vector<std::string> args, const std::string& log) {
     ::execve("/proc/self/exe", argv.data(), environ);
     ::_exit(127);
   }
+  ::setpgid(pid, pid); // (both sides set it, so neither races the other)
   out.started = true;
   set_current_child(pid);
-  while (::waitpid(pid, &out.status, 0) < 0 && errno == EINTR) {
+  std::string holding; // the case and repetition held ("" none), and since when
+  auto since = std::chrono::steady_clock::now();
+  std::uint64_t serial = 0;
+  for (;;) {
+    const pid_t done = ::waitpid(pid, &out.status, WNOHANG);
+    if (done == pid || (done < 0 && errno != EINTR))
+      break;
+    if (watch.poll)
+      watch.poll();
+    if (!watch.hold_file.empty() && !out.timed_out) {
+      const auto now = std::chrono::steady_clock::now();
+      if (const auto held = exec::read_hold_record(watch.hold_file);
+          held && held->serial != serial) {
+        serial = held->serial;
+        const std::string key = held->released
+                                    ? ""
+                                    : held->case_id + "\n" + std::to_string(held->repetition) +
+                                          (held->phase == exec::Phase::compile ? "\ncompile" : "");
+        if (key != holding) {
+          holding = key;
+          since = now;
+        }
+        out.limit = held->phase == exec::Phase::compile ? watch.compile_limit : watch.limit;
+      }
+      if (!holding.empty() && std::chrono::duration<double>(now - since).count() > out.limit) {
+        out.timed_out = true;
+        ::kill(-pid, SIGKILL);
+        ::kill(pid, SIGKILL);
+      }
+    }
+    ::poll(nullptr, 0, k_poll_ms);
   }
   set_current_child(0);
+  ::kill(-pid, SIGKILL); // whatever it left behind in its group
   return out;
 }
 
 std::string describe(const Exit& exit) {
   if (!exit.started)
     return "it could not be started";
-  return WIFSIGNALED(exit.status) ? "signal " + std::to_string(WTERMSIG(exit.status))
+  return WIFSIGNALED(exit.status) ? signal_name(WTERMSIG(exit.status))
                                   : "exit " + std::to_string(WEXITSTATUS(exit.status));
 }
 
+// The last lines of `log` a user's code or LibTorch wrote (opbench's own progress lines left
+// out), for the message of a process that ended without a result; "" when there are none.
+std::string last_words(const std::string& log) {
+  std::ifstream in(log);
+  std::string line, last;
+  while (std::getline(in, line)) {
+    line = core::trim(line);
+    if (line.empty() || core::starts_with(line, "opbench: ") || core::starts_with(line, "["))
+      continue;
+    last = line;
+  }
+  return last.size() > 300 ? last.substr(0, 300) + "..." : last;
+}
+
 } // namespace
+
+std::string signal_name(int signal) {
+  const char* abbreviation = ::sigabbrev_np(signal);
+  return abbreviation != nullptr ? std::string("SIG") + abbreviation
+                                 : "signal " + std::to_string(signal);
+}
 
 void write_plan(const std::vector<results::Case>& cases, const std::string& path) {
   results::ResultSet planned;
@@ -110,8 +215,10 @@ void write_plan(const std::vector<results::Case>& cases, const std::string& path
 results::CaseResult run_isolated(const results::Case& c, const std::string& plan_file,
                                  const RunSettings& options, bool memory, bool trace,
                                  int repetition, const std::string& scratch, int serial) {
-  const std::string output = scratch + "/repetition-" + std::to_string(serial) + ".json";
-  const std::string log = scratch + "/repetition-" + std::to_string(serial) + ".log";
+  const std::string stem = scratch + "/repetition-" + std::to_string(serial);
+  const std::string output = stem + ".json";
+  const std::string log = stem + ".log";
+  const std::string hold = stem + ".hold";
   std::vector<std::string> args = {"opbench",
                                    "run",
                                    "--from",
@@ -128,14 +235,20 @@ results::CaseResult run_isolated(const results::Case& c, const std::string& plan
                                    "--retries",
                                    "0",
                                    "--placement",
-                                   std::to_string(repetition)};
+                                   std::to_string(repetition),
+                                   "--hold-file",
+                                   hold};
   const auto measuring = measuring_args(options);
   args.insert(args.end(), measuring.begin(), measuring.end());
   if (!memory)
     args.emplace_back("--no-memory");
   if (trace)
     args.insert(args.end(), {"--trace", options.trace_dir});
-  const Exit exit = spawn_and_wait(args, log);
+  Watch watch;
+  watch.hold_file = hold;
+  watch.limit = case_timeout_seconds(options);
+  watch.compile_limit = k_compile_timeout;
+  const Exit exit = spawn_and_watch(args, log, watch);
   results::CaseResult failed;
   failed.c = c;
   failed.status = results::Status::error;
@@ -143,7 +256,7 @@ results::CaseResult run_isolated(const results::Case& c, const std::string& plan
     failed.message = "cannot start a fresh opbench process for this repetition";
     return failed;
   }
-  if (core::path_exists(output)) {
+  if (!exit.timed_out && core::path_exists(output)) {
     auto set = results::load_results(output);
     if (set.cases.size() == 1) {
       results::CaseResult result = std::move(set.cases.front());
@@ -151,17 +264,27 @@ results::CaseResult run_isolated(const results::Case& c, const std::string& plan
       return result;
     }
   }
-  std::ifstream in(log);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  failed.message = "the fresh process for this repetition ended without a result (" +
-                   describe(exit) + "): " + core::trim(text);
+  ProcessEnd end;
+  end.how = describe(exit);
+  end.timed_out = exit.timed_out;
+  end.limit = exit.limit;
+  end.held = exec::read_hold_file(hold);
+  if (exit.timed_out)
+    failed.status = results::Status::timeout;
+  const std::string said = last_words(log);
+  failed.message =
+      "its fresh process ended without a result: " + describe_failure(end, options.repetitions) +
+      (said.empty() ? "" : " (it said: " + said + ")");
   return failed;
 }
 
-ProcessPart run_process(const std::string& plan_file, const RunSettings& options, int index, int of,
-                        int repetitions, int first_placement, bool memory, bool trace,
-                        const std::string& scratch) {
-  const std::string output = scratch + "/process-" + std::to_string(index + 1) + ".json";
+ProcessEnd run_process(const std::string& plan_file, const RunSettings& options,
+                       const ProcessTask& task, const ProcessEvents& events,
+                       const std::string& scratch) {
+  const std::string stem =
+      fmt::format("{}/process-{}-{}", scratch, task.index + 1, task.attempt + 1);
+  const std::string output = stem + ".json";
+  const std::string hold = stem + ".hold";
   std::vector<std::string> args = {"opbench",
                                    "--log-level",
                                    options.log_level,
@@ -171,13 +294,13 @@ ProcessPart run_process(const std::string& plan_file, const RunSettings& options
                                    "--output",
                                    output,
                                    "--repetitions",
-                                   std::to_string(repetitions),
+                                   std::to_string(task.repetitions),
                                    "--processes",
                                    "1",
                                    "--placement",
-                                   std::to_string(first_placement),
+                                   std::to_string(task.first_placement),
                                    "--process-label",
-                                   fmt::format("{}/{}", index + 1, of),
+                                   fmt::format("{}/{}", task.index + 1, task.of),
                                    "--seed",
                                    std::to_string(options.seed),
                                    "--retries",
@@ -185,37 +308,86 @@ ProcessPart run_process(const std::string& plan_file, const RunSettings& options
                                    "--slow-tolerance",
                                    fmt::format("{}", options.slow_tolerance),
                                    "--bandwidth-tolerance",
-                                   fmt::format("{}", options.bandwidth_tolerance)};
+                                   fmt::format("{}", options.bandwidth_tolerance),
+                                   "--hold-file",
+                                   hold};
   const auto measuring = measuring_args(options);
   args.insert(args.end(), measuring.begin(), measuring.end());
+  if (!task.resume.empty()) {
+    const std::string resume = stem + ".resume.json";
+    core::write_atomically(resume, to_json(task.resume).dump());
+    args.insert(args.end(), {"--resume", resume});
+  }
   if (!options.interleave)
     args.emplace_back("--no-interleave");
-  if (!memory)
+  if (!task.memory)
     args.emplace_back("--no-memory");
-  if (trace)
+  if (task.trace)
     args.insert(args.end(), {"--trace", options.trace_dir});
   if (!options.peaks.empty())
     args.insert(args.end(), {"--peaks", options.peaks});
-  const Exit exit = spawn_and_wait(args, "");
-  ProcessPart part;
-  const bool finished = exit.started && WIFEXITED(exit.status) && WEXITSTATUS(exit.status) <= 1;
-  // A process that was killed still kept every case and repetition it finished in its journal.
-  for (const auto& path : {output, results::journal_path_for(output)}) {
-    if (!core::path_exists(path))
-      continue;
-    try {
-      part.results = results::load_results(path);
-    } catch (const ResultsError& e) {
-      part.problem = e.what();
-      continue;
+
+  ProcessEnd end;
+  // The child's journal, read as it grows: what it finishes is told at once (the run's own lines
+  // and journal follow the child's), what it keeps of unfinished cases as it comes.
+  FileTail journal(results::journal_path_for(output));
+  std::set<std::string> told; // finished cases told to `events`
+  bool first_line = true;
+  int line_number = 0;
+  auto read_journal = [&] {
+    for (const std::string& text : journal.new_lines()) {
+      ++line_number;
+      const std::optional<Json> parsed = core::parse_json(text);
+      if (!parsed)
+        continue; // (a line cut short by a child killed mid-write)
+      try {
+        results::JournalLine line = results::journal_line_from_json(
+            *parsed, first_line,
+            results::journal_path_for(output) + ":" + std::to_string(line_number));
+        first_line = false;
+        if (line.kind == results::JournalLine::Kind::repetition) {
+          events.repetition(std::move(line.result), line.repetition);
+        } else if (line.kind == results::JournalLine::Kind::finished &&
+                   told.insert(line.result.c.case_id).second) {
+          events.finished(std::move(line.result));
+        }
+      } catch (const ResultsError& e) {
+        end.problem = e.what();
+      }
     }
-    if (finished && path == output)
-      return part;
-    break;
+  };
+  Watch watch;
+  watch.hold_file = hold;
+  watch.limit = case_timeout_seconds(options);
+  watch.compile_limit = k_compile_timeout;
+  watch.poll = read_journal;
+  const Exit exit = spawn_and_watch(args, "", watch);
+  read_journal(); // what it wrote last (a process that died leaves its journal)
+  end.how = describe(exit);
+  end.timed_out = exit.timed_out;
+  end.limit = exit.limit;
+  // A result file is written last: a process that has one measured everything it was given
+  // (one that crashed after it, in a library's exit handler say, is told as such).
+  if (exit.started && !exit.timed_out && core::path_exists(output)) {
+    try {
+      results::ResultSet set = results::load_results(output);
+      for (auto& r : set.cases) {
+        if (told.insert(r.c.case_id).second)
+          events.finished(std::move(r));
+      }
+      end.summary = set.summary;
+      end.finished = true;
+      if (!WIFEXITED(exit.status) || WEXITSTATUS(exit.status) > 1) {
+        end.problem = fmt::format("process {} of {} ended with {} after writing its results",
+                                  task.index + 1, task.of, end.how);
+      }
+      return end;
+    } catch (const ResultsError& e) {
+      end.problem = e.what();
+    }
   }
-  part.problem = fmt::format("process {} of {} ended without finishing ({}){}", index + 1, of,
-                             describe(exit), part.problem.empty() ? "" : ": " + part.problem);
-  return part;
+  end.held = exec::read_hold_file(hold);
+  return end;
 }
 
 } // namespace opbench::run

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/results/estimate.hpp"
 
@@ -36,7 +37,64 @@ void add_process_summary(const Json& summary, SlowSpells& slow) {
   }
 }
 
+// A process that ended while it held a case, as that case's record keeps it.
+struct Failure {
+  int process = 0; // 0-based
+  std::string text;
+  bool timed_out = false;
+};
+
+// Everything the run's processes said of one case.
+struct CaseParts {
+  std::vector<std::pair<int, results::CaseResult>> parts; // (process, part)
+  std::vector<Failure> failures;
+  bool finished = false; // handed to `finish`
+};
+
+std::string process_name(int k, int of) {
+  return fmt::format("process {} of {}", k + 1, of);
+}
+
 } // namespace
+
+Json to_json(const Resume& resume) {
+  Json done = Json::object();
+  for (const auto& [id, repetitions] : resume.done)
+    done[id] = repetitions;
+  return {{"done", done}, {"left_out", resume.left_out}};
+}
+
+Resume resume_from_json(const Json& json, const std::string& where) {
+  Resume resume;
+  try {
+    for (const auto& [id, repetitions] : json.at("done").items()) {
+      for (const Json& r : repetitions) {
+        const auto index = core::exact_int64(r);
+        if (!index || *index < 0 || *index > 1'000'000)
+          throw ResultsError(where + ": a repetition index of '" + id + "' is out of range");
+        resume.done[id].insert(static_cast<int>(*index));
+      }
+    }
+    for (const Json& id : json.at("left_out"))
+      resume.left_out.insert(id.get<std::string>());
+  } catch (const Json::exception& e) {
+    throw ResultsError(where + ": not a resume record (" + std::string(e.what()) + ")");
+  }
+  return resume;
+}
+
+std::string describe_failure(const ProcessEnd& end, int of) {
+  if (!end.held)
+    return end.how;
+  const exec::Held& held = *end.held;
+  const std::string where =
+      fmt::format("{}, repetition {} of {}", exec::describe(held.phase), held.repetition + 1, of);
+  if (end.timed_out) {
+    return fmt::format("held {}, past the {:.0f} s limit (--case-timeout); killed", where,
+                       end.limit);
+  }
+  return end.how + " in " + where;
+}
 
 SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
                                 const std::vector<int>& shares, const RunSettings& settings,
@@ -44,55 +102,59 @@ SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
   std::map<std::string, std::size_t> index_of;
   for (std::size_t i = 0; i < cases.size(); ++i)
     index_of.emplace(cases[i].case_id, i);
-  std::vector<std::vector<std::pair<int, results::CaseResult>>> parts(cases.size());
+  std::vector<CaseParts> all(cases.size());
   std::vector<std::string> problems;
   SlowSpells slow;
   const int of = static_cast<int>(shares.size());
-  int placement = settings.placement;
-  for (int k = 0; k < of; ++k) {
-    on.note(fmt::format("process {} of {}: {} repetition(s) of each case", k + 1, of, shares[k]));
-    ProcessTask task;
-    task.index = k;
-    task.of = of;
-    task.repetitions = shares[k];
-    task.first_placement = placement;
-    task.memory = settings.exec.memory && k == 0;
-    task.trace = !settings.trace_dir.empty() && k == 0;
-    ProcessPart part = on.start(task);
-    placement += shares[k];
-    for (auto& r : part.results.cases) {
-      const auto it = index_of.find(r.c.case_id);
-      if (it == index_of.end())
-        continue;
-      on.kept(r, k);
-      slow.bandwidth.add(r);
-      parts[it->second].emplace_back(k, std::move(r));
-    }
-    add_process_summary(part.results.summary, slow);
-    if (!part.problem.empty()) {
-      on.note(part.problem);
-      problems.push_back(part.problem);
-    }
-    if (on.stopped && on.stopped())
-      return slow;
-  }
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    auto& mine = parts[i];
+
+  // Case `i` is over: its parts merged, or its failure.
+  auto finish_case = [&](std::size_t i) {
+    CaseParts& mine = all[i];
+    mine.finished = true;
     results::CaseResult result;
-    const auto bad = std::find_if(mine.begin(), mine.end(), [](const auto& p) {
+    std::vector<results::CaseResult> measured;
+    std::set<int> ran_in;
+    for (const auto& [k, part] : mine.parts)
+      ran_in.insert(k);
+    for (const Failure& f : mine.failures)
+      ran_in.insert(f.process);
+    const auto bad = std::find_if(mine.parts.begin(), mine.parts.end(), [](const auto& p) {
       return p.second.status != results::Status::ok;
     });
-    if (mine.empty()) {
+    if (!mine.failures.empty()) {
+      // Kept: what the other processes measured (the record's timing), never a verdict on it.
+      for (auto& p : mine.parts) {
+        if (p.second.status == results::Status::ok)
+          measured.push_back(std::move(p.second));
+      }
+      if (!measured.empty()) {
+        result = results::combine_repetitions(measured, settings.estimator);
+        slow.bandwidth.apply(result, settings.bandwidth_tolerance);
+      }
+      const bool all_timeouts = std::all_of(mine.failures.begin(), mine.failures.end(),
+                                            [](const Failure& f) { return f.timed_out; });
+      result.status = all_timeouts ? results::Status::timeout : results::Status::error;
+      const Failure& first = mine.failures.front();
+      std::string message = first.text + " (" + process_name(first.process, of) + ")";
+      if (mine.failures.size() > 1 || ran_in.size() > 1) {
+        message += fmt::format("; it failed in {} of the {} process(es) that ran it",
+                               mine.failures.size(), ran_in.size());
+      }
+      if (!measured.empty()) {
+        message += fmt::format("; {} repetition(s) measured elsewhere are kept, not judged",
+                               result.timing.repetition_medians.size());
+      }
+      result.message = message;
+    } else if (mine.parts.empty()) {
       result.status = results::Status::error;
       result.message = "no process measured it: " + core::join(problems, "; ");
-    } else if (bad != mine.end()) {
+    } else if (bad != mine.parts.end()) {
       // A case that failed or was skipped in one process says why, as a run of one process would.
       result = bad->second;
       if (result.status == results::Status::error)
-        result.message = fmt::format("process {} of {}: {}", bad->first + 1, of, result.message);
+        result.message = fmt::format("{}: {}", process_name(bad->first, of), result.message);
     } else {
-      std::vector<results::CaseResult> measured;
-      for (auto& p : mine)
+      for (auto& p : mine.parts)
         measured.push_back(std::move(p.second));
       result = results::combine_repetitions(measured, settings.estimator);
       result.c = cases[i];
@@ -106,6 +168,102 @@ SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
     }
     result.c = cases[i];
     on.finish(std::move(result));
+  };
+
+  int placement = settings.placement;
+  for (int k = 0; k < of; ++k) {
+    on.note(fmt::format("{}: {} repetition(s) of each case", process_name(k, of), shares[k]));
+    ProcessTask task;
+    task.index = k;
+    task.of = of;
+    task.repetitions = shares[k];
+    task.first_placement = placement;
+    task.memory = settings.exec.memory && k == 0;
+    task.trace = !settings.trace_dir.empty() && k == 0;
+    placement += shares[k];
+    const bool last = k + 1 == of;
+    // A process that made no progress before dying holding no case is not started again (it would
+    // die the same way); one that held a case leaves that case out, so the next one gets further.
+    Resume resume; // what the next process of this share starts from, should this one die
+    for (task.attempt = 0;; ++task.attempt) {
+      task.resume = resume;
+      // This attempt's kept repetitions of cases it has not finished (repetition, part).
+      std::map<std::size_t, std::vector<std::pair<int, results::CaseResult>>> pending;
+      bool progress = false;
+      ProcessEvents events;
+      events.repetition = [&](results::CaseResult r, int repetition) {
+        const auto it = index_of.find(r.c.case_id);
+        if (it == index_of.end())
+          return;
+        progress = true;
+        on.kept(r, k);
+        pending[it->second].emplace_back(repetition, std::move(r));
+      };
+      events.finished = [&](results::CaseResult r) {
+        const auto it = index_of.find(r.c.case_id);
+        if (it == index_of.end() || all[it->second].finished)
+          return;
+        progress = true;
+        // Its repetitions went to `kept` as they came; a part told only whole is kept whole.
+        if (pending.erase(it->second) == 0)
+          on.kept(r, k);
+        // A process started again after this one died measures it no more.
+        for (int repetition = 0; repetition < task.repetitions; ++repetition)
+          resume.done[r.c.case_id].insert(repetition);
+        slow.bandwidth.add(r);
+        all[it->second].parts.emplace_back(k, std::move(r));
+        if (last)
+          finish_case(it->second);
+      };
+      const ProcessEnd end = on.start(task, events);
+      add_process_summary(end.summary, slow);
+      // What a process that died kept of the cases it had not finished is theirs all the same.
+      for (auto& [i, repetitions] : pending) {
+        for (auto& [repetition, r] : repetitions) {
+          resume.done[cases[i].case_id].insert(repetition);
+          slow.bandwidth.add(r);
+          all[i].parts.emplace_back(k, std::move(r));
+        }
+      }
+      if (!end.problem.empty()) {
+        on.note(end.problem);
+        problems.push_back(end.problem);
+      }
+      if (end.finished)
+        break;
+      // A signal that stopped the run also ended the process: no case is to blame for it.
+      if (on.stopped && on.stopped())
+        return slow;
+      const auto held = end.held ? index_of.find(end.held->case_id) : index_of.end();
+      if (held != index_of.end() && resume.left_out.count(end.held->case_id) == 0) {
+        const std::string text = describe_failure(end, settings.repetitions);
+        all[held->second].failures.push_back({k, text, end.timed_out});
+        resume.left_out.insert(end.held->case_id);
+        on.note(fmt::format("{}: {}: {}; a fresh process goes on with the other cases",
+                            process_name(k, of), end.held->case_id, text));
+      } else {
+        const std::string problem =
+            fmt::format("{} ended without finishing ({})", process_name(k, of), end.how);
+        on.note(problem);
+        problems.push_back(problem);
+        if (!progress)
+          break;
+      }
+      const bool any_left = std::any_of(cases.begin(), cases.end(), [&](const results::Case& c) {
+        const auto done = resume.done.find(c.case_id);
+        return resume.left_out.count(c.case_id) == 0 &&
+               (done == resume.done.end() ||
+                static_cast<int>(done->second.size()) < task.repetitions);
+      });
+      if (!any_left)
+        break;
+    }
+    if (on.stopped && on.stopped())
+      return slow;
+  }
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (!all[i].finished)
+      finish_case(i);
   }
   return slow;
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <set>
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
@@ -16,6 +17,7 @@
 #include "opbench/exec/context.hpp"
 #include "opbench/exec/device_support.hpp"
 #include "opbench/exec/executor.hpp"
+#include "opbench/exec/holding.hpp"
 #include "opbench/exec/host_allocator.hpp"
 #include "opbench/exec/measure.hpp"
 #include "opbench/results/estimate.hpp"
@@ -30,14 +32,15 @@ namespace {
 
 // The run's summary, with a warning when many cases were noisy (results::noisy), naming what may
 // explain it (load at start, CPU frequency governor, the threads the cases used).
-Json run_summary(std::size_t cases, std::size_t ok, std::size_t failed, std::size_t skipped,
-                 std::size_t compiler_failed, std::size_t not_reached, std::size_t noisy,
-                 std::size_t unstable, const Json& context) {
+Json run_summary(std::size_t cases, const results::StatusCounts& counts, std::size_t not_reached,
+                 std::size_t noisy, std::size_t unstable, const Json& context) {
+  const std::size_t ok = counts.ok;
   Json summary = {{"cases", cases},
-                  {"ok", ok},
-                  {"error", failed},
-                  {"skipped", skipped},
-                  {"compiler_failed", compiler_failed},
+                  {"ok", counts.ok},
+                  {"error", counts.error},
+                  {"skipped", counts.skipped},
+                  {"compiler_failed", counts.compiler_failed},
+                  {"timeout", counts.timeout},
                   {"noise_not_reached", not_reached},
                   {"noisy", noisy},
                   {"unstable", unstable}};
@@ -195,6 +198,32 @@ private:
   std::string m_path;
 };
 
+// The cases a measuring process started again (`resume_file`, processes.hpp's Resume) still
+// measures, and per case the repetitions kept already; all of `planned` without one.
+std::vector<results::Case> resumed(const std::vector<results::Case>& planned,
+                                   const std::string& resume_file, int repetitions,
+                                   std::vector<std::set<int>>& done) {
+  if (resume_file.empty())
+    return planned;
+  std::string error;
+  const std::optional<Json> json = core::parse_json(core::read_file(resume_file), &error);
+  if (!json)
+    throw ResultsError(resume_file + ": " + error);
+  const Resume resume = resume_from_json(*json, resume_file);
+  std::vector<results::Case> cases;
+  for (const auto& c : planned) {
+    if (resume.left_out.count(c.case_id) > 0)
+      continue;
+    const auto it = resume.done.find(c.case_id);
+    std::set<int> kept = it == resume.done.end() ? std::set<int>{} : it->second;
+    if (static_cast<int>(kept.size()) >= repetitions)
+      continue; // every repetition of this process's share is in
+    cases.push_back(c);
+    done.push_back(std::move(kept));
+  }
+  return cases;
+}
+
 } // namespace
 
 std::string trace_file(const std::string& dir, const std::string& case_id) {
@@ -206,16 +235,25 @@ Session::Session(RunSettings settings) : m_settings(std::move(settings)) {
   check(m_settings);
 }
 
-RunOutcome Session::run(const std::vector<results::Case>& cases, const std::string& output,
+RunOutcome Session::run(const std::vector<results::Case>& planned, const std::string& output,
                         const std::string& command_line, const RunObserver& observer) {
   RunSettings& settings = m_settings;
+  // A measuring process started again after one that died: only what that one left.
+  std::vector<std::set<int>> done;
+  const std::vector<results::Case> cases =
+      resumed(planned, settings.resume_file, settings.repetitions, done);
   const std::string peaks_path =
       settings.peaks.empty() ? cost::default_peaks_path() : settings.peaks;
   const cost::PeakStore calibrated = cost::PeakStore::load(peaks_path);
-  // The processes the repetitions are split over (--isolate: one per repetition, in the loop).
+  // The run the user started supervises the processes that measure (processes.hpp): one per
+  // share of the repetitions (--processes), or one per repetition (--isolate, in the loop below);
+  // a measuring process (`hold_file` set) measures in itself.
+  const bool measuring_child = !settings.hold_file.empty();
+  const bool supervised = !measuring_child && !settings.isolate;
   const std::vector<int> shares =
-      settings.isolate ? std::vector<int>{settings.repetitions}
-                       : results::split_repetitions(settings.repetitions, settings.processes);
+      settings.isolate || measuring_child
+          ? std::vector<int>{settings.repetitions}
+          : results::split_repetitions(settings.repetitions, settings.processes);
   if (!settings.trace_dir.empty()) {
     core::create_directories(settings.trace_dir);
     settings.trace_dir =
@@ -237,7 +275,7 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
                     cases.size(), settings.repetitions,
                     settings.isolate    ? ", each in a fresh process"
                     : shares.size() > 1 ? fmt::format(" over {} fresh processes", shares.size())
-                                        : "",
+                                        : " in a fresh process",
                     rough_duration(estimated_seconds(cases.size(), settings))));
     observer.note(calibrated.entries().empty() ? "% of peak: none, no calibrated peaks at " +
                                                      peaks_path + " (opbench calibrate writes them)"
@@ -257,7 +295,7 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
   Scratch scratch_dir;
   std::optional<InterruptGuard> guard;
   std::string plan_file;
-  if (settings.isolate || shares.size() > 1) {
+  if (settings.isolate || supervised) {
     guard.emplace();
     scratch_dir.make();
     plan_file = scratch_dir.path() + "/plan.json";
@@ -280,10 +318,7 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
                          peaks.find(result.c.device, result.c.dtype, result.c.threads));
     writer.append(result);
     ++finished;
-    (result.status == results::Status::ok                ? outcome.ok
-     : result.status == results::Status::error           ? outcome.failed
-     : result.status == results::Status::compiler_failed ? outcome.compiler_failed
-                                                         : outcome.skipped)++;
+    outcome.counts.add(result.status);
     if (result.status == results::Status::ok && !result.timing.noise_reached)
       ++not_reached;
     if (results::noisy(result))
@@ -293,11 +328,10 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
     observer.case_done(result, finished, cases.size(), exec::seconds_since(start));
   };
   SlowSpells slow;
-  if (shares.size() > 1) {
+  if (supervised) {
     ProcessCallbacks on;
-    on.start = [&](const ProcessTask& task) {
-      return run_process(plan_file, settings, task.index, task.of, task.repetitions,
-                         task.first_placement, task.memory, task.trace, scratch);
+    on.start = [&](const ProcessTask& task, const ProcessEvents& events) {
+      return run_process(plan_file, settings, task, events, scratch);
     };
     on.kept = [&](const results::CaseResult& r, int process) {
       writer.append_repetition(r, process, settings.repetitions); // kept should this run be killed
@@ -309,6 +343,8 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
     if (interrupted() != 0)
       throw Interrupted(interrupted(), writer.journal_path());
   } else {
+    if (measuring_child)
+      exec::open_hold_file(settings.hold_file);
     int serial = 0;
     LoopCallbacks on;
     on.options_for = [&settings](const results::Case& c, const Job& job) {
@@ -324,8 +360,14 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
       return exec_options;
     };
     on.measure = [&](const results::Case& c, const exec::ExecOptions& exec_options) {
-      if (!settings.isolate)
-        return exec::run_case(c, exec_options);
+      if (!settings.isolate) {
+        // Said before the case is touched: should it kill this process, its supervisor knows.
+        exec::hold(c.case_id, exec_options.repetition,
+                   exec_options.dropped ? exec::Phase::process_warmup : exec::Phase::inputs);
+        results::CaseResult result = exec::run_case(c, exec_options);
+        exec::release_hold();
+        return result;
+      }
       results::CaseResult result = run_isolated(c, plan_file, settings, exec_options.memory,
                                                 !exec_options.trace_path.empty(),
                                                 exec_options.repetition, scratch, serial++);
@@ -337,13 +379,14 @@ RunOutcome Session::run(const std::vector<results::Case>& cases, const std::stri
       writer.append_repetition(r, repetition, settings.repetitions);
     };
     on.finish = finish_case;
-    slow = run_loop(cases, loop_options(settings), on);
+    LoopOptions loop = loop_options(settings);
+    loop.done = std::move(done);
+    slow = run_loop(cases, loop, on);
   }
   std::vector<std::string> order;
   for (const auto& c : cases)
     order.push_back(c.case_id);
-  Json summary = run_summary(cases.size(), outcome.ok, outcome.failed, outcome.skipped,
-                             outcome.compiler_failed, not_reached, noisy, unstable, context);
+  Json summary = run_summary(cases.size(), outcome.counts, not_reached, noisy, unstable, context);
   Json fastest = Json::object();
   for (const auto& [threads, seconds] : slow.fastest_canary)
     fastest[std::to_string(threads)] = seconds;

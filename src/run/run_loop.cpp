@@ -35,6 +35,14 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
   std::map<std::size_t, std::int64_t> retried;
   Schedule schedule(cases.size(), options.repetitions, options.interleave, options.order_seed,
                     options.retries);
+  // The repetitions each case still needs here (fewer when a process that died kept some).
+  std::vector<int> needed(cases.size(), options.repetitions);
+  for (std::size_t i = 0; i < options.done.size() && i < cases.size(); ++i) {
+    for (int r : options.done[i]) {
+      schedule.drop_job(i, r);
+      --needed[i];
+    }
+  }
   SpeedGate gate(options.slow_tolerance);
   // A fresh process's first repetition runs 15-20% slow on small cases, whatever case, inputs or
   // placement it meets (bench/fresh_add.sh: `add` of 1-element tensors, 0.58-0.60 us against
@@ -86,6 +94,7 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
     if (!process_warm) {
       process_warm = true;
       exec::ExecOptions dropped = exec_options;
+      dropped.dropped = true;
       dropped.memory = false;
       dropped.describe = false;
       dropped.trace_path.clear();
@@ -126,7 +135,7 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
     pending_jobs[index].push_back(job);
     if (case_over)
       schedule.drop_case(index);
-    if (!case_over && static_cast<int>(pending[index].size()) < options.repetitions) {
+    if (!case_over && static_cast<int>(pending[index].size()) < needed[index]) {
       on.kept(pending[index].back(), job.repetition);
       continue;
     }
@@ -135,6 +144,10 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
     if (!case_over && measure_again_if_unstable(index)) {
       continue;
     }
+    // The case's last repetition is journalled too, before the case (a supervisor reads the
+    // journal as it grows, repetition by repetition: processes.hpp).
+    if (!case_over)
+      on.kept(pending[index].back(), pending_jobs[index].back().repetition);
     results::CaseResult result = results::combine_repetitions(pending[index], options.estimator);
     result.timing.retried_repetitions = retried[index];
     if (options.set_aside_here)

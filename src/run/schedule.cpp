@@ -55,6 +55,16 @@ void Schedule::drop_case(std::size_t case_index) {
                 m_queue.end());
 }
 
+void Schedule::drop_job(std::size_t case_index, int repetition) {
+  const auto it = std::find_if(m_queue.begin(), m_queue.end(), [&](const Job& job) {
+    return job.case_index == case_index && job.repetition == repetition && job.attempt == 0;
+  });
+  if (it == m_queue.end())
+    return;
+  m_queue.erase(it);
+  --m_jobs;
+}
+
 double SpeedGate::slowdown(int threads, double canary) {
   if (!(canary > 0))
     return 0;

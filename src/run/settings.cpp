@@ -78,6 +78,14 @@ void check(const RunSettings& settings) {
   require(settings.retries, limits::retries, "--retries");
   require(settings.slow_tolerance, limits::slow_tolerance, "--slow-tolerance");
   require(settings.bandwidth_tolerance, limits::bandwidth_tolerance, "--bandwidth-tolerance");
+  require(settings.case_timeout, limits::case_timeout, "--case-timeout");
+}
+
+double case_timeout_seconds(const RunSettings& settings) {
+  if (settings.case_timeout > 0)
+    return settings.case_timeout;
+  return std::max(k_case_timeout_floor,
+                  k_case_timeout_per_max_time * settings.exec.measure.max_time);
 }
 
 Json measuring_json(const RunSettings& settings, int processes) {

@@ -44,10 +44,25 @@ TEST_F(Cli, ALoadedLibrarysOperatorsAreListedShownAndRun) {
   EXPECT_TRUE(custom);
   EXPECT_EQ(result["context"]["libraries"][0]["operators"], Json::array({"myops::fast_gelu"}));
 
-  // Run again from the result file alone: the case names its library.
-  const auto again = opbench("run --from " + out + " --processes 1 --repetitions 1 --output " +
-                             m_dir.file("again.json") + k_quick);
+  // Run again from the result file: the case names its library, which --from loads only when the
+  // user says so (a result file from elsewhere would run its code).
+  const auto refused = opbench("run --from " + out + " --dry-run");
+  EXPECT_EQ(refused.code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("1 case(s) (myops::fast_gelu/self=64x64/float32/cpu/t1/forward) run "
+                             "operators of the library " +
+                             result["context"]["libraries"][0]["path"].get<std::string>() +
+                             ", which is not loaded"),
+            std::string::npos)
+      << refused.err;
+  const auto again =
+      opbench("run --from " + out + " --load-library " + std::string(OPBENCH_MYOPS) +
+              " --processes 1 --repetitions 1 --output " + m_dir.file("again.json") + k_quick);
   EXPECT_EQ(again.code, 0) << again.err;
+  const auto recorded = opbench("run --from " + out +
+                                " --load-recorded-libraries --processes 1 --repetitions 1 "
+                                "--output " +
+                                m_dir.file("again2.json") + k_quick);
+  EXPECT_EQ(recorded.code, 0) << recorded.err;
 }
 
 TEST_F(Cli, AConfigLoadsItsLibrariesRelativeToItself) {

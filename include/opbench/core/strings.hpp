@@ -15,6 +15,15 @@ std::vector<std::string> split(std::string_view text, char sep, bool skip_empty 
 // characters XML 1.0 cannot hold (all but tab, newline and carriage return) dropped.
 std::string xml_escape(std::string_view text);
 
+// `text` as one cell of a Markdown table, shown as it is: `|` escaped (it would end the cell),
+// & < > as HTML entities (Markdown renders raw HTML), `\` escaped, and line breaks and other
+// control characters as one space each. For ids inside a code span use markdown_code_cell.
+std::string markdown_cell(std::string_view text);
+// `text` inside a Markdown table's code span (`...`): `|` escaped (GFM reads it as a cell's end
+// even there), backticks and control characters as one space each; nothing else changes inside
+// a code span.
+std::string markdown_code_cell(std::string_view text);
+
 // Strips ASCII white space at both ends.
 std::string trim(std::string_view text);
 

@@ -38,6 +38,8 @@ struct ExecOptions {
   std::string estimator = results::k_default_estimator;
   // Not empty: after the timing, profile a few calls (exec/trace.hpp) and write the trace here.
   std::string trace_path;
+  // The process's warmup repetition (run/run_loop.hpp): measured, then dropped.
+  bool dropped = false;
 };
 
 // Bytes of the padding allocation made before repetition `repetition` of a case seeded `seed`.

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "opbench/exec/holding.hpp"
 #include "opbench/stats/statistics.hpp"
 
 namespace opbench::exec {
@@ -123,6 +124,7 @@ void sample_until_done(Measurement& m, Timer& timer, Run& run, Before& before, s
 template <typename Timer, typename Run>
 Measurement measure_repeated(Run&& run, const MeasureOptions& options, Timer& timer) {
   Measurement m;
+  hold_phase(Phase::warmup);
   const auto warmup_start = std::chrono::steady_clock::now();
   // Calibration makes at least one call, and its calls are warmup too: a call that lasts a
   // block already is made `warmup` times before its first timed block, not `warmup` + 1.
@@ -146,6 +148,7 @@ Measurement measure_repeated(Run&& run, const MeasureOptions& options, Timer& ti
   }
   m.block_size = k;
   m.warmup_time = seconds_since(warmup_start);
+  hold_phase(Phase::timed);
   auto nothing = [] {};
   detail::sample_until_done(m, timer, run, nothing, k, options);
   return m;
@@ -172,6 +175,7 @@ Measurement measure(Call&& call, const MeasureOptions& options, Timer& timer) {
 template <typename Timer, typename Call, typename Flush>
 Measurement measure_cold(Call&& call, Flush&& flush, const MeasureOptions& options, Timer& timer) {
   Measurement m;
+  hold_phase(Phase::warmup);
   const auto warmup_start = std::chrono::steady_clock::now();
   for (int i = 0; i < options.warmup; ++i) {
     flush();
@@ -180,6 +184,7 @@ Measurement measure_cold(Call&& call, Flush&& flush, const MeasureOptions& optio
   m.warmup_calls = options.warmup;
   m.block_size = 1;
   m.warmup_time = seconds_since(warmup_start);
+  hold_phase(Phase::timed);
   auto once = [&call](std::int64_t) { call(); };
   detail::sample_until_done(m, timer, once, flush, 1, options);
   return m;

@@ -20,15 +20,17 @@ struct Tolerance {
   double rtol = 0;
   double atol = 0;
   bool exact = true;
-  std::string text() const;
+  // "|d| <= 1e-05 + 0.0001 * max|eager|" (`reference`: what the outputs are held against).
+  std::string text(const std::string& reference = "eager") const;
 };
 Tolerance tolerance_for(at::ScalarType type);
 
 // Holds `actual` against `expected`, output by output. Returns "" when every output has the same
-// shape and dtype and every element is within tolerance (NaN matches NaN, an infinity itself),
-// else what differs first; `worst` gets the largest |actual - expected| / (atol + rtol * max
-// |expected|) seen.
+// shape and dtype and every element is within tolerance (NaN matches NaN, an infinity itself; an
+// undefined tensor only another), else what differs first, naming the expected side `reference`;
+// `worst` gets the largest |actual - expected| / (atol + rtol * max |expected|) seen.
 std::string outputs_differ(const std::vector<at::Tensor>& expected,
-                           const std::vector<at::Tensor>& actual, double& worst);
+                           const std::vector<at::Tensor>& actual, double& worst,
+                           const std::string& reference = "eager");
 
 } // namespace opbench::exec

@@ -12,11 +12,14 @@
 namespace opbench::plan {
 
 // `recorded` (a stored result's cases, read from `path`) bound again to this LibTorch's schemas,
-// so they run exactly as recorded (arguments, dtype, device, threads, seed; a custom operator's
-// `library` loaded first, so children of --processes and a later --from find it); samples, models
-// and skipped cases carry their inputs and are kept as they are. Every case that no longer binds,
-// or binds to another overload, is reported in one ConfigError (`path: case id: why`, a line each).
-std::vector<results::Case> rebind(std::vector<results::Case> recorded, const std::string& path);
+// so they run exactly as recorded (arguments, dtype, device, threads, seed); samples, models and
+// skipped cases carry their inputs and are kept as they are. A custom operator's `library` must
+// be loaded already (--load-library): a result file from elsewhere names code that would run in
+// this process, so it is loaded only with `load_recorded` (run --load-recorded-libraries). Every
+// case that no longer binds, binds to another overload or needs a library not loaded, is
+// reported in one ConfigError (`path: case id: why`, a line each).
+std::vector<results::Case> rebind(std::vector<results::Case> recorded, const std::string& path,
+                                  bool load_recorded = false);
 
 // `run --model FILE --input ...`: the whole model as a case of its own per device and thread
 // count of `options` (float32, forward, seeded with options.seed), measured like the others so the

@@ -2,6 +2,9 @@
 // Implementations side by side: a config's variant groups (results::Variant,
 // docs/custom-ops.md#implementations-side-by-side), each implementation's speedup over the
 // group's baseline at every point, with its interval, and per implementation their geometric mean.
+// A speedup is shown only for an implementation whose outputs were checked against the baseline's
+// and passed (results::OutputCheck), that measured ok, and whose repetitions agree (not
+// UNSTABLE); every other row says which of these it is not.
 
 #include <string>
 #include <vector>
@@ -18,11 +21,15 @@ struct Speedup {
   std::string op;           // its operator
   double baseline_time = 0; // [s] the baseline's estimate.time
   double time = 0;          // [s] this implementation's
-  double speedup = 0;       // baseline_time / time: over 1, this one is faster; NaN: not timed
-  double low = 0, high = 0; // the speedup's 95% interval (the Hodges-Lehmann interval of the
-                            // shift of the log repetition medians, as compare); 0 and +inf when
-                            // the repetitions cannot bound it
-  std::string note;         // why there is no speedup: "error: ...", "baseline not run"
+  // One statistic gives the point and its interval: exp(-shift) of the Hodges-Lehmann shift of the
+  // log repetition medians (implementation - baseline) and its 95% interval (as compare). Over
+  // 1: this one is faster. NaN when there is no speedup (`note` says why); an interval end 0 or
+  // +inf when the repetitions cannot bound it.
+  double speedup = 0;
+  double low = 0, high = 0;
+  std::string check; // the check against the baseline: "passed before and after 6 reps"
+  std::string note;  // why there is no speedup: "not checked: ...", "error: ...",
+                     // "failed its check: ...", "UNSTABLE", "baseline not run"
 };
 
 // Every non-baseline implementation of every variant group in `set`, in file order.

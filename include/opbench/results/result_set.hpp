@@ -125,6 +125,28 @@ struct StageInfo {
   bool compile_cached = false;
 };
 
+// An implementation of a variant group (Case::variant) held against its group's baseline:
+// whether it was checked, against what, when, and how it came out (docs/custom-ops.md,
+// "Implementations side by side"). Before its timed blocks, each repetition calls both on the
+// same input values; after them, it fills the very tensors it timed with fresh values and holds
+// what it returns on them against the baseline's again, so a kernel that changes its answer after
+// many calls, or keys a cache on the inputs' addresses, is caught. No speedup is shown for an
+// implementation whose check failed or was not made (report/variants_reporter.hpp).
+struct OutputCheck {
+  std::string against; // the baseline's case id
+  int before = 0;      // repetitions whose outputs were held before their timed blocks
+  int after = 0;       // repetitions whose outputs were held again after them
+  // The largest |implementation - baseline| / (atol + rtol * max|baseline|) of any element seen
+  // (<= 1 passes; exec/output_check.hpp), and the tolerance it is against.
+  double worst = 0;
+  std::string tolerance;
+  std::string failed;   // "" when every check made passed; else the first failure, saying when
+  std::string not_made; // "" when made; else why not (the baseline itself failed)
+  bool passed() const { return failed.empty() && not_made.empty() && before > 0; }
+  // Adds another repetition's record: counts summed, the worst kept, the first failure kept.
+  void add(const OutputCheck& other);
+};
+
 // The estimator a case's time is made with unless the run says another (estimate.hpp lists
 // them and why this one).
 inline constexpr const char* k_default_estimator = "fastest-third";
@@ -163,6 +185,7 @@ struct CaseResult {
   std::vector<double> samples;         // seconds per call, one per block, in order
   std::string trace;                   // run --trace: the case's profiler trace (Chrome trace JSON)
   std::optional<StageInfo> stage_info; // stages other than eager
+  std::optional<OutputCheck> check;    // implementations of a variant group (OutputCheck)
 };
 
 struct ResultSet {
@@ -170,6 +193,9 @@ struct ResultSet {
   std::vector<CaseResult> cases;
   Json summary = Json::object(); // counts and warnings of the run, written at its end
 };
+
+// How many of `results` ended each way.
+StatusCounts count_statuses(const std::vector<CaseResult>& results);
 
 Json to_json(const CaseResult& result);
 Json to_json(const ResultSet& set);

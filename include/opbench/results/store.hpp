@@ -60,6 +60,21 @@ std::string journal_path_for(const std::string& output_path);
 // Reads a result file (.json) or a journal (.jsonl); throws ResultsError.
 ResultSet load_results(const std::string& path);
 
+// One line of a journal: the context line (the first), a kept repetition of a case not finished
+// yet (`repetition` 0-based, of `planned`), or a finished case.
+struct JournalLine {
+  enum class Kind { context, repetition, finished };
+  Kind kind = Kind::finished;
+  Json context;
+  CaseResult result;
+  int repetition = 0;
+  int planned = 0;
+};
+// Reads one parsed journal line (`first`: the journal's first line, its context); throws
+// ResultsError naming `where`. A supervisor reads a measuring process's journal as it grows with
+// this (run/child_runs.hpp).
+JournalLine journal_line_from_json(const Json& json, bool first, const std::string& where);
+
 // The most recently modified result (*.json, else *.journal.jsonl) in `directory`.
 std::string latest_result(const std::string& directory);
 

@@ -4,6 +4,7 @@
 // command line say; strings appear only there (results/result_set.cpp, results/case.cpp, the CLI,
 // history, reporters).
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,10 +30,35 @@ enum class Direction { forward, backward, train };
 enum class Stage { eager, script, fused, graph, inductor, script_dynamic, inductor_dynamic };
 
 // How a case ended: measured; failed (opbench's or the case's error: a bad argument, outputs
-// that differ from eager's); skipped for a reason that is no failure; or a stage's compiler (the
-// fuser, TorchScript's optimizer, AOTInductor) failed on it: the compiler's failure, named apart
-// from opbench's errors, with one line in the result and its whole text in a file the line names.
-enum class Status { ok, error, skipped, compiler_failed };
+// that differ from eager's, a kernel that crashed its process); skipped for a reason that is no
+// failure; a stage's compiler (the fuser, TorchScript's optimizer, AOTInductor) failed on it: the
+// compiler's failure, named apart from opbench's errors, with one line in the result and its whole
+// text in a file the line names; or it ran past the per-case limit (`run --case-timeout`) and its
+// process was killed (run/child_runs.hpp).
+enum class Status { ok, error, skipped, compiler_failed, timeout };
+
+// How many cases ended each way. A failure is an error, a compiler's failure or a timeout: any of
+// them fails a run (exit 1).
+struct StatusCounts {
+  std::size_t ok = 0, error = 0, skipped = 0, compiler_failed = 0, timeout = 0;
+  void add(Status status) {
+    (status == Status::ok                ? ok
+     : status == Status::error           ? error
+     : status == Status::skipped         ? skipped
+     : status == Status::compiler_failed ? compiler_failed
+                                         : timeout)++;
+  }
+  std::size_t failed() const { return error + compiler_failed + timeout; }
+  std::size_t total() const { return ok + failed() + skipped; }
+  // "9 ok, 1 error, 0 skipped" and ", N compiler failed", ", N timeout" when there are any.
+  std::string text() const {
+    return std::to_string(ok) + " ok, " + std::to_string(error) + " error, " +
+           std::to_string(skipped) + " skipped" +
+           (compiler_failed > 0 ? ", " + std::to_string(compiler_failed) + " compiler failed"
+                                : "") +
+           (timeout > 0 ? ", " + std::to_string(timeout) + " timeout" : "");
+  }
+};
 
 // How opbench called the case (timing.call_path): the dispatcher's boxed call, the typed
 // (unboxed) call as at::op makes it, autograd's backward, a training step (boxed forward under
@@ -104,7 +130,8 @@ template <> struct NameTable<results::Status> {
       {results::Status::ok, "ok"},
       {results::Status::error, "error"},
       {results::Status::skipped, "skipped"},
-      {results::Status::compiler_failed, "compiler failed"}};
+      {results::Status::compiler_failed, "compiler failed"},
+      {results::Status::timeout, "timeout"}};
 };
 
 template <> struct NameTable<results::CallPath> {

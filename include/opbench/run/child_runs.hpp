@@ -1,9 +1,17 @@
 #pragma once
 // Fresh `opbench run` processes that measure part of a run (`run --isolate`: one repetition of
-// one case each; `run --processes P`: a share of every case's repetitions each, one process after
-// another), and reading back what they measured. What changes between processes (address-space
-// layout, where the allocator's heap and the thread pools land, huge pages or not) is then
-// sampled by the run instead of fixed once for all its repetitions.
+// one case each; `run --processes P`, 1 included: a share of every case's repetitions each, one
+// process after another), watched while they run and read back. What changes between processes
+// (address-space layout, where the allocator's heap and the thread pools land, huge pages or not)
+// is then sampled by the run instead of fixed once for all its repetitions; and a user's kernel
+// that crashes or hangs takes down a process the run can replace, never the run.
+//
+// The supervisor: each child writes what it holds to a hold file (exec/holding.hpp) before it
+// touches a case; the parent polls the child (k_poll_ms), reads its journal as it grows (cases it
+// finished, repetitions it kept), and kills the child's whole process group (its compilers too)
+// when it holds one repetition of a case past the limit (RunSettings::case_timeout; a stage's
+// compile: k_compile_timeout). When a child ends, whatever it left in its process group is killed
+// too: nothing it started outlives it.
 
 #include <string>
 #include <vector>
@@ -15,21 +23,27 @@
 
 namespace opbench::run {
 
+inline constexpr int k_poll_ms = 50; // how often a supervisor looks at its child
+
 // Writes the cases as a result file that `run --from` reads back (every case "planned"), so the
 // children run exactly these cases.
 void write_plan(const std::vector<results::Case>& cases, const std::string& path);
 
+// "SIGSEGV" for 11: the signal's name as kill -l and the C headers spell it.
+std::string signal_name(int signal);
+
 // Runs repetition `repetition` (its placement index) of `c` in a fresh process and reads its
-// result back; a process that ended without one gives an error result saying how it ended.
+// result back; a process that ended without one gives an error result saying how it ended, in
+// which phase (a signal by name), or a `timeout` result when it held the case past the limit.
 results::CaseResult run_isolated(const results::Case& c, const std::string& plan_file,
                                  const RunSettings& options, bool memory, bool trace,
                                  int repetition, const std::string& scratch, int serial);
 
-// Runs process `index` (0-based) of `of` over every case of the plan: `repetitions` each, the
-// first at placement `first_placement`, the memory probe and traces only when asked. Its
-// progress lines go to this process's stderr, labelled "process K/P".
-ProcessPart run_process(const std::string& plan_file, const RunSettings& options, int index, int of,
-                        int repetitions, int first_placement, bool memory, bool trace,
-                        const std::string& scratch);
+// Runs measuring process `task` over every case of the plan (leaving out what its Resume says),
+// telling `events` what it finishes and keeps as it goes. Its progress lines go to this
+// process's stderr, labelled "process K/P".
+ProcessEnd run_process(const std::string& plan_file, const RunSettings& options,
+                       const ProcessTask& task, const ProcessEvents& events,
+                       const std::string& scratch);
 
 } // namespace opbench::run

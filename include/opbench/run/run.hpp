@@ -32,12 +32,9 @@ struct RunObserver {
 // How a run ended.
 struct RunOutcome {
   std::size_t cases = 0;
-  std::size_t ok = 0;
-  std::size_t failed = 0; // status error
-  std::size_t skipped = 0;
-  std::size_t compiler_failed = 0; // a stage's compiler failed (results::Status::compiler_failed)
-  std::string output;              // the result file written
-  Json summary;                    // the result file's summary
+  results::StatusCounts counts; // how the cases ended (a failure of any kind fails the run)
+  std::string output;           // the result file written
+  Json summary;                 // the result file's summary
 };
 
 class Session {
@@ -53,6 +50,10 @@ public:
   // measuring children (interrupt.hpp; what they measured is in the journal).
   RunOutcome run(const std::vector<results::Case>& cases, const std::string& output,
                  const std::string& command_line, const RunObserver& observer);
+
+  // The operator libraries loaded while the cases were planned (absolute paths): the run's
+  // measuring processes load them too.
+  void use_libraries(std::vector<std::string> paths) { m_settings.libraries = std::move(paths); }
 
   const RunSettings& settings() const { return m_settings; }
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,9 @@ struct LoopOptions {
   // child of --processes, whose parent decides on the whole run's readings.
   bool set_aside_here = true;
   std::string estimator;
+  // Per case (by index; shorter: none), the repetitions a process that died kept already
+  // (processes.hpp's Resume): not measured again, and the case is done without them.
+  std::vector<std::set<int>> done;
 };
 
 // The loop of this process of a run: the settings' values; its own shuffle (a child of
@@ -63,7 +67,8 @@ struct LoopCallbacks {
   std::function<exec::ExecOptions(const results::Case&, const Job&)> options_for;
   // Measures one repetition.
   std::function<results::CaseResult(const results::Case&, const exec::ExecOptions&)> measure;
-  // A kept repetition of a case not finished yet (the journal keeps it, should the run be killed).
+  // A kept repetition, as soon as it is in (the journal keeps it, should the run be killed; a
+  // supervisor reads it there), its case's last one too, once it is not to be measured again.
   std::function<void(const results::CaseResult&, int repetition)> kept;
   // A case is over: its repetitions combined (or the one that failed or was skipped).
   std::function<void(results::CaseResult)> finish;

@@ -51,6 +51,10 @@ public:
   // Drops the jobs left of case `case_index` (it failed or was skipped).
   void drop_case(std::size_t case_index);
 
+  // Drops repetition `repetition` of case `case_index` before the run starts (a process that died
+  // kept it already: processes.hpp's Resume); it no longer counts as a job.
+  void drop_job(std::size_t case_index, int repetition);
+
   std::size_t jobs() const { return m_jobs; }
   std::size_t retries() const { return m_retries; }
 

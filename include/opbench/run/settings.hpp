@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "opbench/core/json.hpp"
 #include "opbench/exec/executor.hpp"
@@ -38,11 +39,34 @@ struct RunSettings {
   std::string trace_dir;          // a profiler trace of each case (first repetition) here; "": none
   std::string peaks;              // calibrated peaks for % of peak; "": cost::default_peaks_path()
   std::string log_level = "warn"; // what the run's fresh processes log
+  // The operator libraries this run loaded (absolute paths): its measuring processes load them
+  // too (`run --from` loads none by itself).
+  std::vector<std::string> libraries;
+
+  // [s] how long a measuring process may hold one repetition of a case (its phases but a stage's
+  // compile) before its supervisor kills it and calls the case `timeout` (child_runs.hpp); 0: the
+  // default, case_timeout_seconds()
+  double case_timeout = 0;
 
   // A process started by a run (child_runs.hpp) to measure part of it:
   int placement = 0;         // placement index of its first repetition
   std::string process_label; // "K/P" in a child of --processes: its progress lines say so
+  // Where it says what it holds (exec/holding.hpp); set in every measuring process a run starts,
+  // "" in the run the user started, which then supervises the processes that measure.
+  std::string hold_file;
+  // A process started again after one that died: the repetitions already kept and the cases
+  // left out (processes.hpp's Resume, as a JSON file); "": none.
+  std::string resume_file;
 };
+
+// --case-timeout's default: at least k_case_timeout_floor, and k_case_timeout_per_max_time times
+// --max-time (a repetition times its blocks for about --max-time; its inputs, warmup, checks and
+// probes are a few calls more). A stage's compile may take k_compile_timeout on its own.
+inline constexpr double k_case_timeout_floor = 60;         // [s]
+inline constexpr double k_case_timeout_per_max_time = 100; // x --max-time
+inline constexpr double k_compile_timeout = 1800;          // [s]
+// The limit a repetition of a case runs under: --case-timeout, else the default above.
+double case_timeout_seconds(const RunSettings& settings);
 
 // The range a numeric setting may take, both ends included. The CLI's checks and check() read
 // these constants and no other (docs/hostile-input.md): a value outside, NaN, an infinity or text
@@ -66,6 +90,7 @@ inline constexpr Range process_warmup{0, 3600, false};     // [s]
 inline constexpr Range retries{0, 100, true};              //
 inline constexpr Range slow_tolerance{1e-6, 100, false};   // relative
 inline constexpr Range bandwidth_tolerance{0, 100, false}; // relative; 0: never
+inline constexpr Range case_timeout{0, 7 * 86400, false};  // [s]; 0: the default
 // Intra-op threads of a case (0: LibTorch's default): past what any machine has, a case would
 // start thousands of OS threads.
 inline constexpr Range threads{0, 4096, true};

@@ -11,19 +11,28 @@
 namespace opbench::run {
 namespace {
 
-// `run --processes` over fake processes: process k measures `shares[k]` repetitions of every case,
-// each repetition's median `base + k * 1e-9` for case i at `base = (i + 1) * 1e-6`, unless
-// `fail` says it dies (then it kept only `kept_before_dying` of the cases).
+// `run --processes` over fake processes: process k measures `task.repetitions` repetitions of
+// every case it is not told to leave out, each repetition's median `(i + 1) * 1e-6 + k * 1e-9` for
+// case i. It keeps (journals) every repetition but the last of a case, then finishes the case.
+// `crash[{k, case id}]` makes process k die when it reaches that case, holding it (the phase and
+// how it died said there); `die_after[k]` makes it die after that many cases, holding none.
 struct FakeProcesses {
+  struct Crash {
+    std::string how = "SIGSEGV";
+    exec::Phase phase = exec::Phase::timed;
+    int repetition = 0; // within the share
+    bool timeout = false;
+  };
   std::vector<results::Case> cases;
   std::vector<ProcessTask> tasks;
   std::map<int, std::vector<std::string>> kept; // process -> case ids journalled
   std::vector<results::CaseResult> finished;
   std::vector<std::string> notes;
-  std::function<bool(int process)> fail = [](int) { return false; };
-  std::size_t kept_before_dying = 0;
+  std::map<std::pair<int, std::string>, Crash> crash;
+  std::map<int, std::size_t> die_after;
   std::map<std::pair<int, std::string>, results::Status> status; // (process, case id) -> status
-  int stop_after = -1; // the run is stopped (a signal) after this process (0-based); -1: never
+  int stop_after = -1; // the run is stopped (a signal) after this many processes started; -1 never
+  std::size_t finished_while_running = 0; // cases finished before the last process returned
 
   explicit FakeProcesses(int n) {
     for (int i = 0; i < n; ++i) {
@@ -34,46 +43,88 @@ struct FakeProcesses {
     }
   }
 
+  results::CaseResult repetition(std::size_t i, int k) const {
+    results::CaseResult r;
+    r.c = cases[i];
+    r.timing.repetition_medians = {static_cast<double>(i + 1) * 1e-6 + k * 1e-9};
+    r.estimate = results::estimate_of(r.timing.repetition_medians);
+    return r;
+  }
+
   SlowSpells run(const RunSettings& settings) {
     ProcessCallbacks on;
-    on.start = [&](const ProcessTask& task) {
+    on.start = [&](const ProcessTask& task, const ProcessEvents& events) {
       tasks.push_back(task);
-      ProcessPart part;
-      const bool dies = fail(task.index);
+      ProcessEnd end;
+      std::size_t measured = 0;
       for (std::size_t i = 0; i < cases.size(); ++i) {
-        if (dies && i >= kept_before_dying)
-          break;
+        const std::string& id = cases[i].case_id;
+        if (task.resume.left_out.count(id) > 0)
+          continue;
+        const auto done = task.resume.done.find(id);
+        const std::set<int> kept_before =
+            done == task.resume.done.end() ? std::set<int>{} : done->second;
+        if (static_cast<int>(kept_before.size()) >= task.repetitions)
+          continue;
+        if (const auto d = die_after.find(task.index);
+            d != die_after.end() && measured >= d->second && task.attempt == 0) {
+          end.how = "SIGKILL";
+          return end;
+        }
+        if (const auto c = crash.find({task.index, id}); c != crash.end()) {
+          for (int r = 0; r < c->second.repetition; ++r) {
+            if (kept_before.count(r) == 0)
+              events.repetition(repetition(i, task.index), r);
+          }
+          end.how = c->second.how;
+          end.timed_out = c->second.timeout;
+          end.limit = 60;
+          exec::Held held;
+          held.case_id = id;
+          held.repetition = task.first_placement + c->second.repetition;
+          held.phase = c->second.phase;
+          end.held = held;
+          return end;
+        }
         results::CaseResult r;
         r.c = cases[i];
-        const auto it = status.find({task.index, cases[i].case_id});
+        const auto it = status.find({task.index, id});
         r.status = it == status.end() ? results::Status::ok : it->second;
         if (r.status != results::Status::ok)
           r.message = "it broke";
         for (int k = 0; k < task.repetitions; ++k) {
+          if (kept_before.count(k) > 0)
+            continue;
           r.timing.repetition_medians.push_back(static_cast<double>(i + 1) * 1e-6 +
                                                 task.index * 1e-9);
         }
         r.estimate = results::estimate_of(r.timing.repetition_medians);
-        part.results.cases.push_back(r);
+        events.finished(r);
+        ++measured;
       }
-      part.results.summary = {{"slow_spells",
-                               {{"repetitions_measured_again", 1},
-                                {"repetitions", task.repetitions * static_cast<int>(cases.size())},
-                                {"fastest_canary_by_threads", {{"1", 1e-4 * (task.index + 1)}}}}},
-                              {"time_spent", {{"retried", 0.5}, {"process_warmup", 0.25}}}};
-      if (dies)
-        part.problem =
-            "process " + std::to_string(task.index + 1) + " ended without finishing (signal 9)";
-      return part;
+      if (task.index + 1 == task.of)
+        finished_while_running = finished.size();
+      end.finished = true;
+      end.summary = {{"slow_spells",
+                      {{"repetitions_measured_again", 1},
+                       {"repetitions", task.repetitions * static_cast<int>(cases.size())},
+                       {"fastest_canary_by_threads", {{"1", 1e-4 * (task.index + 1)}}}}},
+                     {"time_spent", {{"retried", 0.5}, {"process_warmup", 0.25}}}};
+      return end;
     };
     on.kept = [&](const results::CaseResult& r, int process) {
       kept[process].push_back(r.c.case_id);
     };
     on.finish = [&](results::CaseResult r) { finished.push_back(std::move(r)); };
     on.note = [&](const std::string& line) { notes.push_back(line); };
-    on.stopped = [&] { return stop_after >= 0 && static_cast<int>(tasks.size()) > stop_after; };
+    on.stopped = [&] { return stop_after >= 0 && static_cast<int>(tasks.size()) >= stop_after; };
     return measure_in_processes(
         cases, results::split_repetitions(settings.repetitions, settings.processes), settings, on);
+  }
+
+  const results::CaseResult& result(const std::string& id) const {
+    return *std::find_if(finished.begin(), finished.end(),
+                         [&](const results::CaseResult& r) { return r.c.case_id == id; });
   }
 };
 
@@ -107,8 +158,10 @@ TEST(Processes, EachCasePoolsTheRepetitionMediansOfEveryProcess) {
     // fastest-third of 7: the mean of the fastest two, both from the first process.
     EXPECT_DOUBLE_EQ(r.estimate.time, static_cast<double>(i + 1) * 1e-6);
   }
-  EXPECT_EQ(fake.kept[0].size(), 3u); // every process's repetitions journalled as it ends
+  EXPECT_EQ(fake.kept[0].size(), 3u); // every process's cases journalled as they finish
   EXPECT_EQ(fake.kept[2].size(), 3u);
+  // The last process's cases are over as it finishes them, not when it ends.
+  EXPECT_EQ(fake.finished_while_running, 3u);
   // What the processes met, summed; the fastest canary the fastest of them.
   EXPECT_EQ(slow.measured_again, 3u);
   EXPECT_EQ(slow.repetitions, 21u);
@@ -118,34 +171,92 @@ TEST(Processes, EachCasePoolsTheRepetitionMediansOfEveryProcess) {
   EXPECT_EQ(fake.notes.front(), "process 1 of 3: 3 repetition(s) of each case");
 }
 
-TEST(Processes, AProcessThatDiedCostsOnlyItsOwnRepetitions) {
-  FakeProcesses fake(2);
-  fake.fail = [](int process) { return process == 1; };
-  fake.kept_before_dying = 1; // it finished case0, not case1
+TEST(Processes, ACrashTakesDownItsOwnCaseOnlyAndAFreshProcessGoesOn) {
+  FakeProcesses fake(3);
+  fake.crash[{0, "case1"}] = {"SIGSEGV", exec::Phase::timed, 1};
   fake.run(settings_of(6, 3));
-  ASSERT_EQ(fake.finished.size(), 2u);
-  EXPECT_EQ(fake.finished[0].timing.repetition_medians.size(), 6u);
-  EXPECT_TRUE(fake.finished[0].message.empty());
-  const auto& short_one = fake.finished[1];
-  EXPECT_EQ(short_one.status, results::Status::ok);
-  EXPECT_EQ(short_one.timing.repetition_medians.size(), 4u);
-  EXPECT_NE(
-      short_one.message.find("4 of 6 repetitions: process 2 ended without finishing (signal 9)"),
-      std::string::npos)
-      << short_one.message;
-  EXPECT_NE(std::find(fake.notes.begin(), fake.notes.end(),
-                      "process 2 ended without finishing (signal 9)"),
+  // Process 1 ran twice: the second leaves case1 out and does only what the first had not kept.
+  ASSERT_EQ(fake.tasks.size(), 4u);
+  EXPECT_EQ(fake.tasks[1].index, 0);
+  EXPECT_EQ(fake.tasks[1].attempt, 1);
+  EXPECT_EQ(fake.tasks[1].resume.left_out, (std::set<std::string>{"case1"}));
+  EXPECT_EQ(fake.tasks[1].resume.done.at("case0"), (std::set<int>{0, 1}));
+  EXPECT_EQ(fake.tasks[1].resume.done.at("case1"), (std::set<int>{0}));
+  ASSERT_EQ(fake.finished.size(), 3u);
+  for (const char* innocent : {"case0", "case2"}) {
+    const auto& r = fake.result(innocent);
+    EXPECT_EQ(r.status, results::Status::ok) << r.message;
+    EXPECT_EQ(r.timing.repetition_medians.size(), 6u) << innocent;
+    EXPECT_TRUE(r.message.empty()) << r.message;
+  }
+  const auto& culprit = fake.result("case1");
+  EXPECT_EQ(culprit.status, results::Status::error);
+  EXPECT_EQ(culprit.message,
+            "SIGSEGV in the timed blocks, repetition 2 of 6 (process 1 of 3); it failed in 1 of "
+            "the 3 process(es) that ran it; 5 repetition(s) measured elsewhere are kept, not "
+            "judged");
+  // What was measured of it stays in the record.
+  EXPECT_EQ(culprit.timing.repetition_medians.size(), 5u);
+  EXPECT_NE(std::find_if(fake.notes.begin(), fake.notes.end(),
+                         [](const std::string& n) {
+                           return n.find("process 1 of 3: case1: SIGSEGV in the timed blocks") !=
+                                  std::string::npos;
+                         }),
             fake.notes.end());
 }
 
-TEST(Processes, ACaseNoProcessMeasuredIsAnErrorNamingWhy) {
-  FakeProcesses fake(1);
-  fake.fail = [](int) { return true; };
+TEST(Processes, ACaseThatCrashesEveryProcessSaysSoOnce) {
+  FakeProcesses fake(2);
+  for (int k = 0; k < 3; ++k)
+    fake.crash[{k, "case0"}] = {"SIGABRT", exec::Phase::check, 0};
+  fake.run(settings_of(6, 3));
+  const auto& culprit = fake.result("case0");
+  EXPECT_EQ(culprit.status, results::Status::error);
+  EXPECT_EQ(culprit.message, "SIGABRT in the check of its outputs, repetition 1 of 6 (process 1 "
+                             "of 3); it failed in 3 of the 3 process(es) that ran it");
+  EXPECT_EQ(fake.result("case1").timing.repetition_medians.size(), 6u);
+}
+
+TEST(Processes, ACaseHeldPastTheLimitIsATimeout) {
+  FakeProcesses fake(2);
+  FakeProcesses::Crash hang;
+  hang.how = "SIGKILL";
+  hang.timeout = true;
+  for (int k = 0; k < 2; ++k)
+    fake.crash[{k, "case1"}] = hang;
   fake.run(settings_of(2, 2));
+  const auto& hung = fake.result("case1");
+  EXPECT_EQ(hung.status, results::Status::timeout);
+  EXPECT_NE(hung.message.find("held the timed blocks, repetition 1 of 2, past the 60 s limit "
+                              "(--case-timeout); killed (process 1 of 2)"),
+            std::string::npos)
+      << hung.message;
+  EXPECT_EQ(fake.result("case0").status, results::Status::ok);
+}
+
+TEST(Processes, AProcessThatDiedHoldingNoCaseIsStartedAgainWhileItGetsFurther) {
+  FakeProcesses fake(3);
+  fake.die_after[1] = 1; // process 2 dies after its first case, holding none, the first time
+  fake.run(settings_of(6, 3));
+  ASSERT_EQ(fake.tasks.size(), 4u);
+  for (const auto& r : fake.finished) {
+    EXPECT_EQ(r.status, results::Status::ok);
+    EXPECT_EQ(r.timing.repetition_medians.size(), 6u) << r.c.case_id;
+  }
+  EXPECT_NE(std::find(fake.notes.begin(), fake.notes.end(),
+                      "process 2 of 3 ended without finishing (SIGKILL)"),
+            fake.notes.end());
+}
+
+TEST(Processes, AProcessThatDiesBeforeAnyProgressIsNotStartedAgain) {
+  FakeProcesses fake(1);
+  fake.die_after[0] = 0;
+  fake.die_after[1] = 0;
+  fake.run(settings_of(2, 2));
+  EXPECT_EQ(fake.tasks.size(), 2u);
   ASSERT_EQ(fake.finished.size(), 1u);
   EXPECT_EQ(fake.finished[0].status, results::Status::error);
-  EXPECT_EQ(fake.finished[0].c.case_id, "case0");
-  EXPECT_NE(fake.finished[0].message.find("no process measured it: process 1 ended"),
+  EXPECT_NE(fake.finished[0].message.find("no process measured it: process 1 of 2 ended"),
             std::string::npos)
       << fake.finished[0].message;
 }
@@ -155,21 +266,32 @@ TEST(Processes, ACaseThatFailedInOneProcessSaysWhichAndWhy) {
   fake.status[{2, "case1"}] = results::Status::error;
   fake.run(settings_of(3, 3));
   ASSERT_EQ(fake.finished.size(), 2u);
-  EXPECT_EQ(fake.finished[0].status, results::Status::ok);
-  EXPECT_EQ(fake.finished[1].status, results::Status::error);
-  EXPECT_EQ(fake.finished[1].message, "process 3 of 3: it broke");
+  EXPECT_EQ(fake.result("case0").status, results::Status::ok);
+  EXPECT_EQ(fake.result("case1").status, results::Status::error);
+  EXPECT_EQ(fake.result("case1").message, "process 3 of 3: it broke");
 }
 
 TEST(Processes, AStoppedRunKeepsWhatItsProcessesMeasuredAndStartsNoOther) {
   FakeProcesses fake(2);
-  fake.fail = [](int process) { return process == 1; }; // the signal passed on killed process 2
-  fake.kept_before_dying = 1;
-  fake.stop_after = 1;
+  fake.crash[{1, "case1"}] = {"SIGTERM", exec::Phase::timed, 0}; // the signal passed on
+  fake.stop_after = 2;
   fake.run(settings_of(6, 3));
-  EXPECT_EQ(fake.tasks.size(), 2u); // process 3 never started
+  EXPECT_EQ(fake.tasks.size(), 2u); // process 3 never started, process 2 not again
   EXPECT_EQ(fake.kept[0], (std::vector<std::string>{"case0", "case1"}));
   EXPECT_EQ(fake.kept[1], (std::vector<std::string>{"case0"}));
   EXPECT_TRUE(fake.finished.empty()); // nothing is judged on a part of the run
+}
+
+TEST(Processes, AResumeRecordReadsBackAsWritten) {
+  Resume resume;
+  resume.done["a\nb"] = {0, 2};
+  resume.left_out = {"c"};
+  const Resume back = resume_from_json(to_json(resume), "r.json");
+  EXPECT_EQ(back.done, resume.done);
+  EXPECT_EQ(back.left_out, resume.left_out);
+  EXPECT_THROW(resume_from_json(Json::parse(R"({"done": {"x": [-1]}, "left_out": []})"), "r"),
+               ResultsError);
+  EXPECT_THROW(resume_from_json(Json::array(), "r"), ResultsError);
 }
 
 } // namespace
