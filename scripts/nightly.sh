@@ -15,8 +15,14 @@
 #      and NAME.confirm-old-K-J.json;
 #   4. `opbench compare --history ... --confirm ... [--confirm-baseline ...]`: only a change the
 #      second measurement confirms is slower / faster (A/B: tonight's build against the previous
-#      one, rank test over the processes' values); the report is NAME.gate.md (and .json);
-#   5. the night is added to the history (`opbench history add`).
+#      one, rank test over the processes' values); the report is NAME.gate.md (and .json), the
+#      final verdicts as JUnit XML in NAME.gate.junit.xml (every confirmed slow-down, more memory
+#      and every case that failed tonight a failure), and NAME.gate.md appended to
+#      $GITHUB_STEP_SUMMARY when that is set;
+#   5. the night is added to the history (`opbench history add --gate NAME.gate.json`): a case the
+#      gate judged slower is held out of every baseline until the change is accepted (`history
+#      accept`) or included again (`history include`), so after a fix the gate judges against the
+#      nights before the regression.
 # The first nights (fewer than the gate's --min-history, 5) only build the history.
 # Exit: 0 no confirmed slow-down, 1 a confirmed slow-down or a case that failed, 2 bad input or a
 # run that could not finish, 4 no slow-down but a case whose call takes more memory than the last
@@ -68,6 +74,11 @@ else
   fi
 fi
 
+# This script's own night file names the operator libraries its cases ran; `run --from` loads
+# them only when told (an opbench from before 2026-11-28 loaded them by itself).
+recorded_libraries() { if "$1" run --help 2>/dev/null | grep -q -- '--load-recorded-libraries'; then echo "--load-recorded-libraries"; fi; }
+new_libraries="$(recorded_libraries "$opbench")"
+
 gate_code=0
 if [ -f "$db" ]; then
   # shellcheck disable=SC2086
@@ -78,7 +89,8 @@ if [ -f "$db" ]; then
     cases=()
     while IFS= read -r id; do cases+=(--case "$id"); done <"$base.gate.looks"
     echo "nightly: $(wc -l <"$base.gate.looks") case(s) for a second look; measuring them again with tonight's settings" >&2
-    "$opbench" run --from "$out" "${cases[@]}" "$@" --output "$base.second-look.json"
+    # shellcheck disable=SC2086
+    "$opbench" run --from "$out" "${cases[@]}" $new_libraries "$@" --output "$base.second-look.json"
     if [ -f "$base.second-look.json" ]; then
       look=(--second-look "$base.second-look.json")
       # shellcheck disable=SC2086
@@ -100,8 +112,8 @@ if [ -f "$db" ]; then
       # A process of either side runs all its repetitions in itself (a build from before
       # --processes does so anyway), so both sides' values are alike: one per process.
       one_process() { if "$1" run --help 2>/dev/null | grep -q -- '--processes'; then echo "--processes 1"; fi; }
-      new_flags="$(one_process "$opbench")"
-      old_flags="$(one_process "$baseline_bin")"
+      new_flags="$(one_process "$opbench") $new_libraries"
+      old_flags="$(one_process "$baseline_bin") $(recorded_libraries "$baseline_bin")"
       for k in $(seq 1 "$rounds"); do
         # Abedi & Brecht's randomized multiple interleaved trials, with the order alternating.
         if [ $((k % 2)) -eq 1 ]; then order="new old"; else order="old new"; fi
@@ -124,7 +136,7 @@ if [ -f "$db" ]; then
       [ "${#news[@]}" -gt 0 ] && [ "${#olds[@]}" -gt 0 ] && confirm+=("${olds[@]}")
     else
       # shellcheck disable=SC2086
-      "$opbench" run --from "$out" "${cases[@]}" --isolate --output "$base.confirm.json" ${OPBENCH_CONFIRM_ARGS:-}
+      "$opbench" run --from "$out" "${cases[@]}" $new_libraries --isolate --output "$base.confirm.json" ${OPBENCH_CONFIRM_ARGS:-}
       [ -f "$base.confirm.json" ] && confirm=(--confirm "$base.confirm.json")
     fi
   fi
@@ -133,13 +145,28 @@ if [ -f "$db" ]; then
   # shellcheck disable=SC2086
   "$opbench" compare --history "$db" "$out" "${look[@]}" "${confirm[@]}" --format md --output "$base.gate.md" ${OPBENCH_GATE_ARGS:-}
   gate_code=$?
-  echo "nightly: judged $out against $db (exit $gate_code); report: $base.gate.md" >&2
+  # shellcheck disable=SC2086
+  "$opbench" compare --history "$db" "$out" "${look[@]}" "${confirm[@]}" --format junit --output "$base.gate.junit.xml" ${OPBENCH_GATE_ARGS:-} >/dev/null
+  echo "nightly: judged $out against $db (exit $gate_code); report: $base.gate.md, JUnit: $base.gate.junit.xml" >&2
+  gate_report=(--gate "$base.gate.json")
+  [ -f "$base.gate.json" ] || gate_report=()
 else
   "$opbench" export --input "$out" --format md --output "$base.md"
   echo "nightly: no history yet at $db: this night starts it; report: $base.md" >&2
+  gate_report=()
 fi
 
-"$opbench" history add --db "$db" "$out" --label "${OPBENCH_LABEL:-}" >/dev/null || exit 2
+"$opbench" history add --db "$db" "$out" --label "${OPBENCH_LABEL:-}" "${gate_report[@]}" >/dev/null || exit 2
+if [ "${#gate_report[@]}" -eq 0 ]; then
+  # No verdict tonight (the history starts): the JUnit says so per case, and fails the cases that
+  # failed tonight, from the history this night started.
+  "$opbench" compare --history "$db" "$out" --format junit --output "$base.gate.junit.xml" ${OPBENCH_GATE_ARGS:-} >/dev/null
+  echo "nightly: JUnit: $base.gate.junit.xml" >&2
+fi
+if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+  { [ -f "$base.gate.md" ] && cat "$base.gate.md" || cat "$base.md"; } >>"$GITHUB_STEP_SUMMARY" 2>/dev/null ||
+    echo "nightly: could not append to \$GITHUB_STEP_SUMMARY ($GITHUB_STEP_SUMMARY)" >&2
+fi
 if [ "$gate_code" -eq 4 ]; then
   echo "nightly: no confirmed slow-down, but some case's call takes more memory than the last night that probed it (exit 4; $base.gate.md)" >&2
   exit 4

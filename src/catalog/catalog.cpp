@@ -106,7 +106,8 @@ void add_samples(Catalog& catalog, const std::vector<SampleInfo>& samples) {
     entry.grad_inputs = info.grad_inputs;
     entry.dtypes = info.dtypes;
     entry.parameters = info.parameters;
-    entry.tags = info.tags;
+    for (const auto& tag : info.tags)
+      entry.tags.push_back(core::canonical_tag(tag));
     std::sort(entry.tags.begin(), entry.tags.end());
     for (std::size_t i = 0; i < info.cases.size(); ++i) {
       CatalogCase c;
@@ -115,7 +116,7 @@ void add_samples(Catalog& catalog, const std::vector<SampleInfo>& samples) {
       c.spec.shape_class = "common";
       c.spec.source = info.source + (info.url.empty() ? "" : " " + info.url);
       c.spec.category = entry.category;
-      c.spec.tags = info.tags;
+      c.spec.tags = entry.tags;
       c.spec.file = "samples/" + info.file;
       c.spec.row = static_cast<int>(i + 1);
       c.bound.name = "sample::" + info.name;

@@ -1,15 +1,19 @@
-// `opbench history add|show|accept|prune`: the results history (SQLite), one value per case per
-// run, and the changes accepted as intended.
+// `opbench history add|show|accept|exclude|include|prune`: the results history (SQLite), one value
+// per case per run, the changes accepted as intended and the nights held out of the baselines.
 #include <fmt/format.h>
 
 #include <cmath>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
 #include "opbench/core/error.hpp"
+#include "opbench/core/files.hpp"
+#include "opbench/core/json.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/core/units.hpp"
+#include "opbench/gate/gate.hpp"
 #include "opbench/history/history.hpp"
 #include "opbench/results/estimate.hpp"
 #include "opbench/results/store.hpp"
@@ -27,8 +31,12 @@ struct HistoryOptions {
   std::size_t keep = 100;
   std::vector<std::string> accept_cases; // accept: the cases whose step is intended
   std::string reason;                    // accept: why
-  std::int64_t run = -1;                 // accept: the first run of the new level (-1: newest)
-  std::int64_t undo = -1;                // accept --undo ID
+  // accept: the first run of the new level (none: the case's newest); exclude: the run
+  std::optional<std::int64_t> run;
+  std::int64_t undo = -1;                 // accept --undo ID
+  std::string gate;                       // add --gate: the night's gate report (JSON)
+  std::vector<std::string> exclude_cases; // exclude/include: these cases' values (none: the night)
+  std::int64_t id = -1;                   // include --id
 };
 
 // A case's series as recorded, with one estimator over all its runs: --estimator, else the
@@ -49,14 +57,85 @@ std::string db_path(const HistoryOptions& options, const GlobalOptions& global) 
 
 int run_add(const HistoryOptions& options, const GlobalOptions& global) {
   start_command(global);
+  // The gate's report is read before anything is added: a report that is none adds nothing.
+  std::vector<std::pair<std::string, std::string>> slower;
+  if (!options.gate.empty()) {
+    if (options.files.size() != 1)
+      throw UsageError("history add --gate REPORT takes the one night it judged");
+    std::string error;
+    const auto report = core::parse_json(core::read_file(options.gate), &error);
+    if (!report)
+      throw ResultsError(options.gate + ": " + error);
+    slower = gate::slower_cases(*report, options.gate);
+  }
   history::History db(db_path(options, global), history::Access::create);
   for (const auto& file : options.files) {
     const results::ResultSet set = results::load_results(file);
     const auto [id, added] = db.add(set, file, options.label);
     std::cout << fmt::format("{}: run {} {}\n", file, id,
                              added ? "added" : "was already in the history");
+    const std::string date = set.context.value("date", std::string());
+    for (const auto& [case_id, moved] : slower) {
+      const std::int64_t held = db.exclude(
+          id, case_id,
+          fmt::format("the gate judged it slower ({}) on {}: held out until accepted or fixed",
+                      moved, date),
+          "gate", core::utc_now());
+      std::cout << fmt::format("exclusion {}: `{}` of run {} held out of the baselines (judged "
+                               "slower, {})\n",
+                               held, case_id, id, moved);
+    }
   }
   return k_exit_ok;
+}
+
+// `history exclude --run RUN [--case ID...] --reason TEXT`: a night, or cases' values in it, out
+// of every baseline.
+int run_exclude(const HistoryOptions& options, const GlobalOptions& global) {
+  start_command(global);
+  if (!options.run || *options.run < 1)
+    throw UsageError("history exclude needs --run RUN, a run's id (`opbench history show` lists "
+                     "the runs)");
+  history::History db(db_path(options, global), history::Access::update);
+  const std::string now = core::utc_now();
+  const std::vector<std::string> cases =
+      options.exclude_cases.empty() ? std::vector<std::string>{""} : options.exclude_cases;
+  for (const auto& case_id : cases) {
+    const std::int64_t id = db.exclude(*options.run, case_id, options.reason, "user", now);
+    std::cout << fmt::format("exclusion {}: {} of run {} held out of the baselines: {}\n", id,
+                             case_id.empty() ? "every case" : "`" + case_id + "`", *options.run,
+                             core::trim(options.reason));
+  }
+  return k_exit_ok;
+}
+
+// `history include --id EXCLUSION`: back into the baselines.
+int run_include(const HistoryOptions& options, const GlobalOptions& global) {
+  start_command(global);
+  if (options.id < 1)
+    throw UsageError("history include needs --id EXCLUSION (`opbench history show` lists them)");
+  history::History db(db_path(options, global), history::Access::update);
+  db.include(options.id, core::utc_now());
+  std::cout << fmt::format("{}: exclusion {} included again (kept in the history as undone)\n",
+                           db.path(), options.id);
+  return k_exit_ok;
+}
+
+// The exclusions as a Markdown table (none: nothing).
+void write_exclusions(const std::vector<history::Exclusion>& exclusions) {
+  if (exclusions.empty())
+    return;
+  std::cout << "\nHeld out of the baselines (`history exclude`, or the gate for a case it judged "
+               "slower; `history include --id` or `history accept` takes one back):\n\n| "
+               "exclusion | run | case | by | reason | held out | included again |\n"
+               "|---:|---|---|---|---|---|---|\n";
+  for (const auto& e : exclusions) {
+    std::cout << fmt::format(
+        "| {} | {} ({}) | {} | {} | {} | {} | {} |\n", e.id, e.run_id, e.run_date,
+        e.case_id.empty() ? std::string("every case")
+                          : "`" + core::markdown_code_cell(e.case_id) + "`",
+        e.by, core::markdown_cell(e.reason), e.date, e.undone.empty() ? "-" : e.undone);
+  }
 }
 
 // A trend per case: one line per run with its value and change against the case's first run.
@@ -97,6 +176,7 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
              {"peak_bytes", p.memory ? Json(p.memory->peak_bytes) : Json(nullptr)},
              {"total_bytes", p.memory ? Json(p.memory->total_bytes) : Json(nullptr)},
              {"accepted", p.accepted},
+             {"excluded", p.excluded},
              {"recorded", {{"time", recorded[i].time}, {"estimator", recorded[i].estimator}}}});
       }
       for (const auto& c : history::change_points(points)) {
@@ -130,6 +210,18 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
                          {"undone", a.undone}});
     }
     out["accepts"] = accepts;
+    Json exclusions = Json::array();
+    for (const auto& e : db.exclusions(options.case_id)) {
+      exclusions.push_back({{"id", e.id},
+                            {"run", e.run_id},
+                            {"run_date", e.run_date},
+                            {"case_id", e.case_id},
+                            {"reason", e.reason},
+                            {"by", e.by},
+                            {"date", e.date},
+                            {"undone", e.undone}});
+    }
+    out["exclusions"] = exclusions;
     out["series"] = series;
     out["change_points"] = changes;
     out["call_path_changes"] = called;
@@ -151,11 +243,13 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
                    "against its level):\n\n| accept | case | from run | reason | accepted | "
                    "undone |\n|---:|---|---|---|---|---|\n";
       for (const auto& a : accepts) {
-        std::cout << fmt::format("| {} | `{}` | {} ({}) | {} | {} | {} |\n", a.id, a.case_id,
-                                 a.run_id, a.run_date, a.reason, a.date,
+        std::cout << fmt::format("| {} | `{}` | {} ({}) | {} | {} | {} |\n", a.id,
+                                 core::markdown_code_cell(a.case_id), a.run_id, a.run_date,
+                                 core::markdown_cell(a.reason), a.date,
                                  a.undone.empty() ? "-" : a.undone);
       }
     }
+    write_exclusions(db.exclusions());
     std::cout << "\n(`opbench history show --case ID` shows one case's trend.)\n";
     return k_exit_ok;
   }
@@ -164,7 +258,7 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
     throw UsageError("no value of case '" + options.case_id + "' in " + db.path());
   const auto points = one_estimator(recorded, options);
   const auto changes = history::change_points(points);
-  std::cout << "\n`" << options.case_id << "`\n\nEach run's time: "
+  std::cout << "\n`" << core::markdown_code_cell(options.case_id) << "`\n\nEach run's time: "
             << (points.back().estimator.empty() ? std::string("as recorded")
                                                 : "`" + points.back().estimator + "`")
             << " over its repetition medians (`--estimator`; where a run was recorded with "
@@ -182,7 +276,11 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
         change = fmt::format("level ×{:.3f} from here (p {:.1g})", c.after / c.before, c.p_value);
     }
     if (!p.accepted.empty())
-      change += fmt::format("{}accepted from here: {}", change.empty() ? "" : "; ", p.accepted);
+      change += fmt::format("{}accepted from here: {}", change.empty() ? "" : "; ",
+                            core::markdown_cell(p.accepted));
+    if (!p.excluded.empty())
+      change += fmt::format("{}held out of the baselines: {}", change.empty() ? "" : "; ",
+                            core::markdown_cell(p.excluded));
     for (const auto& c : called) {
       if (c.index == i)
         change += fmt::format("{}called {} from here (was {})", change.empty() ? "" : "; ", c.after,
@@ -209,6 +307,7 @@ int run_show(const HistoryOptions& options, const GlobalOptions& global) {
       "\n{} change point(s): a level held for {} runs or more on each side (rank test, "
       "p < {} over the splits, {:.0f}% or more).\n",
       changes.size(), rule.min_segment, rule.alpha, rule.effect_floor * 100);
+  write_exclusions(db.exclusions(options.case_id));
   return k_exit_ok;
 }
 
@@ -217,7 +316,7 @@ int run_accept(const HistoryOptions& options, const GlobalOptions& global) {
   start_command(global);
   history::History db(db_path(options, global), history::Access::update);
   if (options.undo >= 0) {
-    if (!options.accept_cases.empty() || !options.reason.empty() || options.run >= 0)
+    if (!options.accept_cases.empty() || !options.reason.empty() || options.run)
       throw UsageError("history accept --undo ID takes no --case, --reason or --run");
     db.undo_accept(options.undo, core::utc_now());
     std::cout << fmt::format("{}: accept {} undone (kept in the history as undone)\n", db.path(),
@@ -228,7 +327,10 @@ int run_accept(const HistoryOptions& options, const GlobalOptions& global) {
     throw UsageError("history accept needs --case ID (repeatable), or --undo ID");
   const std::string now = core::utc_now();
   for (const auto& id : options.accept_cases) {
-    const std::int64_t accept = db.accept(id, options.run, options.reason, now);
+    if (options.run && *options.run < 1)
+      throw UsageError("history accept: --run must be a run's id (`opbench history show` lists "
+                       "them)");
+    const std::int64_t accept = db.accept(id, options.run.value_or(-1), options.reason, now);
     for (const auto& a : db.accepts(id)) {
       if (a.id == accept) {
         std::cout << fmt::format("accept {}: `{}` from run {} ({}) on: {}\n", a.id, a.case_id,
@@ -253,7 +355,8 @@ int run_prune(const HistoryOptions& options, const GlobalOptions& global) {
 void add_history_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<HistoryOptions>();
   auto* cmd = app.add_subcommand(
-      "history", "The results history (SQLite): add runs, show trends, accept a change, prune");
+      "history", "The results history (SQLite): add runs, show trends, accept a change, hold out "
+                 "a night, prune");
   cmd->require_subcommand(1);
   auto db_option = [&](CLI::App* sub) {
     sub->add_option("--db", options->db, "History file (default: RESULTS_DIR/history.sqlite)");
@@ -266,7 +369,27 @@ void add_history_command(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::ExistingFile);
   add->add_option("--label", options->label,
                   "Name of the run, e.g. a commit (default: the LibTorch version)");
+  add->add_option("--gate", options->gate,
+                  "The night's gate report (compare --history --format json): each case it "
+                  "judged slower is held out of the baselines until accepted (history accept) or "
+                  "included again (history include)")
+      ->check(CLI::ExistingFile);
   add->callback([options, &global] { global.exit_code = run_add(*options, global); });
+  auto* exclude = cmd->add_subcommand(
+      "exclude", "Hold a night, or cases' values in it, out of every baseline the gate makes "
+                 "(kept in the history; history include takes it back)");
+  db_option(exclude);
+  exclude->add_option("--run", options->run, "The run (`history show` lists them)")->required();
+  exclude->add_option("--case", options->exclude_cases,
+                      "Only this case's value (repeatable; default: the whole night)");
+  exclude->add_option("--reason", options->reason, "Why (shown in history show and the gate)")
+      ->required();
+  exclude->callback([options, &global] { global.exit_code = run_exclude(*options, global); });
+  auto* include = cmd->add_subcommand(
+      "include", "Take an exclusion back: its night or value is part of the baselines again");
+  db_option(include);
+  include->add_option("--id", options->id, "The exclusion (`history show` lists them)")->required();
+  include->callback([options, &global] { global.exit_code = run_include(*options, global); });
   auto* show = cmd->add_subcommand("show", "List the runs, or one case's trend over them");
   db_option(show);
   show->add_option("--case", options->case_id, "The case whose trend to show");

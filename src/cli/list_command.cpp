@@ -67,8 +67,8 @@ int list(const ListOptions& options, const GlobalOptions& global) {
       continue;
     if (!options.category.empty() && entry.category != options.category)
       continue;
-    if (!options.tag.empty() &&
-        std::find(entry.tags.begin(), entry.tags.end(), options.tag) == entry.tags.end()) {
+    if (!options.tag.empty() && std::find(entry.tags.begin(), entry.tags.end(),
+                                          core::canonical_tag(options.tag)) == entry.tags.end()) {
       continue;
     }
     shown.push_back(&entry);

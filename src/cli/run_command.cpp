@@ -338,6 +338,10 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
          "--hold-file", options->settings.hold_file,
          "A measuring process: where it says which case it holds (its supervisor reads it)")
       ->group("");
+  cmd->add_option("--run-repetitions", options->settings.run_repetitions,
+                  "A measuring process: the whole run's repetitions of a case (its messages)")
+      ->check(in_range(run::limits::repetitions))
+      ->group("");
   cmd->add_option("--resume", options->settings.resume_file,
                   "A measuring process started again: the repetitions kept and cases left out")
       ->group("");

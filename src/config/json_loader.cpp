@@ -38,7 +38,8 @@ std::vector<std::string> tags_member(const Json& object, const std::string& wher
   for (const auto& tag : tags) {
     if (!tag.is_string())
       throw ConfigError(where + ": 'tags' must be a list of strings");
-    out.push_back(tag.get<std::string>());
+    if (std::string canonical = core::canonical_tag(tag.get<std::string>()); !canonical.empty())
+      out.push_back(std::move(canonical));
   }
   return out;
 }

@@ -94,7 +94,7 @@ std::vector<std::string> parse_tags(const std::string& text) {
   std::vector<std::string> tags;
   for (auto& piece : core::split(text, ' ', true)) {
     for (auto& tag : core::split(piece, ',', true))
-      tags.push_back(core::trim(tag));
+      tags.push_back(core::canonical_tag(tag));
   }
   tags.erase(std::remove(tags.begin(), tags.end(), std::string()), tags.end());
   return tags;

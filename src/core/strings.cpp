@@ -126,6 +126,51 @@ std::vector<std::string> nearest(std::string_view word, const std::vector<std::s
   return out;
 }
 
+std::string canonical_tag(std::string_view text) {
+  const std::string trimmed = trim(text);
+  std::string out;
+  for (std::size_t i = 0; i < trimmed.size(); ++i) {
+    const auto c = static_cast<unsigned char>(trimmed[i]);
+    if (c == ' ' || c == '_' || c == '-') {
+      if (!out.empty() && out.back() != '-')
+        out += '-';
+      continue;
+    }
+    // A capital after a lower-case letter or a digit starts a word ("ViewAttribute"); so does
+    // the last capital of a run before a lower-case letter ("BLASKernel" -> "blas-kernel").
+    const bool upper = std::isupper(c) != 0;
+    if (upper && i > 0 && !out.empty() && out.back() != '-') {
+      const auto before = static_cast<unsigned char>(trimmed[i - 1]);
+      const bool next_lower =
+          i + 1 < trimmed.size() && std::islower(static_cast<unsigned char>(trimmed[i + 1])) != 0;
+      if (std::islower(before) != 0 || std::isdigit(before) != 0 ||
+          (std::isupper(before) != 0 && next_lower))
+        out += '-';
+    }
+    out += static_cast<char>(std::tolower(c));
+  }
+  while (!out.empty() && out.back() == '-')
+    out.pop_back();
+  return out;
+}
+
+std::string printable(std::string_view text) {
+  static constexpr char k_hex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      out += "\\x";
+      out += k_hex[u >> 4];
+      out += k_hex[u & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string markdown_cell(std::string_view text) {
   std::string out;
   out.reserve(text.size());

@@ -130,7 +130,27 @@ double two_look_mde_factor(std::size_t n, const GateOptions& o) {
 }
 
 std::string candidate_reason(double ratio) {
-  return std::string("candidate: ") + (ratio > 1 ? "slower" : "faster") + ", to confirm";
+  return fmt::format("candidate: {} x{:.3f}, not confirmed", ratio > 1 ? "slower" : "faster",
+                     ratio);
+}
+
+// The word for a case the gate tested and found no candidate: `same`, unless it is blind, whose
+// `same` would claim more than one night can see: then `unknown`, saying what it could have seen.
+void unmoved(GateCase& c, const std::string& why) {
+  if (c.blind) {
+    c.verdict = "unknown";
+    c.reason = fmt::format("blind: a change under {:.0f}% goes unseen (MDE){}", c.mde * 100,
+                           why.empty() ? "" : "; " + why);
+  } else {
+    c.verdict = "same";
+    c.reason = why;
+  }
+}
+
+// A candidate until something confirms it: `unknown`, never `same`.
+void undecided(GateCase& c, const std::string& why) {
+  c.verdict = "unknown";
+  c.reason = why;
 }
 
 bool past_floor(double ratio, double floor) {
@@ -206,6 +226,8 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
     c.case_id = in.case_id;
     c.memory = in.memory;
     c.accepted = in.accepted;
+    c.held_out = in.held_out;
+    c.failed = in.failed;
     c.floor = in.effect_floor.value_or(options.effect_floor);
     c.floor_rule = in.floor_rule;
     c.baseline = c.noise = c.tonight = c.ratio = c.t = c.p_value = c.mde = c.low = c.high =
@@ -233,7 +255,7 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
       c.tonight = *in.tonight;
     if (std::isnan(c.tonight)) {
       c.verdict = "unknown";
-      c.reason = "no value tonight";
+      c.reason = in.failed.empty() ? "no value tonight" : "failed tonight: " + in.failed;
     } else if (r.n < options.min_history) {
       c.verdict = "unknown";
       c.reason = "history has " + std::to_string(r.n) + " night(s), " +
@@ -258,8 +280,10 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
       c.candidate = c.p_value < options.alpha && past_floor(c.ratio, c.floor) &&
                     outside(std::log(c.tonight), r);
       c.second_look = c.p_value < options.look_level();
-      c.verdict = "same";
-      c.reason = c.candidate ? candidate_reason(c.ratio) : "";
+      if (c.candidate)
+        undecided(c, candidate_reason(c.ratio));
+      else
+        unmoved(c, "");
     }
     out.cases.push_back(std::move(c));
   }
@@ -280,15 +304,21 @@ void second_look(GateResult& result, const std::vector<std::string>& ids,
       c.mde = std::max(c.floor, std::exp(it->second * c.noise) - 1.0);
       c.blind = c.mde > o.blind_above;
     }
-    if (!c.second_look)
+    if (!c.second_look) {
+      // (its MDE moved with the rule: blind or not again)
+      if (std::isfinite(c.p_value) && !c.candidate)
+        unmoved(c, "");
       continue;
+    }
     const auto it = std::find(ids.begin(), ids.end(), c.case_id);
     const double value =
         it == ids.end() ? k_nan : values[static_cast<std::size_t>(it - ids.begin())];
     if (!(value > 0) || !std::isfinite(value)) {
-      c.reason = c.candidate ? candidate_reason(c.ratio) +
-                                   " (no second look: judged on tonight's value alone)"
-                             : "no second look";
+      if (c.candidate)
+        undecided(c,
+                  candidate_reason(c.ratio) + " (no second look: judged on tonight's value alone)");
+      else
+        unmoved(c, "no second look");
       continue;
     }
     const Reference r = reference_of(c);
@@ -297,7 +327,10 @@ void second_look(GateResult& result, const std::vector<std::string>& ids,
     c.look_ratio = std::exp(log_mean - r.log_baseline);
     c.look_p = test(log_mean, r, 2).second;
     c.candidate = c.look_p < o.alpha && past_floor(c.look_ratio, c.floor) && outside(log_mean, r);
-    c.reason = c.candidate ? candidate_reason(c.look_ratio) : "not a candidate after a second look";
+    if (c.candidate)
+      undecided(c, candidate_reason(c.look_ratio));
+    else
+      unmoved(c, "not a candidate after a second look");
   }
 }
 
@@ -312,8 +345,7 @@ void confirm(GateResult& result, const std::vector<std::string>& ids,
       continue;
     const auto it = std::find(ids.begin(), ids.end(), c.case_id);
     if (it == ids.end() || !(again[static_cast<std::size_t>(it - ids.begin())] > 0)) {
-      c.verdict = "unknown";
-      c.reason = "candidate, not measured again";
+      undecided(c, candidate_reason(c.judged_ratio()) + ": not measured again");
       continue;
     }
     const Reference r = reference_of(c);
@@ -334,8 +366,7 @@ void confirm(GateResult& result, const std::vector<std::string>& ids,
       c.verdict = c.judged_ratio() > 1 ? "slower" : "faster";
       c.reason = "confirmed";
     } else {
-      c.verdict = "same";
-      c.reason = "not confirmed";
+      unmoved(c, "not confirmed");
     }
   }
 }
@@ -361,17 +392,15 @@ void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
     const auto it = std::find(ids.begin(), ids.end(), c.case_id);
     const std::size_t i = static_cast<std::size_t>(it - ids.begin());
     if (it == ids.end()) {
-      c.verdict = "unknown";
-      c.reason = "candidate, not measured again";
+      undecided(c, candidate_reason(c.judged_ratio()) + ": not measured again");
       continue;
     }
     if (baseline[i].empty() || again[i].empty() ||
         smallest_p(baseline[i].size(), again[i].size()) > result.options.confirm_fdr) {
-      c.verdict = "unknown";
-      c.reason = fmt::format(
-          "candidate, A/B has too few processes to decide: {} against {}, whose rank test "
-          "cannot reach p < {}",
-          again[i].size(), baseline[i].size(), result.options.confirm_fdr);
+      undecided(c, fmt::format("{}: A/B has too few processes to decide: {} against {}, whose "
+                               "rank test cannot reach p < {}",
+                               candidate_reason(c.judged_ratio()), again[i].size(),
+                               baseline[i].size(), result.options.confirm_fdr));
       continue;
     }
     c.confirm_ratio = stats::median(again[i]) / stats::median(baseline[i]);
@@ -388,8 +417,7 @@ void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
       c.verdict = c.judged_ratio() > 1 ? "slower" : "faster";
       c.reason = "confirmed A/B against the previous build";
     } else {
-      c.verdict = "same";
-      c.reason = "not confirmed A/B against the previous build";
+      unmoved(c, "not confirmed A/B against the previous build");
     }
   }
 }

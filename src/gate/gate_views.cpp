@@ -5,6 +5,7 @@
 
 #include "opbench/core/csv_field.hpp"
 #include "opbench/core/junit.hpp"
+#include "opbench/core/strings.hpp"
 #include "opbench/core/units.hpp"
 #include "opbench/gate/gate.hpp"
 
@@ -81,6 +82,8 @@ Json to_json(const GateResult& result) {
                      {"confirm_p", number(c.confirm_p)},
                      {"memory", results::to_json(c.memory)},
                      {"accepted", c.accepted},
+                     {"held_out", c.held_out},
+                     {"failed", c.failed},
                      {"floor", c.floor},
                      {"floor_rule", c.floor_rule}});
   }
@@ -94,8 +97,9 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
   out << fmt::format(
       "- **rule**: each case against its own last {} nights (at least {}) that timed the same "
       "thing (GPU, batch or "
-      "host time) with the case called the same way (typed or boxed): baseline = their median, "
-      "noise = their robust sd in log space (1.4826 MAD, at least {:.1f}%); a *candidate* when "
+      "host time) with the case called the same way (typed or boxed), nights held out left out: "
+      "baseline = their median, noise = their robust sd in log space (the larger of 1.4826 MAD "
+      "and (q90 - q10) / 2.563, at least {:.1f}%); a *candidate* when "
       "tonight's "
       "two-sided p < {} (Student's t, a new value against the nights) and it moved by {:.0f}% or "
       "more; "
@@ -115,7 +119,7 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
       o.change_alpha, o.change_segment, o.effect_floor * 100, o.min_history);
   out << fmt::format(
       "- **minimum detectable effect** (MDE): the change caught with probability {:.0f}% from one "
-      "night{}; *blind* when over {:.0f}%\n",
+      "night{}; *blind* when over {:.0f}%, and a blind case is *unknown*, never *same*\n",
       o.power * 100, result.looked ? " and its second look" : "", o.blind_above * 100);
   out << fmt::format(
       "- **result**: {} second look(s), {} candidate(s){}; {} slower, {} faster, {} same, {} "
@@ -140,8 +144,9 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
                      result.count(MemoryVerdict::more), result.count(MemoryVerdict::less),
                      result.count(MemoryVerdict::same), result.count(MemoryVerdict::unknown));
   auto row = [&](const GateCase& c) {
-    out << "| `" << c.case_id << "` | " << core::format_duration(c.baseline) << " | "
-        << core::format_duration(c.tonight) << " | " << percent(c.ratio) << " | "
+    out << "| `" << core::markdown_code_cell(c.case_id) << "` | "
+        << core::format_duration(c.baseline) << " | " << core::format_duration(c.tonight) << " | "
+        << percent(c.ratio) << " | "
         << (std::isfinite(c.p_value) ? fmt::format("{:.2g}", c.p_value) : "-") << " | "
         << (std::isfinite(c.look_ratio)
                 ? fmt::format("{} (p {:.2g})", percent(c.look_ratio), c.look_p)
@@ -150,15 +155,17 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
         << (std::isfinite(c.noise) ? fmt::format("{:.1f}%", c.noise * 100) : "-") << " | "
         << (std::isfinite(c.mde) ? fmt::format("{:.1f}%{}", c.mde * 100, c.blind ? " (blind)" : "")
                                  : "-")
-        << " | " << c.nights
-        << (c.accepted.empty() ? "" : " (accepted level from " + c.accepted + ")")
+        << " | " << c.nights << (c.held_out == 0 ? "" : fmt::format(" ({} held out)", c.held_out))
+        << (c.accepted.empty() ? ""
+                               : " (accepted level from " + core::markdown_cell(c.accepted) + ")")
         << (c.change_nights > 0
                 ? fmt::format(" (level ×{:.2f} since {} nights)", c.change_ratio, c.change_nights)
                 : "")
         << " | " << (c.verdict == "slower" ? "**slower**" : c.verdict)
-        << (c.reason.empty() ? "" : " (" + c.reason + ")")
+        << (c.reason.empty() ? "" : " (" + core::markdown_cell(c.reason) + ")")
         << (c.floor_rule.empty() ? std::string()
-                                 : fmt::format(" (floor {:.0f}%: {})", c.floor * 100, c.floor_rule))
+                                 : fmt::format(" (floor {:.0f}%: {})", c.floor * 100,
+                                               core::markdown_cell(c.floor_rule)))
         << " | " << results::markdown_cell(c.memory) << " |\n";
   };
   const char* header = "| case | baseline | tonight | change | p | both looks | confirmation | "
@@ -182,8 +189,9 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
     if (!any)
       out << "\n## More memory\n\n| case | what moved | tolerance |\n|---|---|---:|\n";
     any = true;
-    out << "| `" << c.case_id << "` | " << c.memory.reason << " | "
-        << core::format_bytes(c.memory.tolerance) << " |\n";
+    out << "| `" << core::markdown_code_cell(c.case_id) << "` | "
+        << core::markdown_cell(c.memory.reason) << " | " << core::format_bytes(c.memory.tolerance)
+        << " |\n";
   }
   out << "\n## Every case\n\n" << header;
   for (const auto& c : result.cases)
@@ -217,6 +225,27 @@ void write_gate_csv(const GateResult& result, std::ostream& out) {
   }
 }
 
+std::vector<std::pair<std::string, std::string>> slower_cases(const Json& report,
+                                                              const std::string& where) {
+  if (!report.is_object() || !report.contains("cases") || !report["cases"].is_array() ||
+      !report.contains("rule")) {
+    throw ResultsError(where + ": not a gate report (`opbench compare --history ... --format json` "
+                               "writes one)");
+  }
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const Json& c : report["cases"]) {
+    if (!c.is_object() || !c.contains("case_id") || !c["case_id"].is_string() ||
+        c.value("verdict", Json()) != "slower")
+      continue;
+    const Json confirmed = c.value("confirm_ratio", Json());
+    const Json judged = c.value("ratio", Json());
+    const Json& ratio = confirmed.is_number() ? confirmed : judged;
+    out.emplace_back(c["case_id"].get<std::string>(),
+                     ratio.is_number() ? fmt::format("x{:.3f}", ratio.get<double>()) : "");
+  }
+  return out;
+}
+
 } // namespace opbench::gate
 
 namespace opbench::gate {
@@ -244,6 +273,10 @@ void write_gate_junit(const GateResult& result, std::ostream& out) {
       t.detail = fmt::format("tonight {}, baseline {} (the nights' median, {} .. {})",
                              core::format_duration(c.tonight), core::format_duration(c.baseline),
                              core::format_duration(c.low), core::format_duration(c.high));
+    } else if (!c.failed.empty()) {
+      t.outcome = Outcome::failed;
+      t.type = "failed tonight";
+      t.message = c.failed;
     } else if (c.verdict == "unknown" && c.memory.verdict != results::MemoryVerdict::more) {
       t.outcome = Outcome::skipped;
       t.message = "unknown: " + c.reason;

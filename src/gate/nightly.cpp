@@ -88,9 +88,18 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
     const auto earlier = db.series(r.c.case_id, 0, self, date);
     const std::string measures = core::name_of(r.timing.measures);
     const std::string call_path = core::name_of(r.timing.call_path);
-    const auto series = newest(earlier, options.window, [&](const history::Point& p) {
+    auto alike = [&](const history::Point& p) {
       return p.measures == measures && (p.call_path.empty() || p.call_path == call_path);
+    };
+    // Nights held out (history::Exclusion) are no baseline: a night the gate judged slower stays
+    // out until its change is accepted, so a fixed regression leaves the window as it was.
+    const auto series = newest(earlier, options.window, [&](const history::Point& p) {
+      return alike(p) && p.excluded.empty();
     });
+    for (const auto& p : earlier) {
+      if (alike(p) && !p.excluded.empty() && (series.empty() || p.date >= series.front().date))
+        ++in.held_out;
+    }
     // An accepted step (history accept) moves the nights before it onto the new level.
     for (const auto& p :
          history::on_accepted_level(history::restated(series, r.estimate.estimator))) {
@@ -116,6 +125,8 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
     in.memory = memory_against_history(r, tonight.context, earlier);
     if (r.status == results::Status::ok)
       in.tonight = r.estimate.time;
+    else if (r.status != results::Status::skipped)
+      in.failed = core::name_of(r.status) + ": " + core::first_line(r.message);
     in.unstable = r.estimate.unstable;
     inputs.push_back(std::move(in));
   }

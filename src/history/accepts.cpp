@@ -13,8 +13,10 @@ namespace opbench::history {
 
 std::int64_t History::accept(const std::string& case_id, std::int64_t run_id,
                              const std::string& reason, const std::string& date) {
-  if (reason.empty())
-    throw UsageError("history accept: --reason must say why the change is intended");
+  const std::string why = checked_reason(reason, "history accept");
+  if (run_id < -1 || run_id == 0)
+    throw UsageError(
+        "history accept: --run must be a run's id (`opbench history show` lists them)");
   exec(m_db, "BEGIN IMMEDIATE", m_path);
   try {
     Statement find(m_db,
@@ -30,9 +32,18 @@ std::int64_t History::accept(const std::string& case_id, std::int64_t run_id,
     const std::int64_t run = find.integer(0);
     Statement insert(
         m_db, "INSERT INTO accepts (case_id, run_id, reason, date) VALUES (?, ?, ?, ?)", m_path);
-    insert.bind(1, case_id).bind(2, run).bind(3, reason).bind(4, date);
+    insert.bind(1, case_id).bind(2, run).bind(3, why).bind(4, date);
     insert.step();
     const std::int64_t id = sqlite3_last_insert_rowid(m_db);
+    // The gate held the case's values out from this run on (it judged them slower): they are the
+    // accepted level now.
+    Statement include(m_db,
+                      "UPDATE exclusions SET undone = ? WHERE case_id = ? AND by = 'gate' AND "
+                      "undone = '' AND run_id IN (SELECT id FROM runs WHERE date >= (SELECT date "
+                      "FROM runs WHERE id = ?))",
+                      m_path);
+    include.bind(1, date).bind(2, case_id).bind(3, run);
+    include.step();
     exec(m_db, "COMMIT", m_path);
     return id;
   } catch (...) {

@@ -50,6 +50,15 @@ CREATE TABLE IF NOT EXISTS accepts (
   date TEXT NOT NULL,
   undone TEXT NOT NULL DEFAULT ''
 );
+CREATE TABLE IF NOT EXISTS exclusions (
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  case_id TEXT NOT NULL DEFAULT '',
+  reason TEXT NOT NULL,
+  by TEXT NOT NULL,
+  date TEXT NOT NULL,
+  undone TEXT NOT NULL DEFAULT ''
+);
 )sql";
 
 // Version 2 keeps what each value times (results::TimingInfo::measures). A version-1 history gets
@@ -69,7 +78,9 @@ CREATE TABLE IF NOT EXISTS accepts (
 // history's values have none (NULL), so
 // the first night of this version is the first a memory verdict can look back to. It also has
 // the table of accepted changes (`accepts`, History::accept), which the schema creates.
-constexpr int k_user_version = 5;
+// Version 6 has the table of nights and values held out of the baselines (`exclusions`,
+// History::exclude), which the schema creates; an older history has none.
+constexpr int k_user_version = 6;
 constexpr const char* k_upgrade_from_1 = R"sql(
 ALTER TABLE measurements ADD COLUMN measures TEXT NOT NULL DEFAULT '';
 UPDATE measurements SET measures = 'host' WHERE case_id LIKE '%/cpu/t%';
@@ -331,7 +342,9 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
       "json_object('libtorch_version', json(r.context -> '$.libtorch_version'), "
       "'libtorch_cuda_compiled', json(r.context -> '$.libtorch_cuda_compiled')) ELSE '{}' END, "
       "(SELECT a.reason FROM accepts a WHERE a.case_id = m.case_id AND a.run_id = r.id AND "
-      "a.undone = '' ORDER BY a.id DESC LIMIT 1), m.measures FROM "
+      "a.undone = '' ORDER BY a.id DESC LIMIT 1), m.measures, (SELECT e.reason FROM exclusions e "
+      "WHERE e.run_id = r.id AND (e.case_id = '' OR e.case_id = m.case_id) AND e.undone = '' "
+      "ORDER BY e.id DESC LIMIT 1) FROM "
       "measurements m "
       "JOIN runs r ON r.id = m.run_id WHERE m.case_id = ? AND r.id != ? AND (? = '' OR r.date < ?) "
       "AND (? = '' OR m.measures = ?) AND (? = '' OR m.call_path = '' OR m.call_path = ?) "
@@ -361,6 +374,8 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
     if (!q.is_null(12))
       p.accepted = q.text(12);
     p.measures = q.text(13);
+    if (!q.is_null(14))
+      p.excluded = q.text(14);
     const Json replicates = core::parse_json(q.text(5)).value_or(Json());
     if (replicates.is_array()) {
       for (const auto& v : replicates) {

@@ -214,7 +214,7 @@ void check_filters(const catalog::Catalog& catalog, const std::vector<std::strin
     known_categories.insert(entry.category);
   }
   for (const auto& tag : tags) {
-    if (known_tags.count(tag) == 0) {
+    if (known_tags.count(core::canonical_tag(tag)) == 0) {
       throw UsageError(unknown_value("tag", tag, "--tags", {known_tags.begin(), known_tags.end()},
                                      "opbench list-tags lists them"));
     }
@@ -297,8 +297,9 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
     if (!options.categories.empty() && !contains(options.categories, entry.category))
       continue;
     if (!options.tags.empty() &&
-        std::none_of(options.tags.begin(), options.tags.end(),
-                     [&](const auto& tag) { return contains(entry.tags, tag); })) {
+        std::none_of(options.tags.begin(), options.tags.end(), [&](const auto& tag) {
+          return contains(entry.tags, core::canonical_tag(tag));
+        })) {
       continue;
     }
     // A name that selects the entry by its own name takes all its cases; a resolved overload

@@ -117,8 +117,6 @@ void BreakdownReporter::write(const results::ResultSet& set, std::ostream& out) 
       model_parts.push_back(&r);
     }
   }
-  out << "# opbench breakdown\n\n";
-  out << "Each call's time is the case's time (its estimator over the repetition medians).\n\n";
   // A sample case with a trace gets its section too, its parts timed alone or not.
   std::map<std::string, Results> traced;
   for (const auto& [key, wholes] : sample_wholes) {
@@ -127,6 +125,16 @@ void BreakdownReporter::write(const results::ResultSet& set, std::ostream& out) 
         traced[key].push_back(whole);
     }
   }
+  if (model_parts.empty() && models.empty() && sample_parts.empty() && traced.empty() &&
+      untimed.empty()) {
+    throw UsageError(
+        "this result holds no calls to break down (no operator case timed, no whole model, no "
+        "traced sample): run the calls `opbench extract --model M.pt` or `extract --sample NAME` "
+        "recorded beside their whole (`run --config CALLS.json --model M.pt ...` or `--samples "
+        "NAME`), or a sample with `run --samples NAME --trace DIR` (docs/extract.md)");
+  }
+  out << "# opbench breakdown\n\n";
+  out << "Each call's time is the case's time (its estimator over the repetition medians).\n\n";
   if ((sample_parts.empty() && traced.empty()) || !model_parts.empty() || !models.empty())
     write_parts(model_parts, models, "model", out);
   std::set<std::string> keys;

@@ -62,7 +62,9 @@ std::string make_case_id(const std::string& name, const Json& given, const std::
     id += "/" + memory_format;
   if (stage != Stage::eager)
     id += "/" + core::name_of(stage);
-  return id;
+  // One line, nothing a terminal acts on: line-oriented files (the gate's lists) and consoles
+  // take ids as they are.
+  return core::printable(id);
 }
 
 std::string eager_case_id(const Case& c) {
@@ -154,7 +156,8 @@ Case case_from_json(const Json& json, const std::string& where) {
   };
   Case c;
   try {
-    c.case_id = need("case_id").get<std::string>();
+    // (as make_case_id writes ids: a file from elsewhere may hold control characters in one)
+    c.case_id = core::printable(need("case_id").get<std::string>());
     c.name = need("name").get<std::string>();
     if (const std::string kind = text("kind"); !kind.empty())
       c.kind = core::parse_name_or_throw<Kind>(kind, "kind", where);

@@ -121,17 +121,10 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
   // The bandwidth readings stay paired with the medians only if every part has them.
   bool bandwidth_everywhere = true;
   for (const auto& r : repetitions) {
-    if (r.status != results::Status::ok) {
-      // An error says which repetition met it; a skip or a compiler's failure is the case's,
-      // whichever repetition found it (the one that checks the stage against eager, say), and
-      // says only why.
-      CaseResult failed = r;
-      if (r.status == results::Status::error) {
-        failed.message = "repetition " + std::to_string(&r - repetitions.data() + 1) + " of " +
-                         std::to_string(repetitions.size()) + ": " + r.message;
-      }
-      return failed;
-    }
+    // A failure is the case's: the repetition that met it says which it was (run_loop.hpp names
+    // it among the run's repetitions), a skip or a compiler's failure only why.
+    if (r.status != results::Status::ok)
+      return r;
     out.samples.insert(out.samples.end(), r.samples.begin(), r.samples.end());
     out.timing.total_time += r.timing.total_time;
     out.timing.warmup_calls += r.timing.warmup_calls;

@@ -237,7 +237,9 @@ results::CaseResult run_isolated(const results::Case& c, const std::string& plan
                                    "--placement",
                                    std::to_string(repetition),
                                    "--hold-file",
-                                   hold};
+                                   hold,
+                                   "--run-repetitions",
+                                   std::to_string(options.repetitions)};
   const auto measuring = measuring_args(options);
   args.insert(args.end(), measuring.begin(), measuring.end());
   if (!memory)
@@ -310,7 +312,9 @@ ProcessEnd run_process(const std::string& plan_file, const RunSettings& options,
                                    "--bandwidth-tolerance",
                                    fmt::format("{}", options.bandwidth_tolerance),
                                    "--hold-file",
-                                   hold};
+                                   hold,
+                                   "--run-repetitions",
+                                   std::to_string(options.repetitions)};
   const auto measuring = measuring_args(options);
   args.insert(args.end(), measuring.begin(), measuring.end());
   if (!task.resume.empty()) {

@@ -270,13 +270,22 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
   results::ResultWriter writer(output, context);
   observer.started(cases.size(), writer.journal_path());
   if (settings.process_label.empty()) { // a child's parent has said it
-    observer.note(
-        fmt::format("plan: {} case(s) x {} repetition(s){}; about {} (an estimate from --max-time)",
-                    cases.size(), settings.repetitions,
-                    settings.isolate    ? ", each in a fresh process"
-                    : shares.size() > 1 ? fmt::format(" over {} fresh processes", shares.size())
-                                        : " in a fresh process",
-                    rough_duration(estimated_seconds(cases.size(), settings))));
+    // A stage's compile is left out of the estimate (an Inductor package: seconds from the cache,
+    // a minute or more compiled): said, not guessed.
+    const auto compiling = std::count_if(cases.begin(), cases.end(), [](const results::Case& c) {
+      return c.stage == results::Stage::inductor || c.stage == results::Stage::inductor_dynamic;
+    });
+    observer.note(fmt::format(
+        "plan: {} case(s) x {} repetition(s){}; about {} (an estimate from --max-time{})",
+        cases.size(), settings.repetitions,
+        settings.isolate    ? ", each in a fresh process"
+        : shares.size() > 1 ? fmt::format(" over {} fresh processes", shares.size())
+                            : " in a fresh process",
+        rough_duration(estimated_seconds(cases.size(), settings)),
+        compiling == 0 ? std::string()
+                       : fmt::format(", not counting the Inductor compile of {} case(s): seconds "
+                                     "each from the cache, a minute or more compiled",
+                                     compiling)));
     observer.note(calibrated.entries().empty() ? "% of peak: none, no calibrated peaks at " +
                                                      peaks_path + " (opbench calibrate writes them)"
                   : peaks.entries().empty()

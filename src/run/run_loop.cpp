@@ -24,6 +24,9 @@ LoopOptions loop_options(const RunSettings& settings) {
   loop.process_warmup = settings.isolate ? 0.0 : settings.process_warmup;
   loop.set_aside_here = settings.process_label.empty();
   loop.estimator = settings.estimator;
+  loop.first_placement = settings.placement;
+  loop.run_repetitions =
+      settings.run_repetitions > 0 ? settings.run_repetitions : settings.repetitions;
   return loop;
 }
 
@@ -129,8 +132,14 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
       slow.time_retried += repetition.timing.total_time + repetition.timing.spent.total();
       continue;
     }
-    // A repetition that failed or was skipped ends its case: the others would say the same.
+    // A repetition that failed or was skipped ends its case: the others would say the same. An
+    // error says which of the run's repetitions met it.
     const bool case_over = repetition.status != results::Status::ok;
+    if (repetition.status == results::Status::error && options.run_repetitions > 1) {
+      repetition.message =
+          fmt::format("repetition {} of {}: {}", options.first_placement + job.repetition + 1,
+                      options.run_repetitions, repetition.message);
+    }
     pending[index].push_back(std::move(repetition));
     pending_jobs[index].push_back(job);
     if (case_over)

@@ -90,9 +90,18 @@ TEST_F(Cli, UnknownOpAndMissingGpuAreUsageErrors) {
   for (const std::string& command : {"run --dry-run --tags Forloop", "list --tag Forloop"}) {
     const auto tag = opbench(command);
     EXPECT_EQ(tag.code, 2) << command;
-    EXPECT_NE(tag.err.find("unknown tag 'Forloop' in --tags (nearest: ForLoop"), std::string::npos)
+    EXPECT_NE(tag.err.find("unknown tag 'Forloop' in --tags (nearest: for-loop"), std::string::npos)
         << command << ": " << tag.err;
   }
+  // Tags are compared whatever their case and word breaks: LongTail-Bench's `ForLoop` and
+  // `Broadcast` are the configs' `for-loop` and `broadcast`.
+  for (const std::string& spelling : {"ForLoop", "for-loop", "FOR_LOOP"}) {
+    const auto r = opbench("run --dry-run --tags " + spelling);
+    EXPECT_EQ(r.code, 0) << spelling << ": " << r.err;
+  }
+  const auto tags = opbench("list-tags");
+  EXPECT_EQ(tags.out.find("Broadcast"), std::string::npos) << tags.out;
+  EXPECT_EQ(tags.out.find("Reduce "), std::string::npos) << tags.out;
   const auto category = opbench("list --category activatoin");
   EXPECT_EQ(category.code, 2);
   EXPECT_NE(category.err.find("unknown category 'activatoin' in --category (nearest: activation"),

@@ -51,7 +51,7 @@ TEST_F(Cli, NightlyScriptJudgesEachNightAgainstTheHistory) {
     ASSERT_EQ(r.first, 0) << r.second;
     std::this_thread::sleep_for(std::chrono::milliseconds(1100)); // another date for the next night
   }
-  int results = 0, first_reports = 0, gates = 0;
+  int results = 0, first_reports = 0, gates = 0, junits = 0;
   std::string last_gate, last_gate_name;
   for (const std::string& path : core::list_directory(m_dir.file("nightly"))) {
     const std::string name = core::filename(path);
@@ -59,7 +59,11 @@ TEST_F(Cli, NightlyScriptJudgesEachNightAgainstTheHistory) {
       return name.size() > suffix.size() &&
              name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
-    if (ends(".gate.md")) {
+    if (ends(".gate.junit.xml")) {
+      // Every night writes its verdicts as JUnit, the first (no verdicts yet) too.
+      ++junits;
+      EXPECT_EQ(junit_check(path), 0) << path;
+    } else if (ends(".gate.md")) {
       ++gates;
       // The third night's report (names carry the UTC time).
       if (name > last_gate_name) {
@@ -76,6 +80,7 @@ TEST_F(Cli, NightlyScriptJudgesEachNightAgainstTheHistory) {
     }
   }
   EXPECT_EQ(results, 3);
+  EXPECT_EQ(junits, 3);
   EXPECT_EQ(first_reports, 1); // the first night starts the history
   // Every night passed: its binary is kept as the next night's previous build (A/B confirmation).
   EXPECT_TRUE(core::path_exists(m_dir.file("nightly/opbench.previous")));
@@ -388,6 +393,54 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
       << xml;
   EXPECT_NE(xml.find("<testcase classname=\"opbench.add\" name=\"add/"), std::string::npos) << xml;
   EXPECT_EQ(junit_check(junit), 0);
+  // Without a confirmation a candidate is no verdict either way: `unknown`, never `same`.
+  const Json unconfirmed = Json::parse(first.out);
+  for (const auto& c : unconfirmed["cases"]) {
+    if (c["candidate"].get<bool>()) {
+      EXPECT_EQ(c["verdict"], "unknown") << c.dump();
+      EXPECT_NE(c["reason"].get<std::string>().find(", not confirmed"), std::string::npos)
+          << c.dump();
+    }
+  }
+
+  // The history heals: the night whose mul the gate judged slower is added with its report, and
+  // mul's value of it is held out of the baselines; the next night, back to normal (the fix), is
+  // judged against the five nights before the regression: `same`, not blind.
+  const std::string report = m_dir.file("gate.json");
+  ASSERT_EQ(opbench("compare --history " + db + " " + tonight + " --confirm " + again +
+                    " --format json --output " + report)
+                .code,
+            1);
+  const auto added = opbench("history add --db " + db + " " + tonight + " --gate " + report);
+  ASSERT_EQ(added.code, 0) << added.err;
+  EXPECT_NE(added.out.find("held out of the baselines (judged slower, x1.3"), std::string::npos)
+      << added.out;
+  Json fixed = read_json(scaled("fixed.json", 1.0, 1.0));
+  fixed["context"]["date"] = "2026-11-10T00:00:00Z";
+  const std::string fixed_file = m_dir.write("fixed-night.json", fixed.dump());
+  const auto healed = opbench("compare --history " + db + " " + fixed_file + " --format json");
+  EXPECT_EQ(healed.code, 0) << healed.err;
+  for (const auto& c : Json::parse(healed.out)["cases"]) {
+    const std::string id = c["case_id"];
+    if (id.rfind("mul/", 0) == 0) {
+      EXPECT_EQ(c["verdict"], "same") << c.dump();
+      EXPECT_EQ(c["held_out"], 1) << c.dump();
+      EXPECT_EQ(c["nights"], 5) << c.dump();
+    }
+    if (id.rfind("add/", 0) == 0) // its slow night was not confirmed: it is history
+      EXPECT_EQ(c["held_out"], 0) << c.dump();
+  }
+  const auto show = opbench("history show --db " + db);
+  EXPECT_NE(show.out.find("| gate | the gate judged it slower (x1.3"), std::string::npos)
+      << show.out;
+  // Taken back by hand, the slow night is in the baseline again.
+  const auto include = opbench("history include --db " + db + " --id 1");
+  EXPECT_EQ(include.code, 0) << include.err;
+  for (const auto& c : Json::parse(
+           opbench("compare --history " + db + " " + fixed_file + " --format json").out)["cases"]) {
+    if (c["case_id"].get<std::string>().rfind("mul/", 0) == 0)
+      EXPECT_EQ(c["held_out"], 0) << c.dump();
+  }
 
   // A/B against the previous build: five processes of each build, one value each (the run's
   // estimator over the process's repetitions; 5 against 5 is the fewest for which a rank test

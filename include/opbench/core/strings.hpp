@@ -15,6 +15,17 @@ std::vector<std::string> split(std::string_view text, char sep, bool skip_empty 
 // characters XML 1.0 cannot hold (all but tab, newline and carriage return) dropped.
 std::string xml_escape(std::string_view text);
 
+// A tag as opbench keeps and compares it: lower case, words joined by '-' ("ViewAttribute" ->
+// "view-attribute", "Broadcast" and "broadcast" -> "broadcast", "data dependent" ->
+// "data-dependent"), so spellings of one tag from the configs, the samples' LongTail-Bench
+// metadata and the command line are one tag.
+std::string canonical_tag(std::string_view text);
+
+// `text` with every control character (below 0x20, and 0x7f) written as `\xNN`: one line, and
+// nothing a terminal would act on (case ids: a string argument may hold a line break or an escape
+// sequence).
+std::string printable(std::string_view text);
+
 // `text` as one cell of a Markdown table, shown as it is: `|` escaped (it would end the cell),
 // & < > as HTML entities (Markdown renders raw HTML), `\` escaped, and line breaks and other
 // control characters as one space each. For ids inside a code span use markdown_code_cell.

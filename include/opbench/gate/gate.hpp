@@ -73,6 +73,9 @@ struct GateInput {
   std::string case_id;
   std::vector<double> history;
   std::optional<double> tonight; // absent: the case did not run ok tonight
+  // The case failed tonight (status error, timeout, compiler failed): its status and message,
+  // which the JUnit view holds as a failure; "" when it ran ok or was skipped.
+  std::string failed;
   // Tonight's repetitions disagreed past results::k_unstable_ratio (Estimate::unstable): its value
   // says nothing the gate could act on, so the case is unknown.
   bool unstable = false;
@@ -89,6 +92,9 @@ struct GateInput {
   // Tonight's memory against the newest night of the history that probed it on the same LibTorch
   // and input seed (results::judge_memory; judge_night makes it): exact, no window.
   results::MemoryChange memory;
+  // Nights of the case held out of `history` (history::Exclusion: the gate judged them slower, or
+  // a user excluded them), said beside the verdict.
+  std::size_t held_out = 0;
 };
 
 struct GateCase {
@@ -121,8 +127,13 @@ struct GateCase {
   // Tonight called another way than nights of its history, which were left out
   // (GateInput::left_out), and too little history is left: `unknown` for that reason.
   bool called_otherwise = false;
-  std::string verdict;          // "slower", "faster", "same" or "unknown"
+  // "slower" or "faster" (a confirmed candidate), "same" (tested, no candidate, and the case can
+  // see a change past its floor) or "unknown": too little history, unstable, blind (its MDE is
+  // past blind_above: `same` would claim more than it can see), or a candidate nothing confirmed.
+  std::string verdict;
   std::string reason;           // why: candidate, confirmed, not confirmed, too little history...
+  std::size_t held_out = 0;     // GateInput::held_out
+  std::string failed;           // GateInput::failed
   results::MemoryChange memory; // GateInput::memory
   std::string accepted;         // GateInput::accepted
   double floor = 0;             // the effect floor it was judged with (GateInput::effect_floor)
@@ -151,8 +162,9 @@ struct GateResult {
 // left.
 double robust_log_sd(const std::vector<double>& values);
 
-// Judges every input against its own history: candidates, with verdict "same" and reason
-// "candidate: slower|faster, to confirm" until confirm() decides them.
+// Judges every input against its own history: candidates, with verdict "unknown" and reason
+// "candidate: slower x1.234, not confirmed" until confirm() decides them; a blind case is
+// "unknown", saying the change it could have seen.
 GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& options);
 
 // The second look: `values[i]` is the second value of the case `ids[i]` tonight (the same
@@ -183,10 +195,15 @@ void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
                 const std::vector<std::vector<double>>& again);
 
 Json to_json(const GateResult& result);
+// The cases a gate report (to_json) judged `slower`, with the move it confirmed ("x1.234"): what
+// `history add --gate` holds out of the baselines. Throws ResultsError naming `where` when
+// `report` is no gate report.
+std::vector<std::pair<std::string, std::string>> slower_cases(const Json& report,
+                                                              const std::string& where);
 void write_gate_markdown(const GateResult& result, std::ostream& out);
 void write_gate_csv(const GateResult& result, std::ostream& out);
-// JUnit XML (core/junit.hpp): `slower` and `more memory` fail, an `unknown` time is skipped, the
-// others pass.
+// JUnit XML (core/junit.hpp): `slower`, `more memory` and a case that failed tonight fail, an
+// `unknown` time is skipped, the others pass.
 void write_gate_junit(const GateResult& result, std::ostream& out);
 
 } // namespace opbench::gate

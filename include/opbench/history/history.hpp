@@ -55,6 +55,8 @@ struct Point {
   // What on_accepted_level() multiplied `time` by to move it onto a later accepted level; 1: as
   // measured.
   double moved = 1.0;
+  // Why the point is held out of every baseline (Exclusion::reason); "" when it is not.
+  std::string excluded;
 };
 
 // An intended change of one case's level, recorded by `opbench history accept`: from run `run_id`
@@ -69,6 +71,28 @@ struct Accept {
   std::string date;   // when it was accepted (UTC, ISO 8601)
   std::string undone; // when it was undone; "" while it holds
 };
+
+// A night, or one case's value in it, held out of every baseline the gate makes: by the gate
+// (scripts/nightly.sh adds each night with its report, and a case the gate judged slower is held
+// out until the change is accepted or fixed: after a fix the gate judges against the nights
+// before the regression, as well as before it) or by a user (`history exclude`: a night on a
+// noisy machine, a broken build). A record, never a deletion: `history include` stamps it undone,
+// and accepting a case's change (`history accept`) includes the gate's exclusions of that case
+// from the accepted run on (they are the new level).
+struct Exclusion {
+  std::int64_t id = 0;
+  std::int64_t run_id = 0;
+  std::string run_date;
+  std::string case_id; // "": the whole night
+  std::string reason;
+  std::string by;     // "gate" or "user"
+  std::string date;   // when it was held out (UTC, ISO 8601)
+  std::string undone; // when it was included again; "" while it holds
+};
+
+// `text` as a reason a history keeps (accept, exclude): trimmed; throws UsageError naming `what`
+// when it is empty or holds a control character (a reason is shown in tables and reports).
+std::string checked_reason(const std::string& text, const std::string& what);
 
 // The series with the values before each accepted level moved onto it, so that the gate judges
 // the nights after an intended step against the new level at once, with a full window, instead of
@@ -142,8 +166,9 @@ public:
   std::vector<std::string> case_ids() const;
 
   // Records that `case_id`'s level from run `run_id` on is intended (`run_id` -1: the case's
-  // newest run); returns the accept's id. `date` is now (UTC). Throws UsageError when the case has
-  // no value in that run (or none at all) or `reason` is empty.
+  // newest run), and includes again the gate's exclusions of the case from that run on; returns
+  // the accept's id. `date` is now (UTC). Throws UsageError when the case has no value in that
+  // run (or none at all), `run_id` is no run's id, or `reason` is not one (checked_reason).
   std::int64_t accept(const std::string& case_id, std::int64_t run_id, const std::string& reason,
                       const std::string& date);
   // Undoes accept `id` (stamps it undone at `date`); throws UsageError when there is no such
@@ -151,6 +176,19 @@ public:
   void undo_accept(std::int64_t id, const std::string& date);
   // Every accept (held or undone), oldest first; with `case_id`, that case's only.
   std::vector<Accept> accepts(const std::string& case_id = "") const;
+
+  // Holds run `run_id` (the whole night, `case_id` ""), or case `case_id`'s value in it, out of
+  // every baseline; `by` "gate" or "user"; returns the exclusion's id. Throws UsageError when the
+  // run (or the case's value in it) is not in the history or the reason is not one
+  // (checked_reason); holding out what is held out already returns that exclusion's id.
+  std::int64_t exclude(std::int64_t run_id, const std::string& case_id, const std::string& reason,
+                       const std::string& by, const std::string& date);
+  // Includes exclusion `id` again (stamps it undone at `date`); throws UsageError when there is no
+  // such exclusion or it was undone before.
+  void include(std::int64_t id, const std::string& date);
+  // Every exclusion (held or undone), oldest first; with `case_id`, those that hold out that
+  // case's values (its own and whole nights).
+  std::vector<Exclusion> exclusions(const std::string& case_id = "") const;
 
   // Keeps the newest `keep` runs and deletes the others; returns how many were deleted.
   std::size_t prune(std::size_t keep);

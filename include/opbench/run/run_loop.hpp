@@ -52,6 +52,10 @@ struct LoopOptions {
   // child of --processes, whose parent decides on the whole run's readings.
   bool set_aside_here = true;
   std::string estimator;
+  // Where this process's repetitions lie among the run's (a child of --processes measures a share
+  // of them): a repetition that fails is named "repetition K of N" among the run's.
+  int first_placement = 0;
+  int run_repetitions = 0;
   // Per case (by index; shorter: none), the repetitions a process that died kept already
   // (processes.hpp's Resume): not measured again, and the case is done without them.
   std::vector<std::set<int>> done;

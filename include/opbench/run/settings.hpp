@@ -50,6 +50,7 @@ struct RunSettings {
 
   // A process started by a run (child_runs.hpp) to measure part of it:
   int placement = 0;         // placement index of its first repetition
+  int run_repetitions = 0;   // the whole run's repetitions of a case (0: `repetitions`)
   std::string process_label; // "K/P" in a child of --processes: its progress lines say so
   // Where it says what it holds (exec/holding.hpp); set in every measuring process a run starts,
   // "" in the run the user started, which then supervises the processes that measure.

@@ -25,8 +25,8 @@ TEST(Gate, ACandidateIsConfirmedOnlyByASecondMeasurement) {
   ASSERT_EQ(r.cases.size(), 1u);
   const GateCase& c = r.cases[0];
   EXPECT_TRUE(c.candidate);
-  EXPECT_EQ(c.verdict, "same"); // not an alert until confirmed
-  EXPECT_EQ(c.reason, "candidate: slower, to confirm");
+  EXPECT_EQ(c.verdict, "unknown"); // not an alert until confirmed, nor `same`
+  EXPECT_EQ(c.reason, "candidate: slower x1.122, not confirmed");
   EXPECT_NEAR(c.ratio, 1.12, 0.03);
   EXPECT_FALSE(r.regressed());
   GateResult confirmed = r;
@@ -88,8 +88,8 @@ TEST(Gate, AbConfirmationAgainstThePreviousBuild) {
   EXPECT_EQ(r.cases[1].verdict, "same");
   EXPECT_EQ(r.cases[1].reason, "not confirmed A/B against the previous build");
   EXPECT_EQ(r.cases[2].verdict, "unknown");
-  EXPECT_EQ(r.cases[2].reason, "candidate, A/B has too few processes to decide: 2 against 2, whose "
-                               "rank test cannot reach p < 0.05");
+  EXPECT_EQ(r.cases[2].reason, "candidate: slower x1.144, not confirmed: A/B has too few processes "
+                               "to decide: 2 against 2, whose rank test cannot reach p < 0.05");
   EXPECT_EQ(r.cases[3].verdict, "same"); // no candidate: nothing to confirm
   EXPECT_TRUE(r.cases[3].reason.empty());
   // A/B that moves the other way than the candidate confirms nothing.
@@ -142,7 +142,7 @@ TEST(Gate, ASecondLookJudgesBothValuesOfTheNight) {
   // twice: both values together, sqrt(102 x 104.5) us over the baseline; p of the mean of two logs
   // against the nights: t = log(ratio) / (s sqrt(1/2 + 1/n)).
   EXPECT_TRUE(r.cases[0].candidate);
-  EXPECT_EQ(r.cases[0].reason, "candidate: slower, to confirm");
+  EXPECT_EQ(r.cases[0].reason, "candidate: slower x1.038, not confirmed");
   EXPECT_NEAR(r.cases[0].look_ratio, std::sqrt(102e-6 * 104.5e-6) / base, 1e-12);
   EXPECT_DOUBLE_EQ(r.cases[0].second, 104.5e-6);
   const double t = std::log(r.cases[0].look_ratio) / (r.cases[0].noise * std::sqrt(0.5 + 1.0 / 20));
@@ -157,12 +157,12 @@ TEST(Gate, ASecondLookJudgesBothValuesOfTheNight) {
   EXPECT_TRUE(std::isnan(r.cases[2].look_ratio));
   // unseen asked, had no second value: tonight's value alone decides, and the reason says so.
   EXPECT_TRUE(r.cases[3].candidate);
-  EXPECT_EQ(r.cases[3].reason,
-            "candidate: slower, to confirm (no second look: judged on tonight's value alone)");
+  EXPECT_EQ(r.cases[3].reason, "candidate: slower x1.050, not confirmed (no second look: judged on "
+                               "tonight's value alone)");
   // faster: -3.0% alone (p 0.0023, just over the level), -3.3% together: a faster candidate.
   ASSERT_GT(first_faster_p, o.alpha);
   EXPECT_TRUE(r.cases[4].candidate);
-  EXPECT_EQ(r.cases[4].reason, "candidate: faster, to confirm");
+  EXPECT_EQ(r.cases[4].reason, "candidate: faster x0.968, not confirmed");
   EXPECT_EQ(r.candidates(), 3u);
   // The confirmation goes by the move the candidate was judged on.
   confirm(r, {"twice", "faster"}, {104e-6, 96.2e-6});
@@ -235,6 +235,9 @@ TEST(Gate, NoiseMdeAndBlindness) {
   GateResult noisy = judge({{"n", nights(20, 0.05, random), 100e-6}}, {});
   EXPECT_TRUE(noisy.cases[0].blind);
   EXPECT_GT(noisy.cases[0].mde, 0.10);
+  // ... and a blind case is never `same`: it says what it could have seen.
+  EXPECT_EQ(noisy.cases[0].verdict, "unknown");
+  EXPECT_EQ(noisy.cases[0].reason.rfind("blind: a change under ", 0), 0u) << noisy.cases[0].reason;
   // MDE = exp((t(1 - alpha/2, n-1) + t(power, n-1)) s sqrt(1 + 1/n)) - 1 for s = 1%, n = 20:
   // t(0.999, 19) = 3.5794, t(0.8, 19) = 0.8610.
   GateOptions o;
@@ -250,9 +253,12 @@ TEST(Gate, NoiseMdeAndBlindness) {
   o.noise_floor = 0.025;
   GateResult wide = judge({{"w", std::vector<double>(20, 100e-6), 100e-6}}, o);
   EXPECT_TRUE(wide.cases[0].blind);
+  EXPECT_EQ(wide.cases[0].verdict, "unknown");
+  EXPECT_EQ(wide.cases[0].reason, "blind: a change under 12% goes unseen (MDE)");
   second_look(wide, {}, {});
   EXPECT_NEAR(wide.cases[0].mde, std::exp(3.3707 * 0.025) - 1, 5e-4);
   EXPECT_FALSE(wide.cases[0].blind);
+  EXPECT_EQ(wide.cases[0].verdict, "same"); // it sees 8.8% now
 }
 
 // After a real step, the gate judges against the new level, not a window of two levels.

@@ -235,6 +235,57 @@ TEST(History, AnAcceptMovesTheNightsBeforeItOntoItsLevelAndIsUndoneWithoutLoss) 
   EXPECT_EQ(db.accepts("add").back().run_id, runs[4].id);
 }
 
+TEST(History, ANightHeldOutStaysInTheHistoryMarkedAndAnAcceptTakesItBack) {
+  testing::TempDir dir;
+  History db(dir.file("h.sqlite"));
+  std::vector<std::int64_t> runs;
+  for (int d = 1; d <= 4; ++d) {
+    runs.push_back(
+        db.add(night("2026-11-0" + std::to_string(d) + "T00:00:00Z", d >= 3 ? 2e-6 : 1e-6), "n", "")
+            .first);
+  }
+  // The gate held out add's slow nights; a user held out the whole first night.
+  const auto gate3 = db.exclude(runs[2], "add", "judged slower", "gate", "2026-11-03T01:00:00Z");
+  db.exclude(runs[3], "add", "judged slower", "gate", "2026-11-04T01:00:00Z");
+  const auto user = db.exclude(runs[0], "", "a noisy machine", "user", "2026-11-05T00:00:00Z");
+  EXPECT_EQ(db.exclude(runs[2], "add", "again", "gate", "x"), gate3); // held out once
+  auto add = db.series("add");
+  ASSERT_EQ(add.size(), 4u); // kept, marked
+  EXPECT_EQ(add[0].excluded, "a noisy machine");
+  EXPECT_EQ(add[1].excluded, "");
+  EXPECT_EQ(add[2].excluded, "judged slower");
+  EXPECT_EQ(db.series("mm")[2].excluded, ""); // another case's value of that night is not
+  EXPECT_EQ(db.series("mm")[0].excluded, "a noisy machine");
+  EXPECT_EQ(db.exclusions("add").size(), 3u);
+  EXPECT_EQ(db.exclusions("mm").size(), 1u); // the whole night
+  // Accepting add's step from night 3 takes the gate's exclusions of it back (they are its new
+  // level), not the user's.
+  db.accept("add", runs[2], "intended", "2026-11-06T00:00:00Z");
+  add = db.series("add");
+  EXPECT_EQ(add[2].excluded, "");
+  EXPECT_EQ(add[3].excluded, "");
+  EXPECT_EQ(add[0].excluded, "a noisy machine");
+  db.include(user, "2026-11-07T00:00:00Z");
+  EXPECT_EQ(db.series("add")[0].excluded, "");
+  EXPECT_THROW(db.include(user, "again"), UsageError);
+  EXPECT_THROW(db.include(999, "x"), UsageError);
+  EXPECT_THROW(db.exclude(999, "", "no such run", "user", "x"), UsageError);
+  EXPECT_THROW(db.exclude(runs[0], "nope", "no such case", "user", "x"), UsageError);
+}
+
+TEST(History, AReasonIsOneLineOfText) {
+  EXPECT_EQ(checked_reason("  fixed in abc123 ", "x"), "fixed in abc123");
+  EXPECT_THROW(checked_reason("   ", "x"), UsageError);
+  EXPECT_THROW(checked_reason("two\nlines", "x"), UsageError);
+  EXPECT_THROW(checked_reason("an \x1b[31m escape", "x"), UsageError);
+  testing::TempDir dir;
+  History db(dir.file("h.sqlite"));
+  db.add(night("2026-11-01T00:00:00Z", 1e-6), "n", "");
+  EXPECT_THROW(db.accept("add", -1, " ", "d"), UsageError);
+  EXPECT_THROW(db.accept("add", 0, "why", "d"), UsageError);
+  EXPECT_THROW(db.accept("add", -5, "why", "d"), UsageError);
+}
+
 TEST(History, ProcessesOpeningAnOlderHistoryAtOnceUpgradeItOnce) {
   // Shards of one night may add their results to one history at the same moment: each opens it,
   // and only one may upgrade it (the others must see it upgraded, not add the column again).
@@ -379,7 +430,7 @@ TEST(History, AHistoryOfANewerOpbenchIsSaidToBeOne) {
     FAIL() << "opened a version-9 history";
   } catch (const ResultsError& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find("newer opbench (schema version 9; this one reads up to 5)"),
+    EXPECT_NE(message.find("newer opbench (schema version 9; this one reads up to 6)"),
               std::string::npos)
         << message;
     EXPECT_EQ(message.find("not an opbench history"), std::string::npos) << message;

@@ -156,12 +156,14 @@ TEST(RunLoop, AFailedRepetitionEndsItsCaseAndNotTheOthers) {
   };
   LoopOptions options = quick(4);
   options.interleave = false;
+  options.first_placement = 2; // the second process's share of a run of 6 repetitions
+  options.run_repetitions = 6;
   fake.run(options);
   EXPECT_EQ(fake.measured.size(), 9u); // case1 stopped after its first repetition
   ASSERT_EQ(fake.finished.size(), 3u);
   EXPECT_EQ(fake.finished[1].c.case_id, "case1");
   EXPECT_EQ(fake.finished[1].status, results::Status::error);
-  EXPECT_EQ(fake.finished[1].message, "it broke");
+  EXPECT_EQ(fake.finished[1].message, "repetition 3 of 6: it broke"); // among the run's
   EXPECT_EQ(fake.finished[0].status, results::Status::ok);
   EXPECT_EQ(fake.finished[2].status, results::Status::ok);
 }
