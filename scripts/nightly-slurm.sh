@@ -114,7 +114,20 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
   esac
 done
 [ "${1:-}" = -- ] && shift
-[[ "$shards" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --shards '$shards' is not a positive whole number" >&2; exit 2; }
+# Slurm's own limit (MaxArraySize) is usually 1001 and at most 4000001; past 10000 shards a night
+# of the default suite would be a case or less a shard.
+max_shards=10000
+[[ "$shards" =~ ^[1-9][0-9]{0,5}$ ]] && [ "$shards" -le "$max_shards" ] ||
+  { echo "$0: --shards '$shards' is not a whole number from 1 to $max_shards" >&2; exit 2; }
+# Each shard is given its own --shard and --output: the night's run arguments may not name them
+# (every shard would fail hours later, after its wait in the queue).
+for arg in "$@"; do
+  case "$arg" in
+  --shard | --shard=* | --output | --output=* | -o | -o?*)
+    echo "$0: the run arguments hold '$arg': each shard gets its own --shard and --output; leave them out" >&2
+    exit 2 ;;
+  esac
+done
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
 export OPBENCH_REPO="$here"
@@ -128,18 +141,42 @@ night="$nightly_dir/night-$stamp"
 n=1
 while [ -e "$night" ]; do night="$nightly_dir/night-$stamp-$n"; n=$((n + 1)); done
 mkdir -p "$night" || exit 2
+# A night whose jobs were not both accepted leaves no folder and no job behind.
+abandon() { # why [array job to cancel]
+  [ -n "${2:-}" ] && scancel "$2" 2>/dev/null
+  rm -rf "$night"
+  echo "$0: $1; nothing was submitted" >&2
+  exit 2
+}
 
 array="$(sbatch --parsable --array=0-$((shards - 1)) --requeue --job-name=opbench-shard \
   --output="$night/slurm-shard-%a.out" --export=ALL "${sbatch_args[@]}" \
-  "$here/scripts/nightly-slurm.sh" shard "$night" "$shards" -- "$@")" || exit 2
+  "$here/scripts/nightly-slurm.sh" shard "$night" "$shards" -- "$@")" ||
+  abandon "sbatch refused the shards' job array (above)"
 array="${array%%;*}"
+[[ "$array" =~ ^[0-9]+$ ]] || abandon "sbatch gave no job id for the shards ('$array')" "$array"
 wait_flag=()
 [ "$wait" = 1 ] && wait_flag=(--wait)
 echo "nightly-slurm: night $night: $shards shard(s) in job array $array" >&2
-finish_job="$(sbatch --parsable "${wait_flag[@]}" --dependency="afterany:$array" \
-  --kill-on-invalid-dep=no --job-name=opbench-night --output="$night/slurm-finish.out" \
-  --export=ALL "${sbatch_args[@]}" "$here/scripts/nightly-slurm.sh" finish "$night" "$shards" -- "$@")"
-code=$?
+if [ "$wait" = 1 ]; then
+  # (sbatch --wait returns when the job ends: the finishing job's id is read from the folder)
+  sbatch --parsable "${wait_flag[@]}" --dependency="afterany:$array" \
+    --kill-on-invalid-dep=no --job-name=opbench-night --output="$night/slurm-finish.out" \
+    --export=ALL "${sbatch_args[@]}" "$here/scripts/nightly-slurm.sh" finish "$night" "$shards" -- "$@" >"$night/finish-job"
+  code=$?
+  finish_job="$(cat "$night/finish-job" 2>/dev/null)"
+  if [ -z "${finish_job%%;*}" ] && [ ! -f "$night/outcome" ]; then
+    abandon "sbatch refused the finishing job (above); the shards' job array $array was cancelled" "$array"
+  fi
+else
+  finish_job="$(sbatch --parsable --dependency="afterany:$array" \
+    --kill-on-invalid-dep=no --job-name=opbench-night --output="$night/slurm-finish.out" \
+    --export=ALL "${sbatch_args[@]}" "$here/scripts/nightly-slurm.sh" finish "$night" "$shards" -- "$@")"
+  code=$?
+  if [ "$code" -ne 0 ] || ! [[ "${finish_job%%;*}" =~ ^[0-9]+$ ]]; then
+    abandon "sbatch refused the finishing job (above); the shards' job array $array was cancelled" "$array"
+  fi
+fi
 echo "nightly-slurm: merging, gating and adding to the history in job ${finish_job%%;*} (after $array)" >&2
 echo "$night"
 if [ "$wait" = 1 ]; then

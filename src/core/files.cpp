@@ -159,9 +159,21 @@ std::string os_error(const std::string& path, const std::string& what, int error
 }
 
 std::string read_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO named as a file must not hold the open up; it is refused below.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     throw Error(os_error(path, "cannot open", errno));
+  struct stat info {};
+  if (::fstat(fd, &info) == 0 && !S_ISREG(info.st_mode) && !S_ISDIR(info.st_mode)) {
+    ::close(fd);
+    throw Error(path + ": not a regular file (" +
+                (S_ISFIFO(info.st_mode)  ? "a FIFO"
+                 : S_ISCHR(info.st_mode) ? "a character device"
+                 : S_ISBLK(info.st_mode) ? "a block device"
+                                         : "a socket") +
+                "): opbench reads its inputs from files");
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   std::string text;
   char buffer[1 << 16];
   for (;;) {
@@ -176,6 +188,11 @@ std::string read_file(const std::string& path) {
     if (n == 0)
       break;
     text.append(buffer, static_cast<std::size_t>(n));
+    if (text.size() > k_max_read_bytes) {
+      ::close(fd);
+      throw Error(path + ": over " + std::to_string(k_max_read_bytes >> 20) +
+                  " MiB, more than any input of opbench's holds: not read");
+    }
   }
   ::close(fd);
   return text;

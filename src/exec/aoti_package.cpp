@@ -1,6 +1,8 @@
 // AOTInductor packages of a case's trace for the inductor stage (aoti_package.hpp).
 #include "aoti_package.hpp"
 
+#include <signal.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <torch/csrc/jit/api/function_impl.h>
 #include <torch/csrc/jit/api/module.h>
@@ -8,6 +10,7 @@
 #include <torch/version.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +25,7 @@
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
+#include "opbench/core/log.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/holding.hpp"
 #include "workload.hpp"
@@ -130,6 +134,34 @@ ScriptRun run_script(const std::string& arguments, const std::string& errors) {
   return ran;
 }
 
+// "12.3 MiB free" on the file system of `dir`.
+std::string free_space(const std::string& dir) {
+  struct statvfs fs {};
+  if (::statvfs(dir.c_str(), &fs) != 0)
+    return "free space unknown";
+  const double bytes = static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
+  char text[64];
+  std::snprintf(text, sizeof text, "%.1f MiB free", bytes / (1 << 20));
+  return text;
+}
+
+// Removes what processes that died while they compiled left in `dir`: their own files are named
+// `<hash>.<pid>.<...>`, and a pid no process has any more left them.
+void remove_orphans(const std::string& dir) {
+  for (const std::string& file : core::list_directory(dir)) {
+    const std::string name = core::filename(file);
+    const auto first = name.find('.');
+    const auto second = first == std::string::npos ? first : name.find('.', first + 1);
+    if (second == std::string::npos)
+      continue;
+    const std::string pid = name.substr(first + 1, second - first - 1);
+    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    if (::kill(std::stoi(pid), 0) != 0 && errno == ESRCH)
+      std::remove(file.c_str());
+  }
+}
+
 } // namespace
 
 // The package of `graph` on `inputs`: from the cache, else compiled into it (SkipCase when the
@@ -143,12 +175,17 @@ AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
   // Beside the package: what it was compiled from and how long that took.
   const std::string package = base + ".pt2";
   if (core::path_exists(package)) {
-    // (what its sidecar does not say is not known: every other size of it is probed)
-    const Json made = read_sidecar(package);
-    AotiPackage cached{package, made.value("compiled_for", std::string()), std::nullopt, true};
-    if (made.contains("compile_time") && made["compile_time"].is_number())
-      cached.compile_time = made["compile_time"].get<double>();
-    return cached;
+    if (verified(package)) {
+      // (what its sidecar does not say is not known: every other size of it is probed)
+      const Json made = read_sidecar(package);
+      return {package, made.value("compiled_for", std::string()),
+              sidecar_seconds(made, "compile_time"), true};
+    }
+    // Cut short, corrupted, swapped for another or made before digests: loading it could end
+    // this process, so it is compiled again.
+    core::log_warn(package + ": the cached package is not the one compiled (its digest or size "
+                             "differs from its sidecar's): compiled again");
+    discard(package);
   }
   // This process's own files (another may compile the same package at the same time); the
   // package is renamed into place whole. The compiler wants the .pt2 ending.
@@ -156,8 +193,16 @@ AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
   const std::string trace_path = own + ".trace.pt", inputs_path = own + ".inputs.pt",
                     errors = own + ".err";
   const std::string partial = own + ".pt2";
-  save_trace(graph, trace_path);
-  save_inputs(inputs, inputs_path);
+  remove_orphans(dir);
+  try {
+    save_trace(graph, trace_path);
+    save_inputs(inputs, inputs_path);
+  } catch (const std::exception& e) {
+    for (const std::string& made : {trace_path, inputs_path})
+      std::remove(made.c_str());
+    throw Error(dir + ": cannot write the compiler's inputs (" + free_space(dir) +
+                "): " + core::first_line(e.what()));
+  }
   const auto start = std::chrono::steady_clock::now();
   const ScriptRun ran = run_script(shell_quoted(trace_path) + " " + shell_quoted(inputs_path) +
                                        " " + shell_quoted(partial) + (dynamic ? " --dynamic" : ""),
@@ -171,8 +216,8 @@ AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
   }
   // Another process may have compiled the same package meanwhile: the first one published stays,
   // and what it was compiled for is its sidecar's word, not this process's.
-  const bool mine = publish(
-      partial, package, Json{{"compile_time", took}, {"compiled_for", c.case_id}}.dump() + "\n");
+  const bool mine =
+      publish(partial, package, Json{{"compile_time", took}, {"compiled_for", c.case_id}});
   for (const std::string& made : {trace_path, inputs_path, errors})
     std::remove(made.c_str());
   if (mine)

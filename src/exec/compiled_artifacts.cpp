@@ -6,6 +6,7 @@
 #include <torch/version.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -14,6 +15,7 @@
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
+#include "opbench/core/log.hpp"
 #include "opbench/core/strings.hpp"
 
 namespace opbench::exec {
@@ -57,18 +59,74 @@ std::string artifact_key(const results::Case& c, torch::jit::Graph& graph,
   return key;
 }
 
-bool publish(const std::string& own, const std::string& path, const std::string& about) {
+namespace {
+
+// "fnv1a64:<16 hex digits>" of the file's bytes.
+std::string digest_of(const std::string& text) {
+  return "fnv1a64:" + hex_hash(text);
+}
+
+} // namespace
+
+bool publish(const std::string& own, const std::string& path, Json about) {
+  try {
+    const std::string bytes = core::read_file(own);
+    about["digest"] = digest_of(bytes);
+    about["bytes"] = bytes.size();
+  } catch (const std::exception&) {
+    // unread: published without a digest, so never loaded from the cache (verified)
+  }
   // link() makes the name only where none is (rename would replace another's file).
   const bool mine = ::link(own.c_str(), path.c_str()) == 0;
   std::remove(own.c_str());
   if (mine) {
     try {
-      core::write_atomically(path + ".json", about);
+      core::write_atomically(path + ".json", about.dump() + "\n");
     } catch (const std::exception&) {
       // a read-only place: readers know nothing of the file, as of one made before sidecars
     }
   }
   return mine;
+}
+
+bool verified(const std::string& path) {
+  static std::map<std::string, std::pair<std::int64_t, bool>> known; // path -> (mtime, verdict)
+  static std::mutex guard;
+  const std::lock_guard<std::mutex> lock(guard);
+  const std::int64_t modified = core::modified_ns(path);
+  if (const auto it = known.find(path); it != known.end() && it->second.first == modified)
+    return it->second.second;
+  const Json about = read_sidecar(path);
+  bool ok = false;
+  try {
+    const std::string bytes = core::read_file(path);
+    ok = about.contains("digest") && about["digest"].is_string() &&
+         about["digest"].get<std::string>() == digest_of(bytes) &&
+         about.value("bytes", Json()) == Json(bytes.size());
+  } catch (const std::exception&) {
+    ok = false;
+  }
+  known[path] = {modified, ok};
+  return ok;
+}
+
+void discard(const std::string& path) {
+  std::remove(path.c_str());
+  std::remove((path + ".json").c_str());
+  const std::string probes = core::filename(path) + ".probe-";
+  for (const std::string& file : core::list_directory(core::parent_path(path))) {
+    if (core::starts_with(core::filename(file), probes))
+      std::remove(file.c_str());
+  }
+}
+
+std::optional<double> sidecar_seconds(const Json& about, const char* key) {
+  if (!about.contains(key) || !about[key].is_number())
+    return std::nullopt;
+  const double seconds = about[key].get<double>();
+  if (!std::isfinite(seconds) || seconds < 0 || seconds > 86400)
+    return std::nullopt;
+  return seconds;
 }
 
 Json read_sidecar(const std::string& path) {
@@ -107,7 +165,7 @@ static std::shared_ptr<torch::jit::GraphFunction> function_of(const std::string&
 static SharedScript read_about(const std::string& path, SharedScript shared) {
   const Json about = read_sidecar(path);
   shared.traced_from = about.value("traced_from", std::string());
-  shared.traced_in = about.value("traced_in", shared.traced_in);
+  shared.traced_in = sidecar_seconds(about, "traced_in").value_or(shared.traced_in);
   return shared;
 }
 
@@ -122,18 +180,27 @@ SharedScript shared_script(const results::Case& c, torch::jit::Graph& graph,
     return it->second;
   core::create_directories(dir);
   SharedScript shared{nullptr, c.case_id, traced_in};
-  if (core::path_exists(path)) {
+  // A cached trace that is not the one saved (cut short, corrupted, from before digests) is
+  // traced again; so is one that does not load.
+  if (core::path_exists(path) && verified(path)) {
     shared = read_about(path, shared);
-  } else {
-    // Another process may save the same trace at the same time: each saves its own file, and
-    // the first one published stays.
-    const std::string own = path + "." + std::to_string(::getpid()) + ".pt";
-    save_trace(graph, own);
-    if (!publish(own, path,
-                 Json{{"traced_from", c.case_id}, {"traced_in", traced_in}}.dump() + "\n")) {
-      shared = read_about(path, shared);
+    try {
+      shared.function = function_of(path);
+      return made[path] = shared;
+    } catch (const std::exception& e) {
+      core::log_warn(path + ": the cached trace does not load (" + core::first_line(e.what()) +
+                     "): traced again");
     }
   }
+  if (core::path_exists(path))
+    discard(path);
+  // Another process may save the same trace at the same time: each saves its own file, and
+  // the first one published stays.
+  shared = SharedScript{nullptr, c.case_id, traced_in};
+  const std::string own = path + "." + std::to_string(::getpid()) + ".pt";
+  save_trace(graph, own);
+  if (!publish(own, path, Json{{"traced_from", c.case_id}, {"traced_in", traced_in}}))
+    shared = read_about(path, shared);
   shared.function = function_of(path);
   return made[path] = shared;
 }

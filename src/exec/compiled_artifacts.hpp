@@ -8,6 +8,7 @@
 #include <torch/csrc/jit/ir/ir.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,15 +33,30 @@ std::string artifact_key(const results::Case& c, torch::jit::Graph& graph,
 
 // Puts `own`, a finished file this process made, at `path`, unless another process has put its
 // own there first (several may make the same artifact at once; the first stays, so the file and
-// what its sidecar says of it come from one process). Then writes `about` to `path` + ".json"
-// (when this one's is the file; a reader that finds the file before its sidecar knows nothing of
-// it). `own` is gone afterwards. True when this process's file is the one at `path`.
-bool publish(const std::string& own, const std::string& path, const std::string& about);
+// what its sidecar says of it come from one process). Then writes `about`, with the file's digest
+// and size added (`digest`, `bytes`), to `path` + ".json" (when this one's is the file; a reader
+// that finds the file before its sidecar knows nothing of it). `own` is gone afterwards. True when
+// this process's file is the one at `path`.
+bool publish(const std::string& own, const std::string& path, Json about);
 
 // What the sidecar publish() wrote beside the file at `path` says of it; an empty object where
 // there is none (not written yet, or the file was made before sidecars) or it cannot be read
 // (written by half): nothing is known of the file.
 Json read_sidecar(const std::string& path);
+
+// Whether the file at `path` is the one its sidecar describes: its size and digest (FNV-1a 64 of
+// its bytes) as published. A cached artifact that is not (cut short, corrupted, swapped for
+// another, or made before digests, 2026-11-28) is never loaded: loading a corrupted compiled
+// package can end the process. Checked once per process and file.
+bool verified(const std::string& path);
+
+// Removes the artifact at `path`, its sidecar and what was learnt of it (its probes), so it is
+// made again.
+void discard(const std::string& path);
+
+// A number a sidecar keeps ("compile_time", "traced_in"), when it is one a process could have
+// written: finite and from 0 to a day [s]; none otherwise (a file from elsewhere is not trusted).
+std::optional<double> sidecar_seconds(const Json& about, const char* key);
 
 // Saves `graph` as a TorchScript module (forward = the graph, an unused `self` first), which
 // torch.jit.load reads.

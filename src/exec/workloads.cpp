@@ -462,6 +462,31 @@ std::function<void(results::OutputCheck&)> check_after(const results::Case& c,
   };
 }
 
+// A loaded library's operator returns what its schema says it does: a defined tensor for each
+// `Tensor` it returns (a kernel that returns at::Tensor() would be timed as if it computed
+// something). One call on the case's inputs, which are then put back. Throws Error saying which
+// return.
+void check_returns(const results::Case& c, PreparedCall& call) {
+  if (c.library.empty())
+    return;
+  const Restore put_back = restore_of(call); // what the call writes, as made
+  std::vector<c10::IValue> stack(call.args.begin(), call.args.end());
+  hold_phase(Phase::check);
+  call.handle.callBoxed(stack);
+  hold_phase(Phase::inputs);
+  const auto& returns = call.handle.schema().returns();
+  for (std::size_t i = 0; i < returns.size() && i < stack.size(); ++i) {
+    if (returns[i].type()->kind() != c10::TypeKind::TensorType)
+      continue;
+    if (!stack[i].isTensor() || !stack[i].toTensor().defined()) {
+      throw Error("its kernel returned an undefined tensor for return " + std::to_string(i) +
+                  " of " + call.handle.schema().name() +
+                  ", whose schema returns a Tensor there: nothing would be timed");
+    }
+  }
+  put_back();
+}
+
 // A variant group's implementation (checked against its baseline): a forward operator case.
 bool is_implementation(const results::Case& c) {
   return !c.variant.baseline_id.empty() && c.kind == results::Kind::op &&
@@ -491,6 +516,7 @@ Workload unchecked_workload(const results::Case& c, bool first) {
   if (c.direction == results::Direction::backward)
     return operator_backward(c);
   auto call = std::make_shared<PreparedCall>(prepare_call(c, /*requires_grad=*/false));
+  check_returns(c, *call);
   Workload w = operator_workload(*call);
   if (is_implementation(c))
     w.check_after = check_after(c, call);

@@ -41,9 +41,8 @@ std::int64_t History::exclude(std::int64_t run_id, const std::string& case_id,
                                         : " has no value of case '" + case_id + "'") +
                        " (`opbench history show` lists the runs)");
     }
-    Statement held(m_db,
-                   "SELECT id FROM exclusions WHERE run_id = ? AND case_id = ? AND undone = ''",
-                   m_path);
+    Statement held(
+        m_db, "SELECT id FROM exclusions WHERE run_id = ? AND case_id = ? AND undone = ''", m_path);
     held.bind(1, run_id).bind(2, case_id);
     if (held.step()) {
       const std::int64_t id = held.integer(0);

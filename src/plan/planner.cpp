@@ -121,10 +121,14 @@ std::vector<std::int64_t> integers(const AxisSweep& axis, std::int64_t min,
       throw UsageError("bad --axis '" + text +
                        "': a geometric range needs a factor of at least 2 and a positive start");
     }
-    for (std::int64_t v = lo; v <= hi; v = geometric ? v * step : v + step) {
+    for (std::int64_t v = lo; v <= hi;) {
       values.push_back(v);
       if (values.size() > 10000)
         throw UsageError("bad --axis '" + text + "': over 10000 values");
+      // (no step past the largest integer)
+      if (geometric ? v > hi / step : v > hi - step)
+        break;
+      v = geometric ? v * step : v + step;
     }
   }
   return values;
@@ -374,6 +378,11 @@ std::vector<results::Case> make_plan(const catalog::Catalog& catalog, const Plan
                   c.variant = variant;
                   if (!in_shard(c.case_id, options.shard_index, options.shard_count))
                     continue;
+                  if (cases.size() >= k_max_planned_cases) {
+                    throw UsageError("the plan holds over " + std::to_string(k_max_planned_cases) +
+                                     " cases (--axis values x dtypes x devices x threads x stages "
+                                     "...): select fewer");
+                  }
                   auto [it, inserted] = origin_of.emplace(c.case_id, c.origin);
                   if (!inserted) {
                     throw ConfigError(c.origin + ": duplicate case " + c.case_id + " (same as " +

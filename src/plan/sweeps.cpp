@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
+#include <sstream>
+
+#include "opbench/core/error.hpp"
 
 #include "opbench/catalog/binder.hpp"
 #include "opbench/config/named_dims.hpp"
@@ -17,7 +21,14 @@ namespace {
 std::vector<catalog::CatalogCase> swept_dims(const catalog::Entry& entry,
                                              const std::vector<AxisSweep>& axes) {
   std::vector<catalog::CatalogCase> out;
+  std::set<std::string> planned; // the given arguments of `out`, dumped: one look-up a point
   for (const auto& base : entry.cases) {
+    std::vector<const AxisSweep*> its;
+    for (const auto& axis : axes) {
+      if (base.spec.dims.count(axis.name) > 0)
+        its.push_back(&axis);
+    }
+    check_sweep_size(entry, its);
     std::vector<std::map<std::string, std::int64_t>> points{base.spec.dims};
     for (const auto& axis : axes) {
       if (base.spec.dims.count(axis.name) == 0)
@@ -40,10 +51,8 @@ std::vector<catalog::CatalogCase> swept_dims(const catalog::Entry& entry,
                                      config::with_dims(base.spec.args, point, base.spec.location()),
                                      base.spec.location());
       }
-      if (std::none_of(out.begin(), out.end(),
-                       [&](const auto& u) { return u.bound.given == c.bound.given; })) {
+      if (planned.insert(c.bound.given.dump()).second)
         out.push_back(std::move(c));
-      }
     }
   }
   return out;
@@ -51,12 +60,42 @@ std::vector<catalog::CatalogCase> swept_dims(const catalog::Entry& entry,
 
 } // namespace
 
+void check_sweep_size(const catalog::Entry& entry, const std::vector<const AxisSweep*>& axes) {
+  double points = 1;
+  std::string product;
+  for (const AxisSweep* axis : axes) {
+    const auto it = std::find(entry.axes.begin(), entry.axes.end(), axis->name);
+    const auto* parameter = catalog::find_parameter(entry.parameters, axis->name);
+    const std::size_t values =
+        entry.kind == results::Kind::sample && it == entry.axes.end() && parameter != nullptr
+            ? parameter_values(*axis, *parameter, entry.name).size()
+            : axis_sizes(*axis).size();
+    points *= static_cast<double>(values);
+    product += (product.empty() ? "" : " x ") + axis->text + " (" + std::to_string(values) + ")";
+  }
+  if (points > static_cast<double>(k_max_planned_cases)) {
+    std::ostringstream said;
+    said.precision(0);
+    said << std::fixed << "--axis " << product << ": " << points << " points of each case of "
+         << entry.name << ", over the " << k_max_planned_cases
+         << " cases a plan may hold; sweep fewer values or fewer axes at once";
+    throw UsageError(said.str());
+  }
+}
+
 std::vector<catalog::CatalogCase> swept(const catalog::Entry& entry,
                                         const std::vector<AxisSweep>& axes) {
   if (axes.empty())
     return entry.cases;
   if (entry.kind != results::Kind::sample)
     return swept_dims(entry, axes);
+  std::vector<const AxisSweep*> its;
+  for (const auto& axis : axes) {
+    if (std::find(entry.axes.begin(), entry.axes.end(), axis.name) != entry.axes.end() ||
+        catalog::find_parameter(entry.parameters, axis.name) != nullptr)
+      its.push_back(&axis);
+  }
+  check_sweep_size(entry, its);
   std::vector<catalog::CatalogCase> out = entry.cases;
   for (const auto& axis : axes) {
     // How each value changes a case's given arguments: a size in place, or a parameter by name.
@@ -77,16 +116,15 @@ std::vector<catalog::CatalogCase> swept(const catalog::Entry& entry,
       continue;
     }
     std::vector<catalog::CatalogCase> next;
+    std::set<std::string> planned; // the given arguments of `next`, dumped
     for (const auto& base : out) {
       for (const auto& set : settings) {
         catalog::CatalogCase c = base;
         set(c.bound.given);
         c.bound.arguments = c.bound.given;
         c.spec.args = c.bound.given;
-        if (std::none_of(next.begin(), next.end(),
-                         [&](const auto& u) { return u.bound.given == c.bound.given; })) {
+        if (planned.insert(c.bound.given.dump()).second)
           next.push_back(std::move(c));
-        }
       }
     }
     out = std::move(next);

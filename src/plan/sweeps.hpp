@@ -16,4 +16,9 @@ namespace opbench::plan {
 std::vector<catalog::CatalogCase> swept(const catalog::Entry& entry,
                                         const std::vector<AxisSweep>& axes);
 
+// Throws UsageError naming the axes and their product when `axes` (those `entry` has) would make
+// more than k_max_planned_cases points of one of its cases: checked before anything is made, so a
+// sweep of 10^12 points costs nothing.
+void check_sweep_size(const catalog::Entry& entry, const std::vector<const AxisSweep*>& axes);
+
 } // namespace opbench::plan

@@ -64,7 +64,15 @@ void write_parts(Results parts, const Results& wholes, const char* whole_kind, s
 void write_traced(const results::CaseResult& whole, std::ostream& out) {
   TraceProfile profile;
   try {
-    profile = profile_of_trace(Json::parse(core::read_file(whole.trace)), whole.trace);
+    Json trace;
+    try {
+      // (the profiler's own JSON, read as it is: not held to opbench's rules for its inputs)
+      trace = Json::parse(core::read_file(whole.trace));
+    } catch (const Json::exception& e) {
+      throw Error(whole.trace + ": not JSON, a trace cut short? (" + core::first_line(e.what()) +
+                  ")");
+    }
+    profile = profile_of_trace(trace, whole.trace);
   } catch (const std::exception& e) {
     out << "\n**In the profiler**: its trace cannot be read (" << core::first_line(e.what())
         << ")\n";

@@ -7,6 +7,7 @@
 // Checked by the test `lint.no_std_filesystem` (tests/CMakeLists.txt) and, for every std::
 // symbol the tests import, by LibTorchSymbols.StdResolvesToLibstdcxx (tests/unit/core).
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -41,8 +42,12 @@ std::string absolute_path(const std::string& path);
 // returned unchanged.
 std::string relative_path(const std::string& path, const std::string& directory);
 
+// The most read_file reads: 4 GiB (a result file of the whole default suite is about 40 MiB).
+inline constexpr std::size_t k_max_read_bytes = std::size_t{4} << 30;
+
 // The whole of the regular file `path`; throws Error naming it and the OS's reason ("No such file
-// or directory", "Is a directory", "Permission denied").
+// or directory", "Is a directory", "Permission denied"), or that it is no regular file (a FIFO, a
+// device: /dev/zero would be read forever) or larger than k_max_read_bytes.
 std::string read_file(const std::string& path);
 
 // "PATH: WHAT (the OS's reason for errno)", e.g. "out.json: cannot write (No space left on

@@ -24,8 +24,9 @@ inline constexpr int k_json_max_depth = 128;
 
 // Parses JSON that came from outside opbench (a result file, a journal line, a config file or
 // cell, a history row, a peaks file). Returns nullopt when it is not JSON or nests deeper than
-// k_json_max_depth, with `error` (when given) saying which: "invalid JSON (...)" or "JSON nested
-// deeper than 128 levels"; the value is never built past that depth.
+// k_json_max_depth or holds one key twice in an object (a config's "dims": {"H": 1, "H": 2}, which
+// JSON would read as its last silently), with `error` (when given) saying which: "invalid JSON
+// (...)" or "JSON nested deeper than 128 levels"; the value is never built past that depth.
 std::optional<Json> parse_json(std::string_view text, std::string* error = nullptr);
 
 // `value` as a signed 64-bit integer when it is exactly one (an integer in range, or a float with

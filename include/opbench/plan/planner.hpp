@@ -1,6 +1,7 @@
 #pragma once
 // Turns the catalog and the run's filters and axes into immutable cases.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -56,6 +57,11 @@ bool in_shard(const std::string& case_id, int index, int count);
 
 // Parses `I/N` (0 <= I < N); throws UsageError otherwise.
 std::pair<int, int> parse_shard(const std::string& text);
+
+// The most cases one plan may hold: a sweep (--axis values multiplied over several axes, then by
+// the dtypes, devices, threads and stages) past it is a usage error naming it, found before the
+// cases are made.
+inline constexpr std::size_t k_max_planned_cases = 100000;
 
 // "NAME=VALUES" of --axis, VALUES comma-separated. Throws UsageError naming the text when there
 // is no name or no value.

@@ -2,6 +2,9 @@
 // says why when it cannot run; the output check holds outputs to the dtype's tolerance.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include <ATen/ATen.h>
 
 #include <cstdlib>
@@ -229,6 +232,16 @@ TEST_F(InductorStage, ASampleRunsAsOneCompiledPackageAndMatchesEager) {
   ASSERT_TRUE(again.stage_info->compile_time.has_value());
   EXPECT_NEAR(*again.stage_info->compile_time, *compiled.stage_info->compile_time,
               0.5 * *compiled.stage_info->compile_time);
+  // A package corrupted in the cache (or swapped for another) is never loaded: it is compiled
+  // again, and the case runs (issue #59: it segfaulted every run until deleted).
+  const std::string package = packages_in(m_cache.path()).front();
+  const std::string bytes = core::read_file(package);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  core::write_atomically(package, std::string(bytes.size(), '\0'));
+  const auto rebuilt = run_case(sample_case("bbox2delta", {64}, "inductor"), quick());
+  ASSERT_EQ(rebuilt.status, results::Status::ok) << rebuilt.message;
+  EXPECT_FALSE(rebuilt.stage_info->compile_cached);
+  EXPECT_TRUE(verified(package)); // the new one
 }
 
 // inductor-dynamic: one package, compiled from the first size, serves the sample's other sizes,
@@ -333,12 +346,39 @@ TEST_F(ScriptDynamicStage, OneTraceServesEverySizeOfASample) {
 TEST(CompiledArtifacts, TheFirstPublishedStaysWithItsOwnSidecar) {
   testing::TempDir dir;
   const std::string path = dir.file("a.pt2");
-  EXPECT_TRUE(publish(dir.write("a.pt2.1", "first"), path, "{\"by\":1}\n"));
-  EXPECT_FALSE(publish(dir.write("a.pt2.2", "second"), path, "{\"by\":2}\n"));
+  EXPECT_TRUE(publish(dir.write("a.pt2.1", "first"), path, Json{{"by", 1}}));
+  EXPECT_FALSE(publish(dir.write("a.pt2.2", "second"), path, Json{{"by", 2}}));
   EXPECT_EQ(core::read_file(path), "first");
-  EXPECT_EQ(core::read_file(path + ".json"), "{\"by\":1}\n");
+  const Json about = read_sidecar(path);
+  EXPECT_EQ(about["by"], 1);
+  EXPECT_EQ(about["bytes"], 5);
+  EXPECT_EQ(about["digest"].get<std::string>().rfind("fnv1a64:", 0), 0u);
   EXPECT_FALSE(core::path_exists(dir.file("a.pt2.1")));
   EXPECT_FALSE(core::path_exists(dir.file("a.pt2.2")));
+}
+
+// A cached artifact is loaded only when it is the file its sidecar describes (issue #59: a
+// corrupted package segfaulted every run until it was deleted; a swapped one was taken for the
+// sample's own).
+TEST(CompiledArtifacts, OnlyTheFilePublishedIsVerifiedAndADiscardTakesItsProbesToo) {
+  testing::TempDir dir;
+  const std::string path = dir.file("b.pt2");
+  ASSERT_TRUE(publish(dir.write("b.pt2.1", "compiled bytes"), path, Json{{"compile_time", 3.5}}));
+  EXPECT_TRUE(verified(path));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20)); // another modification time
+  dir.write("b.pt2", "compiled bytez");                       // corrupted, same size
+  EXPECT_FALSE(verified(path));
+  const std::string unpublished = dir.write("c.pt2", "made before digests");
+  EXPECT_FALSE(verified(unpublished));
+  dir.write("b.pt2.probe-0123", "{}");
+  discard(path);
+  EXPECT_FALSE(core::path_exists(path));
+  EXPECT_FALSE(core::path_exists(path + ".json"));
+  EXPECT_FALSE(core::path_exists(dir.file("b.pt2.probe-0123")));
+  EXPECT_EQ(sidecar_seconds(Json{{"compile_time", 3.5}}, "compile_time"), 3.5);
+  EXPECT_FALSE(sidecar_seconds(Json{{"compile_time", -5.0}}, "compile_time"));
+  EXPECT_FALSE(sidecar_seconds(Json{{"compile_time", 1e30}}, "compile_time"));
+  EXPECT_FALSE(sidecar_seconds(Json{{"compile_time", "7"}}, "compile_time"));
 }
 
 TEST_F(InductorStage, RandomDrawsAreSkippedAndAnOperatorRuns) {
