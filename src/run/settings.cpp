@@ -116,11 +116,10 @@ double estimated_seconds(std::size_t cases, const RunSettings& settings) {
   const double per_repetition =
       std::max(settings.exec.measure.min_time, settings.exec.measure.max_time) *
       k_repetition_overhead;
+  // (every run measures in fresh processes since 2026-11-28: one at least)
   const double processes =
       settings.isolate ? repetitions
-      : settings.processes > 1
-          ? static_cast<double>(std::min(settings.processes, settings.repetitions))
-          : 0.0;
+                       : static_cast<double>(std::min(settings.processes, settings.repetitions));
   return repetitions * per_repetition + processes * k_process_start;
 }
 

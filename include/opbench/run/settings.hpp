@@ -123,8 +123,8 @@ Json measuring_json(const RunSettings& settings, int processes);
 // times its calls for about max(--min-time, --max-time) and costs about k_repetition_overhead times
 // that in all (warmup, calibration, inputs, canaries: 1.85 on this CPU's A/A of 372 cases,
 // docs/reproducibility-log.md, "Unstable repetitions"), plus k_process_start per fresh process
-// (--processes, --isolate). Cases whose calls alone outlast --max-time (min_runs of them), stages
-// and compiling take longer: an estimate, said as one.
+// (--processes, 1 included; --isolate). Cases whose calls alone outlast --max-time (min_runs of
+// them), stages and compiling take longer: an estimate, said as one.
 inline constexpr double k_repetition_overhead = 1.85;
 inline constexpr double k_process_start = 1.5; // [s] LibTorch loaded, the plan bound again
 double estimated_seconds(std::size_t cases, const RunSettings& settings);
