@@ -126,11 +126,11 @@ ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& opti
     if (same.candidates() * 100 > usable.size())
       ++out.nights_over_1pct;
     out.second_looks += same.second_looks();
-    if (same.count("slower") + same.count("faster") > 0)
+    if (same.count(results::Verdict::slower) + same.count(results::Verdict::faster) > 0)
       ++out.alert_nights;
     for (const auto& c : same.cases) {
-      if (c.verdict == "slower" || c.verdict == "faster")
-        ++out.false_alerts[c.verdict + " " + c.case_id];
+      if (c.verdict == results::Verdict::slower || c.verdict == results::Verdict::faster)
+        ++out.false_alerts[core::name_of(c.verdict) + " " + c.case_id];
     }
     if (t == 0) {
       for (const auto& c : same.cases)
@@ -154,7 +154,7 @@ ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& opti
       const GateResult r = decide(stepped, stepped_looks, stepped_again, stepped_after);
       for (std::size_t i = 0; i < r.cases.size(); ++i) {
         const double noise = same.cases[i].noise;
-        const bool caught = r.cases[i].verdict == "slower";
+        const bool caught = r.cases[i].verdict == results::Verdict::slower;
         if (noise <= 0.02) {
           ++p.tried_2;
           p.caught_2 += caught ? 1 : 0;

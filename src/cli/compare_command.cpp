@@ -68,15 +68,7 @@ int run_gate(const CompareCommandOptions& options) {
     core::write_atomically(options.candidates_out, lines);
   }
   std::ostringstream text;
-  if (options.format == "json") {
-    text << gate::to_json(result).dump(2) << "\n";
-  } else if (options.format == "csv") {
-    gate::write_gate_csv(result, text);
-  } else if (options.format == "junit") {
-    gate::write_gate_junit(result, text);
-  } else {
-    gate::write_gate_markdown(result, text);
-  }
+  core::write_as(gate::gate_formats(), options.format, result, text);
   if (options.output == "-") {
     std::cout << text.str();
   } else {
@@ -88,10 +80,11 @@ int run_gate(const CompareCommandOptions& options) {
                     : " (not taken: measure them again and pass --second-look)")
             << ", " << result.candidates() << " candidate(s)"
             << (result.confirmed ? "" : " (not confirmed: measure them again and pass --confirm)")
-            << "; " << result.count("slower") << " slower, " << result.count("faster")
-            << " faster, " << result.count("same") << " same, " << result.count("unknown")
-            << " unknown; " << result.blind() << " blind; "
-            << result.count(results::MemoryVerdict::more) << " more memory\n";
+            << "; " << result.count(results::Verdict::slower) << " slower, "
+            << result.count(results::Verdict::faster) << " faster, "
+            << result.count(results::Verdict::same) << " same, "
+            << result.count(results::Verdict::unknown) << " unknown; " << result.blind()
+            << " blind; " << result.count(results::MemoryVerdict::more) << " more memory\n";
   if (options.fails_on("time") && result.regressed())
     return k_exit_case_failed;
   return options.fails_on("memory") && result.more_memory() ? k_exit_more_memory : k_exit_ok;
@@ -122,7 +115,7 @@ int run_compare(const CompareCommandOptions& options, const GlobalOptions& globa
   comparison.base_path = options.base;
   comparison.new_path = options.candidate;
   std::ostringstream text;
-  compare::write_comparison(comparison, options.format, text);
+  core::write_as(compare::comparison_formats(), options.format, comparison, text);
   if (options.output == "-") {
     std::cout << text.str();
   } else {
@@ -130,9 +123,10 @@ int run_compare(const CompareCommandOptions& options, const GlobalOptions& globa
     for (const auto& note : comparison.notes)
       std::cerr << "opbench compare: note: " << note << "\n";
   }
-  std::cerr << "opbench compare: " << comparison.count("slower") << " slower, "
-            << comparison.count("faster") << " faster, " << comparison.count("same") << " same, "
-            << comparison.count("unknown")
+  std::cerr << "opbench compare: " << comparison.count(results::Verdict::slower) << " slower, "
+            << comparison.count(results::Verdict::faster) << " faster, "
+            << comparison.count(results::Verdict::same) << " same, "
+            << comparison.count(results::Verdict::unknown)
             << " unknown; memory: " << comparison.count(results::MemoryVerdict::more) << " more, "
             << comparison.count(results::MemoryVerdict::less) << " less\n";
   if (options.fails_on("time") && comparison.regressed())
@@ -244,7 +238,7 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--format,-f", options->format,
                   "Output format: md, json, csv or junit (JUnit XML for CI: slower fails, unknown "
                   "is skipped)")
-      ->check(CLI::IsMember(compare::comparison_formats()))
+      ->check(CLI::IsMember(core::format_names(compare::comparison_formats())))
       ->capture_default_str();
   cmd->add_option("--output,-o", options->output, "Output file; - for stdout")
       ->capture_default_str();

@@ -87,7 +87,7 @@ int export_results(const ExportOptions& options, const GlobalOptions& global) {
     text = html_report(options, set);
   } else {
     std::ostringstream out;
-    report::make_reporter(options.format, options.aggregates_only)->write(set, out);
+    report::write_report(options.format, set, out, options.aggregates_only);
     text = out.str();
   }
   if (options.output == "-")
@@ -111,7 +111,7 @@ void add_export_command(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--format,-f", options->format, "Output format")
       ->required()
-      ->check(CLI::IsMember(report::reporter_formats()));
+      ->check(CLI::IsMember(core::format_names(report::reporter_formats())));
   cmd->add_option("--output,-o", options->output, "Output file; - for stdout")
       ->capture_default_str();
   cmd->add_option("--compare", options->compare_base,

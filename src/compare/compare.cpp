@@ -51,14 +51,14 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
   c.ratio_low = k_nan;
   c.ratio_high = k_nan;
   if (base.status != results::Status::ok || candidate.status != results::Status::ok) {
-    c.verdict = "unknown";
+    c.verdict = results::Verdict::unknown;
     c.reason =
         "status base " + core::name_of(base.status) + ", new " + core::name_of(candidate.status);
     return c;
   }
   if (base.timing.measures != candidate.timing.measures) {
     // GPU time against the batch time of an older file, say: two different quantities.
-    c.verdict = "unknown";
+    c.verdict = results::Verdict::unknown;
     c.reason = "different times: base " + core::name_of(base.timing.measures) + ", new " +
                core::name_of(candidate.timing.measures);
     return c;
@@ -69,13 +69,13 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
     auto said = [](const std::vector<std::string>& names) {
       return names.empty() ? std::string("none") : core::join(names, ",");
     };
-    c.verdict = "unknown";
+    c.verdict = results::Verdict::unknown;
     c.reason = "different inputs: base restores " + said(base.timing.restored) + ", new restores " +
                said(candidate.timing.restored) + " before every timed call";
     return c;
   }
   if (c.base_replicates < options.min_replicates || c.new_replicates < options.min_replicates) {
-    c.verdict = "unknown";
+    c.verdict = results::Verdict::unknown;
     c.reason = "too few repetitions (" + std::to_string(c.base_replicates) + " and " +
                std::to_string(c.new_replicates) + ", need " +
                std::to_string(options.min_replicates) + ")";
@@ -83,7 +83,7 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
   }
   if (base.estimate.unstable || candidate.estimate.unstable) {
     // Repetitions at two levels: which one each side's estimate took is chance.
-    c.verdict = "unknown";
+    c.verdict = results::Verdict::unknown;
     c.reason = fmt::format("unstable on the {} side: its repetition medians are over {}x apart",
                            base.estimate.unstable && candidate.estimate.unstable ? "base and new"
                            : base.estimate.unstable                              ? "base"
@@ -94,7 +94,7 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
   if (c.base_processes < 2 || c.new_processes < 2) {
     // Repetitions of one process share what is fixed for it: they cannot tell a change of the
     // code from that process's state.
-    c.verdict = "unknown";
+    c.verdict = results::Verdict::unknown;
     c.reason =
         std::string("one process on the ") + (c.base_processes < 2 ? "base" : "new") +
         " side: its repetitions share that process's layout, so they cannot tell a change from it "
@@ -115,18 +115,18 @@ CaseComparison compare_case(const results::CaseResult& base, const results::Case
   c.ratio_high = std::exp(shift.high);
   const bool significant = c.p_value < options.alpha;
   if (significant && c.ratio > 1.0 + threshold) {
-    c.verdict = "slower";
+    c.verdict = results::Verdict::slower;
   } else if (significant && c.ratio < 1.0 - threshold) {
-    c.verdict = "faster";
+    c.verdict = results::Verdict::faster;
   } else if (c.ratio_low >= 1.0 - threshold && c.ratio_high <= 1.0 + threshold) {
-    c.verdict = "same";
+    c.verdict = results::Verdict::same;
   } else {
     // Neither a significant change past the threshold nor one bounded within it: these
     // repetitions could not have told.
     auto bound = [](double r) {
       return std::isfinite(r) && r > 0 ? fmt::format("x{:.3f}", r) : std::string("unbounded");
     };
-    c.verdict = "unknown";
+    c.verdict = results::Verdict::unknown;
     c.reason =
         fmt::format("cannot tell: x{:.3f} (p {:.2g}), its {:.0f}% interval [{}, {}] "
                     "reaches past the {:.0f}% threshold ({} and {} repetitions; more of "
@@ -192,16 +192,6 @@ std::vector<std::vector<double>> recorded_processes(const Json& context,
       out.push_back(std::move(mine));
   }
   return out;
-}
-
-std::size_t Comparison::count(results::MemoryVerdict memory) const {
-  return static_cast<std::size_t>(std::count_if(
-      cases.begin(), cases.end(), [&](const auto& c) { return c.memory.verdict == memory; }));
-}
-
-std::size_t Comparison::count(const std::string& verdict) const {
-  return static_cast<std::size_t>(std::count_if(
-      cases.begin(), cases.end(), [&](const auto& c) { return c.verdict == verdict; }));
 }
 
 Comparison compare_results(const results::ResultSet& base, const results::ResultSet& candidate,
@@ -331,24 +321,13 @@ Agreement agreement_of(const std::vector<CaseComparison>& cases) {
   return a;
 }
 
-const std::vector<std::string>& comparison_formats() {
-  static const std::vector<std::string> k_formats = {"md", "json", "csv", "junit"};
+const std::vector<core::Format<Comparison>>& comparison_formats() {
+  static const std::vector<core::Format<Comparison>> k_formats = {
+      {"md", write_markdown},
+      {"json", [](const Comparison& c, std::ostream& out) { out << to_json(c).dump(2) << "\n"; }},
+      {"csv", write_csv},
+      {"junit", write_junit}};
   return k_formats;
-}
-
-void write_comparison(const Comparison& comparison, const std::string& format, std::ostream& out) {
-  if (format == "md") {
-    write_markdown(comparison, out);
-  } else if (format == "json") {
-    out << to_json(comparison).dump(2) << "\n";
-  } else if (format == "csv") {
-    write_csv(comparison, out);
-  } else if (format == "junit") {
-    write_junit(comparison, out);
-  } else {
-    throw UsageError("unknown format '" + format +
-                     "' (valid: " + core::join(comparison_formats(), ", ") + ")");
-  }
 }
 
 Json to_json(const Comparison& comparison) {
@@ -364,10 +343,10 @@ Json to_json(const Comparison& comparison) {
   out["adjust_speed"] = comparison.options.adjust_speed;
   out["speed_factors"] = comparison.speed_factors;
   out["regressed"] = comparison.regressed();
-  out["counts"] = {{"slower", comparison.count("slower")},
-                   {"faster", comparison.count("faster")},
-                   {"same", comparison.count("same")},
-                   {"unknown", comparison.count("unknown")}};
+  out["counts"] = {{"slower", comparison.count(results::Verdict::slower)},
+                   {"faster", comparison.count(results::Verdict::faster)},
+                   {"same", comparison.count(results::Verdict::same)},
+                   {"unknown", comparison.count(results::Verdict::unknown)}};
   Json memory_counts = Json::object();
   for (const auto& [verdict, name] : core::NameTable<results::MemoryVerdict>::k_names)
     memory_counts[std::string(name)] = comparison.count(verdict);
@@ -389,7 +368,7 @@ Json to_json(const Comparison& comparison) {
   Json cases = Json::array();
   for (const auto& c : comparison.cases) {
     cases.push_back({{"case_id", c.case_id},
-                     {"verdict", c.verdict},
+                     {"verdict", core::name_of(c.verdict)},
                      {"reason", c.reason},
                      {"base_time", number(c.base_time)},
                      {"new_time", number(c.new_time)},

@@ -36,7 +36,7 @@ void write_junit(const Comparison& comparison, std::ostream& out) {
     t.classname = classname(c.case_id);
     t.name = c.case_id;
     t.seconds = std::isfinite(c.new_time) ? c.new_time : -1;
-    if (c.verdict == "slower") {
+    if (c.verdict == results::Verdict::slower) {
       t.outcome = Outcome::failed;
       t.type = "slower";
       t.message = fmt::format("slower: x{:.3f} (p {:.3g} < {}; {:.0f}% interval [{}, {}]), past "
@@ -49,7 +49,8 @@ void write_junit(const Comparison& comparison, std::ostream& out) {
           fmt::format("base {} ({} repetitions), new {} ({} repetitions); {}",
                       core::format_duration(c.base_time), c.base_replicates,
                       core::format_duration(c.new_time), c.new_replicates, comparison.estimator);
-    } else if (c.verdict == "unknown" && c.memory.verdict != results::MemoryVerdict::more) {
+    } else if (c.verdict == results::Verdict::unknown &&
+               c.memory.verdict != results::MemoryVerdict::more) {
       t.outcome = Outcome::skipped;
       t.message = "unknown: " + c.reason;
     }

@@ -1,6 +1,8 @@
 // Markdown view of a comparison: a table per case, then the summary.
 #include <fmt/format.h>
 
+#include "opbench/core/strings.hpp"
+
 #include <cmath>
 
 #include "opbench/compare/compare.hpp"
@@ -27,21 +29,22 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
   out << "\n| case | base | new | ratio | p-value | verdict | memory (peak) |\n";
   out << "|---|---:|---:|---:|---:|---|---|\n";
   for (const auto& c : comparison.cases) {
-    std::string verdict = c.verdict == "unknown"  ? "unknown (" + c.reason + ")"
-                          : c.verdict == "slower" ? "**slower**"
-                                                  : c.verdict;
+    std::string verdict = c.verdict == results::Verdict::unknown
+                              ? "unknown (" + core::markdown_cell(c.reason) + ")"
+                          : c.verdict == results::Verdict::slower ? "**slower**"
+                                                                  : core::name_of(c.verdict);
     if (!c.threshold_rule.empty())
       verdict += fmt::format(" (threshold {:.0f}%: {})", c.threshold * 100, c.threshold_rule);
-    out << "| `" << c.case_id << "` | " << core::format_duration(c.base_time) << " | "
-        << core::format_duration(c.new_time) << " | "
+    out << "| `" << core::markdown_code_cell(c.case_id) << "` | "
+        << core::format_duration(c.base_time) << " | " << core::format_duration(c.new_time) << " | "
         << (std::isfinite(c.ratio) ? fmt::format("{:.3f}", c.ratio) : "-") << " | "
         << (std::isfinite(c.p_value) ? fmt::format("{:.3g}", c.p_value) : "-") << " | " << verdict
         << " | " << results::markdown_cell(c.memory) << " |\n";
   }
   out << fmt::format(
       "\n**{} slower, {} faster, {} same, {} unknown**; geometric mean of ratios: {}\n",
-      comparison.count("slower"), comparison.count("faster"), comparison.count("same"),
-      comparison.count("unknown"),
+      comparison.count(results::Verdict::slower), comparison.count(results::Verdict::faster),
+      comparison.count(results::Verdict::same), comparison.count(results::Verdict::unknown),
       std::isfinite(comparison.geomean_ratio) ? fmt::format("{:.4f}", comparison.geomean_ratio)
                                               : "-");
   using results::MemoryVerdict;
@@ -68,8 +71,9 @@ void write_markdown(const Comparison& comparison, std::ostream& out) {
     out << "| farthest from 1 | base | new | ratio |\n|---|---:|---:|---:|\n";
     for (std::size_t i : a.worst) {
       const CaseComparison& c = comparison.cases[i];
-      out << "| `" << c.case_id << "` | " << core::format_duration(c.base_time) << " | "
-          << core::format_duration(c.new_time) << " | " << fmt::format("{:.3f}", c.ratio) << " |\n";
+      out << "| `" << core::markdown_code_cell(c.case_id) << "` | "
+          << core::format_duration(c.base_time) << " | " << core::format_duration(c.new_time)
+          << " | " << fmt::format("{:.3f}", c.ratio) << " |\n";
     }
   }
   if (!comparison.only_in_base.empty()) {

@@ -138,18 +138,18 @@ std::string candidate_reason(double ratio) {
 // `same` would claim more than one night can see: then `unknown`, saying what it could have seen.
 void unmoved(GateCase& c, const std::string& why) {
   if (c.blind) {
-    c.verdict = "unknown";
+    c.verdict = results::Verdict::unknown;
     c.reason = fmt::format("blind: a change under {:.0f}% goes unseen (MDE){}", c.mde * 100,
                            why.empty() ? "" : "; " + why);
   } else {
-    c.verdict = "same";
+    c.verdict = results::Verdict::same;
     c.reason = why;
   }
 }
 
 // A candidate until something confirms it: `unknown`, never `same`.
 void undecided(GateCase& c, const std::string& why) {
-  c.verdict = "unknown";
+  c.verdict = results::Verdict::unknown;
   c.reason = why;
 }
 
@@ -178,16 +178,6 @@ double robust_log_sd(const std::vector<double>& values) {
 std::size_t GateResult::candidates() const {
   return static_cast<std::size_t>(
       std::count_if(cases.begin(), cases.end(), [](const auto& c) { return c.candidate; }));
-}
-
-std::size_t GateResult::count(results::MemoryVerdict memory) const {
-  return static_cast<std::size_t>(std::count_if(
-      cases.begin(), cases.end(), [&](const auto& c) { return c.memory.verdict == memory; }));
-}
-
-std::size_t GateResult::count(const std::string& verdict) const {
-  return static_cast<std::size_t>(std::count_if(
-      cases.begin(), cases.end(), [&](const auto& c) { return c.verdict == verdict; }));
 }
 
 std::size_t GateResult::second_looks() const {
@@ -254,10 +244,10 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
     if (in.tonight && *in.tonight > 0 && std::isfinite(*in.tonight))
       c.tonight = *in.tonight;
     if (std::isnan(c.tonight)) {
-      c.verdict = "unknown";
+      c.verdict = results::Verdict::unknown;
       c.reason = in.failed.empty() ? "no value tonight" : "failed tonight: " + in.failed;
     } else if (r.n < options.min_history) {
-      c.verdict = "unknown";
+      c.verdict = results::Verdict::unknown;
       c.reason = "history has " + std::to_string(r.n) + " night(s), " +
                  std::to_string(options.min_history) + " needed";
       if (!in.left_out.empty()) {
@@ -266,7 +256,7 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
       }
       c.ratio = r.n > 0 ? c.tonight / c.baseline : k_nan;
     } else if (in.unstable) {
-      c.verdict = "unknown";
+      c.verdict = results::Verdict::unknown;
       c.reason = fmt::format("unstable tonight: its repetition medians are over {}x apart",
                              results::k_unstable_ratio);
       c.ratio = c.tonight / c.baseline;
@@ -363,7 +353,7 @@ void confirm(GateResult& result, const std::vector<std::string>& ids,
     const bool same_direction = (c.confirm_ratio > 1) == (c.judged_ratio() > 1);
     if (significant[i] && same_direction && past_floor(c.confirm_ratio, c.floor) &&
         beyond_window[i]) {
-      c.verdict = c.judged_ratio() > 1 ? "slower" : "faster";
+      c.verdict = c.judged_ratio() > 1 ? results::Verdict::slower : results::Verdict::faster;
       c.reason = "confirmed";
     } else {
       unmoved(c, "not confirmed");
@@ -414,7 +404,7 @@ void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
     GateCase& c = *candidates[i];
     const bool same_direction = (c.confirm_ratio > 1) == (c.judged_ratio() > 1);
     if (significant[i] && same_direction && past_floor(c.confirm_ratio, c.floor)) {
-      c.verdict = c.judged_ratio() > 1 ? "slower" : "faster";
+      c.verdict = c.judged_ratio() > 1 ? results::Verdict::slower : results::Verdict::faster;
       c.reason = "confirmed A/B against the previous build";
     } else {
       unmoved(c, "not confirmed A/B against the previous build");

@@ -22,6 +22,15 @@ std::string percent(double ratio) {
 
 } // namespace
 
+const std::vector<core::Format<GateResult>>& gate_formats() {
+  static const std::vector<core::Format<GateResult>> k_formats = {
+      {"md", write_gate_markdown},
+      {"json", [](const GateResult& r, std::ostream& out) { out << to_json(r).dump(2) << "\n"; }},
+      {"csv", write_gate_csv},
+      {"junit", write_gate_junit}};
+  return k_formats;
+}
+
 Json to_json(const GateResult& result) {
   const auto& o = result.options;
   Json out = Json::object();
@@ -49,16 +58,16 @@ Json to_json(const GateResult& result) {
   out["memory_counts"] = memory_counts;
   out["counts"] = {{"second_looks", result.second_looks()},
                    {"candidates", result.candidates()},
-                   {"slower", result.count("slower")},
-                   {"faster", result.count("faster")},
-                   {"same", result.count("same")},
-                   {"unknown", result.count("unknown")},
+                   {"slower", result.count(results::Verdict::slower)},
+                   {"faster", result.count(results::Verdict::faster)},
+                   {"same", result.count(results::Verdict::same)},
+                   {"unknown", result.count(results::Verdict::unknown)},
                    {"blind", result.blind()},
                    {"called_otherwise", result.called_otherwise()}};
   Json cases = Json::array();
   for (const auto& c : result.cases) {
     cases.push_back({{"case_id", c.case_id},
-                     {"verdict", c.verdict},
+                     {"verdict", core::name_of(c.verdict)},
                      {"reason", c.reason},
                      {"candidate", c.candidate},
                      {"nights", c.nights},
@@ -129,7 +138,8 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
       !result.confirmed ? ", not confirmed yet"
       : result.ab       ? ", confirmed A/B against the previous build's binary"
                         : ", confirmation run",
-      result.count("slower"), result.count("faster"), result.count("same"), result.count("unknown"),
+      result.count(results::Verdict::slower), result.count(results::Verdict::faster),
+      result.count(results::Verdict::same), result.count(results::Verdict::unknown),
       result.called_otherwise() == 0
           ? std::string()
           : fmt::format(
@@ -161,7 +171,8 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
         << (c.change_nights > 0
                 ? fmt::format(" (level ×{:.2f} since {} nights)", c.change_ratio, c.change_nights)
                 : "")
-        << " | " << (c.verdict == "slower" ? "**slower**" : c.verdict)
+        << " | "
+        << (c.verdict == results::Verdict::slower ? "**slower**" : core::name_of(c.verdict))
         << (c.reason.empty() ? "" : " (" + core::markdown_cell(c.reason) + ")")
         << (c.floor_rule.empty() ? std::string()
                                  : fmt::format(" (floor {:.0f}%: {})", c.floor * 100,
@@ -209,9 +220,9 @@ void write_gate_csv(const GateResult& result, std::ostream& out) {
     return std::isfinite(v) ? fmt::format(fmt::runtime(spec), v) : std::string();
   };
   for (const auto& c : result.cases) {
-    out << core::csv_field(c.case_id) << "," << c.verdict << "," << core::csv_field(c.reason) << ","
-        << (c.candidate ? "true" : "false") << "," << c.nights << ","
-        << num(c.baseline * 1e6, "{:.4f}") << "," << num(c.tonight * 1e6, "{:.4f}") << ","
+    out << core::csv_field(c.case_id) << "," << core::name_of(c.verdict) << ","
+        << core::csv_field(c.reason) << "," << (c.candidate ? "true" : "false") << "," << c.nights
+        << "," << num(c.baseline * 1e6, "{:.4f}") << "," << num(c.tonight * 1e6, "{:.4f}") << ","
         << num(c.ratio, "{:.6f}") << "," << num(c.p_value, "{:.6g}") << ","
         << num(c.noise, "{:.6f}") << "," << num(c.mde, "{:.6f}") << ","
         << (c.blind ? "true" : "false") << "," << num(c.confirm_ratio, "{:.6f}") << ","
@@ -265,7 +276,7 @@ void write_gate_junit(const GateResult& result, std::ostream& out) {
     t.classname = "opbench." + c.case_id.substr(0, c.case_id.find('/'));
     t.name = c.case_id;
     t.seconds = std::isfinite(c.tonight) ? c.tonight : -1;
-    if (c.verdict == "slower") {
+    if (c.verdict == results::Verdict::slower) {
       t.outcome = Outcome::failed;
       t.type = "slower";
       t.message = fmt::format("slower: x{:.3f} against {} night(s) (p {:.3g}); {}",
@@ -277,7 +288,8 @@ void write_gate_junit(const GateResult& result, std::ostream& out) {
       t.outcome = Outcome::failed;
       t.type = "failed tonight";
       t.message = c.failed;
-    } else if (c.verdict == "unknown" && c.memory.verdict != results::MemoryVerdict::more) {
+    } else if (c.verdict == results::Verdict::unknown &&
+               c.memory.verdict != results::MemoryVerdict::more) {
       t.outcome = Outcome::skipped;
       t.message = "unknown: " + c.reason;
     }

@@ -72,7 +72,8 @@ void write_comparison(const results::ResultSet&, const HtmlExtras& extras, std::
       "same, "
       "{} unknown; geometric mean of the ratios {}; |new/base &minus; 1|: median {:.1f}%, p90 "
       "{:.1f}%.</p>\n",
-      cmp.count("slower"), cmp.count("faster"), cmp.count("same"), cmp.count("unknown"),
+      cmp.count(results::Verdict::slower), cmp.count(results::Verdict::faster),
+      cmp.count(results::Verdict::same), cmp.count(results::Verdict::unknown),
       std::isfinite(cmp.geomean_ratio) ? fmt::format("{:.3f}", cmp.geomean_ratio) : "-",
       cmp.agreement.median_abs_change * 100, cmp.agreement.p90_abs_change * 100);
   const double extent = ratio_axis_extent(cmp);
@@ -92,9 +93,10 @@ void write_comparison(const results::ResultSet&, const HtmlExtras& extras, std::
   for (const auto* c : rows) {
     const double low = c->ratio_low, high = c->ratio_high;
     const bool has_ratio = std::isfinite(c->ratio);
-    out << "<tr class=\"cmp " << esc(c->verdict) << "\"><td><code>" << esc(c->case_id)
-        << "</code></td><td" << (c->reason.empty() ? "" : " title=\"" + esc(c->reason) + "\"")
-        << ">" << esc(c->verdict)
+    out << "<tr class=\"cmp " << esc(core::name_of(c->verdict)) << "\"><td><code>"
+        << esc(c->case_id) << "</code></td><td"
+        << (c->reason.empty() ? "" : " title=\"" + esc(c->reason) + "\"") << ">"
+        << esc(core::name_of(c->verdict))
         << (c->threshold_rule.empty()
                 ? std::string()
                 : fmt::format(" ({:.0f}%: {})", c->threshold * 100, esc(c->threshold_rule)))

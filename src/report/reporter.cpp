@@ -19,33 +19,36 @@
 
 namespace opbench::report {
 
-const std::vector<std::string>& reporter_formats() {
-  static const std::vector<std::string> k_formats = {
-      "csv", "md", "json", "gbench", "breakdown", "html", "stages", "stages-csv", "variants"};
-  return k_formats;
+namespace {
+
+// The views of a result set, gbench's with or without its per-repetition entries.
+std::vector<core::Format<results::ResultSet>> views(bool aggregates_only) {
+  auto view = [](auto reporter) {
+    return
+        [reporter](const results::ResultSet& set, std::ostream& out) { reporter.write(set, out); };
+  };
+  return {{"csv", view(CsvReporter())},
+          {"md", view(MarkdownReporter())},
+          {"json", view(JsonReporter())},
+          {"gbench", view(GbenchReporter(aggregates_only))},
+          {"breakdown", view(BreakdownReporter())},
+          {"html", view(HtmlReporter())},
+          {"stages", view(StageReporter(/*csv=*/false))},
+          {"stages-csv", view(StageReporter(/*csv=*/true))},
+          {"variants", view(VariantsReporter())}};
 }
 
-std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregates_only) {
-  if (format == "csv")
-    return std::make_unique<CsvReporter>();
-  if (format == "md" || format == "markdown")
-    return std::make_unique<MarkdownReporter>();
-  if (format == "json")
-    return std::make_unique<JsonReporter>();
-  if (format == "gbench")
-    return std::make_unique<GbenchReporter>(aggregates_only);
-  if (format == "variants")
-    return std::make_unique<VariantsReporter>();
-  if (format == "breakdown")
-    return std::make_unique<BreakdownReporter>();
-  if (format == "html")
-    return std::make_unique<HtmlReporter>();
-  if (format == "stages")
-    return std::make_unique<StageReporter>(/*csv=*/false);
-  if (format == "stages-csv")
-    return std::make_unique<StageReporter>(/*csv=*/true);
-  throw UsageError("unknown format '" + format +
-                   "' (valid: " + core::join(reporter_formats(), ", ") + ")");
+} // namespace
+
+const std::vector<core::Format<results::ResultSet>>& reporter_formats(bool aggregates_only) {
+  static const std::vector<core::Format<results::ResultSet>> k_all = views(false);
+  static const std::vector<core::Format<results::ResultSet>> k_aggregates = views(true);
+  return aggregates_only ? k_aggregates : k_all;
+}
+
+void write_report(const std::string& format, const results::ResultSet& set, std::ostream& out,
+                  bool aggregates_only) {
+  core::write_as(reporter_formats(aggregates_only), format, set, out);
 }
 
 std::string estimate_text(const results::Estimate& e) {

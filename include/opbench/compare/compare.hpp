@@ -20,11 +20,13 @@
 #include <string>
 #include <vector>
 
+#include "opbench/core/formats.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/results/estimate.hpp"
 #include "opbench/results/memory_change.hpp"
 #include "opbench/results/result_set.hpp"
 #include "opbench/results/thresholds.hpp"
+#include "opbench/results/verdict.hpp"
 
 namespace opbench::compare {
 
@@ -53,7 +55,7 @@ struct CompareOptions {
 
 struct CaseComparison {
   std::string case_id;
-  std::string verdict;  // "faster", "slower", "same" or "unknown"
+  results::Verdict verdict = results::Verdict::unknown;
   std::string reason;   // why `unknown`
   double base_time = 0; // seconds, the case's time (Comparison::estimator); NaN when absent
   double new_time = 0;
@@ -120,14 +122,16 @@ struct Comparison {
   std::vector<std::string> only_in_new;
   Agreement agreement;
 
-  std::size_t count(const std::string& verdict) const;
+  // The verdicts of `cases`, counted (the one counting of compare, the gate and ab).
+  results::VerdictCounts counts() const { return results::count_verdicts(cases); }
+  std::size_t count(results::Verdict verdict) const { return counts().of(verdict); }
+  std::size_t count(results::MemoryVerdict memory) const { return counts().of(memory); }
   // Some case is significantly slower by more than the threshold.
-  bool regressed() const { return count("slower") > 0; }
+  bool regressed() const { return counts().regressed(); }
   // No case was judged: every one is `unknown` (or there were none in common).
-  bool nothing_judged() const { return count("unknown") == cases.size(); }
-  std::size_t count(results::MemoryVerdict memory) const;
+  bool nothing_judged() const { return counts().nothing_judged(); }
   // Some case's call takes more memory (peak or total bytes past the tolerance).
-  bool more_memory() const { return count(results::MemoryVerdict::more) > 0; }
+  bool more_memory() const { return counts().more_memory_seen(); }
 };
 
 // The agreement of `cases` (see Agreement).
@@ -139,9 +143,8 @@ Comparison compare_results(const results::ResultSet& base, const results::Result
                            const CompareOptions& options);
 
 // Output formats of `opbench compare`: md, json, csv, junit (JUnit XML for CI systems:
-// `slower` fails, `unknown` is skipped; docs/nightly.md#junit-xml).
-const std::vector<std::string>& comparison_formats();
-void write_comparison(const Comparison& comparison, const std::string& format, std::ostream& out);
+// `slower` fails, `unknown` is skipped; docs/nightly.md#junit-xml); core::write_as picks one.
+const std::vector<core::Format<Comparison>>& comparison_formats();
 
 Json to_json(const Comparison& comparison);
 void write_markdown(const Comparison& comparison, std::ostream& out);

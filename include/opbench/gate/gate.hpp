@@ -1,40 +1,14 @@
 #pragma once
-// The nightly gate: tonight's value of every case against that case's own history, as pure
-// functions (the history comes from history::History; tonight from a result file).
-//
-// A value is one per run (night): the case's estimate, the median of its repetition medians;
-// never the blocks inside a process. Per case, over the last `window` nights in log space:
-//   baseline = median of the nights; noise s = the larger of 1.4826 MAD and (q90 - q10) / 2.563
-//   of the nights (two estimates of the sd that agree on normal data; the second also sees a
-//   minority mode), at least `noise_floor`; tonight's deviation d = log(tonight) - log(baseline);
-//   t = d / (s sqrt(1 + 1/n)), n nights, Student's t with n - 1 degrees of freedom (a new
-//   value against a sample of n: a prediction interval, so one noisy night in the history is
-//   taken into account, not ignored).
-// Second look (sequential, as Pinpoint adds attempts to an UNKNOWN comparison): a case whose
-// p-value is under `look_alpha` (5%, some 40 cases of the suite on a quiet night) is measured a
-// second time the same night, in fresh processes and with the same settings (`second_look`), and
-// the candidate test is then made on the geometric mean of both values, a value of half the
-// variance (t = d / (s sqrt(1/2 + 1/n))). One unlucky value no longer makes a candidate alone, and
-// a move of 1.5-2.5 s is seen twice instead of once: fewer candidates and more power at once.
-// Without a second look, the first value alone decides, as below.
-// A case is a *candidate* when its two-sided p-value is under `alpha`, |ratio - 1| is at least
-// `effect_floor`, and tonight lies beyond every night of the window (real nights have heavy
-// tails that a t test underestimates; this part holds whatever the tail: chance 2/(n+1)). With no
-// change anywhere, about alpha x cases become candidates a night (0.2% by default), and candidates
-// are not alerts: a candidate is *confirmed* only when a second, independent measurement (fresh
-// processes, later: `confirm`) is itself past the floor in the same direction, beyond the window's
-// nights, and significant against the same history after Benjamini-Hochberg over the candidates at
-// `confirm_fdr`. Only confirmed changes are verdicts `slower` / `faster`. The minimum detectable
-// effect (MDE) of a case is the relative change that this gate catches with probability `power`
-// from one night: exp((t(1 - alpha/2) + t(power)) s sqrt(1 + 1/n)) - 1, at least the floor; a case
-// whose MDE is over `blind_above` is reported `blind`. After a second look, the MDE is the two-look
-// rule's (both conditions, normal values with the t test's thresholds): for 20 nights 3.37 s
-// against 4.55 s with one look (80% power). Change points: the window is segmented first
-// (stats::change_points: rank test, at least `change_segment` nights a side, `change_alpha`,
-// `effect_floor`); when its level changed and has held for `min_history` nights or more, only the
-// nights since the change are the reference. So one bad night never moves the reference, and after
-// a real step the gate judges against the new level within `change_segment` nights instead of a
-// window that mixes two levels for `window`.
+// The nightly gate as pure functions: tonight's value of every case (its estimate, one per night)
+// against that case's own history (history::History; nights held out left out), in log space:
+// judge() finds the candidates (a t test of a new value against the nights, past the effect
+// floor, beyond every night of the window; the window cut at a level change that held),
+// second_look() judges the candidates that asked for one on both of tonight's values, and
+// confirm() / confirm_ab() turn candidates into verdicts only where a second measurement (against
+// the history, or A/B against the previous build) shows the same move. Every case also gets its
+// minimum detectable effect; a blind one is `unknown`. The rules, their formulas and the
+// measurements behind their defaults are in docs/nightly.md ("The gate") and
+// docs/nightly-log.md; GateOptions names each knob.
 
 #include <cstddef>
 #include <optional>
@@ -42,8 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "opbench/core/formats.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/results/memory_change.hpp"
+#include "opbench/results/verdict.hpp"
 #include "opbench/stats/change_points.hpp"
 
 namespace opbench::gate {
@@ -130,7 +106,7 @@ struct GateCase {
   // "slower" or "faster" (a confirmed candidate), "same" (tested, no candidate, and the case can
   // see a change past its floor) or "unknown": too little history, unstable, blind (its MDE is
   // past blind_above: `same` would claim more than it can see), or a candidate nothing confirmed.
-  std::string verdict;
+  results::Verdict verdict = results::Verdict::unknown;
   std::string reason;           // why: candidate, confirmed, not confirmed, too little history...
   std::size_t held_out = 0;     // GateInput::held_out
   std::string failed;           // GateInput::failed
@@ -144,13 +120,15 @@ struct GateResult {
   GateOptions options;
   std::vector<GateCase> cases;
   std::size_t candidates() const;
-  std::size_t count(const std::string& verdict) const;
+  // The verdicts of `cases`, counted (the one counting of compare, the gate and ab).
+  results::VerdictCounts counts() const { return results::count_verdicts(cases); }
+  std::size_t count(results::Verdict verdict) const { return counts().of(verdict); }
   std::size_t blind() const;
   std::size_t second_looks() const;     // cases that asked for a second look
   std::size_t called_otherwise() const; // unknown: called another way than their history
-  bool regressed() const { return count("slower") > 0; }
-  std::size_t count(results::MemoryVerdict memory) const;
-  bool more_memory() const { return count(results::MemoryVerdict::more) > 0; }
+  bool regressed() const { return counts().regressed(); }
+  std::size_t count(results::MemoryVerdict memory) const { return counts().of(memory); }
+  bool more_memory() const { return counts().more_memory_seen(); }
   bool looked = false;    // second_look() ran
   bool confirmed = false; // confirm() or confirm_ab() ran
   bool ab = false;        // confirm_ab() ran: the confirmation was against the previous build
@@ -193,6 +171,10 @@ void confirm(GateResult& result, const std::vector<std::string>& ids,
 void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
                 const std::vector<std::vector<double>>& baseline,
                 const std::vector<std::vector<double>>& again);
+
+// The gate's output formats (md, json, csv, junit; compare --history --format): core::write_as
+// picks one.
+const std::vector<core::Format<GateResult>>& gate_formats();
 
 Json to_json(const GateResult& result);
 // The cases a gate report (to_json) judged `slower`, with the move it confirmed ("x1.234"): what

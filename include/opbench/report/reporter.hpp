@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "opbench/core/formats.hpp"
 #include "opbench/results/result_set.hpp"
 
 namespace opbench::report {
@@ -16,13 +17,14 @@ public:
   virtual void write(const results::ResultSet& set, std::ostream& out) const = 0;
 };
 
-// Formats `export` knows.
-const std::vector<std::string>& reporter_formats();
+// The views `export` writes (csv, md, json, gbench, breakdown, html: html without its extras,
+// see html_reporter.hpp; stages, stages-csv: stage_reporter.hpp; variants), one reporter each;
+// `aggregates_only` leaves gbench's per-sample entries out. core::write_as picks one.
+const std::vector<core::Format<results::ResultSet>>& reporter_formats(bool aggregates_only = false);
 
-// The reporter for `format` (csv, md, json, gbench, breakdown, html: html without its extras,
-// see html_reporter.hpp; stages, stages-csv: stage_reporter.hpp); throws UsageError for any other.
-// `aggregates_only` leaves gbench's per-sample entries out.
-std::unique_ptr<Reporter> make_reporter(const std::string& format, bool aggregates_only = false);
+// Writes `set` as `format` (reporter_formats); throws UsageError for any other format.
+void write_report(const std::string& format, const results::ResultSet& set, std::ostream& out,
+                  bool aggregates_only = false);
 
 // Every output names a statistic the same way and shows the same value for it (the table in
 // docs/results.md): `time` (Estimate::time, its estimator named), `median` and its interval (of the

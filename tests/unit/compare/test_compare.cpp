@@ -39,14 +39,14 @@ TEST(Compare, IdenticalRunsGiveNoRegression) {
   EXPECT_FALSE(c.nothing_judged());
   // These repetitions spread 5-96% (tiny CPU cases): where that spread cannot bound a 5% change,
   // identical files are `unknown` ("cannot tell"), never `slower` or `faster`.
-  EXPECT_EQ(c.count("same"), 1u);
-  EXPECT_EQ(c.count("unknown"), 4u);
+  EXPECT_EQ(c.count(results::Verdict::same), 1u);
+  EXPECT_EQ(c.count(results::Verdict::unknown), 4u);
   EXPECT_DOUBLE_EQ(c.geomean_ratio, 1.0);
   for (const auto& item : c.cases) {
     EXPECT_DOUBLE_EQ(item.p_value, 1.0);
     EXPECT_LE(item.ratio_low, 1.0);
     EXPECT_GE(item.ratio_high, 1.0);
-    if (item.verdict == "unknown")
+    if (item.verdict == results::Verdict::unknown)
       EXPECT_EQ(item.reason.rfind("cannot tell: x1.000 (p 1), its 95% interval [", 0), 0u)
           << item.reason;
   }
@@ -64,7 +64,7 @@ TEST(Compare, AThresholdRuleJudgesItsCaseWithItsThreshold) {
   options.thresholds = results::read_threshold_rules(path);
   const Comparison c = compare_results(base, slow, options);
   const auto& mul = find(c, k_mul);
-  EXPECT_NE(mul.verdict, "slower"); // x1.2 is within its 25%
+  EXPECT_NE(mul.verdict, results::Verdict::slower); // x1.2 is within its 25%
   EXPECT_DOUBLE_EQ(mul.threshold, 0.25);
   EXPECT_EQ(mul.threshold_rule, "op mul");
   EXPECT_FALSE(c.regressed());
@@ -153,7 +153,7 @@ TEST(Compare, SaysWhichCasesWereCalledAnotherWay) {
   const std::string& note = c.notes.front();
   EXPECT_EQ(note.rfind("1 case(s) called another way (call path ", 0), 0u) << note;
   EXPECT_NE(note.find(k_mul), std::string::npos) << note;
-  EXPECT_EQ(find(c, k_mul).verdict, "same"); // noted, still compared
+  EXPECT_EQ(find(c, k_mul).verdict, results::Verdict::same); // noted, still compared
 }
 
 TEST(Compare, SaysWhenTheHostGaveTheRunsADifferentMemoryBandwidth) {
@@ -249,14 +249,15 @@ TEST(Compare, AdjustSpeedDividesTheHostsChangeOutOfCpuCasesOnly) {
       << c.notes.back();
   for (const auto& item : c.cases) {
     if (item.case_id == k_mul) {
-      EXPECT_EQ(item.verdict, "slower");
+      EXPECT_EQ(item.verdict, results::Verdict::slower);
       EXPECT_NEAR(item.ratio, 1.2, 1e-9);
       EXPECT_NEAR(item.new_time / item.base_time, 1.2 * host, 1e-9); // the times as measured
     } else if (item.case_id == gpu) {
       EXPECT_DOUBLE_EQ(item.speed_factor, 1.0);
       EXPECT_NEAR(item.ratio, host, 1e-9);
     } else {
-      EXPECT_TRUE(item.verdict == "same" || item.reason.rfind("cannot tell", 0) == 0)
+      EXPECT_TRUE(item.verdict == results::Verdict::same ||
+                  item.reason.rfind("cannot tell", 0) == 0)
           << item.case_id << ": " << item.verdict << " " << item.reason;
       EXPECT_NEAR(item.ratio, 1.0, 1e-9) << item.case_id;
       EXPECT_NEAR(item.speed_factor, host, 1e-12);
@@ -306,10 +307,11 @@ TEST(Compare, SyntheticTwentyPercentSlowdownIsExactlyThatRegression) {
   const auto slow = results::load_results(k_dir + "slow_mul.json");
   const Comparison c = compare_results(base, slow, {});
   EXPECT_TRUE(c.regressed());
-  EXPECT_EQ(c.count("slower"), 1u);
-  EXPECT_EQ(c.count("same") + c.count("unknown"), 4u); // the rest: unchanged or cannot tell
+  EXPECT_EQ(c.count(results::Verdict::slower), 1u);
+  EXPECT_EQ(c.count(results::Verdict::same) + c.count(results::Verdict::unknown),
+            4u); // the rest: unchanged or cannot tell
   const auto& mul = find(c, k_mul);
-  EXPECT_EQ(mul.verdict, "slower");
+  EXPECT_EQ(mul.verdict, results::Verdict::slower);
   EXPECT_NEAR(mul.ratio, 1.2, 1e-12);
   // Every slow replicate above every base one: the exact U test's smallest p for 5 vs 5, 2/252.
   EXPECT_NEAR(mul.p_value, 2.0 / 252.0, 1e-12);
@@ -318,7 +320,7 @@ TEST(Compare, SyntheticTwentyPercentSlowdownIsExactlyThatRegression) {
   // The other way round it is faster, and nothing regressed.
   const Comparison back = compare_results(slow, base, {});
   EXPECT_FALSE(back.regressed());
-  EXPECT_EQ(find(back, k_mul).verdict, "faster");
+  EXPECT_EQ(find(back, k_mul).verdict, results::Verdict::faster);
 
   // Past a 25% threshold the same shift is not a regression.
   CompareOptions loose;
@@ -339,13 +341,14 @@ TEST(Compare, CasesInOneFileOnlyAndUnknowns) {
   EXPECT_EQ(c.only_in_base,
             std::vector<std::string>{"add/self=16,other=16/float32/cpu/t1/forward"});
   EXPECT_EQ(c.only_in_new, std::vector<std::string>{"relu/self=128/float32/cpu/t1/forward"});
-  EXPECT_EQ(find(c, "mm/self=8x8,mat2=8x8/float32/cpu/t1/forward").verdict, "unknown");
-  EXPECT_EQ(find(c, k_mul).verdict, "unknown");
+  EXPECT_EQ(find(c, "mm/self=8x8,mat2=8x8/float32/cpu/t1/forward").verdict,
+            results::Verdict::unknown);
+  EXPECT_EQ(find(c, k_mul).verdict, results::Verdict::unknown);
   EXPECT_EQ(find(c, k_mul).reason, "too few repetitions (5 and 1, need 5)");
   const auto cannot_tell = std::count_if(c.cases.begin(), c.cases.end(), [](const auto& item) {
     return item.reason.rfind("cannot tell", 0) == 0;
   });
-  EXPECT_EQ(c.count("unknown") - static_cast<std::size_t>(cannot_tell), 2u);
+  EXPECT_EQ(c.count(results::Verdict::unknown) - static_cast<std::size_t>(cannot_tell), 2u);
 }
 
 // Repetitions that all come from one process share its state (layout, where its heap landed):
@@ -361,7 +364,7 @@ TEST(Compare, OneProcessASideIsUnknown) {
   };
   const Comparison one = compare_results(with(base, 1), slow, {});
   const CaseComparison& mul = find(one, k_mul);
-  EXPECT_EQ(mul.verdict, "unknown");
+  EXPECT_EQ(mul.verdict, results::Verdict::unknown);
   EXPECT_EQ(mul.base_processes, 1u);
   EXPECT_EQ(mul.new_processes, 5u); // --isolate: one a repetition
   EXPECT_EQ(mul.reason.rfind("one process on the base side", 0), 0u) << mul.reason;
@@ -376,7 +379,7 @@ TEST(Compare, OneProcessASideIsUnknown) {
       0u);
   // Two processes a side (5 repetitions split 3 + 2): decided.
   const Comparison two = compare_results(with(base, 2), with(slow, 2), {});
-  EXPECT_EQ(find(two, k_mul).verdict, "slower");
+  EXPECT_EQ(find(two, k_mul).verdict, results::Verdict::slower);
   EXPECT_EQ(find(two, k_mul).base_processes, 2u);
   EXPECT_TRUE(two.regressed());
 }
@@ -394,9 +397,9 @@ TEST(Compare, Formats) {
   const auto slow = results::load_results(k_dir + "slow_mul.json");
   const Comparison c = compare_results(base, slow, {});
   std::ostringstream md, json, csv;
-  write_comparison(c, "md", md);
-  write_comparison(c, "json", json);
-  write_comparison(c, "csv", csv);
+  core::write_as(comparison_formats(), "md", c, md);
+  core::write_as(comparison_formats(), "json", c, json);
+  core::write_as(comparison_formats(), "csv", c, csv);
   EXPECT_NE(md.str().find("| `" + k_mul + "` | 516.9 ns | 620.3 ns | 1.200 |"), std::string::npos)
       << md.str();
   EXPECT_NE(md.str().find("**1 slower, 0 faster, 1 same, 3 unknown**"), std::string::npos)
@@ -407,7 +410,7 @@ TEST(Compare, Formats) {
   EXPECT_NE(csv.str().find("\"" + k_mul + "\",slower,,0.5169,0.6203,1.200000,"), std::string::npos)
       << csv.str();
   std::ostringstream ignored;
-  EXPECT_THROW(write_comparison(c, "xml", ignored), UsageError);
+  EXPECT_THROW(core::write_as(comparison_formats(), "xml", c, ignored), UsageError);
 }
 
 TEST(Compare, AnInPlaceCaseOnItsMadeInputsAndOneOnWhatEarlierCallsLeftAreNeverCompared) {
@@ -416,13 +419,14 @@ TEST(Compare, AnInPlaceCaseOnItsMadeInputsAndOneOnWhatEarlierCallsLeftAreNeverCo
   for (auto& c : restored.cases)
     c.timing.restored = {"self"};
   const Comparison c = compare_results(base, restored, {});
-  EXPECT_EQ(c.count("unknown"), c.cases.size());
+  EXPECT_EQ(c.count(results::Verdict::unknown), c.cases.size());
   EXPECT_NE(c.cases.front().reason.find(
                 "different inputs: base restores none, new restores self before every timed call"),
             std::string::npos)
       << c.cases.front().reason;
   for (const auto& item : compare_results(restored, restored, {}).cases) // compared: same, or
-    EXPECT_TRUE(item.verdict == "same" || item.reason.rfind("cannot tell", 0) == 0); // noisy
+    EXPECT_TRUE(item.verdict == results::Verdict::same ||
+                item.reason.rfind("cannot tell", 0) == 0); // noisy
 }
 
 } // namespace
@@ -437,7 +441,7 @@ TEST(Compare, DifferentKindsOfTimeAreNeverCompared) {
   for (auto& c : gpu.cases)
     c.timing.measures = results::Measures::gpu;
   const Comparison c = compare_results(base, gpu, {});
-  EXPECT_EQ(c.count("unknown"), c.cases.size());
+  EXPECT_EQ(c.count(results::Verdict::unknown), c.cases.size());
   EXPECT_NE(c.cases.front().reason.find("different times: base host, new gpu"), std::string::npos);
 }
 

@@ -28,7 +28,7 @@ TEST(Compare, SameOnlyWhereTheRepetitionsCouldHaveSeenAChangeOfTheThreshold) {
   CompareOptions two;
   two.min_replicates = 2;
   const Comparison few = compare_results(side({1.0, 1.2}), side({1.3, 1.4}), two);
-  EXPECT_EQ(few.cases.at(0).verdict, "unknown");
+  EXPECT_EQ(few.cases.at(0).verdict, results::Verdict::unknown);
   EXPECT_NE(few.cases.at(0).reason.find("its 95% interval [unbounded, unbounded] reaches past the "
                                         "5% threshold (2 and 2 repetitions"),
             std::string::npos)
@@ -36,7 +36,7 @@ TEST(Compare, SameOnlyWhereTheRepetitionsCouldHaveSeenAChangeOfTheThreshold) {
   EXPECT_TRUE(few.nothing_judged());
   const Comparison tight = compare_results(side({1.00, 1.01, 0.99, 1.005, 0.995, 1.0}),
                                            side({1.0, 1.005, 0.995, 1.01, 0.99, 1.002}), {});
-  EXPECT_EQ(tight.cases.at(0).verdict, "same");
+  EXPECT_EQ(tight.cases.at(0).verdict, results::Verdict::same);
   EXPECT_GE(tight.cases.at(0).ratio_low, 0.95);
   EXPECT_LE(tight.cases.at(0).ratio_high, 1.05);
 }
@@ -47,7 +47,7 @@ TEST(Compare, AnUnstableCaseIsUnknownSayingWhichSide) {
   // chance, so the verdict is unknown, not `same`.
   const auto two_levels = side({1.00, 3.0, 0.99, 1.005, 3.1, 1.0});
   const Comparison c = compare_results(steady, two_levels, {});
-  EXPECT_EQ(c.cases.at(0).verdict, "unknown");
+  EXPECT_EQ(c.cases.at(0).verdict, results::Verdict::unknown);
   EXPECT_EQ(c.cases.at(0).reason,
             "unstable on the new side: its repetition medians are over 3x apart");
   EXPECT_EQ(compare_results(two_levels, two_levels, {}).cases.at(0).reason,

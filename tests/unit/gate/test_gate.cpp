@@ -25,21 +25,21 @@ TEST(Gate, ACandidateIsConfirmedOnlyByASecondMeasurement) {
   ASSERT_EQ(r.cases.size(), 1u);
   const GateCase& c = r.cases[0];
   EXPECT_TRUE(c.candidate);
-  EXPECT_EQ(c.verdict, "unknown"); // not an alert until confirmed, nor `same`
+  EXPECT_EQ(c.verdict, results::Verdict::unknown); // not an alert until confirmed, nor `same`
   EXPECT_EQ(c.reason, "candidate: slower x1.122, not confirmed");
   EXPECT_NEAR(c.ratio, 1.12, 0.03);
   EXPECT_FALSE(r.regressed());
   GateResult confirmed = r;
   confirm(confirmed, {"a"}, {111e-6});
-  EXPECT_EQ(confirmed.cases[0].verdict, "slower");
+  EXPECT_EQ(confirmed.cases[0].verdict, results::Verdict::slower);
   EXPECT_TRUE(confirmed.regressed());
   GateResult refuted = r;
   confirm(refuted, {"a"}, {100.5e-6}); // one bad night: the second measurement is back to normal
-  EXPECT_EQ(refuted.cases[0].verdict, "same");
+  EXPECT_EQ(refuted.cases[0].verdict, results::Verdict::same);
   EXPECT_EQ(refuted.cases[0].reason, "not confirmed");
   GateResult missing = r;
   confirm(missing, {"b"}, {100e-6});
-  EXPECT_EQ(missing.cases[0].verdict, "unknown");
+  EXPECT_EQ(missing.cases[0].verdict, results::Verdict::unknown);
 }
 
 TEST(Gate, AThresholdRuleSetsItsCasesFloor) {
@@ -81,16 +81,16 @@ TEST(Gate, AbConfirmationAgainstThePreviousBuild) {
   confirm_ab(r, {"slow", "fluke", "few"}, {previous, previous, {previous[0], previous[1]}},
              {slower, same, {slower[0], slower[1]}});
   EXPECT_TRUE(r.ab);
-  EXPECT_EQ(r.cases[0].verdict, "slower");
+  EXPECT_EQ(r.cases[0].verdict, results::Verdict::slower);
   EXPECT_EQ(r.cases[0].reason, "confirmed A/B against the previous build");
   EXPECT_NEAR(r.cases[0].confirm_ratio, 1.15, 1e-9);
   EXPECT_LT(r.cases[0].confirm_p, 0.001);
-  EXPECT_EQ(r.cases[1].verdict, "same");
+  EXPECT_EQ(r.cases[1].verdict, results::Verdict::same);
   EXPECT_EQ(r.cases[1].reason, "not confirmed A/B against the previous build");
-  EXPECT_EQ(r.cases[2].verdict, "unknown");
+  EXPECT_EQ(r.cases[2].verdict, results::Verdict::unknown);
   EXPECT_EQ(r.cases[2].reason, "candidate: slower x1.144, not confirmed: A/B has too few processes "
                                "to decide: 2 against 2, whose rank test cannot reach p < 0.05");
-  EXPECT_EQ(r.cases[3].verdict, "same"); // no candidate: nothing to confirm
+  EXPECT_EQ(r.cases[3].verdict, results::Verdict::same); // no candidate: nothing to confirm
   EXPECT_TRUE(r.cases[3].reason.empty());
   // A/B that moves the other way than the candidate confirms nothing.
   GateResult opposite = first;
@@ -98,15 +98,15 @@ TEST(Gate, AbConfirmationAgainstThePreviousBuild) {
   for (double v : previous)
     faster.push_back(v * 0.85);
   confirm_ab(opposite, {"slow"}, {previous}, {faster});
-  EXPECT_EQ(opposite.cases[0].verdict, "same");
-  EXPECT_EQ(opposite.cases[1].verdict, "unknown"); // not measured again
+  EXPECT_EQ(opposite.cases[0].verdict, results::Verdict::same);
+  EXPECT_EQ(opposite.cases[1].verdict, results::Verdict::unknown); // not measured again
   // 3 processes a side all apart give p = 2/20 at best: never under 0.05, so unknown, not
   // "not confirmed"; 4 a side give 2/70 and can confirm.
   for (std::size_t n : {3u, 4u}) {
     GateResult few = first;
     confirm_ab(few, {"slow"}, {std::vector<double>(previous.begin(), previous.begin() + n)},
                {std::vector<double>(slower.begin(), slower.begin() + n)});
-    EXPECT_EQ(few.cases[0].verdict, n == 3 ? "unknown" : "slower")
+    EXPECT_EQ(few.cases[0].verdict, n == 3 ? results::Verdict::unknown : results::Verdict::slower)
         << n << " " << few.cases[0].reason;
   }
 }
@@ -166,8 +166,8 @@ TEST(Gate, ASecondLookJudgesBothValuesOfTheNight) {
   EXPECT_EQ(r.candidates(), 3u);
   // The confirmation goes by the move the candidate was judged on.
   confirm(r, {"twice", "faster"}, {104e-6, 96.2e-6});
-  EXPECT_EQ(r.cases[0].verdict, "slower");
-  EXPECT_EQ(r.cases[4].verdict, "faster");
+  EXPECT_EQ(r.cases[0].verdict, results::Verdict::slower);
+  EXPECT_EQ(r.cases[4].verdict, results::Verdict::faster);
 }
 
 TEST(Gate, SmallMovesShortHistoriesAndAbsentCases) {
@@ -179,9 +179,9 @@ TEST(Gate, SmallMovesShortHistoriesAndAbsentCases) {
                         {"gone", history, std::nullopt}},
                        {});
   EXPECT_FALSE(r.cases[0].candidate);
-  EXPECT_EQ(r.cases[1].verdict, "unknown");
+  EXPECT_EQ(r.cases[1].verdict, results::Verdict::unknown);
   EXPECT_EQ(r.cases[1].reason, "history has 3 night(s), 5 needed");
-  EXPECT_EQ(r.cases[2].verdict, "unknown");
+  EXPECT_EQ(r.cases[2].verdict, results::Verdict::unknown);
   EXPECT_EQ(r.cases[2].reason, "no value tonight");
 }
 
@@ -191,7 +191,7 @@ TEST(Gate, AnUnstableNightIsUnknownNotACandidate) {
   in.unstable = true; // tonight's repetition medians over 3x apart
   const GateResult r = judge({in}, {});
   EXPECT_FALSE(r.cases[0].candidate);
-  EXPECT_EQ(r.cases[0].verdict, "unknown");
+  EXPECT_EQ(r.cases[0].verdict, results::Verdict::unknown);
   EXPECT_EQ(r.cases[0].reason, "unstable tonight: its repetition medians are over 3x apart");
   EXPECT_NEAR(r.cases[0].ratio, 1.5, 0.03);
   EXPECT_FALSE(r.regressed());
@@ -236,7 +236,7 @@ TEST(Gate, NoiseMdeAndBlindness) {
   EXPECT_TRUE(noisy.cases[0].blind);
   EXPECT_GT(noisy.cases[0].mde, 0.10);
   // ... and a blind case is never `same`: it says what it could have seen.
-  EXPECT_EQ(noisy.cases[0].verdict, "unknown");
+  EXPECT_EQ(noisy.cases[0].verdict, results::Verdict::unknown);
   EXPECT_EQ(noisy.cases[0].reason.rfind("blind: a change under ", 0), 0u) << noisy.cases[0].reason;
   // MDE = exp((t(1 - alpha/2, n-1) + t(power, n-1)) s sqrt(1 + 1/n)) - 1 for s = 1%, n = 20:
   // t(0.999, 19) = 3.5794, t(0.8, 19) = 0.8610.
@@ -253,12 +253,12 @@ TEST(Gate, NoiseMdeAndBlindness) {
   o.noise_floor = 0.025;
   GateResult wide = judge({{"w", std::vector<double>(20, 100e-6), 100e-6}}, o);
   EXPECT_TRUE(wide.cases[0].blind);
-  EXPECT_EQ(wide.cases[0].verdict, "unknown");
+  EXPECT_EQ(wide.cases[0].verdict, results::Verdict::unknown);
   EXPECT_EQ(wide.cases[0].reason, "blind: a change under 12% goes unseen (MDE)");
   second_look(wide, {}, {});
   EXPECT_NEAR(wide.cases[0].mde, std::exp(3.3707 * 0.025) - 1, 5e-4);
   EXPECT_FALSE(wide.cases[0].blind);
-  EXPECT_EQ(wide.cases[0].verdict, "same"); // it sees 8.8% now
+  EXPECT_EQ(wide.cases[0].verdict, results::Verdict::same); // it sees 8.8% now
 }
 
 // After a real step, the gate judges against the new level, not a window of two levels.
@@ -338,11 +338,12 @@ TEST(Gate, FalseAlarmsAndPowerOnSyntheticNoise) {
           counts.candidates += r.candidates();
         confirm(r, ids, stepped_again);
         if (step == 1.0)
-          counts.alerts += r.count("slower") + r.count("faster") > 0 ? 1 : 0;
+          counts.alerts +=
+              r.count(results::Verdict::slower) + r.count(results::Verdict::faster) > 0 ? 1 : 0;
         if (step == 1.05)
-          counts.caught5 += r.count("slower");
+          counts.caught5 += r.count(results::Verdict::slower);
         if (step == 1.10)
-          counts.caught10 += r.count("slower");
+          counts.caught10 += r.count(results::Verdict::slower);
       }
     }
   }

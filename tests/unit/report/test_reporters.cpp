@@ -49,7 +49,7 @@ results::ResultSet sample_set() {
 
 std::string render(const std::string& format, const results::ResultSet& set) {
   std::ostringstream out;
-  make_reporter(format)->write(set, out);
+  write_report(format, set, out);
   return out.str();
 }
 
@@ -110,7 +110,8 @@ TEST(JsonReporter, IsTheResultSchema) {
 }
 
 TEST(MakeReporter, UnknownFormat) {
-  EXPECT_THROW(make_reporter("xml"), UsageError);
+  std::ostringstream ignored;
+  EXPECT_THROW(write_report("xml", results::ResultSet{}, ignored), UsageError);
 }
 
 } // namespace
@@ -155,7 +156,7 @@ TEST(GbenchReporter, GoogleBenchmarkSchema) {
   EXPECT_EQ(benchmarks[6]["aggregate_unit"], "percentage");
 
   std::ostringstream aggregates;
-  make_reporter("gbench", /*aggregates_only=*/true)->write(sample_set(), aggregates);
+  write_report("gbench", sample_set(), aggregates, true);
   EXPECT_EQ(Json::parse(aggregates.str())["benchmarks"].size(), 4u);
 }
 

@@ -89,8 +89,8 @@ TEST(StageTable, CudaRowsUseTheBatchTime) {
 
 TEST(StageReporter, MarkdownAndCsv) {
   std::ostringstream md, csv;
-  make_reporter("stages")->write(stage_set(), md);
-  make_reporter("stages-csv")->write(stage_set(), csv);
+  write_report("stages", stage_set(), md);
+  write_report("stages-csv", stage_set(), csv);
   const std::string text = md.str();
   EXPECT_NE(text.find("| box_iou | `sizes=[8]/float32/cpu/t1` | Reduce | 8.00 us | 4.00 us | 2.00× "
                       "| 2.00 us | 4.00× | 10 / 10 / 4 | 2 |"),
@@ -152,8 +152,8 @@ TEST(StageReporter, CompileCostAndBreakEvenCalls) {
   EXPECT_FALSE(table.rows[1].cells[2].break_even_calls.has_value());
   EXPECT_FALSE(table.rows[0].cells[0].break_even_calls.has_value());
   std::ostringstream md, csv;
-  make_reporter("stages")->write(set, md);
-  make_reporter("stages-csv")->write(set, csv);
+  write_report("stages", set, md);
+  write_report("stages-csv", set, csv);
   const std::string text = md.str();
   EXPECT_NE(text.find("| case | | script | break-even calls | inductor | break-even calls |"),
             std::string::npos)
@@ -171,7 +171,7 @@ TEST(StageReporter, CompileCostAndBreakEvenCalls) {
   EXPECT_NE(csv.str().find(",ok,6e-06,1.6667,10,0,0.2,50000,"), std::string::npos) << csv.str();
   // The HTML stage chart says the same under each compiled cell.
   std::ostringstream html;
-  make_reporter("html")->write(set, html);
+  write_report("html", set, html);
   EXPECT_NE(html.str().find("<span class=\"compile\">compile 200.000 ms, paid back after 50000 "
                             "calls</span>"),
             std::string::npos);
@@ -181,7 +181,7 @@ TEST(StageReporter, CompileCostAndBreakEvenCalls) {
 
 TEST(StageReporter, TheHtmlReportChartsTheStagesOnlyWhenThereAreAny) {
   std::ostringstream html, plain;
-  make_reporter("html")->write(stage_set(), html);
+  write_report("html", stage_set(), html);
   const std::string page = html.str();
   EXPECT_NE(page.find("<a href=\"#stages\">stages</a>"), std::string::npos);
   EXPECT_NE(page.find("<section id=\"stages\">"), std::string::npos);
@@ -194,7 +194,7 @@ TEST(StageReporter, TheHtmlReportChartsTheStagesOnlyWhenThereAreAny) {
   EXPECT_NE(page.find("<td>all</td><td>&times;1.41 (2)<br>"), std::string::npos);
   results::ResultSet set;
   set.cases = {staged("lonely", "eager", 1e-6, {})};
-  make_reporter("html")->write(set, plain);
+  write_report("html", set, plain);
   EXPECT_EQ(plain.str().find("id=\"stages\""), std::string::npos);
 }
 
@@ -210,7 +210,7 @@ TEST(StageReporter, CompilerFailuresGroupByReasonNotByTheirFile) {
     set.cases.push_back(failed);
   }
   std::ostringstream md;
-  make_reporter("stages")->write(set, md);
+  write_report("stages", set, md);
   EXPECT_NE(md.str().find("- fused compiler failed: stage fused: partition compile failed — 2 "
                           "row(s), e.g. `aeloss/sizes=[8]/float32/cpu/t1/forward`"),
             std::string::npos)
@@ -221,7 +221,7 @@ TEST(StageReporter, NoStagedCaseSaysHowToMakeOne) {
   results::ResultSet set;
   set.cases = {staged("lonely", "eager", 1e-6, {})};
   std::ostringstream md;
-  make_reporter("stages")->write(set, md);
+  write_report("stages", set, md);
   EXPECT_NE(md.str().find("--stage eager,script,fused"), std::string::npos);
 }
 

@@ -87,7 +87,7 @@ TEST(Breakdown, ASampleWithATraceShowsItsOperatorsFromInside) {
   results::ResultSet set;
   set.cases = {whole};
   std::ostringstream out;
-  make_reporter("breakdown")->write(set, out);
+  write_report("breakdown", set, out);
   const std::string text = out.str();
   EXPECT_NE(text.find("## bbox2delta/sizes=[64]"), std::string::npos) << text;
   EXPECT_NE(text.find("2 calls traced"), std::string::npos) << text;

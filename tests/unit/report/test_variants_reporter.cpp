@@ -13,7 +13,7 @@ namespace {
 
 std::string render(const std::string& format, const results::ResultSet& set) {
   std::ostringstream out;
-  make_reporter(format)->write(set, out);
+  write_report(format, set, out);
   return out.str();
 }
 
