@@ -182,4 +182,32 @@ std::int64_t TensorSpec::numel() const {
   return n;
 }
 
+InputSpec InputSpec::parse(const std::string& text) {
+  const auto parts = core::split(text, ':');
+  if (parts.empty() || parts.size() > 2) {
+    throw UsageError("bad --input '" + text +
+                     "', expected DIMS[:DTYPE] such as 1x3x224x224:float32");
+  }
+  InputSpec spec;
+  try {
+    spec.shape = TensorSpec::parse(Json(parts[0]), "--input").shape;
+  } catch (const ConfigError& e) {
+    throw UsageError(std::string("bad --input '") + text + "': " + e.what());
+  }
+  if (parts.size() == 2)
+    spec.dtype = core::canonical_dtype(parts[1]);
+  return spec;
+}
+
+std::string InputSpec::str() const {
+  std::vector<std::string> dims;
+  for (auto d : shape)
+    dims.push_back(std::to_string(d));
+  return core::join(dims, "x") + ":" + dtype;
+}
+
+Json InputSpec::to_json() const {
+  return {{"shape", shape}, {"dtype", dtype}};
+}
+
 } // namespace opbench::catalog

@@ -24,6 +24,9 @@ struct GlobalOptions {
 // Applies the global options at the start of a subcommand: the log level, and loads the
 // operator libraries of --load-library (throws ConfigError naming the one that does not load).
 void start_command(const GlobalOptions& global);
+// `opbench run`'s measuring flags (run_flags.cpp), bound to `settings`.
+void add_measuring_flags(CLI::App& command, run::RunSettings& settings);
+
 // `--load-library PATH` (repeatable) of the subcommands that bind operators: run, list, show,
 // extract.
 void add_library_option(CLI::App& command, GlobalOptions& global);

@@ -3,12 +3,12 @@
 #include <algorithm>
 
 #include "commands.hpp"
-#include "infos.hpp"
 #include "opbench/catalog/libraries.hpp"
 #include "opbench/config/loader.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/executor.hpp"
+#include "opbench/plan/select.hpp"
 
 namespace opbench::cli {
 
@@ -34,14 +34,7 @@ void add_library_option(CLI::App& command, GlobalOptions& global) {
 
 catalog::Catalog load_catalog_for(const std::vector<std::string>& files,
                                   const GlobalOptions& global, bool samples) {
-  const std::vector<std::string> chosen =
-      files.empty() ? config::config_files_in(config_dir(global)) : files;
-  spdlog::info("loading {} config file(s)", chosen.size());
-  catalog::Catalog catalog = catalog::load_catalog(chosen);
-  // The built-in samples come with the shipped configs; with --config files, only on request.
-  if (files.empty() || samples)
-    catalog::add_samples(catalog, samples::sample_infos());
-  return catalog;
+  return plan::load_catalog(files, config_dir(global), samples);
 }
 
 CLI::Validator in_range(const run::Range& range) {

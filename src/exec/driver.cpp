@@ -238,7 +238,8 @@ void finish(results::CaseResult& result, const Measurement& m, const MeasureOpti
   result.timing.target_noise = options.target_noise;
   result.timing.noise = m.noise;
   result.timing.noise_reached = m.noise_reached;
-  // One repetition; run_command's combine_repetitions makes the estimate over all of them.
+  // One repetition; the run's loop (results::combine_repetitions) makes the estimate over all
+  // of them.
   result.timing.repetition_medians = {result.summary.median};
   result.estimate = results::estimate_of(result.timing.repetition_medians, estimator);
 }
@@ -276,7 +277,7 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w,
   // it makes the host wait for the device (then no CUDA graph can hold it). They are the same in
   // every repetition: on the CPU only the first (`describe`) records them; on CUDA every one
   // does, as the graph capture needs to know. The roofline is made once, from the case's
-  // estimate over all repetitions (run_command).
+  // estimate over all repetitions (run/run.cpp).
   std::string host_sync;
   result.stage_info = w.stage_info;
   result.check = w.check;

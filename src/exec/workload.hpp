@@ -128,6 +128,13 @@ Workload make_workload(const results::Case& c, bool first = true);
 // The forward workload of an operator case on arguments made by the caller.
 Workload operator_workload(PreparedCall& call);
 
+// An operator's forward computation, for the stages and the checks: its tensor arguments are the
+// inputs (other arguments, tensor lists among them, are constants of the trace). `for_training`:
+// its floating inputs require grad, but for those it writes in place (a leaf that requires grad
+// cannot be written: an in-place operator's `self`, batch norm's running statistics).
+struct TensorFunction;
+TensorFunction operator_function(const results::Case& c, bool for_training = false);
+
 // Times, records and probes `workload` into `result` (see executor.hpp for what each field is).
 void drive(const results::Case& c, const ExecOptions& options, Workload& workload,
            results::CaseResult& result);

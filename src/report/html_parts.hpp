@@ -1,7 +1,7 @@
 #pragma once
-// The HTML report's parts shared by its files (html_reporter.cpp: summary, cases, roofline, the
-// page; html_sections.cpp: comparison, stages, history): escaping, number formats, log axes, and
-// the sections each file writes for the other.
+// The HTML report's parts shared by its files (html_reporter.cpp: summary, cases, the page;
+// html_roofline.cpp: the roofline; html_sections.cpp: comparison, stages, variants, history):
+// escaping, number formats, log axes, and the sections each file writes for the others.
 
 #include <fmt/format.h>
 
@@ -72,6 +72,8 @@ void write_comparison(const results::ResultSet& set, const HtmlExtras& extras, s
 void write_stages(const StageTable& table, std::ostream& out);
 // The variants section: each implementation's speedup over its group's baseline, and their means.
 void write_variants(const std::vector<Speedup>& speedups, std::ostream& out);
+// The roofline (html_roofline.cpp): every case with work at its intensity, against its run's roofs.
+void write_roofline(const results::ResultSet& set, std::ostream& out);
 // The history section (--history): a trend line per case.
 void write_history(const results::ResultSet& set, const HtmlExtras& extras, std::ostream& out);
 

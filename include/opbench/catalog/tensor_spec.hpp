@@ -37,4 +37,16 @@ struct TensorSpec {
   std::int64_t numel() const;
 };
 
+// A model input as the command line gives it (`run --model`, `extract --model`):
+// `1x3x224x224[:float32]`.
+struct InputSpec {
+  std::vector<std::int64_t> shape;
+  std::string dtype = "float32";
+
+  // Parses `DIMS[:DTYPE]`; throws UsageError.
+  static InputSpec parse(const std::string& text);
+  std::string str() const; // "1x3x224x224:float32"
+  Json to_json() const;    // tensor spec {"shape": [...], "dtype": ...}
+};
+
 } // namespace opbench::catalog

@@ -9,21 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "opbench/catalog/tensor_spec.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/results/case.hpp"
 
 namespace opbench::extract {
 
-// A model input as the command line gives it: `1x3x224x224[:float32]`.
-struct InputSpec {
-  std::vector<std::int64_t> shape;
-  std::string dtype = "float32";
-
-  // Parses `DIMS[:DTYPE]`; throws UsageError.
-  static InputSpec parse(const std::string& text);
-  std::string str() const; // "1x3x224x224:float32"
-  Json to_json() const;    // tensor spec {"shape": [...], "dtype": ...}
-};
+// A model input as the command line gives it (catalog/tensor_spec.hpp).
+using InputSpec = catalog::InputSpec;
 
 struct RecordedCall {
   std::string op;             // "aten::conv2d", "aten::add.Tensor"
