@@ -12,9 +12,9 @@
 #include <string>
 
 #include "opbench/catalog/binder.hpp"
-#include "opbench/exec/device_support.hpp"
 #include "opbench/exec/executor.hpp"
-#include "opbench/exec/host_allocator.hpp"
+#include "opbench/machine/device_support.hpp"
+#include "opbench/machine/host_allocator.hpp"
 #include "opbench/plan/planner.hpp"
 
 namespace {
@@ -22,7 +22,7 @@ namespace {
 using opbench::Json;
 
 opbench::results::CaseResult run(const std::string& op, const Json& args, const std::string& device,
-                                 const opbench::exec::ExecOptions& options) {
+                                 const opbench::measure::ExecOptions& options) {
   const auto c =
       opbench::plan::make_case(op, opbench::catalog::bind_case(op, args, "gpu_check"), "float32",
                                device, 1, opbench::results::Direction::forward, 0);
@@ -37,19 +37,19 @@ opbench::results::CaseResult run(const std::string& op, const Json& args, const 
 
 int main(int argc, char** argv) {
   const std::string device = argc > 1 ? argv[1] : "cuda:0";
-  opbench::exec::configure_host_allocator("tuned");
+  opbench::machine::configure_host_allocator("tuned");
   try {
-    opbench::exec::check_device(device);
+    opbench::machine::check_device(device);
   } catch (const std::exception& e) {
     std::printf("gpu_check: %s\n", e.what());
     return 2;
   }
-  const Json ctx = opbench::exec::cuda_device_context(std::stoi(device.substr(5)));
+  const Json ctx = opbench::machine::cuda_device_context(std::stoi(device.substr(5)));
   std::printf("device: %s (%d SMs, %.1f GiB, L2 %.1f MiB)\n",
               ctx["name"].get<std::string>().c_str(), ctx["sm_count"].get<int>(),
               static_cast<double>(ctx["memory_bytes"].get<std::int64_t>()) / (1 << 30),
               static_cast<double>(ctx["l2_cache_bytes"].get<int>()) / (1 << 20));
-  opbench::exec::ExecOptions options;
+  opbench::measure::ExecOptions options;
   options.memory = false;
   options.measure.min_time = 0.5;
   options.measure.max_time = 1.0;
@@ -74,8 +74,8 @@ int main(int argc, char** argv) {
       {"add", {{"self", "8192x8192"}, {"other", "8192x8192"}}},
       {"softmax", {{"self", "8192x8192"}, {"dim", -1}}}};
   for (const auto& [op, args] : large) {
-    opbench::exec::ExecOptions host = options;
-    host.timer = opbench::exec::CudaTimer::host;
+    opbench::measure::ExecOptions host = options;
+    host.timer = opbench::measure::CudaTimer::host;
     const auto event_result = run(op, args, device, options);
     const auto host_result = run(op, args, device, host);
     if (event_result.status != opbench::results::Status::ok ||

@@ -21,8 +21,8 @@
 
 #include "opbench/catalog/binder.hpp"
 #include "opbench/exec/executor.hpp"
-#include "opbench/exec/host_allocator.hpp"
 #include "opbench/exec/inputs.hpp"
+#include "opbench/machine/host_allocator.hpp"
 #include "opbench/plan/planner.hpp"
 #include "opbench/stats/statistics.hpp"
 
@@ -55,7 +55,7 @@ template <typename Body> std::pair<double, double> time_loop(Body&& body, double
 
 // One measurement in a fresh process state: `variant` is "alive", "freed" or "opbench".
 void run_one(const std::string& mode, const std::string& variant, double seconds) {
-  const std::string description = opbench::exec::configure_host_allocator(mode);
+  const std::string description = opbench::machine::configure_host_allocator(mode);
   at::set_num_threads(1);
   at::NoGradGuard no_grad;
   double median = 0;
@@ -66,7 +66,7 @@ void run_one(const std::string& mode, const std::string& variant, double seconds
         opbench::catalog::bind_case("add", {{"self", "64x64x128"}, {"other", "64x64x128"}},
                                     "bench"),
         "float32", "cpu", 1, opbench::results::Direction::forward, 0);
-    opbench::exec::ExecOptions options;
+    opbench::measure::ExecOptions options;
     options.memory = false;
     options.measure.min_time = seconds;
     options.measure.max_time = seconds;

@@ -25,11 +25,11 @@
 //   median of the window medians and the mean of the fastest two (opbench's default estimator).
 //   bench/fresh_add.sh runs it in fresh processes beside `opbench run` (issue #11: the same number
 //   in every process).
-// canary: single readings of opbench's speed canary (exec/canary.hpp, 1 thread) back to back for
+// canary: single readings of opbench's speed canary (machine/canary.hpp, 1 thread) back to back for
 //   `seconds`: the fastest, quantiles, the share of the time it ran over 10% slow, the longest such
 //   spell (how often and how long this machine is slow: the case for re-measuring repetitions),
 //   and how often one reading and the canary (the fastest of three) call the machine slow.
-// memory-canary: the memory canary (exec/canary.hpp) on 2 threads and on 1, beside relu of
+// memory-canary: the memory canary (machine/canary.hpp) on 2 threads and on 1, beside relu of
 //   8x64x112x112 floats (out=, so no allocation) on 2 threads, in turns for `seconds`: per 1.5 s
 //   window the medians of each, then over all turns how closely the 2-thread canary follows relu
 //   (correlation of the two times) and relu's spread within the canary's usual band and outside
@@ -51,8 +51,8 @@
 #include "opbench/catalog/binder.hpp"
 #include "opbench/catalog/libraries.hpp"
 #include "opbench/exec/executor.hpp"
-#include "opbench/exec/host_allocator.hpp"
 #include "opbench/exec/inputs.hpp"
+#include "opbench/machine/host_allocator.hpp"
 #include "opbench/plan/planner.hpp"
 #include "opbench/results/estimate.hpp"
 #include "opbench/results/result_set.hpp"
@@ -246,7 +246,7 @@ int main(int argc, char** argv) {
     return canary(argc > 2 ? std::atof(argv[2]) : 40.0);
   if (suite == "memory-canary")
     return memory_canary(argc > 2 ? std::atof(argv[2]) : 45.0);
-  std::printf("host allocator: %s\n", opbench::exec::configure_host_allocator("tuned").c_str());
+  std::printf("host allocator: %s\n", opbench::machine::configure_host_allocator("tuned").c_str());
   if (suite == "plain-add") {
     const double budget = argc > 2 ? std::atof(argv[2]) : 0.5;
     const BenchCase b = overhead_suite().front(); // a copy: the vector is a temporary
@@ -292,7 +292,7 @@ int main(int argc, char** argv) {
     // opbench and the plain loop time the very same input tensors: where buffers land in memory
     // alone moves some operators by several percent.
     opbench::exec::PreparedCall prepared = opbench::exec::prepare_call(c, false);
-    opbench::exec::ExecOptions options;
+    opbench::measure::ExecOptions options;
     options.memory = false;
     options.measure.min_time = seconds;
     options.measure.max_time = seconds;

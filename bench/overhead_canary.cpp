@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "opbench/exec/canary.hpp"
-#include "opbench/exec/host_allocator.hpp"
+#include "opbench/machine/canary.hpp"
+#include "opbench/machine/host_allocator.hpp"
 #include "opbench/stats/statistics.hpp"
 #include "overhead_parts.hpp"
 
@@ -20,7 +20,7 @@ int canary(double budget) {
   const auto start = std::chrono::steady_clock::now();
   double now = 0;
   while (now < budget) {
-    const double c = opbench::exec::canary_reading(1);
+    const double c = opbench::machine::canary_reading(1);
     now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     taken.emplace_back(now, c);
   }
@@ -78,7 +78,7 @@ int canary(double budget) {
 
 // bench_overhead memory-canary (see the top of this file).
 int memory_canary(double budget) {
-  std::printf("host allocator: %s\n", opbench::exec::configure_host_allocator("tuned").c_str());
+  std::printf("host allocator: %s\n", opbench::machine::configure_host_allocator("tuned").c_str());
   const at::Tensor x = at::randn({8 * 64 * 112 * 112});
   at::Tensor y = at::empty_like(x);
   auto relu_seconds = [&] {
@@ -98,16 +98,16 @@ int memory_canary(double budget) {
   double now = 0;
   while (now < budget) {
     at::set_num_threads(2);
-    const double canary2 = opbench::exec::memory_canary_bandwidth();
+    const double canary2 = opbench::machine::memory_canary_bandwidth();
     const double relu2 = relu_seconds();
     at::set_num_threads(1);
-    const double canary1 = opbench::exec::memory_canary_bandwidth();
+    const double canary1 = opbench::machine::memory_canary_bandwidth();
     now = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     turns.push_back({now, canary2, canary1, relu2});
   }
   std::printf("memory canary: %.0f MiB; window medians (GB/s, GB/s, us):\n   t (s)  2 threads  1 "
               "thread  relu 2t\n",
-              static_cast<double>(opbench::exec::memory_canary_bytes()) / (1 << 20));
+              static_cast<double>(opbench::machine::memory_canary_bytes()) / (1 << 20));
   for (double w = 0; w < now; w += 1.5) {
     std::vector<double> c2, c1, r2;
     for (const auto& t : turns) {

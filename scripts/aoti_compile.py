@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""opbench's `inductor` stage (src/exec/stages.cpp): a case's TorchScript trace made into an
+"""opbench's `inductor` stage (src/stages/stages.cpp): a case's TorchScript trace made into an
 AOTInductor package by the Python `torch` of the same version as opbench's LibTorch.
 
   aoti_compile.py version                              prints torch's version

@@ -13,10 +13,10 @@
 #include "opbench/core/strings.hpp"
 #include "opbench/core/units.hpp"
 #include "opbench/cost/roofline.hpp"
-#include "opbench/exec/context.hpp"
-#include "opbench/exec/device_support.hpp"
 #include "opbench/exec/executor.hpp"
-#include "opbench/exec/host_allocator.hpp"
+#include "opbench/machine/context.hpp"
+#include "opbench/machine/device_support.hpp"
+#include "opbench/machine/host_allocator.hpp"
 #include "opbench/plan/planner.hpp"
 
 namespace opbench::cli {
@@ -37,7 +37,7 @@ double median_of(const std::string& op, const Json& args, const std::string& dty
                  const std::string& device, int threads, double seconds) {
   const results::Case c = plan::make_case(op, catalog::bind_case(op, args, "calibrate"), dtype,
                                           device, threads, results::Direction::forward, 0);
-  exec::ExecOptions options;
+  measure::ExecOptions options;
   options.memory = false;
   options.measure.min_runs = 5;
   options.measure.min_time = seconds / 2;
@@ -50,14 +50,14 @@ double median_of(const std::string& op, const Json& args, const std::string& dty
 
 int calibrate(const CalibrateOptions& options, const GlobalOptions& global) {
   start_command(global);
-  const std::string allocator = exec::configure_host_allocator("tuned");
+  const std::string allocator = machine::configure_host_allocator("tuned");
   const std::string path = options.peaks.empty() ? cost::default_peaks_path() : options.peaks;
   cost::PeakStore store = cost::PeakStore::load(path);
   const std::vector<int> threads = threads_axis(options.threads);
   std::vector<std::string> devices;
   for (const auto& ctx : core::split_list(options.contexts)) {
     devices.push_back(core::parse_device(ctx).str());
-    exec::check_device(devices.back());
+    machine::check_device(devices.back());
   }
   for (const auto& device : devices) {
     for (const auto& dtype_name : core::split_list(options.dtypes)) {
@@ -95,7 +95,7 @@ int calibrate(const CalibrateOptions& options, const GlobalOptions& global) {
         // calls (copy_: two of a quarter; add.out: three of a sixth), the faster counting: a
         // copy_'s restore keeps one more buffer in the level, and on CUDA a copy_ is one call a
         // graph replay, mostly its launch (docs/roofline.md).
-        for (const auto& [level, capacity] : exec::data_caches(device)) {
+        for (const auto& [level, capacity] : machine::data_caches(device)) {
           const auto [copy, triad] = copy_and_triad(capacity / 4, capacity / 6);
           peaks.caches.push_back({level, capacity, std::max(copy, triad)});
         }
@@ -104,7 +104,7 @@ int calibrate(const CalibrateOptions& options, const GlobalOptions& global) {
         peaks.gemm_flops = 2 * g * g * g /
                            median_of("mm", {{"self", square}, {"mat2", square}}, dtype, device, t,
                                      options.seconds);
-        peaks.context = exec::collect_context(global.command_line, 0, allocator, {device});
+        peaks.context = machine::collect_context(global.command_line, 0, allocator, {device});
         peaks.context.erase("libtorch_build");
         peaks.context.erase("parallel_info");
         peaks.context["buffer_mib"] = options.bandwidth_mib;

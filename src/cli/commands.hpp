@@ -40,8 +40,8 @@ catalog::Catalog load_catalog_for(const std::vector<std::string>& files,
                                   const GlobalOptions& global, bool samples = false);
 
 // The `--threads` axis of run and calibrate: `given`, 0 standing for LibTorch's default (its
-// thread count as it starts), or exec::default_threads() when nothing is given. Throws UsageError
-// for a negative count.
+// thread count as it starts), or machine::default_threads() when nothing is given. Throws
+// UsageError for a negative count.
 std::vector<int> threads_axis(const std::vector<int>& given);
 
 // A value in `range` (run/settings.hpp's limits, or a command's own): NaN, infinities, text and

@@ -8,6 +8,7 @@
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/exec/executor.hpp"
+#include "opbench/machine/device_support.hpp"
 #include "opbench/plan/select.hpp"
 
 namespace opbench::cli {
@@ -72,7 +73,7 @@ CLI::Option* add_kind_option(CLI::App& command, std::optional<results::Kind>& ki
 
 std::vector<int> threads_axis(const std::vector<int>& given) {
   if (given.empty())
-    return {exec::default_threads()};
+    return {machine::default_threads()};
   std::vector<int> axis;
   for (int t : given) {
     if (!run::in_range(t, run::limits::threads)) {
@@ -80,7 +81,7 @@ std::vector<int> threads_axis(const std::vector<int>& given) {
                        std::to_string(static_cast<int>(run::limits::threads.high)) +
                        ", or 0 for LibTorch's default; got " + std::to_string(t));
     }
-    const int threads = t == 0 ? exec::libtorch_threads() : t;
+    const int threads = t == 0 ? machine::libtorch_threads() : t;
     if (std::find(axis.begin(), axis.end(), threads) == axis.end())
       axis.push_back(threads);
   }

@@ -15,9 +15,9 @@
 #include "opbench/core/files.hpp"
 #include "opbench/core/log.hpp"
 #include "opbench/core/strings.hpp"
-#include "opbench/exec/device_support.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/extract/extract.hpp"
+#include "opbench/machine/device_support.hpp"
 #include "opbench/plan/planner.hpp"
 #include "opbench/plan/sources.hpp"
 #include "opbench/report/reporter.hpp"
@@ -77,7 +77,7 @@ int run(RunOptions& options, const GlobalOptions& global) {
   for (const auto& c : cases)
     devices.insert(c.device);
   for (const auto& device : devices)
-    exec::check_device(device);
+    machine::check_device(device);
   std::vector<std::string> libraries;
   for (const auto& library : catalog::loaded_libraries())
     libraries.push_back(library.path);

@@ -119,7 +119,7 @@ void add_measuring_flags(CLI::App& cmd, run::RunSettings& settings) {
          "CUDA cases: event (GPU time from CUDA-graph replays timed with CUDA events, with "
          "the CPU time and the batch time of eager calls beside it) or host (host clock with "
          "a synchronize per block); CPU cases always use the host clock")
-      ->transform(CLI::CheckedTransformer(core::names_to<exec::CudaTimer>()))
+      ->transform(CLI::CheckedTransformer(core::names_to<measure::CudaTimer>()))
       ->default_str(core::name_of(settings.exec.timer));
   cmd.add_flag("--cold", settings.exec.cold,
                "Overwrite a buffer the size of the cache (CUDA: L2; CPU: last level) before every "

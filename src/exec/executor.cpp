@@ -10,48 +10,38 @@
 #include <c10/cuda/CUDAGuard.h>
 #endif
 
-#include "cache_dir.hpp"
+#include "makers.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/log.hpp"
 #include "opbench/core/strings.hpp"
-#include "opbench/exec/device_support.hpp"
-#include "opbench/exec/holding.hpp"
 #include "opbench/exec/inputs.hpp"
-#include "workload.hpp"
+#include "opbench/machine/device_support.hpp"
+#include "opbench/machine/devices.hpp"
+#include "opbench/measure/holding.hpp"
+#include "opbench/stages/cache_dir.hpp"
 
 namespace opbench::exec {
+
+using measure::Phase;
+
+using machine::device_of;
+using measure::CheckFailed;
+using measure::CompilerFailed;
+using measure::drive;
+using measure::ExecOptions;
+using measure::hold_phase;
+using measure::record_aten_calls;
+using measure::Recording;
+using measure::RecordOptions;
+using measure::seconds_since;
+using measure::SkipCase;
+using measure::Workload;
+using stages::keep_compiler_text;
 
 void run_forward_prepared(const results::Case& c, PreparedCall& call, const ExecOptions& options,
                           results::CaseResult& result) {
   Workload w = operator_workload(call);
   drive(c, options, w, result);
-}
-
-int libtorch_threads() {
-  // The first answer is kept: a case sets the count (run_case), and later calls would see its.
-  static const int k_threads = at::get_num_threads();
-  return k_threads;
-}
-
-int default_threads() {
-  return 1;
-}
-
-void check_device(const std::string& device) {
-  const at::Device d = device_of(device);
-  if (d.is_cpu())
-    return;
-  if (!d.is_cuda())
-    throw DeviceError("device " + device + " is not supported (valid: cpu, gpuN, cuda:N)");
-  if (!cuda_compiled()) {
-    throw DeviceError("device " + device +
-                      " is not available: this opbench is built against a LibTorch without CUDA");
-  }
-  const int visible = cuda_device_count();
-  if (d.index() >= visible) {
-    throw DeviceError("device " + device + " is not available: LibTorch is built with CUDA and " +
-                      std::to_string(visible) + " CUDA device(s) are visible");
-  }
 }
 
 std::int64_t placement_padding(std::uint64_t seed, int repetition) {

@@ -4,9 +4,16 @@
 
 #include <utility>
 
-#include "opbench/exec/memory_probe.hpp"
+#include "opbench/measure/memory_probe.hpp"
 
 namespace opbench::exec {
+
+using measure::held_bytes;
+using measure::SkipCase;
+using measure::tensor_bytes;
+using measure::Workload;
+using stages::TensorFunction;
+
 namespace {
 
 // What every autograd workload shares: its gradients dropped by `release`, grad mode on, no

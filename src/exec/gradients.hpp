@@ -10,8 +10,8 @@
 #include <memory>
 #include <vector>
 
-#include "stages.hpp"
-#include "workload.hpp"
+#include "opbench/measure/workload.hpp"
+#include "opbench/stages/stages.hpp"
 
 namespace opbench::exec {
 
@@ -22,8 +22,8 @@ std::vector<at::Tensor> differentiable_outputs(const std::vector<c10::IValue>& s
 // torch::autograd::grad per call (returned, not accumulated into .grad), so every call walks the
 // same graph. `keep` holds what the graph's inputs need alive. Throws SkipCase when no output is
 // differentiable.
-Workload gradient_workload(std::vector<at::Tensor> outputs, std::vector<at::Tensor> inputs,
-                           std::shared_ptr<void> keep);
+measure::Workload gradient_workload(std::vector<at::Tensor> outputs, std::vector<at::Tensor> inputs,
+                                    std::shared_ptr<void> keep);
 
 // `train`: each call runs `function`'s body under autograd on its inputs, then the gradients of
 // its differentiable outputs (each seeded with ones, as a sum loss would) with respect to the
@@ -31,6 +31,6 @@ Workload gradient_workload(std::vector<at::Tensor> outputs, std::vector<at::Tens
 // computation costs, the step's peak included. Workload::kept_for_backward runs the forward alone
 // and returns the bytes it leaves held for backward. Throws SkipCase when no input requires grad
 // or no output is differentiable.
-Workload training_workload(TensorFunction function);
+measure::Workload training_workload(stages::TensorFunction function);
 
 } // namespace opbench::exec

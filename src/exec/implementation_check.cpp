@@ -10,11 +10,21 @@
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
-#include "opbench/exec/holding.hpp"
-#include "opbench/exec/output_check.hpp"
-#include "stages.hpp"
+#include "opbench/measure/holding.hpp"
+#include "opbench/measure/output_check.hpp"
+#include "opbench/stages/stages.hpp"
 
 namespace opbench::exec {
+
+using measure::Phase;
+
+using measure::CheckFailed;
+using measure::hold_phase;
+using measure::outputs_differ;
+using measure::Restore;
+using measure::tolerance_for;
+using stages::TensorFunction;
+
 namespace {
 
 // Clones of `tensors`: each computation gets inputs of its own (an in-place operator writes its).

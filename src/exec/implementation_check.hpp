@@ -6,9 +6,9 @@
 #include <functional>
 #include <memory>
 
+#include "makers.hpp"
 #include "opbench/results/case.hpp"
 #include "opbench/results/result_set.hpp"
-#include "workload.hpp"
 
 namespace opbench::exec {
 

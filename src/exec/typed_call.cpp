@@ -9,9 +9,12 @@
 #include <utility>
 #include <vector>
 
-#include "opbench/exec/measure.hpp"
+#include "opbench/measure/loop.hpp"
 
 namespace opbench::exec {
+
+using measure::repeated;
+
 namespace {
 
 // What the schema returns: "T" one tensor, "L" a list of tensors, "b" a bool, "TT" two tensors;

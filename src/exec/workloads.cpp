@@ -11,16 +11,31 @@
 
 #include "gradients.hpp"
 #include "implementation_check.hpp"
+#include "makers.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
-#include "opbench/exec/holding.hpp"
-#include "opbench/exec/measure.hpp"
 #include "opbench/exec/typed_call.hpp"
+#include "opbench/machine/devices.hpp"
+#include "opbench/measure/holding.hpp"
+#include "opbench/measure/loop.hpp"
+#include "opbench/stages/stages.hpp"
 #include "registry.hpp"
-#include "stages.hpp"
-#include "workload.hpp"
 
 namespace opbench::exec {
+
+using measure::Phase;
+
+using machine::device_of;
+using machine::scalar_type;
+using measure::hold_phase;
+using measure::repeated;
+using measure::Restore;
+using measure::SkipCase;
+using measure::tensor_bytes;
+using measure::Workload;
+using stages::staged_workload;
+using stages::TensorFunction;
+
 namespace {
 
 Workload operator_backward(const results::Case& c) {
@@ -176,22 +191,6 @@ Workload model_workload(const results::Case& c) {
   return w;
 }
 
-std::int64_t value_bytes(const c10::IValue& value) {
-  if (value.isTensor()) {
-    const at::Tensor& t = value.toTensor();
-    return t.defined() ? static_cast<std::int64_t>(t.nbytes()) : 0;
-  }
-  std::int64_t bytes = 0;
-  if (value.isList()) {
-    for (const c10::IValue& item : value.toListRef())
-      bytes += value_bytes(item);
-  } else if (value.isTuple()) {
-    for (const c10::IValue& item : value.toTupleRef().elements())
-      bytes += value_bytes(item);
-  }
-  return bytes;
-}
-
 } // namespace
 
 // An operator's forward computation, for the stages: its tensor arguments are the inputs (other
@@ -239,20 +238,6 @@ TensorFunction operator_function(const results::Case& c, bool for_training) {
   };
   f.keep = call;
   return f;
-}
-
-std::int64_t tensor_bytes(const std::vector<c10::IValue>& values) {
-  std::int64_t bytes = 0;
-  for (const c10::IValue& v : values)
-    bytes += value_bytes(v);
-  return bytes;
-}
-
-std::int64_t tensor_bytes(const std::vector<at::Tensor>& tensors) {
-  std::int64_t bytes = 0;
-  for (const at::Tensor& t : tensors)
-    bytes += t.defined() ? static_cast<std::int64_t>(t.nbytes()) : 0;
-  return bytes;
 }
 
 std::vector<WrittenArgument> written_arguments(const PreparedCall& call) {

@@ -1,8 +1,8 @@
 #include "opbench/extract/extract.hpp"
 
 #include "opbench/core/files.hpp"
-#include "opbench/exec/call_recorder.hpp"
 #include "opbench/exec/executor.hpp"
+#include "opbench/measure/call_recorder.hpp"
 #include <ATen/ATen.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/csrc/jit/serialization/import.h>
@@ -23,7 +23,7 @@ namespace {
 
 // Merges identical calls of `recording` into `out` (with a count), binding each to find those
 // that cannot run from a config (`where` names the recording in binding errors).
-void merge_calls(exec::Recording& recording, const std::string& where, Extraction& out) {
+void merge_calls(measure::Recording& recording, const std::string& where, Extraction& out) {
   std::map<std::string, std::size_t> index;
   for (auto& call : recording.calls) {
     ++out.total_calls;
@@ -82,15 +82,15 @@ Extraction extract_model(const std::string& model, const std::vector<InputSpec>&
     specs.push_back(input.to_json());
   const std::vector<c10::IValue> values = exec::make_tensors(c, specs);
 
-  exec::Recording recording;
+  measure::Recording recording;
   {
     // The unoptimised graph: the calls the model's code makes, not a fused rewrite of them.
     torch::jit::GraphOptimizerEnabledGuard no_optimization(false);
     at::NoGradGuard no_grad;
-    exec::RecordOptions record_options;
+    measure::RecordOptions record_options;
     record_options.value_ranges = true;
     try {
-      recording = exec::record_aten_calls([&] { module.forward(values); }, record_options);
+      recording = measure::record_aten_calls([&] { module.forward(values); }, record_options);
     } catch (const std::exception& e) {
       std::string message = e.what();
       throw Error(model + ": forward failed on the given inputs (" +
@@ -105,10 +105,10 @@ Extraction extract_model(const std::string& model, const std::vector<InputSpec>&
 Extraction extract_case(const results::Case& c) {
   Extraction out;
   out.case_key = results::case_key(c.case_id);
-  exec::Recording recording;
+  measure::Recording recording;
   {
     at::NoGradGuard no_grad;
-    exec::RecordOptions record_options;
+    measure::RecordOptions record_options;
     record_options.value_ranges = true;
     try {
       recording = exec::record_case(c, record_options);

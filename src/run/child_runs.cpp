@@ -19,7 +19,7 @@
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
-#include "opbench/exec/holding.hpp"
+#include "opbench/measure/holding.hpp"
 #include "opbench/results/store.hpp"
 #include "opbench/run/interrupt.hpp"
 
@@ -145,18 +145,18 @@ Exit spawn_and_watch(std::vector<std::string> args, const std::string& log, cons
       watch.poll();
     if (!watch.hold_file.empty() && !out.timed_out) {
       const auto now = std::chrono::steady_clock::now();
-      if (const auto held = exec::read_hold_record(watch.hold_file);
+      if (const auto held = measure::read_hold_record(watch.hold_file);
           held && held->serial != serial) {
         serial = held->serial;
-        const std::string key = held->released
-                                    ? ""
-                                    : held->case_id + "\n" + std::to_string(held->repetition) +
-                                          (held->phase == exec::Phase::compile ? "\ncompile" : "");
+        const std::string key =
+            held->released ? ""
+                           : held->case_id + "\n" + std::to_string(held->repetition) +
+                                 (held->phase == measure::Phase::compile ? "\ncompile" : "");
         if (key != holding) {
           holding = key;
           since = now;
         }
-        out.limit = held->phase == exec::Phase::compile ? watch.compile_limit : watch.limit;
+        out.limit = held->phase == measure::Phase::compile ? watch.compile_limit : watch.limit;
       }
       if (!holding.empty() && std::chrono::duration<double>(now - since).count() > out.limit) {
         out.timed_out = true;
@@ -270,7 +270,7 @@ results::CaseResult run_isolated(const results::Case& c, const std::string& plan
   end.how = describe(exit);
   end.timed_out = exit.timed_out;
   end.limit = exit.limit;
-  end.held = exec::read_hold_file(hold);
+  end.held = measure::read_hold_file(hold);
   if (exit.timed_out)
     failed.status = results::Status::timeout;
   const std::string said = last_words(log);
@@ -390,7 +390,7 @@ ProcessEnd run_process(const std::string& plan_file, const RunSettings& options,
       end.problem = e.what();
     }
   }
-  end.held = exec::read_hold_file(hold);
+  end.held = measure::read_hold_file(hold);
   return end;
 }
 

@@ -86,9 +86,9 @@ Resume resume_from_json(const Json& json, const std::string& where) {
 std::string describe_failure(const ProcessEnd& end, int of) {
   if (!end.held)
     return end.how;
-  const exec::Held& held = *end.held;
-  const std::string where =
-      fmt::format("{}, repetition {} of {}", exec::describe(held.phase), held.repetition + 1, of);
+  const measure::Held& held = *end.held;
+  const std::string where = fmt::format("{}, repetition {} of {}", measure::describe(held.phase),
+                                        held.repetition + 1, of);
   if (end.timed_out) {
     return fmt::format("held {}, past the {:.0f} s limit (--case-timeout); killed", where,
                        end.limit);

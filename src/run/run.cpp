@@ -13,13 +13,13 @@
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/cost/roofline.hpp"
-#include "opbench/exec/canary.hpp"
-#include "opbench/exec/context.hpp"
-#include "opbench/exec/device_support.hpp"
 #include "opbench/exec/executor.hpp"
-#include "opbench/exec/holding.hpp"
-#include "opbench/exec/host_allocator.hpp"
-#include "opbench/exec/measure.hpp"
+#include "opbench/machine/canary.hpp"
+#include "opbench/machine/context.hpp"
+#include "opbench/machine/device_support.hpp"
+#include "opbench/machine/host_allocator.hpp"
+#include "opbench/measure/holding.hpp"
+#include "opbench/measure/loop.hpp"
 #include "opbench/results/estimate.hpp"
 #include "opbench/results/store.hpp"
 #include "opbench/run/child_runs.hpp"
@@ -97,7 +97,7 @@ std::string describe_time_spent(const Json& spent) {
   return text;
 }
 
-// The run's context: the machine and build (exec::collect_context), and the settings that decide
+// The run's context: the machine and build (machine::collect_context), and the settings that decide
 // what its numbers mean.
 Json run_context(const RunSettings& settings, const std::vector<results::Case>& cases,
                  const std::string& command_line, const std::string& allocator,
@@ -107,7 +107,7 @@ Json run_context(const RunSettings& settings, const std::vector<results::Case>& 
     if (std::find(devices.begin(), devices.end(), c.device) == devices.end())
       devices.push_back(c.device);
   }
-  Json context = exec::collect_context(command_line, settings.seed, allocator, devices);
+  Json context = machine::collect_context(command_line, settings.seed, allocator, devices);
   context["peaks_file"] = have_peaks ? Json(peaks_path) : Json(nullptr);
   context["repetitions"] = settings.repetitions;
   context["estimator"] = settings.estimator;
@@ -115,9 +115,9 @@ Json run_context(const RunSettings& settings, const std::vector<results::Case>& 
   context["isolate"] = settings.isolate;
   // Which cases the memory canary brackets, and how far from the usual bandwidth a repetition may
   // be.
-  context["memory_canary"] = {{"bytes", exec::memory_canary_bytes()},
-                              {"memory_bound_bytes", exec::memory_bound_bytes()},
-                              {"last_level_cache_bytes", exec::last_level_cache_bytes()},
+  context["memory_canary"] = {{"bytes", machine::memory_canary_bytes()},
+                              {"memory_bound_bytes", machine::memory_bound_bytes()},
+                              {"last_level_cache_bytes", machine::last_level_cache_bytes()},
                               {"bandwidth_tolerance", settings.bandwidth_tolerance}};
   context["processes"] = processes;
   context["measuring"] = measuring_json(settings, processes);
@@ -231,7 +231,7 @@ std::string trace_file(const std::string& dir, const std::string& case_id) {
 }
 
 Session::Session(RunSettings settings) : m_settings(std::move(settings)) {
-  m_allocator = exec::configure_host_allocator(m_settings.host_allocator);
+  m_allocator = machine::configure_host_allocator(m_settings.host_allocator);
   check(m_settings);
 }
 
@@ -334,7 +334,7 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
       ++noisy;
     if (result.status == results::Status::ok && result.estimate.unstable)
       ++unstable;
-    observer.case_done(result, finished, cases.size(), exec::seconds_since(start));
+    observer.case_done(result, finished, cases.size(), measure::seconds_since(start));
   };
   SlowSpells slow;
   if (supervised) {
@@ -353,11 +353,11 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
       throw Interrupted(interrupted(), writer.journal_path());
   } else {
     if (measuring_child)
-      exec::open_hold_file(settings.hold_file);
+      measure::open_hold_file(settings.hold_file);
     int serial = 0;
     LoopCallbacks on;
     on.options_for = [&settings](const results::Case& c, const Job& job) {
-      exec::ExecOptions exec_options = settings.exec;
+      measure::ExecOptions exec_options = settings.exec;
       exec_options.memory = settings.exec.memory && job.repetition == 0;
       // The ATen calls and their work are the same in every process: the first records them
       // (a child of --processes or --isolate after the first starts past placement 0).
@@ -368,13 +368,14 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
         exec_options.trace_path = trace_file(settings.trace_dir, c.case_id);
       return exec_options;
     };
-    on.measure = [&](const results::Case& c, const exec::ExecOptions& exec_options) {
+    on.measure = [&](const results::Case& c, const measure::ExecOptions& exec_options) {
       if (!settings.isolate) {
         // Said before the case is touched: should it kill this process, its supervisor knows.
-        exec::hold(c.case_id, exec_options.repetition,
-                   exec_options.dropped ? exec::Phase::process_warmup : exec::Phase::inputs);
+        measure::hold(c.case_id, exec_options.repetition,
+                      exec_options.dropped ? measure::Phase::process_warmup
+                                           : measure::Phase::inputs);
         results::CaseResult result = exec::run_case(c, exec_options);
-        exec::release_hold();
+        measure::release_hold();
         return result;
       }
       results::CaseResult result = run_isolated(c, plan_file, settings, exec_options.memory,
@@ -406,7 +407,7 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
                             {"fastest_canary_by_threads", fastest}};
   if (!slow.bandwidth.empty())
     summary["memory_bandwidth"] = slow.bandwidth.summary(settings.bandwidth_tolerance);
-  summary["time_spent"] = time_spent_summary(exec::seconds_since(start), timed, spent,
+  summary["time_spent"] = time_spent_summary(measure::seconds_since(start), timed, spent,
                                              slow.time_retried, slow.time_process_warmup);
   tell_summary(summary, slow, settings, observer);
   writer.finish(order, summary);

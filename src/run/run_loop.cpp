@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "opbench/core/log.hpp"
-#include "opbench/exec/measure.hpp"
+#include "opbench/measure/loop.hpp"
 #include "opbench/results/estimate.hpp"
 
 namespace opbench::run {
@@ -93,10 +93,10 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
   while (schedule.next(job)) {
     const std::size_t index = job.case_index;
     const results::Case& c = cases[index];
-    const exec::ExecOptions exec_options = on.options_for(c, job);
+    const measure::ExecOptions exec_options = on.options_for(c, job);
     if (!process_warm) {
       process_warm = true;
-      exec::ExecOptions dropped = exec_options;
+      measure::ExecOptions dropped = exec_options;
       dropped.dropped = true;
       dropped.memory = false;
       dropped.describe = false;
@@ -107,8 +107,8 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
         ++dropped_repetitions;
         if (on.measure(c, dropped).status != results::Status::ok)
           break;
-      } while (exec::seconds_since(warmup_start) < options.process_warmup);
-      slow.time_process_warmup = exec::seconds_since(warmup_start);
+      } while (measure::seconds_since(warmup_start) < options.process_warmup);
+      slow.time_process_warmup = measure::seconds_since(warmup_start);
       core::log_debug(fmt::format("{}: {} repetition(s) dropped as the process's warmup ({:.2f} s)",
                                   c.case_id, dropped_repetitions, slow.time_process_warmup));
     }

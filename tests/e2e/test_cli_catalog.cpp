@@ -279,8 +279,8 @@ TEST_F(Cli, CatalogueFiltersAndTheDefaultSuite) {
   ASSERT_EQ(suite.code, 0) << suite.err;
   EXPECT_EQ(suite.out.find("/float16/"), std::string::npos);
   EXPECT_EQ(suite.out.find("/backward"), std::string::npos);
-  // One intra-op thread unless asked (exec::default_threads); 0 stands for LibTorch's default, and
-  // a count given twice is one value of the axis.
+  // One intra-op thread unless asked (machine::default_threads); 0 stands for LibTorch's default,
+  // and a count given twice is one value of the axis.
   EXPECT_NE(suite.out.find("/cpu/t1/forward\n"), std::string::npos);
   for (const char* other : {"/t0/", "/t2/", "/t4/"})
     EXPECT_EQ(suite.out.find(other), std::string::npos) << other;

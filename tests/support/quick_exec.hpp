@@ -1,9 +1,9 @@
 #pragma once
 // Executor options that time a case in a few milliseconds: enough for checks of what a result
 // holds, never for figures.
-#include "opbench/exec/executor.hpp"
+#include "opbench/measure/options.hpp"
 
-namespace opbench::exec {
+namespace opbench::measure {
 
 inline ExecOptions quick_exec_options(int min_runs = 3) {
   ExecOptions options;
@@ -15,4 +15,4 @@ inline ExecOptions quick_exec_options(int min_runs = 3) {
   return options;
 }
 
-} // namespace opbench::exec
+} // namespace opbench::measure

@@ -80,7 +80,7 @@ struct CaseComparison {
 
 // A case's repetition medians split into the processes that measured them, from its run's
 // context: `run --processes P` (P > 1) measured `repetitions` of them in P processes, in order,
-// as exec::split_repetitions shares them; `--isolate` each in a process of its own; else all in
+// as results::split_repetitions shares them; `--isolate` each in a process of its own; else all in
 // one. A case with fewer repetitions than the run planned (a child that died) cannot be split
 // and counts as one process.
 std::vector<std::vector<double>> recorded_processes(const Json& context,

@@ -53,8 +53,9 @@ private:
   std::vector<Peaks> m_entries;
 };
 
-// The hardware a context (a run's, or the one calibrate records per entry: exec/context.hpp) names
-// for `device`: its `cpu_model` for "cpu", the `name` of its `cuda_devices` entry for "cuda:N";
+// The hardware a context (a run's, or the one calibrate records per entry: machine/context.hpp)
+// names for `device`: its `cpu_model` for "cpu", the `name` of its `cuda_devices` entry for
+// "cuda:N";
 // "" when it names none.
 std::string hardware_of(const Json& context, const std::string& device);
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "opbench/exec/executor.hpp"
+#include "opbench/measure/options.hpp"
 #include "opbench/results/case.hpp"
 #include "opbench/results/result_set.hpp"
 
@@ -18,14 +18,6 @@ struct PreparedCall {
   std::vector<at::Tensor> grad_inputs; // tensors that require grad (backward cases)
 };
 
-// The c10 dtype of a canonical dtype name.
-at::ScalarType scalar_type(const std::string& canonical);
-// The canonical name of a c10 dtype; "" for one opbench has no name for.
-std::string dtype_name(at::ScalarType type);
-
-// The c10 device of a canonical device name ("cpu", "cuda:0").
-at::Device device_of(const std::string& canonical);
-
 // Resolves the operator and makes every argument on the case's device from its seed. With
 // `requires_grad`, floating tensors that the config does not exclude require grad.
 PreparedCall prepare_call(const results::Case& c, bool requires_grad);
@@ -36,7 +28,7 @@ std::vector<c10::IValue> make_tensors(const results::Case& c, const Json& specs)
 
 // Runs a forward case on arguments made by prepare_call (the executor's own path, for callers
 // that must time other code on the very same tensors, like bench/).
-void run_forward_prepared(const results::Case& c, PreparedCall& call, const ExecOptions& options,
-                          results::CaseResult& result);
+void run_forward_prepared(const results::Case& c, PreparedCall& call,
+                          const measure::ExecOptions& options, results::CaseResult& result);
 
 } // namespace opbench::exec

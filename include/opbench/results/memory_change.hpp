@@ -1,6 +1,6 @@
 #pragma once
 // Did a case's memory change between two runs? Memory needs no statistics: the allocation
-// reporter (exec/memory_probe.hpp) counts a call's bytes exactly, and on one LibTorch build,
+// reporter (measure/memory_probe.hpp) counts a call's bytes exactly, and on one LibTorch build,
 // device, dtype and inputs a call allocates the same bytes every time (no difference in peak,
 // total or allocations over 45 A/A pairs of 372 CPU cases: docs/nightly-log.md, "Memory
 // verdicts"). So a change is a change: `more memory` when the call's peak or total bytes (or a

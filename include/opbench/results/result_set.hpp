@@ -52,7 +52,7 @@ struct TimingInfo {
   // How opbench called it (vocabulary.hpp; exec/typed_call.hpp).
   CallPath call_path = CallPath::boxed;
   // "off", "on (K calls per replay)", "on (1 calls per replay; launch gated: ...)" (one call at a
-  // time, exec/launch_gate.hpp) or "fallback: why".
+  // time, measure/launch_gate.hpp) or "fallback: why".
   std::string cuda_graph = "off";
   // What `samples` and the estimate time. "host": the host clock around back-to-back calls (CPU
   // cases). On CUDA: "gpu", the device's execution per call with launch overhead hidden (CUDA-
@@ -79,10 +79,10 @@ struct TimingInfo {
   std::vector<double> repetition_medians; // one median per repetition (--repetitions)
   std::int64_t discarded_blocks = 0;      // blocks taken again: the process was interrupted
   std::int64_t placement_padding = 0;     // bytes allocated before the inputs (first repetition)
-  double canary = 0; // [s] the speed canary around the timing (exec/canary.hpp), slower of the
+  double canary = 0; // [s] the speed canary around the timing (machine/canary.hpp), slower of the
                      // one before and the one after; the slowest over kept repetitions; 0: none
   std::int64_t retried_repetitions = 0; // repetitions measured again: the machine was slow
-  // Memory-bound CPU cases (exec/canary.hpp's memory_bound_bytes): the
+  // Memory-bound CPU cases (machine/canary.hpp's memory_bound_bytes): the
   // memory canary's bandwidth [bytes/s] before and after each repetition, in the order of
   // repetition_medians; empty for other cases.
   std::vector<std::array<double, 2>> repetition_bandwidth;
@@ -101,7 +101,7 @@ struct TimingInfo {
   TimeSpent spent;
 };
 
-// How a stage other than eager ran the case (exec/stages.hpp) and why its time differs: the
+// How a stage other than eager ran the case (stages/stages.hpp) and why its time differs: the
 // compiler path, what the optimized graph holds, and the check of its outputs against eager.
 struct StageInfo {
   // "torchscript" (graph executor, fusion off), "torchscript+onednn_graph" or
@@ -112,7 +112,7 @@ struct StageInfo {
   std::optional<std::int64_t> fusion_groups; // fused kernels (groups) in the executed graph
   std::optional<std::int64_t> fused_ops;     // operator nodes inside those groups
   // Worst |stage - eager| / (atol + rtol * max|eager|) over every output element (<= 1 passes;
-  // exec/output_check.hpp); 0 when the outputs are identical.
+  // measure/output_check.hpp); 0 when the outputs are identical.
   double check = 0;
   std::string tolerance; // "|d| <= 1e-05 + 0.0001 * max|eager|" (float32), "exact" (integers, bool)
   std::string note;      // anything the reader should know (e.g. host-read inputs baked in)
@@ -137,7 +137,7 @@ struct OutputCheck {
   int before = 0;      // repetitions whose outputs were held before their timed blocks
   int after = 0;       // repetitions whose outputs were held again after them
   // The largest |implementation - baseline| / (atol + rtol * max|baseline|) of any element seen
-  // (<= 1 passes; exec/output_check.hpp), and the tolerance it is against.
+  // (<= 1 passes; measure/output_check.hpp), and the tolerance it is against.
   double worst = 0;
   std::string tolerance;
   std::string failed;   // "" when every check made passed; else the first failure, saying when

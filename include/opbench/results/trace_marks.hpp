@@ -1,6 +1,6 @@
 #pragma once
 // What a case's profiler trace (CaseResult::trace, `run --trace`) marks for its readers: the
-// writer is exec's trace (src/exec/trace.hpp), a reader report's trace_profile.hpp.
+// writer is exec's trace (src/measure/trace.hpp), a reader report's trace_profile.hpp.
 
 namespace opbench::results {
 

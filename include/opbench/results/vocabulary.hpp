@@ -21,7 +21,7 @@ enum class Kind { op, sample, model };
 // timed call (docs/training.md).
 enum class Direction { forward, backward, train };
 
-// How the computation runs (exec/stages.hpp): ATen calls from C++; the case traced to a
+// How the computation runs (stages/stages.hpp): ATen calls from C++; the case traced to a
 // TorchScript graph, fusion off; that graph with a fuser; the eager calls as one CUDA graph; the
 // trace compiled ahead of time by TorchInductor for its sizes; one trace of a sample run by one
 // TorchScript function for every size, the fuser in its dynamic-shape mode (LongTail-Bench's S4);

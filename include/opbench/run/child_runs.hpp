@@ -6,7 +6,7 @@
 // is then sampled by the run instead of fixed once for all its repetitions; and a user's kernel
 // that crashes or hangs takes down a process the run can replace, never the run.
 //
-// The supervisor: each child writes what it holds to a hold file (exec/holding.hpp) before it
+// The supervisor: each child writes what it holds to a hold file (measure/holding.hpp) before it
 // touches a case; the parent polls the child (k_poll_ms), reads its journal as it grows (cases it
 // finished, repetitions it kept), and kills the child's whole process group (its compilers too)
 // when it holds one repetition of a case past the limit (RunSettings::case_timeout; a stage's

@@ -4,7 +4,7 @@
 // 1 included), each measuring its share of every case in an order of its own, and their parts
 // merged into one result per case. A process that dies (a user's kernel segfaults, aborts, exits,
 // is killed for memory) or holds one case past the per-case limit costs that case alone: the
-// supervisor knows which case it held (exec/holding.hpp), records it as that case's failure, and
+// supervisor knows which case it held (measure/holding.hpp), records it as that case's failure, and
 // starts a fresh process that goes on with the rest of the share (Resume), so every other case
 // still gets all its repetitions. What starts a process is the caller's (child_runs.hpp's
 // run_process, or a fake in the tests), so the split, the restarts and the merge need no LibTorch
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "opbench/core/json.hpp"
-#include "opbench/exec/holding.hpp"
+#include "opbench/measure/holding.hpp"
 #include "opbench/results/case.hpp"
 #include "opbench/results/result_set.hpp"
 #include "opbench/run/run_loop.hpp"
@@ -68,9 +68,9 @@ struct ProcessEnd {
   // Its supervisor killed it: it held one case past the per-case limit (`limit` seconds).
   bool timed_out = false;
   double limit = 0;
-  // What it held when it ended (exec/holding.hpp); none: it held no case (start-up, between
+  // What it held when it ended (measure/holding.hpp); none: it held no case (start-up, between
   // cases, or it finished).
-  std::optional<exec::Held> held;
+  std::optional<measure::Held> held;
   Json summary = Json::object(); // its result file's summary, when finished
   std::string problem;           // anything else gone wrong (a result file it left unreadable)
 };

@@ -40,7 +40,8 @@ struct RunOutcome {
 class Session {
 public:
   // Checks the settings (UsageError) and sets this process up for measuring: the host allocator
-  // (exec/host_allocator.hpp), before anything is planned, so every allocation measured follows it.
+  // (machine/host_allocator.hpp), before anything is planned, so every allocation measured follows
+  // it.
   explicit Session(RunSettings settings);
 
   // Measures `cases` (planned, none empty) and writes the result file `output` (its journal

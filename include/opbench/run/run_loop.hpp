@@ -68,9 +68,9 @@ LoopOptions loop_options(const RunSettings& settings);
 
 struct LoopCallbacks {
   // The options one job is measured with (its repetition, placement, memory probe, trace).
-  std::function<exec::ExecOptions(const results::Case&, const Job&)> options_for;
+  std::function<measure::ExecOptions(const results::Case&, const Job&)> options_for;
   // Measures one repetition.
-  std::function<results::CaseResult(const results::Case&, const exec::ExecOptions&)> measure;
+  std::function<results::CaseResult(const results::Case&, const measure::ExecOptions&)> measure;
   // A kept repetition, as soon as it is in (the journal keeps it, should the run be killed; a
   // supervisor reads it there), its case's last one too, once it is not to be measured again.
   std::function<void(const results::CaseResult&, int repetition)> kept;

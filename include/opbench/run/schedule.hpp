@@ -5,9 +5,10 @@
 //
 // A shared machine has slow spells of seconds (docs/reproducibility-log.md, "The canaries"), long
 // enough to move every block of a case measured inside one. So each repetition is bracketed by a
-// canary (exec/canary.hpp: a fixed loop on the calling thread); SpeedGate holds the fastest canary
-// seen per thread count, and a repetition whose canary was more than `tolerance` slower is put back
-// into the queue at a later, random place (Schedule::retry) instead of being kept, within a budget.
+// canary (machine/canary.hpp: a fixed loop on the calling thread); SpeedGate holds the fastest
+// canary seen per thread count, and a repetition whose canary was more than `tolerance` slower is
+// put back into the queue at a later, random place (Schedule::retry) instead of being kept, within
+// a budget.
 
 #include <cstddef>
 #include <cstdint>
@@ -90,9 +91,9 @@ private:
   std::map<int, double> m_fastest;
 };
 
-// The memory canary's readings of a run (exec/canary.hpp), per thread count, and the run's usual
+// The memory canary's readings of a run (machine/canary.hpp), per thread count, and the run's usual
 // bandwidth among them: the memory-bound cases' estimates use only the repetitions measured at it.
-// How fast the host lets a case stream from memory moves from moment to moment (exec/canary.hpp;
+// How fast the host lets a case stream from memory moves from moment to moment (machine/canary.hpp;
 // the readings are in docs/reproducibility-log.md, "The canaries"). SpeedGate's counterpart for
 // memory-bound repetitions: `run` measures again a
 // repetition off the usual level so far (off_usual) and, once a case is done, sets aside those

@@ -20,10 +20,10 @@ namespace opbench::run {
 inline constexpr double k_default_bandwidth_tolerance = 0.20;
 
 struct RunSettings {
-  exec::ExecOptions exec; // how one repetition is measured (exec/measure.hpp's stopping rule)
-  std::uint64_t seed = 0; // inputs (recorded per case) and the interleaved order
-  int repetitions = 6;    // per case, each with fresh inputs at another placement
-  int processes = 3;      // fresh processes the repetitions are split over, one after another
+  measure::ExecOptions exec; // how one repetition is measured (measure/loop.hpp's stopping rule)
+  std::uint64_t seed = 0;    // inputs (recorded per case) and the interleaved order
+  int repetitions = 6;       // per case, each with fresh inputs at another placement
+  int processes = 3;         // fresh processes the repetitions are split over, one after another
   // [s] a measuring process first measures its first job this long (one repetition at least)
   // and drops it: a fresh process runs small cases slow for a while
   double process_warmup = 0.3;
@@ -35,7 +35,7 @@ struct RunSettings {
   // bandwidth is measured again, then set aside (results::set_aside_unusual_bandwidth); 0: neither
   double bandwidth_tolerance = k_default_bandwidth_tolerance;
   std::string estimator = results::k_default_estimator; // results/estimate.hpp
-  std::string host_allocator = "tuned";                 // exec/host_allocator.hpp
+  std::string host_allocator = "tuned";                 // machine/host_allocator.hpp
   std::string trace_dir;          // a profiler trace of each case (first repetition) here; "": none
   std::string peaks;              // calibrated peaks for % of peak; "": cost::default_peaks_path()
   std::string log_level = "warn"; // what the run's fresh processes log
@@ -52,7 +52,7 @@ struct RunSettings {
   int placement = 0;         // placement index of its first repetition
   int run_repetitions = 0;   // the whole run's repetitions of a case (0: `repetitions`)
   std::string process_label; // "K/P" in a child of --processes: its progress lines say so
-  // Where it says what it holds (exec/holding.hpp); set in every measuring process a run starts,
+  // Where it says what it holds (measure/holding.hpp); set in every measuring process a run starts,
   // "" in the run the user started, which then supervises the processes that measure.
   std::string hold_file;
   // A process started again after one that died: the repetitions already kept and the cases

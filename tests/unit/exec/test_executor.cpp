@@ -9,19 +9,33 @@
 #include <vector>
 
 #include "input_memo.hpp"
+#include "makers.hpp"
 #include "opbench/catalog/binder.hpp"
 #include "opbench/core/error.hpp"
-#include "opbench/exec/canary.hpp"
-#include "opbench/exec/device_support.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/inputs.hpp"
-#include "opbench/exec/memory_probe.hpp"
 #include "opbench/exec/typed_call.hpp"
+#include "opbench/machine/canary.hpp"
+#include "opbench/machine/device_support.hpp"
+#include "opbench/measure/memory_probe.hpp"
 #include "opbench/plan/planner.hpp"
 #include "quick_exec.hpp"
-#include "workload.hpp"
 
 namespace opbench::exec {
+
+using machine::last_level_cache_bytes;
+using machine::memory_bound_bytes;
+using machine::memory_canary_bytes;
+using measure::drive;
+using measure::ExecOptions;
+using measure::probe_memory;
+using measure::quick_exec_options;
+using measure::record_aten_calls;
+using measure::Recording;
+using measure::Restore;
+using measure::work_of;
+using measure::Workload;
+
 namespace {
 
 results::Case make_case(const std::string& op, const Json& args,
@@ -314,7 +328,7 @@ TEST(Inputs, SeededAndTyped) {
 } // namespace
 } // namespace opbench::exec
 
-#include "opbench/exec/call_recorder.hpp"
+#include "opbench/measure/call_recorder.hpp"
 
 namespace opbench::exec {
 namespace {

@@ -11,6 +11,9 @@
 #include "quick_exec.hpp"
 
 namespace opbench::exec {
+
+using measure::quick_exec_options;
+
 namespace {
 
 results::Case train_case(const std::string& op, const Json& args) {

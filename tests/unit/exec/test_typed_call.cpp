@@ -8,16 +8,24 @@
 #include <tuple>
 #include <vector>
 
+#include "makers.hpp"
 #include "opbench/catalog/binder.hpp"
-#include "opbench/exec/call_recorder.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/inputs.hpp"
 #include "opbench/exec/typed_call.hpp"
+#include "opbench/measure/call_recorder.hpp"
 #include "opbench/plan/planner.hpp"
 #include "quick_exec.hpp"
-#include "workload.hpp"
 
 namespace opbench::exec {
+
+using measure::ExecOptions;
+using measure::quick_exec_options;
+using measure::record_aten_calls;
+using measure::RecordedCall;
+using measure::Recording;
+using measure::Workload;
+
 namespace {
 
 results::Case make_case(const std::string& op, const Json& args) {

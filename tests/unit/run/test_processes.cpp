@@ -19,7 +19,7 @@ namespace {
 struct FakeProcesses {
   struct Crash {
     std::string how = "SIGSEGV";
-    exec::Phase phase = exec::Phase::timed;
+    measure::Phase phase = measure::Phase::timed;
     int repetition = 0; // within the share
     bool timeout = false;
   };
@@ -79,7 +79,7 @@ struct FakeProcesses {
           end.how = c->second.how;
           end.timed_out = c->second.timeout;
           end.limit = 60;
-          exec::Held held;
+          measure::Held held;
           held.case_id = id;
           held.repetition = task.first_placement + c->second.repetition;
           held.phase = c->second.phase;
@@ -173,7 +173,7 @@ TEST(Processes, EachCasePoolsTheRepetitionMediansOfEveryProcess) {
 
 TEST(Processes, ACrashTakesDownItsOwnCaseOnlyAndAFreshProcessGoesOn) {
   FakeProcesses fake(3);
-  fake.crash[{0, "case1"}] = {"SIGSEGV", exec::Phase::timed, 1};
+  fake.crash[{0, "case1"}] = {"SIGSEGV", measure::Phase::timed, 1};
   fake.run(settings_of(6, 3));
   // Process 1 ran twice: the second leaves case1 out and does only what the first had not kept.
   ASSERT_EQ(fake.tasks.size(), 4u);
@@ -208,7 +208,7 @@ TEST(Processes, ACrashTakesDownItsOwnCaseOnlyAndAFreshProcessGoesOn) {
 TEST(Processes, ACaseThatCrashesEveryProcessSaysSoOnce) {
   FakeProcesses fake(2);
   for (int k = 0; k < 3; ++k)
-    fake.crash[{k, "case0"}] = {"SIGABRT", exec::Phase::check, 0};
+    fake.crash[{k, "case0"}] = {"SIGABRT", measure::Phase::check, 0};
   fake.run(settings_of(6, 3));
   const auto& culprit = fake.result("case0");
   EXPECT_EQ(culprit.status, results::Status::error);
@@ -273,7 +273,7 @@ TEST(Processes, ACaseThatFailedInOneProcessSaysWhichAndWhy) {
 
 TEST(Processes, AStoppedRunKeepsWhatItsProcessesMeasuredAndStartsNoOther) {
   FakeProcesses fake(2);
-  fake.crash[{1, "case1"}] = {"SIGTERM", exec::Phase::timed, 0}; // the signal passed on
+  fake.crash[{1, "case1"}] = {"SIGTERM", measure::Phase::timed, 0}; // the signal passed on
   fake.stop_after = 2;
   fake.run(settings_of(6, 3));
   EXPECT_EQ(fake.tasks.size(), 2u); // process 3 never started, process 2 not again

@@ -14,10 +14,10 @@ namespace {
 // for the call's number (0-based, over the whole run).
 struct FakeRun {
   std::vector<results::Case> cases;
-  std::vector<std::string> measured;           // case id per call, in order
-  std::vector<exec::ExecOptions> options_seen; // per call
-  std::map<std::string, int> kept;             // case id -> kept repetitions reported
-  std::vector<results::CaseResult> finished;   // in order
+  std::vector<std::string> measured;              // case id per call, in order
+  std::vector<measure::ExecOptions> options_seen; // per call
+  std::map<std::string, int> kept;                // case id -> kept repetitions reported
+  std::vector<results::CaseResult> finished;      // in order
   std::function<double(std::size_t)> canary_of = [](std::size_t) { return 1e-4; };
   std::function<std::string(const std::string&, std::size_t)> status_of =
       [](const std::string&, std::size_t) { return std::string("ok"); };
@@ -38,13 +38,13 @@ struct FakeRun {
   SlowSpells run(const LoopOptions& options) {
     LoopCallbacks on;
     on.options_for = [](const results::Case&, const Job& job) {
-      exec::ExecOptions o;
+      measure::ExecOptions o;
       o.repetition = job.repetition;
       o.memory = job.repetition == 0;
       o.describe = job.repetition == 0;
       return o;
     };
-    on.measure = [this](const results::Case& c, const exec::ExecOptions& o) {
+    on.measure = [this](const results::Case& c, const measure::ExecOptions& o) {
       const std::size_t call = measured.size();
       measured.push_back(c.case_id);
       options_seen.push_back(o);

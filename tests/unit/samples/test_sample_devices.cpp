@@ -16,8 +16,8 @@
 #include <set>
 #include <string>
 
-#include "opbench/exec/call_recorder.hpp"
-#include "opbench/exec/inputs.hpp"
+#include "opbench/machine/devices.hpp"
+#include "opbench/measure/call_recorder.hpp"
 #include "registry.hpp"
 
 namespace opbench::samples {
@@ -35,7 +35,7 @@ TEST(SampleDevices, NoDefaultDeviceTensorsAndNoUndeclaredHostSync) {
         host.insert(inputs[i].storage().data());
       }
       at::NoGradGuard no_grad;
-      const exec::Recording recording = exec::record_aten_calls([&] { sample.body(inputs); });
+      const measure::Recording recording = measure::record_aten_calls([&] { sample.body(inputs); });
       const std::string where = sample.info.name + " " + c.at("sizes").dump() + ": ";
       for (const auto& call : recording.calls) {
         if (call.default_device)
@@ -75,7 +75,7 @@ TEST(SampleDevices, EveryDeclaredDtypeOnEveryDeviceForwardAndBackward) {
   for (const Sample& sample : registry()) {
     for (const auto& device : devices) {
       for (const std::string& name : sample.info.dtypes) {
-        const at::ScalarType dtype = exec::scalar_type(name);
+        const at::ScalarType dtype = machine::scalar_type(name);
         const std::string where = sample.info.name + " " + name + " on " + device.str() + ": ";
         try {
           at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(7);
@@ -126,7 +126,7 @@ TEST(SampleDevices, EveryDeclaredDtypeOnEveryDeviceForwardAndBackward) {
 // The checks above see what they are meant to see.
 TEST(SampleDevices, RecorderSeesDefaultDeviceFactoriesAndSyncs) {
   const at::Tensor x = at::rand({8});
-  const exec::Recording r = exec::record_aten_calls([&] {
+  const measure::Recording r = measure::record_aten_calls([&] {
     const at::Tensor a = at::arange(8, at::kFloat);         // no device: flagged
     const at::Tensor b = at::arange(8, x.options());        // the input's device: fine
     const at::Tensor c = at::zeros_like(x);                 // from x: fine
@@ -144,7 +144,8 @@ TEST(SampleDevices, RecorderSeesDefaultDeviceFactoriesAndSyncs) {
   EXPECT_TRUE(syncs.count("aten::nonzero")) << "boolean-mask index";
   EXPECT_TRUE(syncs.count("aten::_local_scalar_dense")) << ".item()";
   EXPECT_TRUE(syncs.count("aten::_to_copy")) << "a copy to the host";
-  const exec::Recording random = exec::record_aten_calls([&] { (void)at::dropout(x, 0.5, true); });
+  const measure::Recording random =
+      measure::record_aten_calls([&] { (void)at::dropout(x, 0.5, true); });
   EXPECT_FALSE(random.random.empty());
   EXPECT_TRUE(r.random.empty());
 }

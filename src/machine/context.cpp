@@ -1,0 +1,102 @@
+#include "opbench/machine/context.hpp"
+
+#include <ATen/Context.h>
+#include <ATen/Parallel.h>
+#include <ATen/Version.h>
+#include <torch/headeronly/version.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <thread>
+
+#include "opbench/catalog/libraries.hpp"
+#include "opbench/core/strings.hpp"
+#include "opbench/core/version.hpp"
+#include "opbench/machine/device_support.hpp"
+#include "opbench/machine/devices.hpp"
+
+namespace opbench::machine {
+namespace {
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (core::starts_with(line, "model name")) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos)
+        return core::trim(line.substr(colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+// /proc/loadavg: the 1, 5 and 15 minute load averages and running/total scheduling entities.
+void add_load(Json& ctx) {
+  std::ifstream in("/proc/loadavg");
+  double one = 0, five = 0, fifteen = 0;
+  std::string procs;
+  if (in >> one >> five >> fifteen >> procs) {
+    ctx["load_average"] = {one, five, fifteen};
+    ctx["procs_running"] = procs;
+  }
+  std::ifstream governor("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+  std::string name;
+  ctx["cpu_governor"] = (governor >> name) ? Json(name) : Json(nullptr);
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0)
+    return "unknown";
+  return name;
+}
+
+} // namespace
+
+std::string libtorch_version() {
+  return TORCH_VERSION;
+}
+
+Json collect_context(const std::string& command_line, std::uint64_t seed,
+                     const std::string& host_allocator, const std::vector<std::string>& devices) {
+  Json ctx = Json::object();
+  ctx["opbench_version"] = opbench::version();
+  ctx["libtorch_version"] = libtorch_version();
+  ctx["libtorch_cuda_compiled"] = static_cast<bool>(OPBENCH_TORCH_HAS_CUDA);
+  ctx["cuda_device_count"] = cuda_device_count();
+  ctx["mkl"] = at::hasMKL();
+  ctx["mkldnn"] = at::hasMKLDNN();
+  ctx["openmp"] = at::hasOpenMP();
+  ctx["parallel_info"] = at::get_parallel_info();
+  ctx["libtorch_build"] = at::show_config();
+  ctx["host"] = host_name();
+  ctx["cpu_model"] = cpu_model();
+  ctx["logical_cores"] = std::thread::hardware_concurrency();
+  ctx["threads_default"] = libtorch_threads(); // LibTorch's, not opbench's default (1)
+  ctx["host_allocator"] = host_allocator;
+  ctx["date"] = core::utc_now();
+  add_load(ctx);
+  ctx["command_line"] = command_line;
+  if (!catalog::loaded_libraries().empty()) {
+    Json libraries = Json::array();
+    for (const auto& library : catalog::loaded_libraries())
+      libraries.push_back({{"path", library.path},
+                           {"operators", library.operators},
+                           {"overrides", library.overrides}});
+    ctx["libraries"] = libraries;
+  }
+  ctx["seed"] = seed;
+  Json cuda = Json::array();
+  for (const auto& device : devices) {
+    if (core::starts_with(device, "cuda:"))
+      cuda.push_back(cuda_device_context(std::stoi(device.substr(5))));
+  }
+  if (!cuda.empty())
+    ctx["cuda_devices"] = cuda;
+  return ctx;
+}
+
+} // namespace opbench::machine

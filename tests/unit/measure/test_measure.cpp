@@ -1,0 +1,233 @@
+#include <gtest/gtest.h>
+
+#include <utility>
+#include <vector>
+
+#include "opbench/measure/loop.hpp"
+
+namespace opbench::measure {
+namespace {
+
+// A clock that only moves when the fake operator runs.
+double g_now = 0;
+
+class FakeTimer {
+public:
+  static constexpr int k_blocks_per_collect = 3; // like an asynchronous timer: read in batches
+  void start() { m_start = g_now; }
+  void stop() { m_seconds.push_back(g_now - m_start); }
+  std::vector<double> collect() { return std::exchange(m_seconds, {}); }
+
+private:
+  double m_start = 0;
+  std::vector<double> m_seconds;
+};
+
+TEST(Measure, BlockSizeMakesBlocksLastBlockTime) {
+  g_now = 0;
+  FakeTimer timer;
+  std::int64_t calls = 0;
+  MeasureOptions options;
+  options.warmup = 2;
+  options.min_runs = 5;
+  options.min_time = 0.0;
+  options.block_time = 1e-3;
+  const Measurement m = measure(
+      [&] {
+        g_now += 1e-6;
+        ++calls;
+      },
+      options, timer);
+  EXPECT_GE(static_cast<double>(m.block_size) * 1e-6, options.block_time * (1 - 1e-9));
+  // Identical samples: noise 0 is reached once min_runs are in, at the end of a batch of 3.
+  ASSERT_EQ(m.samples.size(), 6u);
+  for (double s : m.samples)
+    EXPECT_NEAR(s, 1e-6, 1e-15);
+  EXPECT_TRUE(m.noise_reached);
+  EXPECT_EQ(calls, m.warmup_calls + 6 * m.block_size);
+  EXPECT_NEAR(m.total_time, 6.0 * static_cast<double>(m.block_size) * 1e-6, 1e-12);
+}
+
+// measure_repeated hands each block to its callee whole: one run(k) a timed block, the calls of
+// warmup and calibration counted as measure's are.
+TEST(Measure, RepeatedRunsEachBlockInOneCall) {
+  g_now = 0;
+  FakeTimer timer;
+  std::int64_t calls = 0;
+  std::vector<std::int64_t> runs;
+  MeasureOptions options;
+  options.warmup = 3;
+  options.min_runs = 5;
+  options.min_time = 0.0;
+  options.block_time = 1e-3;
+  const Measurement m = measure_repeated(
+      [&](std::int64_t n) {
+        runs.push_back(n);
+        g_now += 1e-6 * static_cast<double>(n);
+        calls += n;
+      },
+      options, timer);
+  ASSERT_EQ(m.samples.size(), 6u);
+  for (double s : m.samples)
+    EXPECT_NEAR(s, 1e-6, 1e-15);
+  EXPECT_EQ(calls, m.warmup_calls + 6 * m.block_size);
+  ASSERT_GE(runs.size(), 7u);
+  EXPECT_EQ(runs.front(), 2); // warmup - 1; calibration's first block is the last warmup call
+  for (std::size_t i = runs.size() - 6; i < runs.size(); ++i)
+    EXPECT_EQ(runs[i], m.block_size); // the timed blocks
+}
+
+TEST(Measure, CalibrationCallsCountAsWarmup) {
+  // A call that lasts a block already: calibration's one call is the second warmup call, so
+  // `warmup` calls in all come before the first timed block.
+  g_now = 0;
+  FakeTimer timer;
+  std::int64_t calls = 0;
+  MeasureOptions options;
+  options.warmup = 2;
+  options.min_runs = 3;
+  options.min_time = 0.0;
+  options.block_time = 1e-3;
+  const Measurement m = measure(
+      [&] {
+        g_now += 2e-3;
+        ++calls;
+      },
+      options, timer);
+  EXPECT_EQ(m.block_size, 1);
+  EXPECT_EQ(m.warmup_calls, 2);
+  ASSERT_EQ(m.samples.size(), 3u);
+  EXPECT_EQ(calls, 2 + 3);
+  EXPECT_GE(m.warmup_time, 0.0);
+  EXPECT_DOUBLE_EQ(m.retaken_time, 0.0);
+  // No warmup asked: calibration's call is still made first.
+  options.warmup = 0;
+  calls = 0;
+  const Measurement bare = measure(
+      [&] {
+        g_now += 2e-3;
+        ++calls;
+      },
+      options, timer);
+  EXPECT_EQ(bare.warmup_calls, 1);
+  EXPECT_EQ(calls, 1 + 3);
+}
+
+TEST(Measure, NoisyCaseRunsUntilMaxTime) {
+  g_now = 0;
+  FakeTimer timer;
+  std::int64_t i = 0;
+  MeasureOptions options;
+  options.warmup = 0;
+  options.min_runs = 3;
+  options.min_time = 0.0;
+  options.max_time = 0.5;
+  options.target_noise = 0.0001;
+  options.block_time = 0.01;
+  // Alternating 10 ms and 30 ms calls: every block is one call, cv stays far above target.
+  const Measurement m = measure([&] { g_now += (i++ % 2 == 0) ? 0.01 : 0.03; }, options, timer);
+  EXPECT_EQ(m.block_size, 1);
+  EXPECT_FALSE(m.noise_reached);
+  EXPECT_GE(m.total_time, options.max_time);
+  EXPECT_LT(m.total_time, options.max_time + 3 * 0.031); // at most one batch past max_time
+}
+
+TEST(Measure, MinRunsWinsOverMaxTime) {
+  g_now = 0;
+  FakeTimer timer;
+  MeasureOptions options;
+  options.warmup = 0;
+  options.min_runs = 7;
+  options.max_time = 0.0;
+  options.block_time = 1e-3;
+  const Measurement m = measure([&] { g_now += 1.0; }, options, timer);
+  EXPECT_EQ(m.samples.size(), 9u); // 7 rounded up to whole batches of 3
+  EXPECT_EQ(m.block_size, 1);
+}
+
+TEST(Measure, MinTimeKeepsSampling) {
+  g_now = 0;
+  FakeTimer timer;
+  MeasureOptions options;
+  options.warmup = 0;
+  options.min_runs = 1;
+  options.min_time = 0.095;
+  options.block_time = 0.01;
+  const Measurement m = measure([&] { g_now += 0.01; }, options, timer);
+  EXPECT_GE(m.total_time, 0.095);
+  EXPECT_EQ(m.samples.size(), 12u); // 10 needed, whole batches of 3
+}
+
+TEST(MeasureCold, FlushBeforeEveryTimedCallOutsideTheTimer) {
+  g_now = 0;
+  FakeTimer timer;
+  int flushes = 0, calls = 0;
+  MeasureOptions options;
+  options.warmup = 2;
+  options.min_runs = 6;
+  options.min_time = 0;
+  const Measurement m = measure_cold(
+      [&] {
+        g_now += 1e-3;
+        ++calls;
+      },
+      [&] {
+        g_now += 5.0;
+        ++flushes;
+      },
+      options, timer);
+  EXPECT_EQ(m.block_size, 1);
+  ASSERT_EQ(m.samples.size(), 6u);
+  for (double s : m.samples)
+    EXPECT_NEAR(s, 1e-3, 1e-12); // the 5 s flushes are not timed
+  EXPECT_EQ(flushes, calls);
+}
+
+TEST(Measure, InterruptedBatchesAreTakenAgainWithinABound) {
+  g_now = 0;
+  FakeTimer timer; // batches of 3 blocks
+  MeasureOptions options;
+  options.warmup = 0;
+  options.min_runs = 6;
+  options.min_time = 0.0;
+  options.block_time = 1e-3;
+  // The process is "interrupted" during every other batch, and those batches run 10x slow.
+  std::int64_t switches = 0;
+  std::int64_t batch = 0;
+  bool slow = false;
+  bool before = true;
+  options.interruptions = [&] {
+    // Called once before and once after each batch (and never elsewhere).
+    if (before) {
+      slow = (batch++ % 2) == 1;
+    } else if (slow) {
+      ++switches;
+    }
+    before = !before;
+    return switches;
+  };
+  const Measurement m = measure([&] { g_now += slow ? 1e-5 : 1e-6; }, options, timer);
+  // Only clean batches were kept: every sample is the undisturbed 1 us, so noise 0 stops it
+  // after two clean batches; the slow batch between them was dropped.
+  ASSERT_EQ(m.samples.size(), 6u);
+  for (double s : m.samples)
+    EXPECT_NEAR(s, 1e-6, 1e-15);
+  EXPECT_EQ(m.discarded, 3);
+  // What the dropped batch cost: its 3 blocks of block_size slow calls.
+  EXPECT_NEAR(m.retaken_time, 3.0 * static_cast<double>(m.block_size) * 1e-5, 1e-12);
+
+  // A machine that interrupts every batch: drops stop once they outnumber the kept batches
+  // plus min_runs, and the measurement still ends, with every drop counted.
+  g_now = 0;
+  std::int64_t always = 0;
+  options.interruptions = [&] { return ++always; };
+  options.max_time = 0.05;
+  const Measurement all = measure([&] { g_now += 1e-6; }, options, timer);
+  // Dropped while drops < kept + min_runs: 6 drops, keep, drop, keep; then 6 identical samples
+  // have noise 0 and the measurement stops. 7 batches of 3 blocks were dropped.
+  EXPECT_EQ(all.samples.size(), 6u);
+  EXPECT_EQ(all.discarded, 7 * 3);
+}
+
+} // namespace
+} // namespace opbench::measure
