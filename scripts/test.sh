@@ -4,5 +4,8 @@
 # is this, then the libFuzzer smoke and the whole suite again against a second LibTorch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$SECONDS
 ./scripts/build.sh
+built=$SECONDS
 (cd build && ctest --output-on-failure -j"$(nproc)")
+echo "test.sh: set-up and build $((built - start)) s, CTest $((SECONDS - built)) s, in all $((SECONDS - start)) s"
