@@ -1,5 +1,6 @@
 #include "gradients.hpp"
 
+#include <ATen/core/grad_mode.h>
 #include <torch/csrc/autograd/autograd.h>
 
 #include <utility>

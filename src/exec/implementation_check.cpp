@@ -2,6 +2,7 @@
 #include "implementation_check.hpp"
 
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
 
 #include <algorithm>
 #include <optional>

@@ -1,6 +1,7 @@
 // The makers of workload.hpp: each kind of case turned into the one Workload the driver runs.
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/core/grad_mode.h>
 #include <torch/csrc/jit/serialization/import.h>
 
 #include <algorithm>

@@ -4,6 +4,7 @@
 #include "opbench/exec/executor.hpp"
 #include "opbench/measure/call_recorder.hpp"
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
 #include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/csrc/jit/serialization/import.h>
 
