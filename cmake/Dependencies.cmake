@@ -19,3 +19,15 @@ set_target_properties(opbench::csv PROPERTIES
 if(OPBENCH_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()
+
+# Precompiled headers (OPBENCH_PCH, on by default): a target whose units mostly include the same
+# heavy headers compiles them once. opbench_precompile(TARGET HEADER...) for third-party headers
+# (CLI11, nlohmann_json, GoogleTest: a unit of the CLI spends most of its 8 s in CLI11);
+# cmake/Torch.cmake's opbench_precompile_libtorch for LibTorch's. docs/architecture.md has the
+# build times.
+option(OPBENCH_PCH "Precompile the heavy headers of each target that includes them" ON)
+function(opbench_precompile target)
+  if(OPBENCH_PCH)
+    target_precompile_headers(${target} PRIVATE ${ARGN})
+  endif()
+endfunction()

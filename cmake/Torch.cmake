@@ -48,9 +48,6 @@ message(STATUS "opbench: LibTorch ${Torch_VERSION} at ${_opbench_torch_libdir}, 
 # once instead (OPBENCH_PCH, on by default; docs/architecture.md has the build times). Only for
 # targets whose every unit may see LibTorch's include directory: it carries its own fmt, which a
 # unit that includes the system fmt must never see.
-option(OPBENCH_PCH "Precompile LibTorch's ATen header in the targets that include it" ON)
 function(opbench_precompile_libtorch target)
-  if(OPBENCH_PCH)
-    target_precompile_headers(${target} PRIVATE <ATen/ATen.h>)
-  endif()
+  opbench_precompile(${target} <ATen/ATen.h>)
 endfunction()
