@@ -50,7 +50,6 @@
 
 #include "opbench/catalog/binder.hpp"
 #include "opbench/catalog/libraries.hpp"
-#include "opbench/exec/executor.hpp"
 #include "opbench/exec/inputs.hpp"
 #include "opbench/machine/host_allocator.hpp"
 #include "opbench/plan/planner.hpp"

@@ -7,7 +7,6 @@
 #include "opbench/config/loader.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
-#include "opbench/exec/executor.hpp"
 #include "opbench/machine/device_support.hpp"
 #include "opbench/plan/select.hpp"
 

@@ -15,7 +15,6 @@
 #include "opbench/core/files.hpp"
 #include "opbench/core/log.hpp"
 #include "opbench/core/strings.hpp"
-#include "opbench/exec/executor.hpp"
 #include "opbench/extract/extract.hpp"
 #include "opbench/machine/device_support.hpp"
 #include "opbench/plan/planner.hpp"

@@ -2,7 +2,7 @@
 // defaults are the flags' defaults (run_command.cpp binds the selection's).
 #include "commands.hpp"
 #include "opbench/core/log.hpp"
-#include "opbench/exec/executor.hpp"
+#include "opbench/measure/options.hpp"
 #include "opbench/results/estimate.hpp"
 #include "opbench/run/settings.hpp"
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "opbench/exec/executor.hpp"
+#include "opbench/measure/options.hpp"
 #include "opbench/results/case.hpp"
 #include "opbench/results/result_set.hpp"
 #include "opbench/run/schedule.hpp"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "opbench/core/json.hpp"
-#include "opbench/exec/executor.hpp"
+#include "opbench/measure/options.hpp"
 #include "opbench/results/result_set.hpp"
 
 namespace opbench::run {
