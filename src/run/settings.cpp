@@ -116,7 +116,7 @@ double estimated_seconds(std::size_t cases, const RunSettings& settings) {
   const double per_repetition =
       std::max(settings.exec.measure.min_time, settings.exec.measure.max_time) *
       k_repetition_overhead;
-  // (every run measures in fresh processes since 2026-11-28: one at least)
+  // Every run measures in fresh processes: one at least.
   const double processes =
       settings.isolate ? repetitions
                        : static_cast<double>(std::min(settings.processes, settings.repetitions));
