@@ -28,35 +28,7 @@ extern char** environ;
 namespace opbench::run {
 namespace {
 
-// The options that decide how a child measures, as this run was given them, and the libraries it
-// loads (`run --from` loads none by itself).
-std::vector<std::string> measuring_args(const RunSettings& options) {
-  const auto& m = options.exec.measure;
-  std::vector<std::string> args = {"--warmup",         std::to_string(m.warmup),
-                                   "--runs",           std::to_string(m.min_runs),
-                                   "--min-time",       fmt::format("{}", m.min_time),
-                                   "--max-time",       fmt::format("{}", m.max_time),
-                                   "--target-noise",   fmt::format("{}", m.target_noise),
-                                   "--block-time",     fmt::format("{}", m.block_time),
-                                   "--host-allocator", options.host_allocator,
-                                   "--timer",          core::name_of(options.exec.timer),
-                                   "--estimator",      options.estimator,
-                                   "--process-warmup", fmt::format("{}", options.process_warmup)};
-  if (options.exec.cold)
-    args.emplace_back("--cold");
-  for (const std::string& library : options.libraries)
-    args.insert(args.end(), {"--load-library", library});
-  return args;
-}
-
-// How a child ended: not started, or its wait status; whether its supervisor killed it for
-// holding a case too long, and what it held then.
-struct Exit {
-  bool started = false;
-  int status = 0;
-  bool timed_out = false;
-  double limit = 0;
-};
+using Exit = ChildExit;
 
 // Reads the lines a growing file gains (a child's journal), whole lines only.
 class FileTail {
@@ -99,11 +71,12 @@ struct Watch {
   std::function<void()> poll; // every k_poll_ms (reads the child's journal)
 };
 
-// Starts this binary with `args` (stdout to /dev/null; stderr to `log`, or this process's own
-// when empty) in a process group of its own and supervises it until it ends (Watch). The child
-// dies with this process (PR_SET_PDEATHSIG: SIGTERM, which keeps its journal), and a signal this
-// process catches meanwhile is passed on to it (interrupt.hpp).
-Exit spawn_and_watch(std::vector<std::string> args, const std::string& log, const Watch& watch) {
+// Starts `program` with `args` (stdout to `out`, or /dev/null when empty; stderr to `log`, or this
+// process's own when empty) in a process group of its own and supervises it until it ends
+// (Watch). The child dies with this process (PR_SET_PDEATHSIG: SIGTERM, which keeps its journal),
+// and a signal this process catches meanwhile is passed on to it (interrupt.hpp).
+Exit spawn_and_watch(const std::string& program, std::vector<std::string> args,
+                     const std::string& out_path, const std::string& log, const Watch& watch) {
   // Everything the child needs is made before fork: between fork and exec it only makes system
   // calls (the parent has LibTorch's threads; nothing else is safe there).
   std::vector<char*> argv;
@@ -111,6 +84,8 @@ Exit spawn_and_watch(std::vector<std::string> args, const std::string& log, cons
     argv.push_back(a.data());
   argv.push_back(nullptr);
   const char* log_path = log.empty() ? nullptr : log.c_str();
+  const char* stdout_path = out_path.empty() ? "/dev/null" : out_path.c_str();
+  const char* path = program.c_str();
   const pid_t parent = ::getpid();
   Exit out;
   const pid_t pid = ::fork();
@@ -120,15 +95,15 @@ Exit spawn_and_watch(std::vector<std::string> args, const std::string& log, cons
     ::setpgid(0, 0); // its group: a kill reaches whatever it starts (a stage's compiler)
     if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || ::getppid() != parent)
       ::_exit(127); // the parent is already gone
-    const int null = ::open("/dev/null", O_WRONLY);
-    if (null >= 0)
-      ::dup2(null, STDOUT_FILENO);
+    const int stdout_fd = ::open(stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (stdout_fd >= 0)
+      ::dup2(stdout_fd, STDOUT_FILENO);
     if (log_path != nullptr) {
       const int fd = ::open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
       if (fd >= 0)
         ::dup2(fd, STDERR_FILENO);
     }
-    ::execve("/proc/self/exe", argv.data(), environ);
+    ::execve(path, argv.data(), environ);
     ::_exit(127);
   }
   ::setpgid(pid, pid); // (both sides set it, so neither races the other)
@@ -171,7 +146,7 @@ Exit spawn_and_watch(std::vector<std::string> args, const std::string& log, cons
   return out;
 }
 
-std::string describe(const Exit& exit) {
+std::string describe_exit(const Exit& exit) {
   if (!exit.started)
     return "it could not be started";
   return WIFSIGNALED(exit.status) ? signal_name(WTERMSIG(exit.status))
@@ -193,6 +168,15 @@ std::string last_words(const std::string& log) {
 }
 
 } // namespace
+
+ChildExit run_program(const std::string& program, const std::vector<std::string>& args,
+                      const std::string& out, const std::string& log) {
+  return spawn_and_watch(program, args, out, log, Watch{});
+}
+
+std::string describe(const ChildExit& exit) {
+  return describe_exit(exit);
+}
 
 std::string signal_name(int signal) {
   const char* abbreviation = ::sigabbrev_np(signal);
@@ -250,7 +234,7 @@ results::CaseResult run_isolated(const results::Case& c, const std::string& plan
   watch.hold_file = hold;
   watch.limit = case_timeout_seconds(options);
   watch.compile_limit = k_compile_timeout;
-  const Exit exit = spawn_and_watch(args, log, watch);
+  const Exit exit = spawn_and_watch("/proc/self/exe", args, "", log, watch);
   results::CaseResult failed;
   failed.c = c;
   failed.status = results::Status::error;
@@ -267,7 +251,7 @@ results::CaseResult run_isolated(const results::Case& c, const std::string& plan
     }
   }
   ProcessEnd end;
-  end.how = describe(exit);
+  end.how = describe_exit(exit);
   end.timed_out = exit.timed_out;
   end.limit = exit.limit;
   end.held = measure::read_hold_file(hold);
@@ -365,9 +349,9 @@ ProcessEnd run_process(const std::string& plan_file, const RunSettings& options,
   watch.limit = case_timeout_seconds(options);
   watch.compile_limit = k_compile_timeout;
   watch.poll = read_journal;
-  const Exit exit = spawn_and_watch(args, "", watch);
+  const Exit exit = spawn_and_watch("/proc/self/exe", args, "", "", watch);
   read_journal(); // what it wrote last (a process that died leaves its journal)
-  end.how = describe(exit);
+  end.how = describe_exit(exit);
   end.timed_out = exit.timed_out;
   end.limit = exit.limit;
   // A result file is written last: a process that has one measured everything it was given

@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "opbench/core/error.hpp"
 #include "opbench/core/names.hpp"
 #include "opbench/core/strings.hpp"
@@ -121,6 +123,25 @@ double estimated_seconds(std::size_t cases, const RunSettings& settings) {
       settings.isolate ? repetitions
                        : static_cast<double>(std::min(settings.processes, settings.repetitions));
   return repetitions * per_repetition + processes * k_process_start;
+}
+
+std::vector<std::string> measuring_args(const RunSettings& options) {
+  const auto& m = options.exec.measure;
+  std::vector<std::string> args = {"--warmup",         std::to_string(m.warmup),
+                                   "--runs",           std::to_string(m.min_runs),
+                                   "--min-time",       fmt::format("{}", m.min_time),
+                                   "--max-time",       fmt::format("{}", m.max_time),
+                                   "--target-noise",   fmt::format("{}", m.target_noise),
+                                   "--block-time",     fmt::format("{}", m.block_time),
+                                   "--host-allocator", options.host_allocator,
+                                   "--timer",          core::name_of(options.exec.timer),
+                                   "--estimator",      options.estimator,
+                                   "--process-warmup", fmt::format("{}", options.process_warmup)};
+  if (options.exec.cold)
+    args.emplace_back("--cold");
+  for (const std::string& library : options.libraries)
+    args.insert(args.end(), {"--load-library", library});
+  return args;
 }
 
 } // namespace opbench::run

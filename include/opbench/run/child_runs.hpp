@@ -29,6 +29,24 @@ inline constexpr int k_poll_ms = 50; // how often a supervisor looks at its chil
 // children run exactly these cases.
 void write_plan(const std::vector<results::Case>& cases, const std::string& path);
 
+// How a child ended: not started, or its wait status (waitpid's); whether its supervisor killed
+// it for holding a case too long, and the limit it held it past.
+struct ChildExit {
+  bool started = false;
+  int status = 0;
+  bool timed_out = false;
+  double limit = 0;
+};
+// "SIGSEGV", "exit 3" or "it could not be started".
+std::string describe(const ChildExit& exit);
+
+// Runs `program` (a path) with `args` (args[0] its name) to its end, as the measuring children
+// run: in a process group of its own, killed with that group when it ends or this process dies,
+// a signal this process catches passed on to it (interrupt.hpp). Its stdout goes to the file
+// `out` and its stderr to the file `log` ("": /dev/null and this process's stderr).
+ChildExit run_program(const std::string& program, const std::vector<std::string>& args,
+                      const std::string& out, const std::string& log);
+
 // "SIGSEGV" for 11: the signal's name as kill -l and the C headers spell it.
 std::string signal_name(int signal);
 

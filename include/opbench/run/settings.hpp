@@ -129,4 +129,10 @@ inline constexpr double k_repetition_overhead = 1.85;
 inline constexpr double k_process_start = 1.5; // [s] LibTorch loaded, the plan bound again
 double estimated_seconds(std::size_t cases, const RunSettings& settings);
 
+// The flags that make another opbench process measure as `settings` say (--warmup, --runs,
+// --min-time, --max-time, --target-noise, --block-time, --host-allocator, --timer, --estimator,
+// --process-warmup, --cold) and load its libraries (`run --from` loads none by itself): the
+// measuring children of a run, and the sides of `opbench ab`.
+std::vector<std::string> measuring_args(const RunSettings& settings);
+
 } // namespace opbench::run
