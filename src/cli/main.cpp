@@ -1,5 +1,6 @@
 #include "opbench/cli/main.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -9,6 +10,7 @@
 #include "commands.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/version.hpp"
+#include "opbench/results/result_set.hpp"
 #include "opbench/run/interrupt.hpp"
 
 namespace opbench::cli {
@@ -37,7 +39,9 @@ int main(int argc, char** argv) {
   spdlog::set_pattern("opbench: %l: %v");
 
   CLI::App app{"opbench: benchmarks deep-learning operators one at a time through LibTorch"};
-  app.set_version_flag("--version", std::string("opbench ") + opbench::version());
+  // "opbench X (result schema N)": `ab` reads a side's schema from it before measuring.
+  app.set_version_flag("--version", fmt::format("opbench {} (result schema {})", opbench::version(),
+                                                results::k_schema_version));
   app.require_subcommand(1);
   app.fallthrough();
   app.add_option("--log-level", global.log_level, "Log level")
@@ -59,6 +63,7 @@ int main(int argc, char** argv) {
   add_merge_command(app, global);
   add_calibrate_command(app, global);
   add_extract_command(app, global);
+  add_ab_command(app, global);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,122 @@
+#pragma once
+// `opbench ab`: two sides measured in the same hour, interleaved, and judged pair by pair
+// (docs/ab.md). A side is an opbench binary (its build of opbench and its LibTorch) with the
+// operator libraries its processes load; the two sides may be two binaries (--base-bin,
+// --new-bin) or one binary with two builds of a library (--base-library, --new-library: the same
+// operator names, so each process loads one side's only).
+//
+// The schedule (randomized multiple interleaved trials, Abedi and Brecht, ICPE 2017): R rounds;
+// in each, the planned cases are cut into blocks, and every block is measured by a fresh
+// `run --from BLOCK --repetitions K --processes 1` of each side, the sides' order drawn per round
+// and block from the seed; both sides run the same cases with the same inputs (the plan's seeds).
+// A side's run is a supervised run of its own, so a case that crashes or hangs there is an error
+// or timeout of that case for that side only, named in the result; a side run that ends without
+// a result costs that block of that round for that side. Every side run's result file and log is
+// kept in the work directory, and the A/B file is written again after every round: an
+// interrupted `ab` keeps what both sides measured.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "opbench/ab/paired.hpp"
+#include "opbench/core/formats.hpp"
+#include "opbench/core/json.hpp"
+#include "opbench/results/case.hpp"
+#include "opbench/results/verdict.hpp"
+#include "opbench/run/settings.hpp"
+
+namespace opbench::ab {
+
+// One side: the opbench that measures it and the operator libraries its processes load.
+struct Side {
+  std::string binary; // absolute path
+  std::vector<std::string> libraries;
+  std::string version; // its `--version` line, filled by check_side
+};
+
+struct AbSettings {
+  Side base;
+  Side new_side;
+  int rounds = 10;
+  // Cases per block (a side run each): smaller blocks put a case's two sides closer in time, at
+  // one process start (about 0.5 s) per block and side. 0: one block of every case.
+  std::size_t block_cases = 24;
+  // Repetitions of every case in each side run (each at another placement in that process); the
+  // round's time is the fastest one's median, so a slow spell must hit them all to move it.
+  int side_repetitions = 2;
+  std::uint64_t seed = 0;     // the sides' order in each round and block
+  run::RunSettings measuring; // how each side run measures (run::measuring_args, retries...)
+  bool memory = true;         // probe the memory in round 1 (memory verdict)
+  std::string work_dir;       // the side runs' plans, results and logs (kept)
+  PairedOptions verdict;
+};
+
+// One side run: which round, block and side, its files and how it ended.
+struct SideRun {
+  int round = 0;      // 1-based
+  int block = 0;      // 1-based
+  std::string side;   // "base" or "new"
+  std::string result; // its result file ("" when it left none)
+  std::string log;
+  std::string how; // "" when it finished with a result; else how it ended ("SIGSEGV", "exit 2")
+  double seconds = 0;
+};
+
+// Per case: the paired times and verdict, and what each side said where it measured nothing.
+struct AbCase {
+  results::Case c; // as planned
+  PairedCase paired;
+  std::string base_error; // the last error or timeout of the base side (status: message)
+  std::string new_error;
+};
+
+struct AbResult {
+  AbSettings settings;
+  std::string command_line;
+  Json base_context = Json::object(); // the first side run's context of each side
+  Json new_context = Json::object();
+  std::vector<AbCase> cases; // in plan order
+  std::vector<SideRun> runs;
+  int rounds_done = 0;
+  SuiteRatio suite;
+  bool interrupted = false;
+  std::vector<std::string> notes;
+
+  results::VerdictCounts counts() const;
+};
+
+// What ab tells as it goes: a line of progress after each side run (round, block, cases decided,
+// elapsed seconds), and a note.
+struct AbObserver {
+  std::function<void(const AbResult&, const SideRun&, double elapsed)> side_done;
+  std::function<void(const std::string&)> note;
+};
+
+// Asks `side.binary --version` whether it is an opbench whose result files this one reads, and
+// fills side.version; throws UsageError in one line naming the flag (`what`) otherwise.
+void check_side(Side& side, const std::string& what, const std::string& work_dir);
+
+// Runs the rounds over `cases` and judges them; the A/B file goes to `output` after every round
+// (to_json). Throws run::Interrupted after writing what was measured when a signal stopped it.
+AbResult run_ab(const std::vector<results::Case>& cases, const AbSettings& settings,
+                const std::string& output, const std::string& command_line,
+                const AbObserver& observer);
+
+// Judges `result.cases` again from their paired times (after each round), the suite ratio too.
+void judge(AbResult& result);
+
+// The A/B file: {"kind": "opbench-ab", "schema_version", settings, sides, cases (each with its
+// case, both sides' times per round, verdict, interval, memory), runs, suite}.
+Json to_json(const AbResult& result);
+
+// Output formats of `opbench ab --format`: md, json, csv, junit (`slower` fails, `unknown` is
+// skipped); core::write_as picks one.
+const std::vector<core::Format<AbResult>>& ab_formats();
+void write_markdown(const AbResult& result, std::ostream& out);
+void write_csv(const AbResult& result, std::ostream& out);
+void write_junit(const AbResult& result, std::ostream& out);
+
+} // namespace opbench::ab

@@ -1,0 +1,304 @@
+#include "opbench/ab/ab.hpp"
+
+#include <fmt/format.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <random>
+#include <regex>
+
+#include "opbench/core/error.hpp"
+#include "opbench/core/files.hpp"
+#include "opbench/core/strings.hpp"
+#include "opbench/results/estimate.hpp"
+#include "opbench/results/result_set.hpp"
+#include "opbench/results/store.hpp"
+#include "opbench/run/child_runs.hpp"
+#include "opbench/run/interrupt.hpp"
+
+namespace opbench::ab {
+namespace {
+
+constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
+
+// What each side measured of a case besides its times: its memory in round 1, and the context and
+// seed that memory was measured with.
+struct MemorySide {
+  std::optional<results::MemoryStats> stats;
+  Json context = Json::object();
+  std::uint64_t seed = 0;
+  bool probed = false;
+};
+
+struct CaseMemory {
+  MemorySide base;
+  MemorySide fresh;
+};
+
+// The arguments of one side run over `plan`.
+std::vector<std::string> side_args(const AbSettings& settings, const Side& side,
+                                   const std::string& plan, const std::string& output, int round) {
+  const run::RunSettings& m = settings.measuring;
+  std::vector<std::string> args = {
+      "opbench",
+      "run",
+      "--from",
+      plan,
+      "--repetitions",
+      "1",
+      "--processes",
+      "1",
+      "--output",
+      output,
+      "--seed",
+      std::to_string(settings.seed + static_cast<std::uint64_t>(round)),
+      "--retries",
+      std::to_string(m.retries),
+      "--slow-tolerance",
+      fmt::format("{}", m.slow_tolerance),
+      "--bandwidth-tolerance",
+      fmt::format("{}", m.bandwidth_tolerance)};
+  run::RunSettings own = m;
+  own.libraries = side.libraries;
+  const std::vector<std::string> measuring = run::measuring_args(own);
+  args.insert(args.end(), measuring.begin(), measuring.end());
+  if (m.case_timeout > 0)
+    args.insert(args.end(), {"--case-timeout", fmt::format("{}", m.case_timeout)});
+  if (!m.peaks.empty())
+    args.insert(args.end(), {"--peaks", m.peaks});
+  if (round > 1 || !settings.memory)
+    args.emplace_back("--no-memory");
+  return args;
+}
+
+// The library a side loads in place of `library` (a case's, as this process planned it): the
+// sides' libraries pair by position, and where they differ the side's own stands in.
+std::string side_library(const AbSettings& settings, const std::string& library, bool base_side) {
+  if (library.empty())
+    return library;
+  const auto& base = settings.base.libraries;
+  const auto& fresh = settings.new_side.libraries;
+  for (std::size_t i = 0; i < std::min(base.size(), fresh.size()); ++i) {
+    for (const auto* of : {&base[i], &fresh[i]}) {
+      if (*of == library || *of == core::absolute_path(library))
+        return base_side ? base[i] : fresh[i];
+    }
+  }
+  return library;
+}
+
+// The case's time in a side run's result: its fastest repetition's median (interference only
+// adds time: results/estimate.hpp); NaN when it has none.
+double round_time(const results::CaseResult& r) {
+  if (r.status != results::Status::ok || r.timing.repetition_medians.empty())
+    return k_nan;
+  return results::estimate_with("min", r.timing.repetition_medians);
+}
+
+std::string status_text(const results::CaseResult& r) {
+  return core::name_of(r.status) + (r.message.empty() ? "" : ": " + r.message);
+}
+
+// The blocks of case indices, in plan order.
+std::vector<std::vector<std::size_t>> blocks_of(std::size_t cases, std::size_t block_cases) {
+  std::vector<std::vector<std::size_t>> blocks;
+  const std::size_t size = block_cases == 0 ? std::max<std::size_t>(cases, 1) : block_cases;
+  for (std::size_t i = 0; i < cases; ++i) {
+    if (i % size == 0)
+      blocks.emplace_back();
+    blocks.back().push_back(i);
+  }
+  return blocks;
+}
+
+void write_file(const AbResult& result, const std::string& output) {
+  core::write_atomically(output, to_json(result).dump(1) + "\n");
+}
+
+} // namespace
+
+results::VerdictCounts AbResult::counts() const {
+  results::VerdictCounts counts;
+  for (const auto& c : cases)
+    counts.add(c.paired.verdict, c.paired.memory.verdict);
+  return counts;
+}
+
+void check_side(Side& side, const std::string& what, const std::string& work_dir) {
+  if (!core::is_regular_file(side.binary))
+    throw UsageError(what + " " + side.binary + ": no such file");
+  const std::string out = work_dir + "/version-" + what.substr(2) + ".txt";
+  const run::ChildExit exit =
+      run::run_program(side.binary, {side.binary, "--version"}, out, "/dev/null");
+  const std::string text = core::is_regular_file(out) ? core::trim(core::read_file(out)) : "";
+  // "opbench 0.1.0", and from result schema 2 on "opbench X (result schema N)".
+  static const std::regex pattern(R"(^opbench (\S+)( \(result schema ([0-9]+)\))?$)");
+  std::smatch match;
+  const std::string first_line = text.substr(0, text.find('\n'));
+  if (!exit.started || WIFSIGNALED(exit.status) || WEXITSTATUS(exit.status) != 0 ||
+      !std::regex_match(first_line, match, pattern)) {
+    throw UsageError(
+        fmt::format("{} {}: not an opbench (its --version {}{})", what, side.binary,
+                    exit.started ? "said " : "did not run",
+                    exit.started ? "'" + first_line.substr(0, 80) + "'" : run::describe(exit)));
+  }
+  if (match[3].matched && std::stoi(match[3].str()) > results::k_schema_version) {
+    throw UsageError(fmt::format("{} {}: it writes result schema {}, this opbench reads up to {}",
+                                 what, side.binary, match[3].str(), results::k_schema_version));
+  }
+  side.version = first_line;
+}
+
+void judge(AbResult& result) {
+  std::vector<PairedCase> paired;
+  paired.reserve(result.cases.size());
+  for (const auto& c : result.cases)
+    paired.push_back(c.paired);
+  judge_paired(paired, result.settings.verdict);
+  for (std::size_t i = 0; i < paired.size(); ++i)
+    result.cases[i].paired = paired[i];
+  result.suite = suite_ratio(paired, result.settings.verdict);
+}
+
+AbResult run_ab(const std::vector<results::Case>& cases, const AbSettings& settings,
+                const std::string& output, const std::string& command_line,
+                const AbObserver& observer) {
+  AbResult result;
+  result.settings = settings;
+  result.command_line = command_line;
+  for (const auto& c : cases) {
+    AbCase ab_case;
+    ab_case.c = c;
+    ab_case.paired.case_id = c.case_id;
+    result.cases.push_back(std::move(ab_case));
+  }
+  std::vector<CaseMemory> memory(cases.size());
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    index[cases[i].case_id] = i;
+
+  core::create_directories(settings.work_dir);
+  const auto blocks = blocks_of(cases.size(), settings.block_cases);
+  // Each side's plan of each block: the same cases, their operators' library the side's own
+  // (`run --from` runs a case only with the library it names loaded).
+  std::vector<std::string> plans[2];
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    for (const bool base_side : {true, false}) {
+      std::vector<results::Case> block;
+      for (std::size_t i : blocks[b]) {
+        block.push_back(cases[i]);
+        block.back().library = side_library(settings, cases[i].library, base_side);
+      }
+      plans[base_side ? 0 : 1].push_back(fmt::format("{}/plan-block-{}-{}.json", settings.work_dir,
+                                                     b + 1, base_side ? "base" : "new"));
+      run::write_plan(block, plans[base_side ? 0 : 1].back());
+    }
+  }
+
+  run::InterruptGuard guard;
+  std::mt19937_64 order(settings.seed);
+  const auto start = std::chrono::steady_clock::now();
+  for (int round = 1; round <= settings.rounds; ++round) {
+    for (auto& c : result.cases) {
+      c.paired.base.push_back(k_nan);
+      c.paired.new_times.push_back(k_nan);
+    }
+    std::vector<std::size_t> block_order(blocks.size());
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+      block_order[b] = b;
+    std::shuffle(block_order.begin(), block_order.end(), order);
+    for (std::size_t b : block_order) {
+      const bool base_first = (order() & 1U) == 0;
+      for (const bool base_side : {base_first, !base_first}) {
+        const Side& side = base_side ? settings.base : settings.new_side;
+        SideRun sr;
+        sr.round = round;
+        sr.block = static_cast<int>(b + 1);
+        sr.side = base_side ? "base" : "new";
+        const std::string stem =
+            fmt::format("{}/round-{}-block-{}-{}", settings.work_dir, round, b + 1, sr.side);
+        sr.log = stem + ".log";
+        const std::string file = stem + ".json";
+        const auto began = std::chrono::steady_clock::now();
+        const run::ChildExit exit = run::run_program(
+            side.binary, side_args(settings, side, plans[base_side ? 0 : 1][b], file, round), "",
+            sr.log);
+        sr.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        if (const int signal = run::interrupted(); signal != 0) {
+          result.interrupted = true;
+          result.runs.push_back(sr);
+          judge(result);
+          write_file(result, output);
+          throw run::Interrupted(signal, output);
+        }
+        std::optional<results::ResultSet> set;
+        if (core::is_regular_file(file)) {
+          try {
+            set = results::load_results(file);
+            sr.result = file;
+          } catch (const Error& e) {
+            sr.how = std::string("its result file could not be read: ") + e.what();
+          }
+        } else {
+          sr.how = "it ended without a result file (" + run::describe(exit) + ")";
+        }
+        if (set) {
+          Json& context = base_side ? result.base_context : result.new_context;
+          if (context.empty())
+            context = set->context;
+          for (const auto& r : set->cases) {
+            const auto at = index.find(r.c.case_id);
+            if (at == index.end())
+              continue;
+            AbCase& c = result.cases[at->second];
+            (base_side ? c.paired.base : c.paired.new_times).back() = round_time(r);
+            if (r.status != results::Status::ok)
+              (base_side ? c.base_error : c.new_error) = status_text(r);
+            MemorySide& m = base_side ? memory[at->second].base : memory[at->second].fresh;
+            if (round == 1 && r.memory) {
+              m.stats = r.memory;
+              m.context = set->context;
+              m.seed = r.c.seed;
+              m.probed = true;
+            }
+          }
+        } else {
+          for (std::size_t i : blocks[b])
+            (base_side ? result.cases[i].base_error : result.cases[i].new_error) =
+                "error: the " + sr.side + " side's run of round " + std::to_string(round) +
+                " measured nothing: " + sr.how;
+          if (observer.note)
+            observer.note(
+                fmt::format("round {}, block {}: the {} side's run measured nothing: {} (log: {})",
+                            round, b + 1, sr.side, sr.how, sr.log));
+        }
+        result.runs.push_back(sr);
+        if (observer.side_done)
+          observer.side_done(
+              result, sr,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      }
+    }
+    result.rounds_done = round;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const CaseMemory& m = memory[i];
+      const std::string setup =
+          m.base.probed && m.fresh.probed
+              ? results::memory_setup_difference(m.base.context, m.base.seed, m.fresh.context,
+                                                 m.fresh.seed)
+              : std::string();
+      result.cases[i].paired.memory =
+          results::judge_memory(m.base.stats, m.fresh.stats, cases[i].device, setup);
+    }
+    judge(result);
+    write_file(result, output);
+  }
+  return result;
+}
+
+} // namespace opbench::ab

@@ -1,0 +1,250 @@
+// The views of an A/B: its file (JSON), Markdown, CSV and JUnit XML.
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "opbench/ab/ab.hpp"
+#include "opbench/core/csv_field.hpp"
+#include "opbench/core/junit.hpp"
+#include "opbench/core/strings.hpp"
+#include "opbench/core/units.hpp"
+#include "opbench/results/result_set.hpp"
+
+namespace opbench::ab {
+namespace {
+
+// A number or null (JSON has no NaN).
+Json number(double v) {
+  return std::isfinite(v) ? Json(v) : Json(nullptr);
+}
+
+Json times(const std::vector<double>& values) {
+  Json out = Json::array();
+  for (double v : values)
+    out.push_back(number(v));
+  return out;
+}
+
+std::string ratio_text(double v) {
+  return std::isfinite(v) ? fmt::format("{:.3f}", v) : "-";
+}
+
+std::string interval_text(const PairedCase& p) {
+  if (!std::isfinite(p.low) || !std::isfinite(p.high))
+    return "-";
+  return fmt::format("[{:.3f}, {:.3f}] at {:.1f}%", p.low, p.high, p.level * 100);
+}
+
+// The geometric mean of a side's round times (the typical round), NaN when none.
+double typical(const std::vector<double>& values) {
+  double sum = 0;
+  std::size_t n = 0;
+  for (double v : values) {
+    if (std::isfinite(v) && v > 0) {
+      sum += std::log(v);
+      ++n;
+    }
+  }
+  return n == 0 ? std::nan("") : std::exp(sum / static_cast<double>(n));
+}
+
+std::string verdict_text(const AbCase& c) {
+  const PairedCase& p = c.paired;
+  if (p.verdict == results::Verdict::slower)
+    return "**slower**";
+  if (p.verdict != results::Verdict::unknown)
+    return core::name_of(p.verdict);
+  std::string why = p.reason;
+  for (const auto* error : {&c.base_error, &c.new_error}) {
+    if (!error->empty())
+      why += std::string(why.empty() ? "" : "; ") + (error == &c.base_error ? "base " : "new ") +
+             *error;
+  }
+  return "unknown (" + core::markdown_cell(why) + ")";
+}
+
+} // namespace
+
+Json to_json(const AbResult& result) {
+  const AbSettings& s = result.settings;
+  Json sides = Json::object();
+  for (const auto* side : {&s.base, &s.new_side}) {
+    sides[side == &s.base ? "base" : "new"] = {
+        {"binary", side->binary}, {"version", side->version}, {"libraries", side->libraries}};
+  }
+  sides["base"]["context"] = result.base_context;
+  sides["new"]["context"] = result.new_context;
+  Json cases = Json::array();
+  for (const auto& c : result.cases) {
+    const PairedCase& p = c.paired;
+    Json j = {{"case", results::to_json(c.c)},
+              {"base", times(p.base)},
+              {"new", times(p.new_times)},
+              {"pairs", p.pairs},
+              {"verdict", core::name_of(p.verdict)},
+              {"reason", p.reason},
+              {"ratio", number(p.ratio)},
+              {"ratio_low", number(p.low)},
+              {"ratio_high", number(p.high)},
+              {"level", number(p.level)},
+              {"p_value", number(p.p_value)},
+              {"seeable_change", number(p.seeable)},
+              {"memory", results::to_json(p.memory)}};
+    if (!c.base_error.empty())
+      j["base_error"] = c.base_error;
+    if (!c.new_error.empty())
+      j["new_error"] = c.new_error;
+    cases.push_back(std::move(j));
+  }
+  Json runs = Json::array();
+  for (const auto& r : result.runs) {
+    runs.push_back({{"round", r.round},
+                    {"block", r.block},
+                    {"side", r.side},
+                    {"result", r.result},
+                    {"log", r.log},
+                    {"how", r.how},
+                    {"seconds", r.seconds}});
+  }
+  const results::VerdictCounts counts = result.counts();
+  return {{"kind", "opbench-ab"},
+          {"schema_version", results::k_schema_version},
+          {"command_line", result.command_line},
+          {"settings",
+           {{"rounds", s.rounds},
+            {"rounds_done", result.rounds_done},
+            {"block_cases", s.block_cases},
+            {"side_repetitions", s.side_repetitions},
+            {"seed", s.seed},
+            {"threshold", s.verdict.threshold},
+            {"fdr", s.verdict.fdr},
+            {"min_rounds", s.verdict.min_rounds},
+            {"work_dir", s.work_dir}}},
+          {"interrupted", result.interrupted},
+          {"sides", sides},
+          {"suite",
+           {{"ratio", number(result.suite.ratio)},
+            {"ratio_low", number(result.suite.low)},
+            {"ratio_high", number(result.suite.high)},
+            {"cases", result.suite.cases},
+            {"rounds", result.suite.rounds}}},
+          {"counts",
+           {{"slower", counts.slower},
+            {"faster", counts.faster},
+            {"same", counts.same},
+            {"unknown", counts.unknown},
+            {"more_memory", counts.more_memory},
+            {"less_memory", counts.less_memory}}},
+          {"notes", result.notes},
+          {"cases", cases},
+          {"runs", runs}};
+}
+
+void write_markdown(const AbResult& result, std::ostream& out) {
+  const AbSettings& s = result.settings;
+  out << "# opbench ab\n\n";
+  out << "- **base**: " << s.base.binary << " (" << s.base.version << ")"
+      << (s.base.libraries.empty() ? "" : ", loading " + core::join(s.base.libraries, ", "))
+      << "\n";
+  out << "- **new**: " << s.new_side.binary << " (" << s.new_side.version << ")"
+      << (s.new_side.libraries.empty() ? "" : ", loading " + core::join(s.new_side.libraries, ", "))
+      << "\n";
+  out << fmt::format("- **rounds**: {} of {}{}, each a fresh process of each side per block of "
+                     "at most {} cases, the sides' order drawn per round and block\n",
+                     result.rounds_done, s.rounds, result.interrupted ? " (interrupted)" : "",
+                     s.block_cases);
+  out << fmt::format("- **rule**: per case, the rounds' paired ratios new / base; slower/faster "
+                     "when the interval of their geometric mean lies past {:.1f}% with the false-"
+                     "discovery rate held at {:g} over all cases; same when its {:g}% interval "
+                     "lies within\n",
+                     s.verdict.threshold * 100, s.verdict.fdr, (1 - s.verdict.fdr) * 100);
+  for (const auto& note : result.notes)
+    out << "- **note**: " << note << "\n";
+  out << "\n| case | base | new | ratio | interval | verdict | memory (peak) |\n";
+  out << "|---|---:|---:|---:|---|---|---|\n";
+  for (const auto& c : result.cases) {
+    const PairedCase& p = c.paired;
+    out << "| `" << core::markdown_code_cell(c.c.case_id) << "` | "
+        << core::format_duration(typical(p.base)) << " | "
+        << core::format_duration(typical(p.new_times)) << " | " << ratio_text(p.ratio) << " | "
+        << interval_text(p) << " | " << verdict_text(c) << " | " << results::markdown_cell(p.memory)
+        << " |\n";
+  }
+  const results::VerdictCounts n = result.counts();
+  out << fmt::format("\n**{} slower, {} faster, {} same, {} unknown**; the suite's geometric mean "
+                     "ratio: {}",
+                     n.slower, n.faster, n.same, n.unknown, ratio_text(result.suite.ratio));
+  if (std::isfinite(result.suite.low))
+    out << fmt::format(" [{:.3f}, {:.3f}] over {} case(s) paired in all {} rounds",
+                       result.suite.low, result.suite.high, result.suite.cases,
+                       result.suite.rounds);
+  out << fmt::format("\n\n**Memory: {} more, {} less, {} same, {} unknown**\n", n.more_memory,
+                     n.less_memory, n.same_memory, n.unknown_memory);
+}
+
+void write_csv(const AbResult& result, std::ostream& out) {
+  out << "case_id,verdict,pairs,ratio,ratio_low,ratio_high,level,p_value,seeable_change,base_"
+         "seconds,new_seconds,memory,reason\n";
+  auto num = [](double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string(); };
+  for (const auto& c : result.cases) {
+    const PairedCase& p = c.paired;
+    out << core::csv_field(c.c.case_id) << "," << core::name_of(p.verdict) << "," << p.pairs << ","
+        << num(p.ratio) << "," << num(p.low) << "," << num(p.high) << "," << num(p.level) << ","
+        << num(p.p_value) << "," << num(p.seeable) << "," << num(typical(p.base)) << ","
+        << num(typical(p.new_times)) << "," << core::name_of(p.memory.verdict) << ","
+        << core::csv_field(p.reason) << "\n";
+  }
+}
+
+void write_junit(const AbResult& result, std::ostream& out) {
+  using Outcome = core::JunitCase::Outcome;
+  const AbSettings& s = result.settings;
+  core::JunitSuite suite;
+  suite.name = "opbench ab";
+  suite.properties = {{"base", s.base.binary},
+                      {"new", s.new_side.binary},
+                      {"rounds", std::to_string(result.rounds_done)},
+                      {"threshold", fmt::format("{}", s.verdict.threshold)},
+                      {"fdr", fmt::format("{}", s.verdict.fdr)}};
+  for (const auto& c : result.cases) {
+    const PairedCase& p = c.paired;
+    core::JunitCase t;
+    t.classname = "opbench." + c.c.case_id.substr(0, c.c.case_id.find('/'));
+    t.name = c.c.case_id;
+    t.seconds = typical(p.new_times);
+    if (!std::isfinite(t.seconds))
+      t.seconds = -1;
+    if (p.verdict == results::Verdict::slower) {
+      t.outcome = Outcome::failed;
+      t.type = "slower";
+      t.message = fmt::format("slower: x{:.3f}, interval {} past the {:.1f}% threshold", p.ratio,
+                              interval_text(p), s.verdict.threshold * 100);
+      t.detail = fmt::format("{} paired rounds; p {:.3g}", p.pairs, p.p_value);
+    } else if (p.verdict == results::Verdict::unknown &&
+               p.memory.verdict != results::MemoryVerdict::more) {
+      t.outcome = Outcome::skipped;
+      t.message = "unknown: " + p.reason;
+    }
+    if (p.memory.verdict == results::MemoryVerdict::more) {
+      const std::string memory = "more memory: " + p.memory.reason + " (exact)";
+      t.outcome = Outcome::failed;
+      t.type = t.type.empty() ? "more memory" : t.type + ", more memory";
+      t.message = t.message.empty() ? memory : t.message + "; " + memory;
+    }
+    suite.cases.push_back(std::move(t));
+  }
+  for (const auto& note : result.notes)
+    suite.system_out += note + "\n";
+  core::write_junit(suite, out);
+}
+
+const std::vector<core::Format<AbResult>>& ab_formats() {
+  static const std::vector<core::Format<AbResult>> formats = {
+      {"md", [](const AbResult& r, std::ostream& out) { write_markdown(r, out); }},
+      {"json", [](const AbResult& r, std::ostream& out) { out << to_json(r).dump(1) << "\n"; }},
+      {"csv", [](const AbResult& r, std::ostream& out) { write_csv(r, out); }},
+      {"junit", [](const AbResult& r, std::ostream& out) { write_junit(r, out); }}};
+  return formats;
+}
+
+} // namespace opbench::ab

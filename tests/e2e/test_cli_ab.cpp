@@ -1,0 +1,146 @@
+// End-to-end: `opbench ab`, two sides measured in rounds and judged on their pairs (ab/ab.hpp).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "cli_fixture.hpp"
+#include "opbench/core/json.hpp"
+
+namespace opbench {
+namespace {
+
+const std::string k_binary = OPBENCH_BINARY;
+const std::string k_ab_quick = " --warmup 1 --runs 3 --min-time 0 --max-time 0.01 "
+                               "--block-time 0.0001 --process-warmup 0";
+
+class Ab : public Cli {
+protected:
+  std::string config(const std::string& text) {
+    const std::string path = m_dir.file("ab-config.json");
+    std::ofstream(path) << text;
+    return path;
+  }
+  // A script that answers --version as `version` says and runs nothing else (exit 3).
+  std::string fake_side(const std::string& version) {
+    const std::string path = m_dir.file("fake-opbench");
+    std::ofstream(path) << "#!/bin/sh\nif [ \"$1\" = --version ]; then echo '" << version
+                        << "'; exit 0; fi\necho 'no measuring here' >&2\nexit 3\n";
+    ::chmod(path.c_str(), 0755);
+    return path;
+  }
+};
+
+TEST_F(Ab, AnIdenticalBuildIsNeitherSlowerNorFasterAndEveryRoundIsKept) {
+  const std::string cfg = config(R"({"operators": [
+      {"op": "exp", "cases": [{"args": {"self": "64x64"}}]},
+      {"op": "relu", "cases": [{"args": {"self": "64x64"}}]}]})");
+  const std::string out = m_dir.file("ab.json");
+  const auto ab =
+      opbench("ab --base-bin " + k_binary + " --new-bin " + k_binary + " --config " + cfg +
+              " --threads 1 --rounds 3 --block-cases 1 --output " + out + k_ab_quick);
+  ASSERT_TRUE(ab.code == 0 || ab.code == 3) << ab.err;
+  EXPECT_NE(ab.out.find("# opbench ab"), std::string::npos) << ab.out;
+  EXPECT_NE(ab.err.find("round 3/3"), std::string::npos) << ab.err;
+  const Json file = read_json(out);
+  EXPECT_EQ(file["kind"], "opbench-ab");
+  EXPECT_EQ(file["settings"]["rounds_done"], 3);
+  EXPECT_NE(file["sides"]["base"]["version"].get<std::string>().find("(result schema 1)"),
+            std::string::npos);
+  ASSERT_EQ(file["cases"].size(), 2u);
+  for (const auto& c : file["cases"]) {
+    ASSERT_EQ(c["base"].size(), 3u) << c.dump();
+    ASSERT_EQ(c["new"].size(), 3u) << c.dump();
+    for (const auto* side : {"base", "new"}) {
+      for (const auto& t : c[side])
+        EXPECT_TRUE(t.is_number() && t.get<double>() > 0) << c.dump();
+    }
+    EXPECT_EQ(c["pairs"], 3);
+    EXPECT_NE(c["verdict"], "slower") << c.dump();
+    EXPECT_NE(c["verdict"], "faster") << c.dump();
+    EXPECT_EQ(c["memory"]["verdict"], "same") << c.dump(); // exact, from round 1
+  }
+  // 3 rounds x 2 blocks x 2 sides, each a run whose result file is kept.
+  ASSERT_EQ(file["runs"].size(), 12u);
+  for (const auto& r : file["runs"]) {
+    EXPECT_EQ(r["how"], "") << r.dump();
+    EXPECT_TRUE(read_json(r["result"].get<std::string>()).contains("cases"));
+  }
+}
+
+TEST_F(Ab, ALibrarysSlowerBuildIsSlowerAndTheAtenCaseBesideItIsNot) {
+  const std::string cfg = config(R"({"operators": [
+      {"op": "opbench_test::exp_extra", "cases": [{"args": {"self": "256x1024"}}]},
+      {"op": "exp", "cases": [{"args": {"self": "256x1024"}}]}]})");
+  const std::string out = m_dir.file("ab.json");
+  // Steadier than k_ab_quick: a case's time in a round is the fastest of only two repetitions.
+  const auto ab =
+      opbench("ab --base-library " + std::string(OPBENCH_EXTRA_WORK) + " --new-library " +
+              std::string(OPBENCH_EXTRA_WORK_SLOW) + " --config " + cfg +
+              " --threads 1 --rounds 6 --format csv --output " + out +
+              " --warmup 2 --runs 5 --min-time 0.01 --max-time 0.03 --block-time 0.0005 "
+              "--process-warmup 0.1");
+  EXPECT_EQ(ab.code, 1) << ab.err << ab.out;
+  EXPECT_NE(ab.out.find("case_id,verdict,pairs"), std::string::npos) << ab.out;
+  const Json file = read_json(out);
+  ASSERT_EQ(file["cases"].size(), 2u);
+  const bool extra_first = file["cases"][0]["case"]["operator"] == "opbench_test::exp_extra";
+  const Json& extra = file["cases"][extra_first ? 0 : 1];
+  EXPECT_EQ(extra["case"]["operator"], "opbench_test::exp_extra");
+  EXPECT_EQ(extra["verdict"], "slower") << extra.dump();
+  EXPECT_GT(extra["ratio"].get<double>(), 1.2) << extra.dump();
+  EXPECT_EQ(extra["memory"]["verdict"], "more memory") << extra.dump(); // its 64 KiB buffer
+  const Json& aten = file["cases"][extra_first ? 1 : 0];
+  EXPECT_NE(aten["verdict"], "slower") << aten.dump();
+  EXPECT_EQ(aten["memory"]["verdict"], "same") << aten.dump();
+  // Each side loaded its own build: the plans name it.
+  EXPECT_EQ(file["sides"]["new"]["libraries"][0], OPBENCH_EXTRA_WORK_SLOW);
+  EXPECT_EQ(file["sides"]["base"]["libraries"][0], OPBENCH_EXTRA_WORK);
+}
+
+TEST_F(Ab, ASideThatIsNoOpbenchOrReadsAnotherSchemaIsRefusedBeforeMeasuring) {
+  const std::string cfg =
+      config(R"({"operators": [{"op": "exp", "cases": [{"args": {"self": "64"}}]}]})");
+  const auto not_opbench =
+      opbench("ab --base-bin /bin/true --new-bin " + k_binary + " --config " + cfg + k_ab_quick);
+  EXPECT_EQ(not_opbench.code, 2);
+  EXPECT_NE(not_opbench.err.find("--base-bin /"), std::string::npos) << not_opbench.err;
+  EXPECT_NE(not_opbench.err.find("true: not an opbench (its --version said 'true"),
+            std::string::npos)
+      << not_opbench.err;
+  const auto newer =
+      opbench("ab --base-bin " + k_binary + " --new-bin " +
+              fake_side("opbench 9.0 (result schema 99)") + " --config " + cfg + k_ab_quick);
+  EXPECT_EQ(newer.code, 2);
+  EXPECT_NE(newer.err.find("it writes result schema 99, this opbench reads up to 1"),
+            std::string::npos)
+      << newer.err;
+  EXPECT_EQ(newer.err.find("round"), std::string::npos) << newer.err; // nothing measured
+  const auto one_side = opbench("ab --config " + cfg);
+  EXPECT_EQ(one_side.code, 2);
+  EXPECT_NE(one_side.err.find("ab needs two sides"), std::string::npos) << one_side.err;
+}
+
+TEST_F(Ab, ASideWhoseRunsMeasureNothingIsNamedAndNothingIsJudged) {
+  const std::string cfg =
+      config(R"({"operators": [{"op": "exp", "cases": [{"args": {"self": "64"}}]}]})");
+  const std::string out = m_dir.file("ab.json");
+  const auto ab =
+      opbench("ab --base-bin " + k_binary + " --new-bin " + fake_side("opbench 0.1.0") +
+              " --config " + cfg + " --threads 1 --rounds 3 --output " + out + k_ab_quick);
+  EXPECT_EQ(ab.code, 3) << ab.err;
+  EXPECT_NE(
+      ab.err.find("the new side's run measured nothing: it ended without a result file (exit 3)"),
+      std::string::npos)
+      << ab.err;
+  const Json c = read_json(out)["cases"][0];
+  EXPECT_EQ(c["verdict"], "unknown");
+  EXPECT_EQ(c["pairs"], 0);
+  EXPECT_EQ(c["base"].size(), 3u);
+  EXPECT_TRUE(c["base"][0].is_number()); // what the base side measured is kept
+  EXPECT_NE(c["new_error"].get<std::string>().find("measured nothing"), std::string::npos)
+      << c.dump();
+}
+
+} // namespace
+} // namespace opbench
