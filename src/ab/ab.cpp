@@ -115,6 +115,19 @@ std::vector<std::vector<std::size_t>> blocks_of(std::size_t cases, std::size_t b
   return blocks;
 }
 
+// The cases the next round measures: all of them until they have settings.stop_after pairs,
+// then those whose verdict is still unknown.
+std::vector<std::size_t> undecided(const AbResult& result, const AbSettings& settings) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < result.cases.size(); ++i) {
+    const PairedCase& p = result.cases[i].paired;
+    if (settings.stop_after <= 0 || p.pairs < static_cast<std::size_t>(settings.stop_after) ||
+        p.verdict == results::Verdict::unknown)
+      out.push_back(i);
+  }
+  return out;
+}
+
 void write_file(const AbResult& result, const std::string& output) {
   core::write_atomically(output, to_json(result).dump(1) + "\n");
 }
@@ -161,7 +174,10 @@ void judge(AbResult& result) {
   judge_paired(paired, result.settings.verdict);
   for (std::size_t i = 0; i < paired.size(); ++i)
     result.cases[i].paired = paired[i];
-  result.suite = suite_ratio(paired, result.settings.verdict);
+  // Over the rounds every case was measured in (before any stopped).
+  const int stop = result.settings.stop_after;
+  result.suite =
+      suite_ratio(paired, result.settings.verdict, stop > 0 ? static_cast<std::size_t>(stop) : 0);
 }
 
 AbResult run_ab(const std::vector<results::Case>& cases, const AbSettings& settings,
@@ -182,31 +198,52 @@ AbResult run_ab(const std::vector<results::Case>& cases, const AbSettings& setti
     index[cases[i].case_id] = i;
 
   core::create_directories(settings.work_dir);
-  const auto blocks = blocks_of(cases.size(), settings.block_cases);
-  // Each side's plan of each block: the same cases, their operators' library the side's own
-  // (`run --from` runs a case only with the library it names loaded).
-  std::vector<std::string> plans[2];
-  for (std::size_t b = 0; b < blocks.size(); ++b) {
-    for (const bool base_side : {true, false}) {
-      std::vector<results::Case> block;
-      for (std::size_t i : blocks[b]) {
-        block.push_back(cases[i]);
-        block.back().library = side_library(settings, cases[i].library, base_side);
-      }
-      plans[base_side ? 0 : 1].push_back(fmt::format("{}/plan-block-{}-{}.json", settings.work_dir,
-                                                     b + 1, base_side ? "base" : "new"));
-      run::write_plan(block, plans[base_side ? 0 : 1].back());
-    }
-  }
-
   run::InterruptGuard guard;
   std::mt19937_64 order(settings.seed);
   const auto start = std::chrono::steady_clock::now();
+  double round_seconds_per_case = 0; // the last round's
   for (int round = 1; round <= settings.rounds; ++round) {
+    const std::vector<std::size_t> active = undecided(result, settings);
+    if (active.empty()) {
+      result.ended = fmt::format("every case decided after {} round(s)", round - 1);
+      break;
+    }
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (settings.budget > 0 && round > 1 &&
+        elapsed + round_seconds_per_case * static_cast<double>(active.size()) > settings.budget) {
+      result.ended = fmt::format("the budget of {:.0f} s: round {} would have ended past it",
+                                 settings.budget, round);
+      break;
+    }
     for (auto& c : result.cases) {
       c.paired.base.push_back(k_nan);
       c.paired.new_times.push_back(k_nan);
     }
+    // This round's blocks of the active cases, and each side's plan of each block: the same
+    // cases, their operators' library the side's own (`run --from` runs a case only with the
+    // library it names loaded).
+    std::vector<std::vector<std::size_t>> blocks;
+    for (const auto& block : blocks_of(active.size(), settings.block_cases)) {
+      blocks.emplace_back();
+      for (std::size_t k : block)
+        blocks.back().push_back(active[k]);
+    }
+    std::vector<std::string> plans[2];
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      for (const bool base_side : {true, false}) {
+        std::vector<results::Case> block;
+        for (std::size_t i : blocks[b]) {
+          block.push_back(cases[i]);
+          block.back().library = side_library(settings, cases[i].library, base_side);
+        }
+        plans[base_side ? 0 : 1].push_back(fmt::format("{}/plan-round-{}-block-{}-{}.json",
+                                                       settings.work_dir, round, b + 1,
+                                                       base_side ? "base" : "new"));
+        run::write_plan(block, plans[base_side ? 0 : 1].back());
+      }
+    }
+    const auto round_start = std::chrono::steady_clock::now();
     std::vector<std::size_t> block_order(blocks.size());
     for (std::size_t b = 0; b < blocks.size(); ++b)
       block_order[b] = b;
@@ -297,7 +334,17 @@ AbResult run_ab(const std::vector<results::Case>& cases, const AbSettings& setti
     }
     judge(result);
     write_file(result, output);
+    round_seconds_per_case =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - round_start).count() /
+        static_cast<double>(active.size());
+    if (observer.round_done) {
+      observer.round_done(
+          result, result.cases.size() - undecided(result, settings).size(), active.size(),
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
   }
+  if (!result.ended.empty())
+    write_file(result, output);
   return result;
 }
 

@@ -115,6 +115,9 @@ Json to_json(const AbResult& result) {
             {"rounds_done", result.rounds_done},
             {"block_cases", s.block_cases},
             {"side_repetitions", s.side_repetitions},
+            {"stop_after", s.stop_after},
+            {"budget", s.budget},
+            {"ended", result.ended},
             {"seed", s.seed},
             {"threshold", s.verdict.threshold},
             {"fdr", s.verdict.fdr},
@@ -149,10 +152,14 @@ void write_markdown(const AbResult& result, std::ostream& out) {
   out << "- **new**: " << s.new_side.binary << " (" << s.new_side.version << ")"
       << (s.new_side.libraries.empty() ? "" : ", loading " + core::join(s.new_side.libraries, ", "))
       << "\n";
-  out << fmt::format("- **rounds**: {} of {}{}, each a fresh process of each side per block of "
-                     "at most {} cases, the sides' order drawn per round and block\n",
-                     result.rounds_done, s.rounds, result.interrupted ? " (interrupted)" : "",
-                     s.block_cases);
+  out << fmt::format("- **rounds**: {} of at most {}{}, each a fresh process of each side per "
+                     "block of at most {} cases, the sides' order drawn per round and block; a "
+                     "case decided after {} rounds measured no more\n",
+                     result.rounds_done, s.rounds,
+                     result.interrupted     ? " (interrupted)"
+                     : result.ended.empty() ? ""
+                                            : " (" + result.ended + ")",
+                     s.block_cases, s.stop_after);
   out << fmt::format("- **rule**: per case, the rounds' paired ratios new / base; slower/faster "
                      "when the interval of their geometric mean lies past {:.1f}% with the false-"
                      "discovery rate held at {:g} over all cases; same when its {:g}% interval "

@@ -121,15 +121,18 @@ void judge_paired(std::vector<PairedCase>& cases, const PairedOptions& options) 
   }
 }
 
-SuiteRatio suite_ratio(const std::vector<PairedCase>& cases, const PairedOptions& options) {
+SuiteRatio suite_ratio(const std::vector<PairedCase>& cases, const PairedOptions& options,
+                       std::size_t first_rounds) {
   SuiteRatio out;
   out.ratio = out.low = out.high = k_nan;
   std::size_t rounds = 0;
   for (const auto& c : cases)
     rounds = std::max({rounds, c.base.size(), c.new_times.size()});
+  if (first_rounds > 0)
+    rounds = std::min(rounds, first_rounds);
   std::vector<double> per_round(rounds, 0.0);
   for (const auto& c : cases) {
-    if (c.base.size() != rounds || c.new_times.size() != rounds)
+    if (c.base.size() < rounds || c.new_times.size() < rounds)
       continue;
     bool complete = true;
     for (std::size_t r = 0; r < rounds && complete; ++r)

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "commands.hpp"
@@ -103,8 +104,20 @@ int run_ab(AbOptions& options, GlobalOptions& global) {
                              elapsed);
     (void)r;
   };
+  observer.round_done = [&](const ab::AbResult& r, std::size_t decided, std::size_t measured,
+                            double elapsed) {
+    std::cerr << fmt::format("opbench ab: round {} done: it measured {} case(s); {} of {} "
+                             "decided [{:.1f} s{}]\n",
+                             r.rounds_done, measured, decided, cases.size(), elapsed,
+                             s.budget > 0 ? fmt::format(", {:.0f} s of the budget left",
+                                                        std::max(0.0, s.budget - elapsed))
+                                          : "");
+  };
   observer.note = [](const std::string& line) { std::cerr << "opbench ab: " << line << "\n"; };
   const ab::AbResult result = ab::run_ab(cases, s, output, global.command_line, observer);
+  if (!result.ended.empty())
+    std::cerr << "opbench ab: ended after round " << result.rounds_done << ": " << result.ended
+              << "\n";
   std::ostringstream text;
   core::write_as(ab::ab_formats(), options.format, result, text);
   if (options.report.empty() || options.report == "-")
@@ -144,9 +157,22 @@ void add_ab_command(CLI::App& app, GlobalOptions& global) {
                   "The new build of that library, with the same operator names (repeatable)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--rounds", options->settings.rounds,
-                  "Rounds: in each, every case is measured by a fresh process of each side")
+                  "Rounds at most: in each, every undecided case is measured by a fresh process "
+                  "of each side")
       ->check(in_range(run::Range{2, 1000, true}))
       ->capture_default_str();
+  cmd->add_option("--stop-after", options->settings.stop_after,
+                  "A case decided (slower, faster, same) after this many rounds is measured no "
+                  "more; the rounds go to the undecided ones; 0: every case every round")
+      ->check(in_range(run::Range{0, 1000, true}))
+      ->capture_default_str();
+  cmd->add_option("--budget", options->settings.budget,
+                  "Start no round that would end past this much time, e.g. 10m, 600s, 1h; 0: "
+                  "none")
+      ->transform(
+          CLI::AsNumberWithUnit(std::map<std::string, double>{{"s", 1}, {"m", 60}, {"h", 3600}},
+                                CLI::AsNumberWithUnit::CASE_SENSITIVE))
+      ->check(in_range(run::Range{0, 7 * 24 * 3600, false}));
   cmd->add_option("--side-repetitions", options->settings.side_repetitions,
                   "Repetitions of each case in a side run; the round's time is the fastest one's")
       ->check(in_range(run::Range{1, 100, true}))

@@ -77,7 +77,7 @@ TEST_F(Ab, ALibrarysSlowerBuildIsSlowerAndTheAtenCaseBesideItIsNot) {
   const auto ab =
       opbench("ab --base-library " + std::string(OPBENCH_EXTRA_WORK) + " --new-library " +
               std::string(OPBENCH_EXTRA_WORK_SLOW) + " --config " + cfg +
-              " --threads 1 --rounds 6 --format csv --output " + out +
+              " --threads 1 --rounds 8 --stop-after 4 --format csv --output " + out +
               " --warmup 2 --runs 5 --min-time 0.01 --max-time 0.03 --block-time 0.0005 "
               "--process-warmup 0.1");
   EXPECT_EQ(ab.code, 1) << ab.err << ab.out;
@@ -93,6 +93,16 @@ TEST_F(Ab, ALibrarysSlowerBuildIsSlowerAndTheAtenCaseBesideItIsNot) {
   const Json& aten = file["cases"][extra_first ? 1 : 0];
   EXPECT_NE(aten["verdict"], "slower") << aten.dump();
   EXPECT_EQ(aten["memory"]["verdict"], "same") << aten.dump();
+  // Adaptive rounds: a case stops only once decided, after 4 pairs at least; its later rounds
+  // are null on both sides.
+  const int rounds = file["settings"]["rounds_done"];
+  for (const auto& c : file["cases"]) {
+    if (c["pairs"] < rounds) {
+      EXPECT_GE(c["pairs"], 4) << c.dump();
+      EXPECT_NE(c["verdict"], "unknown") << c.dump();
+      EXPECT_TRUE(c["base"][rounds - 1].is_null() && c["new"][rounds - 1].is_null()) << c.dump();
+    }
+  }
   // Each side loaded its own build: the plans name it.
   EXPECT_EQ(file["sides"]["new"]["libraries"][0], OPBENCH_EXTRA_WORK_SLOW);
   EXPECT_EQ(file["sides"]["base"]["libraries"][0], OPBENCH_EXTRA_WORK);

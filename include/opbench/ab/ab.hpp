@@ -5,15 +5,15 @@
 // --new-bin) or one binary with two builds of a library (--base-library, --new-library: the same
 // operator names, so each process loads one side's only).
 //
-// The schedule (randomized multiple interleaved trials, Abedi and Brecht, ICPE 2017): R rounds;
-// in each, the planned cases are cut into blocks, and every block is measured by a fresh
-// `run --from BLOCK --repetitions K --processes 1` of each side, the sides' order drawn per round
-// and block from the seed; both sides run the same cases with the same inputs (the plan's seeds).
-// A side's run is a supervised run of its own, so a case that crashes or hangs there is an error
-// or timeout of that case for that side only, named in the result; a side run that ends without
-// a result costs that block of that round for that side. Every side run's result file and log is
-// kept in the work directory, and the A/B file is written again after every round: an
-// interrupted `ab` keeps what both sides measured.
+// The schedule (randomized multiple interleaved trials, Abedi and Brecht, ICPE 2017): up to R
+// rounds; in each, the cases still undecided (AbSettings::stop_after) are cut into blocks, and
+// every block is measured by a fresh `run --from BLOCK --repetitions K --processes 1` of each side,
+// the sides' order drawn per round and block from the seed; both sides run the same cases with the
+// same inputs (the plan's seeds). A side's run is a supervised run of its own, so a case that
+// crashes or hangs there is an error or timeout of that case for that side only, named in the
+// result; a side run that ends without a result costs that block of that round for that side. Every
+// side run's result file and log is kept in the work directory, and the A/B file is written again
+// after every round: an interrupted `ab` keeps what both sides measured.
 
 #include <cstdint>
 #include <functional>
@@ -40,7 +40,14 @@ struct Side {
 struct AbSettings {
   Side base;
   Side new_side;
-  int rounds = 10;
+  int rounds = 10; // at most
+  // Adaptive rounds: from this many pairs on, a case whose verdict is decided (slower, faster,
+  // same) is measured no more, and the rounds go to the undecided ones; 0: every case every
+  // round. Its verdict is judged again with all the others' after every round.
+  int stop_after = 5;
+  // Seconds: no round starts that would end past this, judged by the last round's time per case
+  // measured; 0: no budget.
+  double budget = 0;
   // Cases per block (a side run each): smaller blocks put a case's two sides closer in time, at
   // one process start (about 0.5 s) per block and side. 0: one block of every case.
   std::size_t block_cases = 24;
@@ -81,6 +88,7 @@ struct AbResult {
   std::vector<AbCase> cases; // in plan order
   std::vector<SideRun> runs;
   int rounds_done = 0;
+  std::string ended; // why it ended before --rounds rounds ("" when it did not)
   SuiteRatio suite;
   bool interrupted = false;
   std::vector<std::string> notes;
@@ -92,6 +100,9 @@ struct AbResult {
 // elapsed seconds), and a note.
 struct AbObserver {
   std::function<void(const AbResult&, const SideRun&, double elapsed)> side_done;
+  // After each round: how many cases are decided, how many it measured, seconds since the start.
+  std::function<void(const AbResult&, std::size_t decided, std::size_t measured, double elapsed)>
+      round_done;
   std::function<void(const std::string&)> note;
 };
 

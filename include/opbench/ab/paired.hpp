@@ -51,9 +51,10 @@ struct PairedCase {
   results::MemoryChange memory;
 };
 
-// The geometric-mean ratio of the whole suite, new over base, with its interval: per round, the
-// mean log ratio over the cases paired in every round (`cases`), then a t interval over the
-// rounds at 1 - fdr. NaN when fewer than 2 rounds or no such case.
+// The geometric-mean ratio of the whole suite, new over base, with its interval: per round of the
+// first `rounds` (all when 0), the mean log ratio over the cases paired in every one of them
+// (`cases`), then a t interval over those rounds at 1 - fdr. NaN when fewer than 2 rounds or no
+// such case.
 struct SuiteRatio {
   std::size_t cases = 0;
   std::size_t rounds = 0;
@@ -67,6 +68,7 @@ struct SuiteRatio {
 void judge_paired(std::vector<PairedCase>& cases, const PairedOptions& options);
 
 // The suite's ratio over `cases` (see SuiteRatio).
-SuiteRatio suite_ratio(const std::vector<PairedCase>& cases, const PairedOptions& options);
+SuiteRatio suite_ratio(const std::vector<PairedCase>& cases, const PairedOptions& options,
+                       std::size_t rounds = 0);
 
 } // namespace opbench::ab
