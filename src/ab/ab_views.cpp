@@ -1,10 +1,13 @@
 // The views of an A/B: its file (JSON), Markdown, CSV and JUnit XML.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "opbench/ab/ab.hpp"
 #include "opbench/core/csv_field.hpp"
+#include "opbench/core/error.hpp"
+#include "opbench/core/json.hpp"
 #include "opbench/core/junit.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/core/units.hpp"
@@ -243,6 +246,117 @@ void write_junit(const AbResult& result, std::ostream& out) {
   for (const auto& note : result.notes)
     suite.system_out += note + "\n";
   core::write_junit(suite, out);
+}
+
+namespace {
+
+// A number of the file: a finite number, or NaN for null; a ResultsError otherwise.
+double number_of(const Json& value, const std::string& where) {
+  if (value.is_null())
+    return std::nan("");
+  if (!value.is_number() || !std::isfinite(value.get<double>()))
+    throw ResultsError(where + ": expected a number or null, found " + value.dump());
+  return value.get<double>();
+}
+
+std::vector<double> times_of(const Json& value, const std::string& where) {
+  if (!value.is_array())
+    throw ResultsError(where + ": expected an array of times, found " + value.dump());
+  std::vector<double> out;
+  for (const auto& v : value)
+    out.push_back(number_of(v, where));
+  return out;
+}
+
+std::int64_t bytes_of(const Json& memory, const char* key) {
+  return memory.contains(key) && memory[key].is_number_integer() ? memory[key].get<std::int64_t>()
+                                                                 : -1;
+}
+
+std::string text_of(const Json& object, const char* key) {
+  return object.contains(key) && object[key].is_string() ? object[key].get<std::string>() : "";
+}
+
+} // namespace
+
+AbResult ab_from_json(const Json& json, const std::string& where) {
+  if (!json.is_object() || json.value("kind", Json()) != "opbench-ab")
+    throw ResultsError(where + ": not an opbench ab file (no \"kind\": \"opbench-ab\")");
+  if (core::integer_field(json, "schema_version", 0, where) > results::k_schema_version) {
+    throw ResultsError(where + ": schema_version " + json["schema_version"].dump() +
+                       " is newer than this opbench reads");
+  }
+  AbResult r;
+  const Json settings = json.value("settings", Json::object());
+  const std::string in_settings = where + ": settings";
+  AbSettings& s = r.settings;
+  s.rounds = static_cast<int>(core::integer_field(settings, "rounds", 0, in_settings, 0, 100000));
+  r.rounds_done =
+      static_cast<int>(core::integer_field(settings, "rounds_done", 0, in_settings, 0, 100000));
+  s.block_cases = static_cast<std::size_t>(
+      core::integer_field(settings, "block_cases", 0, in_settings, 0, 1000000000));
+  s.side_repetitions = static_cast<int>(
+      core::integer_field(settings, "side_repetitions", 1, in_settings, 1, 100000));
+  s.stop_after =
+      static_cast<int>(core::integer_field(settings, "stop_after", 0, in_settings, 0, 100000));
+  s.verdict.threshold = number_of(settings.value("threshold", Json(0.05)), in_settings);
+  s.verdict.fdr = number_of(settings.value("fdr", Json(0.05)), in_settings);
+  s.verdict.min_rounds = static_cast<std::size_t>(
+      core::integer_field(settings, "min_rounds", 3, in_settings, 1, 100000));
+  s.work_dir = text_of(settings, "work_dir");
+  r.ended = text_of(settings, "ended");
+  r.command_line = text_of(json, "command_line");
+  r.interrupted = json.value("interrupted", false);
+  const Json sides = json.value("sides", Json::object());
+  for (auto* side : {&s.base, &s.new_side}) {
+    const Json one = sides.value(side == &s.base ? "base" : "new", Json::object());
+    side->binary = text_of(one, "binary");
+    side->version = text_of(one, "version");
+    for (const auto& l : one.value("libraries", Json::array()))
+      side->libraries.push_back(l.is_string() ? l.get<std::string>() : l.dump());
+    (side == &s.base ? r.base_context : r.new_context) = one.value("context", Json::object());
+  }
+  for (const auto& n : json.value("notes", Json::array()))
+    r.notes.push_back(n.is_string() ? n.get<std::string>() : n.dump());
+  const Json cases = json.value("cases", Json::array());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const std::string at = where + ": cases[" + std::to_string(i) + "]";
+    const Json& c = cases[i];
+    if (!c.is_object() || !c.contains("case"))
+      throw ResultsError(at + ": expected an object with its case");
+    AbCase one;
+    one.c = results::case_from_json(c["case"], at);
+    one.paired.case_id = one.c.case_id;
+    one.paired.base = times_of(c.value("base", Json::array()), at + ": base");
+    one.paired.new_times = times_of(c.value("new", Json::array()), at + ": new");
+    one.base_error = text_of(c, "base_error");
+    one.new_error = text_of(c, "new_error");
+    const Json memory = c.value("memory", Json::object());
+    results::MemoryChange& m = one.paired.memory;
+    if (const std::string v = text_of(memory, "verdict"); !v.empty())
+      m.verdict = core::parse_name_or_throw<results::MemoryVerdict>(v, "memory verdict", at);
+    m.reason = text_of(memory, "reason");
+    m.base_peak = bytes_of(memory, "base_peak_bytes");
+    m.new_peak = bytes_of(memory, "new_peak_bytes");
+    m.base_total = bytes_of(memory, "base_total_bytes");
+    m.new_total = bytes_of(memory, "new_total_bytes");
+    m.tolerance = std::max<std::int64_t>(0, bytes_of(memory, "tolerance_bytes"));
+    r.cases.push_back(std::move(one));
+  }
+  for (const auto& run : json.value("runs", Json::array())) {
+    SideRun sr;
+    sr.round = static_cast<int>(core::integer_field(run, "round", 0, where + ": runs"));
+    sr.block = static_cast<int>(core::integer_field(run, "block", 0, where + ": runs"));
+    sr.side = text_of(run, "side");
+    sr.result = text_of(run, "result");
+    sr.log = text_of(run, "log");
+    sr.how = text_of(run, "how");
+    sr.seconds =
+        run.contains("seconds") && run["seconds"].is_number() ? run["seconds"].get<double>() : 0;
+    r.runs.push_back(sr);
+  }
+  judge(r); // the verdicts again, from the times, by the file's own settings
+  return r;
 }
 
 const std::vector<core::Format<AbResult>>& ab_formats() {

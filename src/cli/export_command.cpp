@@ -2,14 +2,19 @@
 // the variants' speedups;
 // never re-runs anything. html alone takes --compare (a base file) and --history (a results
 // history).
+#include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
+#include "opbench/ab/ab.hpp"
 #include "opbench/compare/compare.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
+#include "opbench/core/json.hpp"
+#include "opbench/core/strings.hpp"
 #include "opbench/history/history.hpp"
 #include "opbench/report/html_reporter.hpp"
 #include "opbench/report/reporter.hpp"
@@ -74,6 +79,38 @@ std::string html_report(const ExportOptions& options, const results::ResultSet& 
   return text.str();
 }
 
+// Whether `path` is an A/B file of `opbench ab` (its "kind").
+bool is_ab_file(const std::string& path) {
+  try {
+    const std::optional<Json> json = core::parse_json(core::read_file(path));
+    return json && json->is_object() && json->value("kind", Json()) == "opbench-ab";
+  } catch (const std::exception&) {
+    return false; // load_results says what is wrong with it
+  }
+}
+
+// An A/B file in md, csv or json (ab/ab.hpp's views; the verdicts judged again from its times).
+int export_ab(const ExportOptions& options, const std::string& input) {
+  static const std::vector<std::string> formats = {"md", "csv", "json"};
+  if (std::find(formats.begin(), formats.end(), options.format) == formats.end()) {
+    throw UsageError(input +
+                     " is an A/B file of `opbench ab`: it exports as md, csv or json, not " +
+                     options.format);
+  }
+  std::string error;
+  const std::optional<Json> json = core::parse_json(core::read_file(input), &error);
+  if (!json)
+    throw ResultsError(input + ": " + error);
+  const ab::AbResult result = ab::ab_from_json(*json, input);
+  std::ostringstream out;
+  core::write_as(ab::ab_formats(), options.format, result, out);
+  if (options.output == "-")
+    std::cout << out.str();
+  else
+    core::write_atomically(options.output, out.str());
+  return 0;
+}
+
 int export_results(const ExportOptions& options, const GlobalOptions& global) {
   start_command(global);
   if (options.format != "html" && (!options.compare_base.empty() || !options.history.empty())) {
@@ -81,6 +118,8 @@ int export_results(const ExportOptions& options, const GlobalOptions& global) {
   }
   const std::string input =
       options.input.empty() ? results::latest_result(results_dir(global)) : options.input;
+  if (core::ends_with(input, ".json") && is_ab_file(input))
+    return export_ab(options, input);
   const results::ResultSet set = results::load_results(input);
   std::string text;
   if (options.format == "html") {

@@ -2,9 +2,16 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
 #include <fstream>
+#include <thread>
 
 #include "cli_fixture.hpp"
+#include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
 
 namespace opbench {
@@ -60,6 +67,13 @@ TEST_F(Ab, AnIdenticalBuildIsNeitherSlowerNorFasterAndEveryRoundIsKept) {
     EXPECT_NE(c["verdict"], "faster") << c.dump();
     EXPECT_EQ(c["memory"]["verdict"], "same") << c.dump(); // exact, from round 1
   }
+  // export reads the A/B file back: the same verdicts, judged again from its times.
+  const auto md = opbench("export --input " + out + " --format md");
+  ASSERT_EQ(md.code, 0) << md.err;
+  EXPECT_EQ(md.out, ab.out);
+  const auto gbench = opbench("export --input " + out + " --format gbench");
+  EXPECT_EQ(gbench.code, 2);
+  EXPECT_NE(gbench.err.find("exports as md, csv or json"), std::string::npos) << gbench.err;
   // 3 rounds x 2 blocks x 2 sides, each a run whose result file is kept.
   ASSERT_EQ(file["runs"].size(), 12u);
   for (const auto& r : file["runs"]) {
@@ -150,6 +164,41 @@ TEST_F(Ab, ASideWhoseRunsMeasureNothingIsNamedAndNothingIsJudged) {
   EXPECT_TRUE(c["base"][0].is_number()); // what the base side measured is kept
   EXPECT_NE(c["new_error"].get<std::string>().find("measured nothing"), std::string::npos)
       << c.dump();
+}
+
+TEST_F(Ab, AnInterruptedAbKeepsWhatBothSidesMeasured) {
+  const std::string cfg =
+      config(R"({"operators": [{"op": "exp", "cases": [{"args": {"self": "64"}}]}]})");
+  const std::string out = m_dir.file("ab.json");
+  const std::string err = m_dir.file("ab.err");
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::freopen(err.c_str(), "w", stderr);
+    ::freopen("/dev/null", "w", stdout);
+    ::execl(OPBENCH_BINARY, OPBENCH_BINARY, "ab", "--base-bin", OPBENCH_BINARY, "--new-bin",
+            OPBENCH_BINARY, "--config", cfg.c_str(), "--threads", "1", "--rounds", "200",
+            "--stop-after", "0", "--max-time", "0.01", "--process-warmup", "0", "--output",
+            out.c_str(), static_cast<char*>(nullptr));
+    std::_Exit(127);
+  }
+  // The A/B file is written after every round: once it is there, interrupt the next.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!core::path_exists(out) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << testing::read_text(err);
+  EXPECT_EQ(WTERMSIG(status), SIGINT);
+  const Json file = read_json(out);
+  EXPECT_TRUE(file["interrupted"].get<bool>()) << testing::read_text(err);
+  const int rounds = file["settings"]["rounds_done"];
+  ASSERT_GE(rounds, 1);
+  const Json& c = file["cases"][0];
+  for (int r = 0; r < rounds; ++r) {
+    EXPECT_TRUE(c["base"][r].is_number()) << c.dump();
+    EXPECT_TRUE(c["new"][r].is_number()) << c.dump();
+  }
 }
 
 } // namespace

@@ -123,6 +123,10 @@ void judge(AbResult& result);
 // case, both sides' times per round, verdict, interval, memory), runs, suite}.
 Json to_json(const AbResult& result);
 
+// The A/B file read back (`opbench export --input AB.json`); its verdicts judged again from its
+// times with its settings. Throws ResultsError naming `where` and the field on a malformed file.
+AbResult ab_from_json(const Json& json, const std::string& where);
+
 // Output formats of `opbench ab --format`: md, json, csv, junit (`slower` fails, `unknown` is
 // skipped); core::write_as picks one.
 const std::vector<core::Format<AbResult>>& ab_formats();
