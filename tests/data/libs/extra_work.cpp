@@ -5,25 +5,30 @@
 // threshold: no page faults of its own), live beside the output: about (1 + F) times the work
 // and the buffer's bytes more at the peak. Loaded by tests (a memory regression the gate must
 // catch) and by bench/compare_exit.sh (one case made slower among the default suite's). Built a
-// second time with OPBENCH_TEST_EXTRA_BUILT_IN=F (libopbench_test_extra_slow.so): a changed build
-// of the library, F its fraction when OPBENCH_TEST_EXTRA is not set (`opbench ab --base-library
-// --new-library`).
+// second time with OPBENCH_TEST_EXTRA_SLOW_BUILD (libopbench_test_extra_slow.so): a changed build
+// of the library for `opbench ab --base-library --new-library`, whose fraction is
+// OPBENCH_TEST_EXTRA_SLOW (default 0.5).
 #include <ATen/ATen.h>
 #include <torch/library.h>
 
 #include <algorithm>
 #include <cstdlib>
 
-#ifndef OPBENCH_TEST_EXTRA_BUILT_IN
-#define OPBENCH_TEST_EXTRA_BUILT_IN 0.0
+// The changed build reads its own variable, so one process of each build can be told apart.
+#ifdef OPBENCH_TEST_EXTRA_SLOW_BUILD
+#define OPBENCH_TEST_EXTRA_VARIABLE "OPBENCH_TEST_EXTRA_SLOW"
+#define OPBENCH_TEST_EXTRA_DEFAULT 0.5
+#else
+#define OPBENCH_TEST_EXTRA_VARIABLE "OPBENCH_TEST_EXTRA"
+#define OPBENCH_TEST_EXTRA_DEFAULT 0.0
 #endif
 
 namespace {
 
 double extra_fraction() {
   static const double fraction = [] {
-    const char* text = std::getenv("OPBENCH_TEST_EXTRA");
-    const double f = text == nullptr ? OPBENCH_TEST_EXTRA_BUILT_IN : std::atof(text);
+    const char* text = std::getenv(OPBENCH_TEST_EXTRA_VARIABLE);
+    const double f = text == nullptr ? OPBENCH_TEST_EXTRA_DEFAULT : std::atof(text);
     return f > 0.0 && f <= 1.0 ? f : 0.0;
   }();
   return fraction;
