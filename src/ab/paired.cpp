@@ -13,6 +13,8 @@ namespace opbench::ab {
 namespace {
 
 constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
+// The share of pairs trimmed from each end (Wilcox's usual 20%).
+constexpr double k_trim = 0.2;
 
 bool usable(double seconds) {
   return std::isfinite(seconds) && seconds > 0;
@@ -29,20 +31,32 @@ std::vector<double> log_ratios(const PairedCase& c) {
   return out;
 }
 
-// The mean log ratio and its standard error.
+// The trimmed mean of the log ratios, its standard error and degrees of freedom (Yuen's: the
+// winsorized standard deviation over (1 - 2 g / n) sqrt(n), n - 2 g - 1 degrees of freedom).
 struct Moments {
   double mean = k_nan;
   double se = k_nan;
   double df = 0;
 };
 
-Moments moments_of(const std::vector<double>& d) {
+Moments moments_of(std::vector<double> d) {
   Moments m;
-  if (d.size() < 2)
+  const std::size_t n = d.size();
+  if (n < 2)
     return m;
-  m.mean = stats::mean(d);
-  m.se = stats::stddev(d) / std::sqrt(static_cast<double>(d.size()));
-  m.df = static_cast<double>(d.size() - 1);
+  std::sort(d.begin(), d.end());
+  std::size_t g = static_cast<std::size_t>(std::floor(k_trim * static_cast<double>(n)));
+  while (g > 0 && n - 2 * g < 2)
+    --g;
+  m.mean = stats::mean(std::vector<double>(d.begin() + static_cast<std::ptrdiff_t>(g),
+                                           d.end() - static_cast<std::ptrdiff_t>(g)));
+  for (std::size_t i = 0; i < g; ++i) {
+    d[i] = d[g];
+    d[n - 1 - i] = d[n - 1 - g];
+  }
+  const double kept = 1 - 2 * static_cast<double>(g) / static_cast<double>(n);
+  m.se = stats::stddev(d) / (kept * std::sqrt(static_cast<double>(n)));
+  m.df = static_cast<double>(n - 2 * g - 1);
   return m;
 }
 
@@ -81,7 +95,7 @@ void judge_paired(std::vector<PairedCase>& cases, const PairedOptions& options) 
     c.pairs = d.size();
     c.verdict = results::Verdict::unknown;
     c.reason.clear();
-    c.ratio = d.empty() ? k_nan : std::exp(stats::mean(d));
+    c.ratio = d.empty() ? k_nan : std::exp(d.size() < 2 ? d[0] : moments_of(d).mean);
     c.low = c.high = c.level = c.p_value = c.seeable = k_nan;
     const std::size_t needed = std::max<std::size_t>(options.min_rounds, 2);
     if (d.size() < needed) {

@@ -5,11 +5,14 @@
 // hour (the host's speed, a neighbour) moves both sides of a round alike and cancels in the
 // ratio; what differs between a case's rounds is the noise the verdict is judged against.
 //
-// Per case with n >= PairedOptions::min_rounds pairs: the mean log ratio d and its standard error
-// s (Student's t, n - 1 degrees of freedom). `slower` / `faster` only when the change is past the
-// threshold with the false-discovery rate held over all cases: each case's p-value is the t test
-// of "the change lies within [ln(1 - threshold), ln(1 + threshold)]" against "it lies past one
-// end", Benjamini-Hochberg at `fdr` picks R of the m cases that have one, and a picked case's
+// Per case with n >= PairedOptions::min_rounds pairs: the 20%-trimmed mean log ratio d and its
+// standard error s from the winsorized deviation, on n - 2g - 1 degrees of freedom (Yuen's
+// trimmed t, g = floor(0.2 n) pairs trimmed from each end): a round whose one side met a slow
+// spell of a shared host moves the ratio by up to 2-3x either way (docs/ab-log.md), and the
+// plain mean and t would let one such round decide. `slower` / `faster` only when the change is
+// past the threshold with the false-discovery rate held over all cases: each case's p-value is the
+// t test of "the change lies within [ln(1 - threshold), ln(1 + threshold)]" against "it lies past
+// one end", Benjamini-Hochberg at `fdr` picks R of the m cases that have one, and a picked case's
 // interval at level 1 - R fdr / m (Benjamini and Yekutieli's false-coverage-rate adjustment)
 // then lies wholly past the threshold. `same` when its interval at 1 - fdr lies wholly within
 // the threshold. Otherwise `unknown`, with the smallest change it could have seen: the largest
@@ -42,7 +45,7 @@ struct PairedCase {
   results::Verdict verdict = results::Verdict::unknown;
   std::string reason; // why `unknown`
   std::size_t pairs = 0;
-  double ratio = 0; // exp(mean log ratio): the geometric mean of the rounds' new / base; NaN
+  double ratio = 0; // exp(trimmed mean log ratio): the rounds' typical new / base; NaN
   double low = 0;   // the interval of that ratio at `level`; NaN without pairs enough
   double high = 0;
   double level = 0;   // the interval's confidence (1 - fdr, or the adjusted level of a change)

@@ -69,15 +69,15 @@ TEST(PairedVerdict, TheFalseDiscoveryRateIsHeldOverAllCases) {
   // Past the threshold at 95% alone; among 300 unchanged cases the adjusted interval is wider.
   PairedCase edge;
   edge.case_id = "edge";
-  edge.base = {1, 1, 1, 1, 1};
-  edge.new_times = {1.09, 1.12, 1.08, 1.11, 1.07};
+  edge.base = {1, 1, 1, 1, 1, 1, 1, 1};
+  edge.new_times = {1.09, 1.12, 1.08, 1.11, 1.07, 1.10, 1.09, 1.11};
   std::vector<PairedCase> alone = {edge};
   judge_paired(alone, PairedOptions{});
   EXPECT_EQ(alone[0].verdict, Verdict::slower);
   std::mt19937_64 rng(3);
   std::vector<PairedCase> many = {edge};
   for (int i = 0; i < 300; ++i)
-    many.push_back(made("aa" + std::to_string(i), 1.0, 0.02, 5, rng));
+    many.push_back(made("aa" + std::to_string(i), 1.0, 0.02, 8, rng));
   judge_paired(many, PairedOptions{});
   EXPECT_EQ(many[0].verdict, Verdict::unknown);
   EXPECT_NE(many[0].reason.find("its interval reaches a change of"), std::string::npos)
@@ -139,4 +139,21 @@ TEST(PairedVerdict, TheSuiteRatioIsOverCasesPairedInEveryRound) {
   EXPECT_LT(suite.low, suite.ratio);
   EXPECT_GT(suite.high, suite.ratio);
   EXPECT_GT(suite.low, 1.08);
+}
+
+TEST(PairedVerdict, ARoundWhoseSideMetASlowSpellDoesNotDecide) {
+  // Ten rounds about 12% slower, one of them with its base side caught 2.7x slow; and an
+  // unchanged case with two such rounds, one either way.
+  PairedCase slowed{"slowed",
+                    {1, 1, 1, 1, 1, 1, 1, 1, 2.7, 1},
+                    {1.12, 1.11, 1.13, 1.12, 1.12, 1.11, 1.13, 1.12, 1.12, 1.12}};
+  PairedCase unchanged{"unchanged",
+                       {1, 1, 1, 1, 2.7, 1, 1, 1, 1, 1},
+                       {1.01, 0.99, 1.0, 1.01, 1.0, 1.0, 0.99, 2.7, 1.0, 1.01}};
+  std::vector<PairedCase> cases = {slowed, unchanged};
+  judge_paired(cases, PairedOptions{});
+  EXPECT_EQ(cases[0].verdict, Verdict::slower) << cases[0].reason;
+  EXPECT_NEAR(cases[0].ratio, 1.12, 0.01);
+  EXPECT_EQ(cases[1].verdict, Verdict::same) << cases[1].reason;
+  EXPECT_NEAR(cases[1].ratio, 1.0, 0.01);
 }
