@@ -235,12 +235,7 @@ void write_junit(const AbResult& result, std::ostream& out) {
       t.outcome = Outcome::skipped;
       t.message = "unknown: " + p.reason;
     }
-    if (p.memory.verdict == results::MemoryVerdict::more) {
-      const std::string memory = "more memory: " + p.memory.reason + " (exact)";
-      t.outcome = Outcome::failed;
-      t.type = t.type.empty() ? "more memory" : t.type + ", more memory";
-      t.message = t.message.empty() ? memory : t.message + "; " + memory;
-    }
+    results::add_memory_failure(t, p.memory);
     suite.cases.push_back(std::move(t));
   }
   for (const auto& note : result.notes)

@@ -98,11 +98,10 @@ int run_ab(AbOptions& options, GlobalOptions& global) {
       "opbench ab: {} case(s), {} round(s); base {}, new {}; side runs in {}\n", cases.size(),
       s.rounds, s.base.version, s.new_side.version, s.work_dir);
   ab::AbObserver observer;
-  observer.side_done = [&](const ab::AbResult& r, const ab::SideRun& run, double elapsed) {
+  observer.side_done = [&](const ab::AbResult&, const ab::SideRun& run, double elapsed) {
     std::cerr << fmt::format("opbench ab: round {}/{}, block {}, {} side{} [{:.1f} s]\n", run.round,
                              s.rounds, run.block, run.side, run.how.empty() ? "" : ": " + run.how,
                              elapsed);
-    (void)r;
   };
   observer.round_done = [&](const ab::AbResult& r, std::size_t decided, std::size_t measured,
                             double elapsed) {

@@ -54,13 +54,7 @@ void write_junit(const Comparison& comparison, std::ostream& out) {
       t.outcome = Outcome::skipped;
       t.message = "unknown: " + c.reason;
     }
-    if (c.memory.verdict == results::MemoryVerdict::more) {
-      const std::string memory = "more memory: " + c.memory.reason + " (exact; tolerance " +
-                                 core::format_bytes(c.memory.tolerance) + ")";
-      t.outcome = Outcome::failed;
-      t.type = t.type.empty() ? "more memory" : t.type + ", more memory";
-      t.message = t.message.empty() ? memory : t.message + "; " + memory;
-    }
+    results::add_memory_failure(t, c.memory);
     suite.cases.push_back(std::move(t));
   }
   for (const auto* only : {&comparison.only_in_base, &comparison.only_in_new}) {

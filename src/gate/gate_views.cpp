@@ -293,14 +293,7 @@ void write_gate_junit(const GateResult& result, std::ostream& out) {
       t.outcome = Outcome::skipped;
       t.message = "unknown: " + c.reason;
     }
-    if (c.memory.verdict == results::MemoryVerdict::more) {
-      const std::string memory =
-          "more memory than the last night that probed it: " + c.memory.reason +
-          " (exact; tolerance " + core::format_bytes(c.memory.tolerance) + ")";
-      t.outcome = Outcome::failed;
-      t.type = t.type.empty() ? "more memory" : t.type + ", more memory";
-      t.message = t.message.empty() ? memory : t.message + "; " + memory;
-    }
+    results::add_memory_failure(t, c.memory, " than the last night that probed it");
     suite.cases.push_back(std::move(t));
   }
   core::write_junit(suite, out);

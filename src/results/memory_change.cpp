@@ -102,6 +102,17 @@ MemoryChange judge_memory(const std::optional<MemoryStats>& base,
   return out;
 }
 
+void add_memory_failure(core::JunitCase& test, const MemoryChange& change,
+                        const std::string& against) {
+  if (change.verdict != MemoryVerdict::more)
+    return;
+  const std::string memory = "more memory" + against + ": " + change.reason +
+                             " (exact; tolerance " + core::format_bytes(change.tolerance) + ")";
+  test.outcome = core::JunitCase::Outcome::failed;
+  test.type = test.type.empty() ? "more memory" : test.type + ", more memory";
+  test.message = test.message.empty() ? memory : test.message + "; " + memory;
+}
+
 std::string markdown_cell(const MemoryChange& change) {
   switch (change.verdict) {
   case MemoryVerdict::more:

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "opbench/core/json.hpp"
+#include "opbench/core/junit.hpp"
 #include "opbench/core/names.hpp"
 #include "opbench/results/result_set.hpp"
 
@@ -60,6 +61,13 @@ MemoryChange judge_memory(const std::optional<MemoryStats>& base,
 // "less memory (...)", "same (1.00 MiB)" (the new peak) or "unknown". compare's and the gate's
 // reports.
 std::string markdown_cell(const MemoryChange& change);
+
+// Fails `test` (JUnit) for more memory when `change` says so, beside any failure it already has:
+// type "more memory", message "more memory<against>: <reason> (exact; tolerance N)"; `against`
+// names the baseline (" than the last night that probed it"; "" for the other file or side).
+// compare's, the gate's and ab's JUnit.
+void add_memory_failure(core::JunitCase& test, const MemoryChange& change,
+                        const std::string& against = "");
 
 // {"verdict", "reason", "base_peak_bytes", "new_peak_bytes", "base_total_bytes",
 // "new_total_bytes", "tolerance_bytes"}; absent bytes are null.
