@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -17,6 +18,7 @@
 #include "cli_fixture.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
+#include "opbench/measure/holding.hpp"
 #include "opbench/results/store.hpp"
 
 namespace opbench {
@@ -150,24 +152,42 @@ TEST_F(Cli, AProcessKilledMidRunCostsOnlyTheCaseItHeld) {
             static_cast<char*>(nullptr));
     std::_Exit(127);
   }
-  // The parent's only child once the second process has started.
+  // The parent's only child once the second process has started, and the hold file its command
+  // line names (none yet between its fork and its exec).
   auto child_of = [&]() -> pid_t {
     std::ifstream in("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
     pid_t child = 0;
     in >> child;
     return child;
   };
+  auto hold_file_of = [](pid_t child) {
+    std::ifstream in("/proc/" + std::to_string(child) + "/cmdline");
+    std::string arg;
+    bool next = false;
+    while (std::getline(in, arg, '\0')) {
+      if (next)
+        return arg;
+      next = arg == "--hold-file";
+    }
+    return std::string();
+  };
+  // Killed while it times a case, as its hold file says. A fixed sleep would, on a loaded
+  // machine, kill it while it still loads LibTorch and holds no case.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   pid_t second = 0;
-  while (std::chrono::steady_clock::now() < deadline) {
+  bool timing = false;
+  while (!timing && std::chrono::steady_clock::now() < deadline) {
     if (testing::read_text(err).find("process 2 of 2") != std::string::npos &&
-        (second = child_of()) > 0)
-      break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        (second = child_of()) > 0) {
+      const std::string hold = hold_file_of(second);
+      const std::optional<measure::Held> held =
+          hold.empty() ? std::nullopt : measure::read_hold_file(hold);
+      timing = held && held->phase == measure::Phase::timed;
+    }
+    if (!timing)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  ASSERT_GT(second, 0) << testing::read_text(err);
-  std::this_thread::sleep_for(
-      std::chrono::milliseconds(600)); // some of its repetitions are measured
+  ASSERT_TRUE(timing) << testing::read_text(err);
   ::kill(second, SIGKILL);
   int status = 0;
   ::waitpid(pid, &status, 0);
