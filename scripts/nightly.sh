@@ -9,13 +9,13 @@
 #   3. the candidates are measured again, each repetition in a fresh process (`run --from
 #      NAME.json --case ... --isolate`, NAME.confirm.json); with OPBENCH_BASELINE_BIN (the previous
 #      build's opbench; by default the binary of the last night that passed, which this script
-#      keeps as NIGHTLY_DIR/opbench.previous), A/B instead, like Pinpoint: OPBENCH_AB_ROUNDS
-#      rounds (default 3), each running the candidates with both binaries (3 fresh processes of
-#      3 repetitions each, the order alternating from round to round), NAME.confirm-new-K-J.json
-#      and NAME.confirm-old-K-J.json;
-#   4. `opbench compare --history ... --confirm ... [--confirm-baseline ...]`: only a change the
-#      second measurement confirms is slower / faster (A/B: tonight's build against the previous
-#      one, rank test over the processes' values); the report is NAME.gate.md (and .json), the
+#      keeps as NIGHTLY_DIR/opbench.previous), A/B instead, like Pinpoint: `opbench ab` of the
+#      candidates, the previous build against tonight's, OPBENCH_AB_ROUNDS rounds (default 20) of
+#      a fresh process of each side, interleaved (NAME.ab.json, its report NAME.ab.md, its side
+#      runs under NAME.ab.json.runs/); a previous build ab refuses falls back to the first way;
+#   4. `opbench compare --history ... --confirm NAME.confirm.json | --confirm-ab NAME.ab.json`:
+#      only a change the second measurement confirms is slower / faster (A/B: tonight's build
+#      against the previous one, the paired rounds); the report is NAME.gate.md (and .json), the
 #      final verdicts as JUnit XML in NAME.gate.junit.xml (every confirmed slow-down, more memory
 #      and every case that failed tonight a failure), and NAME.gate.md appended to
 #      $GITHUB_STEP_SUMMARY when that is set;
@@ -105,36 +105,23 @@ if [ -f "$db" ]; then
     echo "nightly: $(wc -l <"$base.gate.candidates") candidate(s); measuring them again in fresh processes" >&2
     if [ -n "$baseline_bin" ]; then
       [ -x "$baseline_bin" ] || { echo "nightly: OPBENCH_BASELINE_BIN '$baseline_bin' is not an executable" >&2; exit 2; }
-      rounds="${OPBENCH_AB_ROUNDS:-3}"
-      news=()
-      olds=()
-      echo "nightly: A/B against $baseline_bin, $rounds round(s)" >&2
-      # A process of either side runs all its repetitions in itself (a build from before
-      # --processes does so anyway), so both sides' values are alike: one per process.
-      one_process() { if "$1" run --help 2>/dev/null | grep -q -- '--processes'; then echo "--processes 1"; fi; }
-      new_flags="$(one_process "$opbench") $new_libraries"
-      old_flags="$(one_process "$baseline_bin") $(recorded_libraries "$baseline_bin")"
-      for k in $(seq 1 "$rounds"); do
-        # Abedi & Brecht's randomized multiple interleaved trials, with the order alternating.
-        if [ $((k % 2)) -eq 1 ]; then order="new old"; else order="old new"; fi
-        for side in $order; do
-          bin="$opbench"
-          flags="$new_flags"
-          [ "$side" = old ] && bin="$baseline_bin" && flags="$old_flags"
-          for j in 1 2 3; do
-            file="$base.confirm-$side-$k-$j.json"
-            # shellcheck disable=SC2086
-            "$bin" run --from "$out" "${cases[@]}" --repetitions 3 $flags --output "$file" ${OPBENCH_CONFIRM_ARGS:-}
-            if [ -f "$file" ]; then
-              if [ "$side" = old ]; then olds+=(--confirm-baseline "$file"); else news+=(--confirm "$file"); fi
-            fi
-          done
-        done
-      done
-      # Without the previous build's files (its binary failed), the confirmation is against the history.
-      [ "${#news[@]}" -gt 0 ] && confirm=("${news[@]}")
-      [ "${#news[@]}" -gt 0 ] && [ "${#olds[@]}" -gt 0 ] && confirm+=("${olds[@]}")
-    else
+      # `opbench ab`: the previous build (base) against tonight's (new), every candidate in every
+      # round (--stop-after 0: the gate judges the rounds itself, at its own level and floor).
+      rounds="${OPBENCH_AB_ROUNDS:-20}"
+      echo "nightly: A/B against $baseline_bin, $rounds round(s) (opbench ab)" >&2
+      # shellcheck disable=SC2086
+      "$opbench" ab --base-bin "$baseline_bin" --new-bin "$opbench" --from "$out" "${cases[@]}" $new_libraries \
+        --rounds "$rounds" --stop-after 0 --output "$base.ab.json" --report "$base.ab.md" ${OPBENCH_CONFIRM_ARGS:-}
+      ab_code=$?
+      if [ "$ab_code" -ne 2 ] && [ -f "$base.ab.json" ]; then
+        confirm=(--confirm-ab "$base.ab.json")
+      else
+        # A previous build that ab refuses (one from before `opbench --version` named its result
+        # schema) or an A/B that measured nothing: the confirmation is against the history.
+        echo "nightly: the A/B against $baseline_bin measured nothing (exit $ab_code; $base.ab.json.runs); confirming against the history" >&2
+      fi
+    fi
+    if [ "${#confirm[@]}" -eq 0 ]; then
       # shellcheck disable=SC2086
       "$opbench" run --from "$out" "${cases[@]}" $new_libraries --isolate --output "$base.confirm.json" ${OPBENCH_CONFIRM_ARGS:-}
       [ -f "$base.confirm.json" ] && confirm=(--confirm "$base.confirm.json")

@@ -71,8 +71,8 @@ ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& opti
     std::vector<std::string> ids;
     std::vector<double> again;
     std::vector<double> looks; // the second look: the same measurement as tonight's, once more
-    // A/B: the previous build's processes and tonight's (identical code: the same noise).
-    std::vector<std::vector<double>> ab_before, ab_after;
+    // A/B: the previous build's rounds and tonight's (identical code: the same noise).
+    std::vector<ab::PairedCase> paired;
     for (const auto& [id, runs] : usable) {
       const std::size_t repetitions =
           options.repetitions > 0 ? options.repetitions : runs->front().size();
@@ -96,31 +96,32 @@ ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& opti
         again.push_back(measure(*runs, repetitions, repetitions, options.estimator, random));
         continue;
       }
-      // A/B: rounds of 3 processes of 3 repetitions a side (`run --processes 1 --repetitions 3`).
-      for (auto* side : {&ab_before, &ab_after}) {
-        std::vector<double> values;
-        for (std::size_t i = 0; i < 3 * options.ab_rounds; ++i) {
-          values.push_back(measure(*runs, 1, 3, options.estimator, random));
-        }
-        side->push_back(std::move(values));
+      // A/B as nightly.sh runs `opbench ab` on the candidates: a fresh process of each side per
+      // round, ab's 2 repetitions in it, the fastest one's median the round's time.
+      ab::PairedCase pair;
+      pair.case_id = id;
+      for (std::size_t k = 0; k < options.ab_rounds; ++k) {
+        pair.base.push_back(measure(*runs, 1, 2, "min", random));
+        pair.new_times.push_back(measure(*runs, 1, 2, "min", random));
       }
+      paired.push_back(std::move(pair));
     }
     // Judged as scripts/nightly.sh judges: the gate, the second look, the confirmation (which
     // leaves the candidates as they are).
     auto decide = [&](const std::vector<GateInput>& step_inputs,
                       const std::vector<double>& step_looks, const std::vector<double>& step_again,
-                      const std::vector<std::vector<double>>& step_after) {
+                      const std::vector<ab::PairedCase>& step_paired) {
       GateResult r = judge(step_inputs, options.gate);
       if (options.second_look)
         second_look(r, ids, step_looks);
       if (options.ab_rounds > 0) {
-        confirm_ab(r, ids, ab_before, step_after);
+        confirm_ab(r, step_paired);
       } else {
         confirm(r, ids, step_again);
       }
       return r;
     };
-    const GateResult same = decide(inputs, looks, again, ab_after);
+    const GateResult same = decide(inputs, looks, again, paired);
     out.candidates += same.candidates();
     out.max_candidates = std::max(out.max_candidates, same.candidates());
     if (same.candidates() * 100 > usable.size())
@@ -140,18 +141,18 @@ ReplayResult replay(const RecordedProcesses& recorded, const ReplayOptions& opti
       std::vector<GateInput> stepped = inputs;
       std::vector<double> stepped_looks = looks;
       std::vector<double> stepped_again = again;
-      std::vector<std::vector<double>> stepped_after = ab_after;
+      std::vector<ab::PairedCase> stepped_paired = paired;
       for (auto& in : stepped)
         *in.tonight *= p.step;
       for (auto& v : stepped_looks)
         v *= p.step;
       for (auto& v : stepped_again)
         v *= p.step;
-      for (auto& side : stepped_after) {
-        for (auto& v : side)
+      for (auto& pair : stepped_paired) {
+        for (auto& v : pair.new_times)
           v *= p.step;
       }
-      const GateResult r = decide(stepped, stepped_looks, stepped_again, stepped_after);
+      const GateResult r = decide(stepped, stepped_looks, stepped_again, stepped_paired);
       for (std::size_t i = 0; i < r.cases.size(); ++i) {
         const double noise = same.cases[i].noise;
         const bool caught = r.cases[i].verdict == results::Verdict::slower;

@@ -46,8 +46,9 @@ struct ReplayOptions {
   std::size_t repetitions = 0;
   // 0: the candidates are confirmed against the history (`run --isolate`: each of the night's
   // repetitions in a fresh process). K: A/B against the previous build, as scripts/nightly.sh
-  // with OPBENCH_BASELINE_BIN: K rounds of 3 fresh processes of 3 repetitions a side (identical
-  // code here, so both sides draw the same recorded noise; a step moves tonight's side only).
+  // with a previous build (`opbench ab` of the candidates): K rounds, each a fresh process of each
+  // side with 2 repetitions, its fastest one's median the round's time (identical code here, so
+  // both sides draw the same recorded noise; a step moves tonight's side only).
   std::size_t ab_rounds = 0;
   // The second look of scripts/nightly.sh: a case whose p is under gate.look_alpha tonight is
   // measured again as a night is (processes of its own) and judged on both values (second_look).

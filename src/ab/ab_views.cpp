@@ -7,6 +7,7 @@
 #include "opbench/ab/ab.hpp"
 #include "opbench/core/csv_field.hpp"
 #include "opbench/core/error.hpp"
+#include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/core/junit.hpp"
 #include "opbench/core/strings.hpp"
@@ -273,6 +274,20 @@ std::string text_of(const Json& object, const char* key) {
 }
 
 } // namespace
+
+AbResult load_ab(const std::string& path) {
+  std::string text;
+  try {
+    text = core::read_file(path);
+  } catch (const Error& e) {
+    throw ResultsError(e.what());
+  }
+  std::string error;
+  const std::optional<Json> json = core::parse_json(text, &error);
+  if (!json)
+    throw ResultsError(path + ": " + error);
+  return ab_from_json(*json, path);
+}
 
 AbResult ab_from_json(const Json& json, const std::string& where) {
   if (!json.is_object() || json.value("kind", Json()) != "opbench-ab")

@@ -26,11 +26,10 @@ struct CompareCommandOptions {
   std::string output = "-";
   std::string history;              // --history DB: judge NEW against each case's history
   std::vector<std::string> confirm; // --confirm FILE...: the candidates measured again
-  std::vector<std::string>
-      confirm_baseline;       // --confirm-baseline FILE...: and by the previous build
-  std::string candidates_out; // --candidates-out FILE: candidate case ids, one a line
-  std::string looks_out;      // --looks-out FILE: the case ids that ask for a second look
-  std::string second_look;    // --second-look FILE: those cases measured again tonight
+  std::string confirm_ab;           // --confirm-ab FILE: or measured A/B (opbench ab's file)
+  std::string candidates_out;       // --candidates-out FILE: candidate case ids, one a line
+  std::string looks_out;            // --looks-out FILE: the case ids that ask for a second look
+  std::string second_look;          // --second-look FILE: those cases measured again tonight
   gate::GateOptions gate;
   std::vector<std::string> fail_on = {"time", "memory"}; // what fails the exit code
   std::string thresholds;                                // --thresholds FILE
@@ -47,7 +46,7 @@ int run_gate(const CompareCommandOptions& options) {
   night.history = options.history;
   night.second_look = options.second_look;
   night.confirm = options.confirm;
-  night.confirm_baseline = options.confirm_baseline;
+  night.confirm_ab = options.confirm_ab;
   if (!options.thresholds.empty())
     night.thresholds = results::read_threshold_rules(options.thresholds);
   const gate::GateResult result = gate::judge_night(night, options.gate);
@@ -96,15 +95,14 @@ int run_compare(const CompareCommandOptions& options, const GlobalOptions& globa
     if (options.compare.adjust_speed) {
       throw UsageError(
           "--adjust-speed goes with two files (BASE NEW); the gate confirms candidates by an A/B "
-          "of the two builds in the same hour instead (--confirm-baseline)");
+          "of the two builds in the same hour instead (--confirm-ab)");
     }
     return run_gate(options);
   }
   if (options.candidate.empty())
     throw UsageError("compare needs BASE and NEW (or --history DB and NEW)");
-  if (!options.confirm.empty() || !options.confirm_baseline.empty() ||
-      !options.second_look.empty()) {
-    throw UsageError("--confirm, --confirm-baseline and --second-look go with --history");
+  if (!options.confirm.empty() || !options.confirm_ab.empty() || !options.second_look.empty()) {
+    throw UsageError("--confirm, --confirm-ab and --second-look go with --history");
   }
   compare::CompareOptions compare_options = options.compare;
   if (!options.thresholds.empty())
@@ -168,9 +166,10 @@ void add_compare_command(CLI::App& app, GlobalOptions& global) {
          "is slower or faster (repeatable: the files' repetition medians are pooled)")
       ->check(CLI::ExistingFile);
   cmd->add_option(
-         "--confirm-baseline", options->confirm_baseline,
-         "With --confirm: the same candidates measured by the previous build's binary in the same "
-         "interleaved rounds; the confirmation is then A/B between the two builds (repeatable)")
+         "--confirm-ab", options->confirm_ab,
+         "With --history, instead of --confirm: `opbench ab`'s file of the candidates, the "
+         "previous build (base) against tonight's (new); only a change its paired rounds "
+         "show is slower or faster")
       ->check(CLI::ExistingFile);
   cmd->add_option(
       "--looks-out", options->looks_out,

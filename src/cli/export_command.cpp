@@ -97,11 +97,7 @@ int export_ab(const ExportOptions& options, const std::string& input) {
                      " is an A/B file of `opbench ab`: it exports as md, csv or json, not " +
                      options.format);
   }
-  std::string error;
-  const std::optional<Json> json = core::parse_json(core::read_file(input), &error);
-  if (!json)
-    throw ResultsError(input + ": " + error);
-  const ab::AbResult result = ab::ab_from_json(*json, input);
+  const ab::AbResult result = ab::load_ab(input);
   std::ostringstream out;
   core::write_as(ab::ab_formats(), options.format, result, out);
   if (options.output == "-")

@@ -361,53 +361,46 @@ void confirm(GateResult& result, const std::vector<std::string>& ids,
   }
 }
 
-void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
-                const std::vector<std::vector<double>>& baseline,
-                const std::vector<std::vector<double>>& again) {
+void confirm_ab(GateResult& result, const std::vector<ab::PairedCase>& paired) {
   result.confirmed = true;
   result.ab = true;
-  // The smallest two-sided p a rank test of n against m values can give, 2 / C(n + m, n): with
-  // 3 processes a side that is 0.1, so no A/B of that size could ever confirm at 5%.
-  auto smallest_p = [](std::size_t n, std::size_t m) {
-    double arrangements = 1;
-    for (std::size_t k = 1; k <= n; ++k)
-      arrangements = arrangements * static_cast<double>(m + k) / static_cast<double>(k);
-    return 2.0 / arrangements;
-  };
   std::vector<GateCase*> candidates;
-  std::vector<double> p_values;
+  std::vector<ab::PairedCase> judged;
   for (auto& c : result.cases) {
     if (!c.candidate)
       continue;
-    const auto it = std::find(ids.begin(), ids.end(), c.case_id);
-    const std::size_t i = static_cast<std::size_t>(it - ids.begin());
-    if (it == ids.end()) {
-      undecided(c, candidate_reason(c.judged_ratio()) + ": not measured again");
+    const auto it = std::find_if(paired.begin(), paired.end(),
+                                 [&](const ab::PairedCase& p) { return p.case_id == c.case_id; });
+    if (it == paired.end()) {
+      undecided(c, candidate_reason(c.judged_ratio()) + ": not measured A/B");
       continue;
     }
-    if (baseline[i].empty() || again[i].empty() ||
-        smallest_p(baseline[i].size(), again[i].size()) > result.options.confirm_fdr) {
-      undecided(c, fmt::format("{}: A/B has too few processes to decide: {} against {}, whose "
-                               "rank test cannot reach p < {}",
-                               candidate_reason(c.judged_ratio()), again[i].size(),
-                               baseline[i].size(), result.options.confirm_fdr));
-      continue;
-    }
-    c.confirm_ratio = stats::median(again[i]) / stats::median(baseline[i]);
-    c.confirm_p = stats::mann_whitney_u(again[i], baseline[i]).p_value;
     candidates.push_back(&c);
-    p_values.push_back(c.confirm_p);
+    judged.push_back(*it);
   }
-  const std::vector<bool> significant =
-      stats::benjamini_hochberg(p_values, result.options.confirm_fdr);
+  ab::PairedOptions options;
+  options.threshold = 0; // any change; the floor is the gate's own, per case
+  options.fdr = result.options.confirm_fdr;
+  ab::judge_paired(judged, options);
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     GateCase& c = *candidates[i];
-    const bool same_direction = (c.confirm_ratio > 1) == (c.judged_ratio() > 1);
-    if (significant[i] && same_direction && past_floor(c.confirm_ratio, c.floor)) {
+    const ab::PairedCase& p = judged[i];
+    c.confirm_ratio = p.ratio;
+    c.confirm_p = p.p_value;
+    if (p.pairs < options.min_rounds) {
+      undecided(c, fmt::format("{}: A/B has {} paired round(s), too few to decide",
+                               candidate_reason(c.judged_ratio()), p.pairs));
+      continue;
+    }
+    const bool moved =
+        p.verdict == results::Verdict::slower || p.verdict == results::Verdict::faster;
+    const bool same_direction = (p.ratio > 1) == (c.judged_ratio() > 1);
+    const std::string rounds = fmt::format("x{:.3f} over {} rounds", p.ratio, p.pairs);
+    if (moved && same_direction && past_floor(p.ratio, c.floor)) {
       c.verdict = c.judged_ratio() > 1 ? results::Verdict::slower : results::Verdict::faster;
-      c.reason = "confirmed A/B against the previous build";
+      c.reason = "confirmed A/B against the previous build (" + rounds + ")";
     } else {
-      unmoved(c, "not confirmed A/B against the previous build");
+      unmoved(c, "not confirmed A/B against the previous build (" + rounds + ")");
     }
   }
 }

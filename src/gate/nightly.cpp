@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "opbench/ab/ab.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/history/history.hpp"
@@ -151,58 +152,35 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
     }
     second_look(result, ids, values);
   }
-  if (!night.confirm_baseline.empty() && night.confirm.empty()) {
-    throw UsageError(
-        "--confirm-baseline needs --confirm: tonight's build measured in the same A/B rounds");
+  if (!night.confirm_ab.empty() && !night.confirm.empty())
+    throw UsageError("one confirmation: --confirm (tonight's build again) or --confirm-ab (A/B)");
+  if (!night.confirm_ab.empty()) {
+    ab::AbResult measured = ab::load_ab(night.confirm_ab);
+    std::vector<ab::PairedCase> paired;
+    for (auto& c : measured.cases)
+      paired.push_back(std::move(c.paired));
+    confirm_ab(result, paired);
   }
   if (!night.confirm.empty()) {
-    // The confirmation's values of a case over all its files (A/B rounds come as several files):
-    // every repetition median, and one value per process, tonight's estimator over that
-    // process's repetitions (a file of one process: one value; of `run --isolate`: each
-    // repetition was a process of its own).
+    // The confirmation's values of a case over all its files: tonight's estimator over all its
+    // repetition medians (`run --isolate`: each repetition was a process of its own).
     const std::string estimator = tonight.context.value("estimator", std::string("median"));
-    struct Values {
-      std::vector<double> medians;
-      std::vector<double> processes;
-    };
-    auto pooled = [&estimator](const std::vector<std::string>& files) {
-      std::map<std::string, Values> values;
-      for (const auto& file : files) {
-        const results::ResultSet set = results::load_results(file);
-        const bool isolated = set.context.value("isolate", false);
-        for (const auto& r : set.cases) {
-          if (r.status != results::Status::ok || r.timing.repetition_medians.empty())
-            continue;
-          auto& v = values[r.c.case_id];
-          const auto& m = r.timing.repetition_medians;
-          v.medians.insert(v.medians.end(), m.begin(), m.end());
-          if (isolated) {
-            v.processes.insert(v.processes.end(), m.begin(), m.end());
-          } else {
-            v.processes.push_back(results::estimate_with(estimator, m));
-          }
-        }
+    std::map<std::string, std::vector<double>> medians;
+    for (const auto& file : night.confirm) {
+      for (const auto& r : results::load_results(file).cases) {
+        if (r.status != results::Status::ok || r.timing.repetition_medians.empty())
+          continue;
+        auto& m = medians[r.c.case_id];
+        m.insert(m.end(), r.timing.repetition_medians.begin(), r.timing.repetition_medians.end());
       }
-      return values;
-    };
-    const auto again = pooled(night.confirm);
-    const auto previous = pooled(night.confirm_baseline);
+    }
     std::vector<std::string> ids;
     std::vector<double> values;
-    std::vector<std::vector<double>> before, after;
-    for (const auto& [id, v] : again) {
+    for (const auto& [id, m] : medians) {
       ids.push_back(id);
-      // Against the history: tonight's estimator over all the new repetition medians.
-      values.push_back(results::estimate_with(estimator, v.medians));
-      after.push_back(v.processes);
-      const auto it = previous.find(id);
-      before.push_back(it == previous.end() ? std::vector<double>{} : it->second.processes);
+      values.push_back(results::estimate_with(estimator, m));
     }
-    if (night.confirm_baseline.empty()) {
-      confirm(result, ids, values);
-    } else {
-      confirm_ab(result, ids, before, after);
-    }
+    confirm(result, ids, values);
   }
   return result;
 }

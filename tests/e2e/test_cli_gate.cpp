@@ -131,7 +131,7 @@ TEST_F(Cli, NightlyScriptConfirmsCandidatesAbAgainstTheBaselineBinary) {
   const std::string script = std::string(OPBENCH_SOURCE_DIR) + "/scripts/nightly.sh";
   const std::string env =
       "OPBENCH='" + std::string(OPBENCH_BINARY) + "' OPBENCH_BASELINE_BIN='" + OPBENCH_BINARY +
-      "' OPBENCH_AB_ROUNDS=2 OPBENCH_NIGHTLY_DIR='" + m_dir.file("ab") + "' OPBENCH_HISTORY='" +
+      "' OPBENCH_AB_ROUNDS=3 OPBENCH_NIGHTLY_DIR='" + m_dir.file("ab") + "' OPBENCH_HISTORY='" +
       db +
       "' OPBENCH_GATE_ARGS='--min-history 2 --candidate-alpha 0.05' OPBENCH_CONFIRM_ARGS='--warmup "
       "1 --runs 3 --min-time 0 --max-time 0.02 --block-time 0.0001 --process-warmup 0' ";
@@ -141,25 +141,37 @@ TEST_F(Cli, NightlyScriptConfirmsCandidatesAbAgainstTheBaselineBinary) {
                                      .c_str());
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_LE(WEXITSTATUS(status), 1) << testing::read_text(err);
-  int news = 0, olds = 0, looks = 0;
-  std::string gate_json, gate_md;
+  int looks = 0;
+  std::string gate_json, gate_md, ab_file, ab_report;
   for (const std::string& path : core::list_directory(m_dir.file("ab"))) {
     const std::string name = core::filename(path);
-    if (name.size() > 17 && name.compare(name.size() - 17, 17, ".second-look.json") == 0)
+    auto ends = [&](const std::string& tail) {
+      return name.size() > tail.size() &&
+             name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (ends(".second-look.json"))
       ++looks;
-    if (name.find(".confirm-new-") != std::string::npos)
-      ++news;
-    if (name.find(".confirm-old-") != std::string::npos)
-      ++olds;
-    if (name.size() > 10 && name.compare(name.size() - 10, 10, ".gate.json") == 0)
+    if (ends(".gate.json"))
       gate_json = path;
-    if (name.size() > 8 && name.compare(name.size() - 8, 8, ".gate.md") == 0)
+    if (ends(".gate.md"))
       gate_md = path;
+    if (ends(".ab.json"))
+      ab_file = path;
+    if (ends(".ab.md"))
+      ab_report = path;
   }
   EXPECT_EQ(looks,
             1); // 4x slower tonight: a second look with the night's own settings, then a candidate
-  EXPECT_EQ(news, 6); // 2 rounds of 3 processes a side
-  EXPECT_EQ(olds, 6);
+  // The candidate measured by `opbench ab`: the previous build (here the same binary) against
+  // tonight's, 3 rounds, a fresh process of each side in each.
+  ASSERT_FALSE(ab_file.empty()) << testing::read_text(err);
+  const Json ab = read_json(ab_file);
+  EXPECT_EQ(ab["settings"]["rounds_done"], 3) << ab.dump();
+  ASSERT_EQ(ab["cases"].size(), 1u);
+  EXPECT_EQ(ab["cases"][0]["base"].size(), 3u);
+  EXPECT_EQ(ab["cases"][0]["new"].size(), 3u);
+  EXPECT_EQ(ab["runs"].size(), 6u);
+  EXPECT_FALSE(testing::read_text(ab_report).empty());
   ASSERT_FALSE(gate_json.empty()) << testing::read_text(err);
   const Json gate = read_json(gate_json);
   EXPECT_TRUE(gate["second_look_taken"].get<bool>()) << gate.dump();
@@ -167,8 +179,12 @@ TEST_F(Cli, NightlyScriptConfirmsCandidatesAbAgainstTheBaselineBinary) {
   EXPECT_EQ(gate["counts"]["candidates"], 1) << gate.dump();
   EXPECT_GT(gate["cases"][0]["look_ratio"].get<double>(), 2.0) << gate.dump();
   EXPECT_EQ(gate["confirmation"], "a/b against the previous build");
+  // The same code on both sides: the 4x move was not the build's.
+  EXPECT_EQ(gate["cases"][0]["verdict"], "same") << gate.dump();
   const std::string reason = gate["cases"][0]["reason"];
-  EXPECT_NE(reason.find("A/B against the previous build"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("not confirmed A/B against the previous build (x"), std::string::npos)
+      << reason;
+  EXPECT_NE(reason.find(" over 3 rounds)"), std::string::npos) << reason;
   EXPECT_NE(testing::read_text(gate_md).find("confirmed A/B against the previous build's binary"),
             std::string::npos);
 }
@@ -442,42 +458,56 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
       EXPECT_EQ(c["held_out"], 0) << c.dump();
   }
 
-  // A/B against the previous build: five processes of each build, one value each (the run's
-  // estimator over the process's repetitions; 5 against 5 is the fewest for which a rank test
-  // that sees them all apart passes Benjamini-Hochberg over two candidates: p = 2/252). Tonight's
-  // build has mul 30% slower than the previous one; add is the same in both.
-  std::string ab_files;
-  const double jitter[] = {1.0, 1.01, 0.99, 1.005, 0.995};
-  for (int k = 0; k < 5; ++k) {
-    ab_files += " --confirm " +
-                scaled("new" + std::to_string(k) + ".json", jitter[k], 1.3 * jitter[(k + 2) % 5]);
-    ab_files += " --confirm-baseline " + scaled("old" + std::to_string(k) + ".json",
-                                                jitter[(k + 1) % 5], jitter[(k + 3) % 5]);
-  }
-  const std::string old1 = m_dir.file("old0.json");
-  // Two processes a side are too few to decide: the candidates stay unknown.
-  const auto two =
-      opbench("compare --history " + db + " " + tonight + " --confirm " + m_dir.file("new0.json") +
-              " --confirm " + m_dir.file("new1.json") + " --confirm-baseline " + old1 +
-              " --confirm-baseline " + m_dir.file("old1.json") + " --format json");
+  // A/B against the previous build: `opbench ab`'s file of the two candidates, the previous
+  // build (base) against tonight's (new), paired rounds. Tonight's build has mul 30% slower than
+  // the previous one; add is the same in both.
+  const results::ResultSet measured = results::load_results(tonight);
+  auto ab_file = [&](const std::string& name, std::size_t rounds) {
+    const double jitter[] = {1.0, 1.01, 0.99, 1.005, 0.995};
+    Json cases = Json::array();
+    for (const auto& r : measured.cases) {
+      const bool mul = r.c.case_id.rfind("mul/", 0) == 0;
+      Json base = Json::array(), now = Json::array();
+      for (std::size_t k = 0; k < rounds; ++k) {
+        base.push_back(r.estimate.time * jitter[k % 5]);
+        now.push_back(r.estimate.time * jitter[(k + 2) % 5] * (mul ? 1.3 : 1.0));
+      }
+      cases.push_back({{"case", results::to_json(r.c)}, {"base", base}, {"new", now}});
+    }
+    return m_dir.write(
+        name, Json{{"kind", "opbench-ab"}, {"schema_version", 1}, {"cases", cases}}.dump());
+  };
+  // Two rounds are too few to decide: the candidates stay unknown.
+  const auto two = opbench("compare --history " + db + " " + tonight + " --confirm-ab " +
+                           ab_file("two.ab.json", 2) + " --format json");
   EXPECT_EQ(two.code, 0) << two.err;
   EXPECT_EQ(Json::parse(two.out)["counts"]["unknown"], 2) << two.out;
-  const auto ab = opbench("compare --history " + db + " " + tonight + ab_files + " --format json");
+  const std::string five = ab_file("five.ab.json", 5);
+  const auto ab = opbench("compare --history " + db + " " + tonight + " --confirm-ab " + five +
+                          " --format json");
   EXPECT_EQ(ab.code, 1) << ab.err;
   const Json abgate = Json::parse(ab.out);
   EXPECT_EQ(abgate["confirmation"], "a/b against the previous build");
   EXPECT_EQ(abgate["counts"]["slower"], 1);
   for (const auto& c : abgate["cases"]) {
     const std::string id = c["case_id"];
-    if (id.rfind("mul/", 0) == 0)
-      EXPECT_EQ(c["reason"], "confirmed A/B against the previous build") << c.dump();
-    if (id.rfind("add/", 0) == 0)
-      EXPECT_EQ(c["reason"], "not confirmed A/B against the previous build") << c.dump();
+    if (id.rfind("mul/", 0) == 0) {
+      EXPECT_EQ(c["reason"], "confirmed A/B against the previous build (x1.298 over 5 rounds)")
+          << c.dump();
+    }
+    if (id.rfind("add/", 0) == 0) {
+      EXPECT_EQ(c["reason"], "not confirmed A/B against the previous build (x0.998 over 5 rounds)")
+          << c.dump();
+    }
   }
-  const auto lone =
-      opbench("compare --history " + db + " " + tonight + " --confirm-baseline " + old1);
-  EXPECT_EQ(lone.code, 2);
-  EXPECT_NE(lone.err.find("--confirm-baseline needs --confirm"), std::string::npos) << lone.err;
+  const auto twice = opbench("compare --history " + db + " " + tonight + " --confirm-ab " + five +
+                             " --confirm " + tonight);
+  EXPECT_EQ(twice.code, 2);
+  EXPECT_NE(twice.err.find("one confirmation: --confirm"), std::string::npos) << twice.err;
+  const auto not_ab =
+      opbench("compare --history " + db + " " + tonight + " --confirm-ab " + tonight);
+  EXPECT_EQ(not_ab.code, 2);
+  EXPECT_NE(not_ab.err.find(tonight + ": not an opbench ab file"), std::string::npos) << not_ab.err;
   const auto adjusted = opbench("compare --history " + db + " " + tonight + " --adjust-speed");
   EXPECT_EQ(adjusted.code, 2);
   EXPECT_NE(adjusted.err.find("--adjust-speed goes with two files"), std::string::npos)

@@ -127,6 +127,10 @@ Json to_json(const AbResult& result);
 // times with its settings. Throws ResultsError naming `where` and the field on a malformed file.
 AbResult ab_from_json(const Json& json, const std::string& where);
 
+// The A/B file at `path` read back (ab_from_json); throws ResultsError naming the file when it
+// cannot be read, is not JSON or is no A/B file.
+AbResult load_ab(const std::string& path);
+
 // Output formats of `opbench ab --format`: md, json, csv, junit (`slower` fails, `unknown` is
 // skipped); core::write_as picks one.
 const std::vector<core::Format<AbResult>>& ab_formats();

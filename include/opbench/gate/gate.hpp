@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "opbench/ab/paired.hpp"
 #include "opbench/core/formats.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/results/memory_change.hpp"
@@ -160,17 +161,16 @@ void second_look(GateResult& result, const std::vector<std::string>& ids,
 void confirm(GateResult& result, const std::vector<std::string>& ids,
              const std::vector<double>& again);
 
-// Decides the candidates A/B, like Chromeperf's Pinpoint: `baseline[i]` and `again[i]` are one
-// value per fresh process (the run's estimator over that process's repetitions) of the case
-// `ids[i]` measured by the previous build's binary and by tonight's, interleaved in time. A
-// candidate is confirmed when tonight's build differs from the previous one in the candidate's
-// direction: the two-sided Mann-Whitney U test of the two sets, Benjamini-Hochberg at `confirm_fdr`
-// over the candidates, and the ratio of their medians past the floor. `confirm_ratio` is that ratio
-// (tonight / previous build). With too few values to ever pass the test (2 / C(n + m, n) >
-// confirm_fdr: 3 a side cannot reach 0.05, 4 can), or none, the candidate stays "unknown".
-void confirm_ab(GateResult& result, const std::vector<std::string>& ids,
-                const std::vector<std::vector<double>>& baseline,
-                const std::vector<std::vector<double>>& again);
+// Decides the candidates A/B, like Chromeperf's Pinpoint: `paired` holds what `opbench ab` measured
+// of the candidates, tonight's build (new) against the previous one (base), a fresh process of
+// each side per round, interleaved (ab/paired.hpp: one time per side and round). The candidates'
+// rounds are judged again here with ab's paired rule at threshold 0 and `confirm_fdr` (is there a
+// change at all, the false-discovery rate held over the candidates); a candidate is confirmed when
+// that says slower or faster in its own direction and the rounds' ratio is past its floor, and is
+// `same` ("not confirmed") when it does not. `confirm_ratio` is the rounds' ratio (tonight /
+// previous build), `confirm_p` the test's p. With fewer than 3 paired rounds, or none, the
+// candidate stays "unknown".
+void confirm_ab(GateResult& result, const std::vector<ab::PairedCase>& paired);
 
 // The gate's output formats (md, json, csv, junit; compare --history --format): core::write_as
 // picks one.

@@ -18,8 +18,10 @@ struct Night {
   // The cases that asked for a second look, measured again tonight with tonight's settings; "":
   // none.
   std::string second_look;
-  std::vector<std::string> confirm;          // the candidates measured again (files pooled)
-  std::vector<std::string> confirm_baseline; // the same, by the previous build (A/B rounds)
+  std::vector<std::string> confirm; // the candidates measured again (files pooled)
+  // Or: the candidates measured A/B against the previous build, `opbench ab`'s file (its
+  // base side the previous build, its new side tonight's); "": none.
+  std::string confirm_ab;
   // Per-case effect floors (compare --thresholds); each rule must match a case of tonight.
   std::vector<results::ThresholdRule> thresholds;
 };
@@ -28,7 +30,7 @@ struct Night {
 // `timing.measures` and `timing.call_path`), each made again with tonight's estimator from its
 // repetition medians; then the second look and the confirmation. Throws UsageError when the
 // second look was measured with other settings than tonight (estimator, repetitions, processes,
-// isolate) or `confirm_baseline` comes without `confirm`; ResultsError on an unreadable file.
+// isolate) or both `confirm` and `confirm_ab` are given; ResultsError on an unreadable file.
 GateResult judge_night(const Night& night, const GateOptions& options);
 
 } // namespace opbench::gate

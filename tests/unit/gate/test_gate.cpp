@@ -68,47 +68,47 @@ TEST(Gate, AbConfirmationAgainstThePreviousBuild) {
                                   {"calm", history, 100e-6}},
                                  {});
   ASSERT_EQ(first.candidates(), 3u);
-  // The previous build and tonight's, 9 processes each: "slow" is 15% slower in tonight's build,
-  // "fluke" is not (tonight's first value was a slow night), "few" has too few processes.
-  std::vector<double> previous, slower, same;
-  for (int i = 0; i < 9; ++i) {
-    const double v = 100e-6 * (1 + 0.002 * (i % 4));
-    previous.push_back(v);
-    slower.push_back(v * 1.15);
-    same.push_back(v * (1 + 0.001 * (i % 3)));
-  }
+  // `opbench ab` of the candidates, the previous build (base) against tonight's (new), 10 rounds:
+  // "slow" is 15% slower in tonight's build, "fluke" is not (tonight's first value was a slow
+  // night), "few" has two paired rounds only.
+  auto paired = [](const std::string& id, double change, std::size_t rounds) {
+    ab::PairedCase p;
+    p.case_id = id;
+    for (std::size_t k = 0; k < rounds; ++k) {
+      const double hour = 100e-6 * (1 + 0.02 * static_cast<double>(k % 5)); // drifts, both alike
+      p.base.push_back(hour * (1 + 0.002 * static_cast<double>(k % 3)));
+      p.new_times.push_back(hour * change * (1 + 0.002 * static_cast<double>((k + 1) % 3)));
+    }
+    return p;
+  };
   GateResult r = first;
-  confirm_ab(r, {"slow", "fluke", "few"}, {previous, previous, {previous[0], previous[1]}},
-             {slower, same, {slower[0], slower[1]}});
+  confirm_ab(r, {paired("slow", 1.15, 10), paired("fluke", 1.0, 10), paired("few", 1.15, 2)});
   EXPECT_TRUE(r.ab);
   EXPECT_EQ(r.cases[0].verdict, results::Verdict::slower);
-  EXPECT_EQ(r.cases[0].reason, "confirmed A/B against the previous build");
-  EXPECT_NEAR(r.cases[0].confirm_ratio, 1.15, 1e-9);
+  EXPECT_EQ(r.cases[0].reason, "confirmed A/B against the previous build (x1.151 over 10 rounds)");
+  EXPECT_NEAR(r.cases[0].confirm_ratio, 1.15, 0.002);
   EXPECT_LT(r.cases[0].confirm_p, 0.001);
   EXPECT_EQ(r.cases[1].verdict, results::Verdict::same);
-  EXPECT_EQ(r.cases[1].reason, "not confirmed A/B against the previous build");
+  EXPECT_EQ(r.cases[1].reason,
+            "not confirmed A/B against the previous build (x1.001 over 10 rounds)");
   EXPECT_EQ(r.cases[2].verdict, results::Verdict::unknown);
-  EXPECT_EQ(r.cases[2].reason, "candidate: slower x1.144, not confirmed: A/B has too few processes "
-                               "to decide: 2 against 2, whose rank test cannot reach p < 0.05");
+  EXPECT_EQ(r.cases[2].reason, "candidate: slower x1.144, not confirmed: A/B has 2 paired "
+                               "round(s), too few to decide");
   EXPECT_EQ(r.cases[3].verdict, results::Verdict::same); // no candidate: nothing to confirm
   EXPECT_TRUE(r.cases[3].reason.empty());
-  // A/B that moves the other way than the candidate confirms nothing.
+  // A/B that moves the other way than the candidate confirms nothing; a candidate ab did not
+  // measure stays unknown.
   GateResult opposite = first;
-  std::vector<double> faster;
-  for (double v : previous)
-    faster.push_back(v * 0.85);
-  confirm_ab(opposite, {"slow"}, {previous}, {faster});
+  confirm_ab(opposite, {paired("slow", 0.85, 10)});
   EXPECT_EQ(opposite.cases[0].verdict, results::Verdict::same);
-  EXPECT_EQ(opposite.cases[1].verdict, results::Verdict::unknown); // not measured again
-  // 3 processes a side all apart give p = 2/20 at best: never under 0.05, so unknown, not
-  // "not confirmed"; 4 a side give 2/70 and can confirm.
-  for (std::size_t n : {3u, 4u}) {
-    GateResult few = first;
-    confirm_ab(few, {"slow"}, {std::vector<double>(previous.begin(), previous.begin() + n)},
-               {std::vector<double>(slower.begin(), slower.begin() + n)});
-    EXPECT_EQ(few.cases[0].verdict, n == 3 ? results::Verdict::unknown : results::Verdict::slower)
-        << n << " " << few.cases[0].reason;
-  }
+  EXPECT_EQ(opposite.cases[1].verdict, results::Verdict::unknown);
+  EXPECT_NE(opposite.cases[1].reason.find("not measured A/B"), std::string::npos)
+      << opposite.cases[1].reason;
+  // A change A/B confirms but under the case's floor (3%) is not confirmed.
+  GateResult small = first;
+  confirm_ab(small, {paired("slow", 1.02, 10)});
+  EXPECT_EQ(small.cases[0].verdict, results::Verdict::same) << small.cases[0].reason;
+  EXPECT_LT(small.cases[0].confirm_p, 0.001);
 }
 
 // A second look: the candidate test on the geometric mean of two values of the night, with half
