@@ -15,10 +15,14 @@
 #include <sstream>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "cli_fixture.hpp"
+#include "gbench_schema.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/results/store.hpp"
+#include "opbench/stats/mann_whitney.hpp"
 
 namespace opbench {
 namespace {
@@ -363,8 +367,51 @@ TEST_F(Cli, ExportGbench) {
   const auto r = opbench("export --input " + k_data + "/compare/base.json --format gbench");
   ASSERT_EQ(r.code, 0) << r.err;
   const Json doc = Json::parse(r.out);
-  EXPECT_EQ(doc["benchmarks"].size(), 5u * (20 + 4));
+  EXPECT_EQ(testing::gbench_schema_problems(doc), std::vector<std::string>{});
+  EXPECT_EQ(doc["benchmarks"].size(), 5u * (5 + 4)); // 5 cases of 5 repetitions, 4 aggregates
   EXPECT_EQ(doc["benchmarks"][0]["time_unit"], "ns");
+}
+
+// Two runs of one build, exported as google/benchmark's JSON and compared as its compare.py
+// compares them: a two-sided Mann-Whitney U test over each case's repetition entries. One entry
+// per repetition (not per timed block, whose hundreds of values from one process are not
+// independent) leaves identical code different no more often than chance.
+TEST_F(Cli, TwoRunsOfOneBuildExportedAsGbenchDifferOnlyByChance) {
+  std::vector<Json> exported;
+  for (const char* name : {"first.json", "second.json"}) {
+    const std::string out = m_dir.file(name);
+    const auto run = opbench("run --config " + k_data + "/tiny.csv --dtype float32,float64" +
+                             k_quick + " --repetitions 6 --processes 2 --output " + out);
+    ASSERT_EQ(run.code, 0) << run.err;
+    const auto gbench = opbench("export --input " + out + " --format gbench");
+    ASSERT_EQ(gbench.code, 0) << gbench.err;
+    exported.push_back(Json::parse(gbench.out));
+    EXPECT_EQ(testing::gbench_schema_problems(exported.back()), std::vector<std::string>{});
+  }
+  // The repetitions of each case, by name, as compare.py's partition_benchmarks groups them.
+  auto repetitions = [](const Json& doc) {
+    std::map<std::string, std::vector<double>> by_name;
+    for (const auto& b : doc["benchmarks"]) {
+      if (b["run_type"] == "iteration")
+        by_name[b["name"]].push_back(b["real_time"].get<double>());
+    }
+    return by_name;
+  };
+  const auto a = repetitions(exported[0]);
+  const auto b = repetitions(exported[1]);
+  ASSERT_EQ(a.size(), 6u);
+  EXPECT_EQ(exported[0]["benchmarks"].size(), 6u * (6 + 4)); // a block per case
+  int different = 0;
+  std::string said;
+  for (const auto& [name, values] : a) {
+    ASSERT_EQ(values.size(), 6u) << name;
+    ASSERT_EQ(b.count(name), 1u) << name;
+    const double p = stats::mann_whitney_u(values, b.at(name)).p_value;
+    said += fmt::format("{}: p = {:.4f}\n", name, p);
+    different += p < 0.01 ? 1 : 0;
+  }
+  // Chance: 6 cases at 1% each. One is allowed for a shared machine's hour.
+  EXPECT_LE(different, 1) << said;
 }
 
 TEST_F(Cli, CalibrateThenRunReportsPercentOfPeak) {

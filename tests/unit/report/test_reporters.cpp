@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "gbench_schema.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/units.hpp"
 #include "opbench/cost/roofline.hpp"
@@ -120,44 +122,113 @@ TEST(MakeReporter, UnknownFormat) {
 namespace opbench::report {
 namespace {
 
-// The fields google/benchmark's tools/compare.py (gbench/report.py, util.py) and
-// github-action-benchmark's `googlecpp` reader use.
-TEST(GbenchReporter, GoogleBenchmarkSchema) {
-  const Json doc = Json::parse(render("gbench", sample_set()));
+// google/benchmark's JSON as google/benchmark writes a run with --benchmark_repetitions: per
+// case one iteration entry per repetition, then the four aggregates computed as its
+// statistics.cc computes them; the whole document held to its schema (gbench_schema.hpp).
+TEST(GbenchReporter, OneEntryPerRepetitionThenTheAggregates) {
+  results::ResultSet set = sample_set();
+  set.context["caches"] =
+      Json::array({{{"type", "Data"}, {"level", 1}, {"size", 32768}, {"num_sharing", 1}}});
+  set.context["cpu_mhz"] = 2596.148;
+  set.context["cpu_governor"] = nullptr;
+  set.context["command_line"] = "/opt/opbench run --ops conv2d";
+  results::CaseResult& ok = set.cases.front();
+  ok.timing.repetition_medians = {1e-5, 3e-5, 2e-5};
+  ok.timing.block_size = 10;
+  ok.samples.assign(12, 2e-5); // 12 blocks of 10 calls: 40 calls a repetition
+  ok.estimate = results::estimate_of(ok.timing.repetition_medians);
+  ok.work.bytes = 2e3;
+  ok.work.flops = 4e3;
+  results::CaseResult single = ok; // one repetition: its entry, no aggregates
+  single.c.case_id = "relu/self=8/float32/cpu/t1/forward";
+  single.timing.repetition_medians = {5e-6};
+  set.cases.push_back(single);
+  const results::CaseResult& first = set.cases.front();
+  const Json doc = Json::parse(render("gbench", set));
+  EXPECT_EQ(testing::gbench_schema_problems(doc), std::vector<std::string>{});
+
   const Json& ctx = doc["context"];
-  for (const char* key : {"date", "host_name", "executable", "num_cpus", "mhz_per_cpu",
-                          "cpu_scaling_enabled", "caches", "library_build_type"}) {
-    EXPECT_TRUE(ctx.contains(key)) << key;
-  }
-  EXPECT_EQ(ctx["json_schema_version"], 1);
   EXPECT_EQ(ctx["host_name"], "box");
+  EXPECT_EQ(ctx["executable"], "/opt/opbench");
+  EXPECT_EQ(ctx["mhz_per_cpu"], 2596);
+  EXPECT_EQ(ctx["caches"][0]["size"], 32768);
+  EXPECT_EQ(ctx["libtorch_version"], "2.x");
+  EXPECT_EQ(ctx["opbench_not_measured"],
+            "1 of 3 cases have no time: add/self=3,other=5/float32/cpu/t1/forward (error: The size "
+            "of tensor a (3) must match, \"really\")");
   const Json& benchmarks = doc["benchmarks"];
-  ASSERT_EQ(benchmarks.size(), 3u + 4u); // the ok case: 3 samples + 4 aggregates; errors left out
-  const std::string id = "conv2d/input=1x3x8x8,stride=[2,2]/float32/cpu/t1/forward";
+  ASSERT_EQ(benchmarks.size(), 3u + 4u + 1u);
+  const std::string id = first.c.case_id;
   for (std::size_t i = 0; i < 3; ++i) {
     const Json& b = benchmarks[i];
     EXPECT_EQ(b["name"], id);
-    EXPECT_EQ(b["run_name"], id);
-    EXPECT_EQ(b["run_type"], "iteration");
+    EXPECT_EQ(b["family_index"], 0);
     EXPECT_EQ(b["repetitions"], 3);
     EXPECT_EQ(b["repetition_index"], i);
-    EXPECT_TRUE(b["iterations"].is_number_integer());
-    EXPECT_TRUE(b["threads"].is_number_integer());
-    EXPECT_EQ(b["time_unit"], "ns");
-    EXPECT_DOUBLE_EQ(b["real_time"].get<double>(), (i + 1) * 1e4);
+    EXPECT_EQ(b["iterations"], 40);
+    const double median = first.timing.repetition_medians[i];
+    EXPECT_DOUBLE_EQ(b["real_time"].get<double>(), median * 1e9);
     EXPECT_DOUBLE_EQ(b["cpu_time"].get<double>(), b["real_time"].get<double>());
+    EXPECT_DOUBLE_EQ(b["bytes_per_second"].get<double>(), 2e3 / median);
+    EXPECT_DOUBLE_EQ(b["items_per_second"].get<double>(), 4e3 / median);
+    EXPECT_DOUBLE_EQ(b["opbench_time_ns"].get<double>(), first.estimate.time * 1e9);
+    EXPECT_DOUBLE_EQ(b["opbench_peak_bytes"].get<double>(), 4096);
   }
-  EXPECT_EQ(benchmarks[3]["name"], id + "_mean");
-  EXPECT_EQ(benchmarks[3]["run_type"], "aggregate");
-  EXPECT_EQ(benchmarks[3]["aggregate_name"], "mean");
-  EXPECT_EQ(benchmarks[3]["aggregate_unit"], "time");
-  EXPECT_DOUBLE_EQ(benchmarks[4]["real_time"].get<double>(), 2e4); // median, ns
-  EXPECT_EQ(benchmarks[6]["aggregate_name"], "cv");
-  EXPECT_EQ(benchmarks[6]["aggregate_unit"], "percentage");
+  // mean 2e4 ns, median 2e4, sample stddev 1e4, cv 0.5 (a fraction, unit percentage).
+  const double expected[] = {2e4, 2e4, 1e4, 0.5};
+  const char* names[] = {"mean", "median", "stddev", "cv"};
+  for (std::size_t k = 0; k < 4; ++k) {
+    const Json& b = benchmarks[3 + k];
+    EXPECT_EQ(b["name"], id + "_" + names[k]);
+    EXPECT_EQ(b["run_type"], "aggregate");
+    EXPECT_EQ(b["aggregate_name"], names[k]);
+    EXPECT_EQ(b["iterations"], 3);
+    EXPECT_NEAR(b["real_time"].get<double>(), expected[k], 1e-9 * expected[k]) << names[k];
+  }
+  EXPECT_EQ(benchmarks[7]["name"], single.c.case_id);
+  EXPECT_EQ(benchmarks[7]["family_index"], 1);
+  EXPECT_EQ(benchmarks[7]["repetitions"], 1);
 
+  // Aggregates only: the four of the first case; the single repetition's entry stays.
   std::ostringstream aggregates;
-  write_report("gbench", sample_set(), aggregates, true);
-  EXPECT_EQ(Json::parse(aggregates.str())["benchmarks"].size(), 4u);
+  write_report("gbench", set, aggregates, true);
+  const Json only = Json::parse(aggregates.str());
+  EXPECT_EQ(testing::gbench_schema_problems(only), std::vector<std::string>{});
+  ASSERT_EQ(only["benchmarks"].size(), 4u + 1u);
+  EXPECT_EQ(only["benchmarks"][0]["aggregate_name"], "mean");
+}
+
+// CUDA cases: real_time is the device's time per call, cpu_time the host's (timing.cpu_times).
+TEST(GbenchReporter, CudaCasesCarryTheHostsTimeAsCpuTime) {
+  results::ResultSet set = sample_set();
+  set.cases.resize(1);
+  set.cases[0].timing.repetition_medians = {1e-5, 2e-5};
+  set.cases[0].timing.cpu_times = {4e-6, 5e-6};
+  const Json doc = Json::parse(render("gbench", set));
+  EXPECT_EQ(testing::gbench_schema_problems(doc), std::vector<std::string>{});
+  EXPECT_DOUBLE_EQ(doc["benchmarks"][0]["cpu_time"].get<double>(), 4e3);
+  EXPECT_DOUBLE_EQ(doc["benchmarks"][1]["cpu_time"].get<double>(), 5e3);
+  EXPECT_DOUBLE_EQ(doc["benchmarks"][2]["cpu_time"].get<double>(), 4.5e3); // mean
+}
+
+// The checker finds what google/benchmark's readers trip on.
+TEST(GbenchSchema, NamesWhatIsWrong) {
+  results::ResultSet set = sample_set();
+  set.cases.front().timing.repetition_medians = {1e-5, 2e-5};
+  const Json good = Json::parse(render("gbench", set));
+  auto problems_after = [&](const std::function<void(Json&)>& change) {
+    Json doc = good;
+    change(doc);
+    return testing::gbench_schema_problems(doc);
+  };
+  EXPECT_FALSE(problems_after([](Json& d) { d["context"]["json_schema_version"] = 2; }).empty());
+  EXPECT_FALSE(problems_after([](Json& d) { d["context"]["opbench_runs"] = 3; }).empty());
+  EXPECT_FALSE(problems_after([](Json& d) { d["benchmarks"][0]["name"] = "other"; }).empty());
+  EXPECT_FALSE(problems_after([](Json& d) { d["benchmarks"][1]["repetition_index"] = 0; }).empty());
+  EXPECT_FALSE(problems_after([](Json& d) { d["benchmarks"][2].erase("aggregate_unit"); }).empty());
+  EXPECT_FALSE(problems_after([](Json& d) { d["benchmarks"][2]["iterations"] = 40; }).empty());
+  EXPECT_FALSE(problems_after([](Json& d) { d["benchmarks"][0]["label2"] = "x"; }).empty());
+  EXPECT_FALSE(problems_after([](Json& d) { d["benchmarks"][0].erase("cpu_time"); }).empty());
 }
 
 } // namespace
