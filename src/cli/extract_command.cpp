@@ -1,4 +1,5 @@
-// `opbench extract --model model.pt --input 1x3x224x224 --output configs/my_model.json`, or
+// `opbench extract --model model.pt --input 1x3x224x224 --output configs/my_model.json`,
+// `opbench extract --exported model.pt2 --output configs/my_model.json`, or
 // `opbench extract --sample box_iou [--axis ...] --output configs/box_iou-calls.json`.
 #include <fmt/format.h>
 
@@ -7,6 +8,7 @@
 #include "commands.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
+#include "opbench/core/strings.hpp"
 #include "opbench/extract/extract.hpp"
 #include "opbench/plan/planner.hpp"
 #include "opbench/results/store.hpp"
@@ -16,6 +18,7 @@ namespace {
 
 struct ExtractOptions {
   std::string model;
+  std::string exported;
   std::vector<std::string> inputs;
   std::string sample;
   std::vector<std::string> axes;
@@ -27,8 +30,17 @@ struct ExtractOptions {
 // sample (its catalogue cases, or the --axis sweep of them, at float32 on the CPU).
 std::vector<extract::Extraction> extractions_of(const ExtractOptions& options,
                                                 const GlobalOptions& global) {
-  if (options.sample.empty() == options.model.empty())
-    throw UsageError("extract: give --model (with --input) or --sample, one of them");
+  const int sources = static_cast<int>(!options.model.empty()) +
+                      static_cast<int>(!options.exported.empty()) +
+                      static_cast<int>(!options.sample.empty());
+  if (sources != 1)
+    throw UsageError("extract: give --model (with --input), --exported or --sample, one of them");
+  if (!options.exported.empty()) {
+    if (!options.inputs.empty() || !options.axes.empty())
+      throw UsageError("extract --exported: the program's own example inputs give its sizes "
+                       "(--input and --axis are for --model and --sample)");
+    return {extract::extract_exported(options.exported)};
+  }
   if (!options.model.empty()) {
     if (options.inputs.empty())
       throw UsageError("extract --model: give its forward inputs with --input DIMS[:DTYPE]");
@@ -67,9 +79,30 @@ int run_extract(const ExtractOptions& options, const GlobalOptions& global) {
       }
     }
   }
+  for (const auto& extraction : extractions) {
+    for (const auto& line : extraction.left_out)
+      std::cerr << "opbench extract: " << line << "\n";
+  }
   std::cout << fmt::format(
       "{} top-level ATen call(s), {} distinct ({} kept as unsupported); config: {}\n", total,
       distinct, unsupported, options.output);
+  if (!options.exported.empty()) {
+    const Json& dims = extractions.front().program_dims;
+    std::vector<std::string> named;
+    for (const auto& [name, dim] : dims.items()) {
+      named.push_back(
+          fmt::format("{} ({}'s dimension {}, {} here{})", name, dim.value("input", std::string()),
+                      dim.value("dim", 0), dim.value("example", Json()).dump(),
+                      dim.value("max", Json()).is_number()
+                          ? fmt::format(", {} to {}", dim["min"].dump(), dim["max"].dump())
+                          : std::string()));
+    }
+    if (!named.empty()) {
+      std::cout << fmt::format(
+          "dimensions: {}; sweep one with opbench run --config {} --axis {}=...\n",
+          core::join(named, ", "), options.output, dims.items().begin().key());
+    }
+  }
   if (!options.sample.empty()) {
     std::cout << fmt::format("next: opbench run --config {} --samples {}{} -o RUN.json, then "
                              "opbench export --format breakdown -i RUN.json\n",
@@ -85,8 +118,13 @@ void add_extract_command(CLI::App& app, GlobalOptions& global) {
   auto options = std::make_shared<ExtractOptions>();
   auto* cmd = app.add_subcommand(
       "extract",
-      "Record the ATen calls of a TorchScript model or of a long-tail sample as an opbench config");
+      "Record the ATen calls of a TorchScript model, a torch.export program or a long-tail sample "
+      "as an opbench config");
   cmd->add_option("--model", options->model, "TorchScript model file (torch.jit.save)")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--exported", options->exported,
+                  "A torch.export program (torch.export.save, .pt2): its operator calls, its "
+                  "symbolic sizes as named dimensions (read by the set-up's Python torch)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--input", options->inputs,
                   "A forward input of --model, DIMS[:DTYPE] (repeatable, in order)");

@@ -253,8 +253,10 @@ std::vector<CaseSpec> load_json(const std::string& path) {
     read_operators(document, path, "", cases);
     return cases;
   }
-  check_keys(document,
-             {"operators", "variants", "description", "model", "sample_cases", "libraries"}, path);
+  check_keys(
+      document,
+      {"operators", "variants", "description", "model", "exported", "sample_cases", "libraries"},
+      path);
   if (!document.contains("operators") && !document.contains("variants")) {
     throw ConfigError(path + ": expected a top-level key 'operators' with a list of operators "
                              "(or 'variants')");

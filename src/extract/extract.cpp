@@ -130,7 +130,9 @@ Json to_config(const std::vector<Extraction>& extractions) {
   Json recorded_cases = Json::array();
   std::string name;
   for (const Extraction& extraction : extractions) {
-    name = extraction.case_key.empty() ? core::filename(extraction.model) : extraction.case_key;
+    name = !extraction.case_key.empty()   ? extraction.case_key
+           : !extraction.exported.empty() ? core::filename(extraction.exported)
+                                          : core::filename(extraction.model);
     if (!extraction.case_key.empty()) {
       recorded_cases.push_back(
           {{"case", extraction.case_key}, {"top_level_calls", extraction.total_calls}});
@@ -146,6 +148,8 @@ Json to_config(const std::vector<Extraction>& extractions) {
       }
       Json c = {
           {"args", call.args}, {"shape_class", "common"}, {"source", name}, {"count", call.count}};
+      if (!call.dims.empty())
+        c["dims"] = call.dims;
       if (!call.unsupported.empty())
         c["unsupported"] = call.unsupported;
       operators[it->second]["cases"].push_back(c);
@@ -158,6 +162,17 @@ Json to_config(const std::vector<Extraction>& extractions) {
             {"operators", operators}};
   }
   const Extraction& extraction = extractions.at(0);
+  if (!extraction.exported.empty()) {
+    return {
+        {"description", "operator calls of " + name + " (torch.export), read by opbench extract"},
+        {"exported",
+         {{"path", extraction.exported},
+          {"torch", extraction.torch_version},
+          {"top_level_calls", extraction.total_calls},
+          {"dims", extraction.program_dims},
+          {"left_out", extraction.left_out}}},
+        {"operators", operators}};
+  }
   Json model = {{"path", extraction.model}, {"top_level_calls", extraction.total_calls}};
   Json inputs = Json::array();
   for (const auto& input : extraction.inputs)

@@ -22,8 +22,8 @@ std::string tensor_text(const Json& value) {
     out = "scalar";
   } else {
     std::vector<std::string> dims;
-    for (const auto& d : shape)
-      dims.push_back(std::to_string(d.get<std::int64_t>()));
+    for (const auto& d : shape) // a size, or a named dimension as written (config/named_dims.hpp)
+      dims.push_back(d.is_string() ? d.get<std::string>() : std::to_string(d.get<std::int64_t>()));
     out = core::join(dims, "x");
   }
   if (value.contains("dtype"))

@@ -12,17 +12,9 @@
 #include <vector>
 
 #include "opbench/results/case.hpp"
+#include "opbench/stages/python.hpp"
 
 namespace opbench::stages {
-
-// The Python whose torch compiles the packages: $OPBENCH_PYTHON, else the set-up's .venv.
-std::string compiler_python();
-
-// The torch version of `python` ("" when it does not run), asked once per process and Python.
-std::string python_torch_version(const std::string& python);
-
-// The version's release (`2.15.0` of `2.15.0+cu130`).
-std::string release_of(const std::string& version);
 
 // The package of `graph` on `inputs` (a .pt2 path): from the cache ($OPBENCH_CACHE_DIR, else
 // $XDG_CACHE_HOME/opbench, else ~/.cache/opbench; then aoti/), else compiled into it; several

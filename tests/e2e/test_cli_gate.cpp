@@ -436,7 +436,8 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
   const std::string fixed_file = m_dir.write("fixed-night.json", fixed.dump());
   const auto healed = opbench("compare --history " + db + " " + fixed_file + " --format json");
   EXPECT_EQ(healed.code, 0) << healed.err;
-  for (const auto& c : Json::parse(healed.out)["cases"]) {
+  const Json healed_json = Json::parse(healed.out);
+  for (const auto& c : healed_json["cases"]) {
     const std::string id = c["case_id"];
     if (id.rfind("mul/", 0) == 0) {
       EXPECT_EQ(c["verdict"], "same") << c.dump();
@@ -452,8 +453,9 @@ TEST_F(Cli, GateConfirmsOnlyWhatTheSecondMeasurementShows) {
   // Taken back by hand, the slow night is in the baseline again.
   const auto include = opbench("history include --db " + db + " --id 1");
   EXPECT_EQ(include.code, 0) << include.err;
-  for (const auto& c : Json::parse(
-           opbench("compare --history " + db + " " + fixed_file + " --format json").out)["cases"]) {
+  const Json included =
+      Json::parse(opbench("compare --history " + db + " " + fixed_file + " --format json").out);
+  for (const auto& c : included["cases"]) {
     if (c["case_id"].get<std::string>().rfind("mul/", 0) == 0)
       EXPECT_EQ(c["held_out"], 0) << c.dump();
   }

@@ -1,9 +1,11 @@
 #pragma once
-// `opbench extract`: the ATen operators a TorchScript model calls, with its real shapes, as an
-// ordinary opbench config. The model runs once on generated inputs while a thread-local
-// RecordFunction callback (inputs captured) records every top-level ATen call: calls made
-// inside another ATen operator (linear's addmm) are the operator's own business and are not
-// recorded. Identical calls are merged with a count.
+// `opbench extract`: the ATen operators a model calls, with its real shapes, as an ordinary
+// opbench config (docs/extract.md). A TorchScript model runs once on generated inputs while a
+// thread-local RecordFunction callback (inputs captured) records every top-level ATen call: calls
+// made inside another ATen operator (linear's addmm) are the operator's own business and are not
+// recorded. A torch.export program is read, not run: each operator node is a call, its symbolic
+// sizes named dimensions (`dims`) that `run --axis` sweeps. Identical calls are merged with a
+// count.
 
 #include <cstdint>
 #include <string>
@@ -23,6 +25,8 @@ struct RecordedCall {
   Json args = Json::object(); // config values, by schema argument name
   int count = 1;
   std::string unsupported; // why it cannot be a config case ("" when it can)
+  // The named dimensions `args` uses, each at its example size (exported programs): name -> size.
+  Json dims = Json::object();
 };
 
 struct Extraction {
@@ -34,12 +38,26 @@ struct Extraction {
   std::string case_key;
   std::vector<RecordedCall> calls; // in order of first call
   int total_calls = 0;             // top-level ATen calls, merged ones counted each time
+  // An exported program: its path, the torch that read it, its dimensions (name -> {symbol,
+  // input, dim, example, min, max}) and the nodes left out (no operator call), one line each.
+  std::string exported;
+  std::string torch_version;
+  Json program_dims = Json::object();
+  std::vector<std::string> left_out;
 };
 
 // Loads `model` (torch::jit::load), runs forward once on seeded inputs under the recorder.
 // Throws Error when the model cannot be loaded or run.
 Extraction extract_model(const std::string& model, const std::vector<InputSpec>& inputs,
                          std::uint64_t seed);
+
+// The operator calls of the torch.export program at `program`, read by scripts/export_calls.py
+// in the Python stages::compiler_python() names (its torch.export.load; nothing of the .pt2 format
+// is read here). A call a config cannot express or that does not bind (an expression of sizes, a
+// size with no example, an operator of a library not loaded) is kept `unsupported`, naming its
+// node. Throws Error in one line when the file is no program that Python's torch reads, or when
+// that Python does not run.
+Extraction extract_exported(const std::string& program);
 
 // The calls of one call of a planned case (a long-tail sample's, or an operator's), its inputs
 // made as `run` makes them. Throws Error naming the case when it cannot be made or run.

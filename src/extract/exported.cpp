@@ -1,0 +1,107 @@
+// `opbench extract --exported PROGRAM.pt2` (extract.hpp): the program read by Python's
+// torch.export.load in scripts/export_calls.py, its calls made config cases here.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <map>
+
+#include "opbench/catalog/binder.hpp"
+#include "opbench/config/named_dims.hpp"
+#include "opbench/core/error.hpp"
+#include "opbench/core/files.hpp"
+#include "opbench/core/strings.hpp"
+#include "opbench/extract/extract.hpp"
+#include "opbench/stages/python.hpp"
+
+namespace opbench::extract {
+namespace {
+
+// The script's JSON (stdout) and the last line it said (stderr), or Error.
+Json read_program(const std::string& program) {
+  const std::string python = stages::compiler_python();
+  const std::string dir = core::make_temp_directory("opbench-export");
+  const std::string errors = dir + "/stderr.txt";
+  const std::string command = stages::shell_quoted(python) + " " +
+                              stages::shell_quoted(OPBENCH_EXPORT_SCRIPT) + " " +
+                              stages::shell_quoted(program) + " 2>" + stages::shell_quoted(errors);
+  std::string out;
+  int status = -1;
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    char buffer[4096];
+    std::size_t got = 0;
+    while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0)
+      out.append(buffer, got);
+    status = ::pclose(pipe);
+  }
+  std::string said;
+  try {
+    said = core::trim(core::read_file(errors));
+  } catch (const Error&) {
+  }
+  core::remove_all(dir);
+  const auto last = said.rfind('\n');
+  const std::string reason = said.substr(last == std::string::npos ? 0 : last + 1);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
+      throw Error(reason);
+    throw Error(program + ": " + python + " " + OPBENCH_EXPORT_SCRIPT +
+                " did not read it (set OPBENCH_PYTHON to a Python with this LibTorch's torch)" +
+                (reason.empty() ? "" : ": " + reason));
+  }
+  std::string error;
+  const std::optional<Json> json = core::parse_json(out, &error);
+  if (!json || !json->is_object())
+    throw Error(program + ": " + OPBENCH_EXPORT_SCRIPT + " printed no JSON object (" + error + ")");
+  return *json;
+}
+
+} // namespace
+
+Extraction extract_exported(const std::string& program) {
+  const Json read = read_program(program);
+  Extraction out;
+  out.exported = program;
+  out.torch_version = read.value("torch", std::string());
+  out.program_dims = read.value("dims", Json::object());
+  for (const auto& line : read.value("left_out", Json::array()))
+    out.left_out.push_back(line.get<std::string>());
+  std::map<std::string, std::size_t> index;
+  for (const Json& call : read.value("calls", Json::array())) {
+    ++out.total_calls;
+    const std::string node = call.value("node", std::string());
+    RecordedCall recorded;
+    recorded.op = call.value("op", std::string());
+    recorded.args = call.value("args", Json::object());
+    recorded.unsupported = call.value("unsupported", std::string());
+    std::map<std::string, std::int64_t> sizes;
+    for (const Json& name : call.value("dims", Json::array())) {
+      const std::string dim = name.get<std::string>();
+      const Json example = out.program_dims.value(dim, Json::object()).value("example", Json());
+      if (example.is_number_integer()) {
+        sizes[dim] = example.get<std::int64_t>();
+        recorded.dims[dim] = sizes[dim];
+      }
+    }
+    const std::string key = recorded.op + " " + recorded.args.dump();
+    if (auto it = index.find(key); it != index.end()) {
+      ++out.calls[it->second].count;
+      continue;
+    }
+    if (recorded.unsupported.empty()) {
+      try {
+        catalog::bind_case(recorded.op, config::with_dims(recorded.args, sizes, node), node);
+      } catch (const ConfigError& e) {
+        const std::string message = e.what();
+        const auto colon = message.find(": ");
+        recorded.unsupported = message.substr(colon == std::string::npos ? 0 : colon + 2);
+      }
+    }
+    if (!recorded.unsupported.empty())
+      recorded.unsupported = "node " + node + ": " + recorded.unsupported;
+    index.emplace(key, out.calls.size());
+    out.calls.push_back(std::move(recorded));
+  }
+  return out;
+}
+
+} // namespace opbench::extract

@@ -1,0 +1,100 @@
+// End-to-end: `opbench extract --exported` on a torch.export program made by the set-up's Python
+// (examples/exported/make_program.py), then run at other sizes of its dynamic dimension.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "cli_fixture.hpp"
+#include "opbench/core/files.hpp"
+#include "opbench/core/json.hpp"
+
+namespace opbench {
+namespace {
+
+const std::string k_examples = std::string(OPBENCH_SOURCE_DIR) + "/examples/exported";
+
+// Writes the example program (with --awkward: the nodes a config cannot express) to `out`.
+void make_program(const std::string& out, bool awkward) {
+  const char* chosen = std::getenv("OPBENCH_PYTHON");
+  const std::string python = chosen != nullptr && *chosen != '\0'
+                                 ? chosen
+                                 : std::string(OPBENCH_SOURCE_DIR) + "/.venv/bin/python";
+  const std::string command = "'" + python + "' '" + k_examples + "/make_program.py' '" + out +
+                              "'" + (awkward ? " --awkward" : "") + " 2>/dev/null";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+}
+
+TEST_F(Cli, AnExportedProgramsCallsRunAtOtherSizesOfItsDynamicDimension) {
+  const std::string program = m_dir.file("block.pt2");
+  make_program(program, false);
+  const std::string config = m_dir.file("block.json");
+  const auto extracted = opbench("extract --exported " + program + " --output " + config);
+  ASSERT_EQ(extracted.code, 0) << extracted.err;
+  EXPECT_NE(extracted.out.find("X_0 (x's dimension 0, 8 here, 2 to 1024)"), std::string::npos)
+      << extracted.out;
+  const Json json = read_json(config);
+  const Json& dims = json["exported"]["dims"];
+  EXPECT_EQ(dims["X_0"]["example"], 8);
+  EXPECT_EQ(dims["X_0"]["max"], 1024);
+  EXPECT_EQ(dims["X_1"]["example"], 16);
+  ASSERT_EQ(json["operators"].size(), 4u); // matmul, relu, layer_norm, softmax
+  for (const auto& op : json["operators"]) {
+    ASSERT_EQ(op["cases"].size(), 1u) << op.dump();
+    EXPECT_EQ(op["cases"][0]["dims"], (Json{{"X_0", 8}, {"X_1", 16}})) << op.dump();
+    EXPECT_FALSE(op["cases"][0].contains("unsupported")) << op.dump();
+  }
+  // The batch swept: every operator's shapes follow it.
+  const std::string out = m_dir.file("swept.json");
+  const auto run = opbench("run --config " + config + " --axis X_0=8,64" + k_quick +
+                           " --processes 1 --repetitions 1 --output " + out);
+  ASSERT_EQ(run.code, 0) << run.err;
+  const Json swept = read_json(out);
+  ASSERT_EQ(swept["cases"].size(), 8u);
+  int at_8 = 0, at_64 = 0;
+  for (const auto& c : swept["cases"]) {
+    EXPECT_EQ(c["status"], "ok") << c.dump();
+    const std::string id = c["case_id"];
+    at_8 += id.find("=8x16x64") != std::string::npos ? 1 : 0;
+    at_64 += id.find("=64x16x64") != std::string::npos ? 1 : 0;
+  }
+  EXPECT_EQ(at_8, 4);
+  EXPECT_EQ(at_64, 4);
+}
+
+TEST_F(Cli, WhatAConfigCannotExpressIsNamedByItsNodeAndTheRestExtracted) {
+  const std::string program = m_dir.file("awkward.pt2");
+  make_program(program, true);
+  const std::string config = m_dir.file("awkward.json");
+  const auto extracted = opbench("extract --exported " + program + " --output " + config);
+  ASSERT_EQ(extracted.code, 0) << extracted.err;
+  // A size that is an expression of two dimensions (the reshape's), and one no input has.
+  EXPECT_NE(extracted.err.find("node nonzero: size s"), std::string::npos) << extracted.err;
+  EXPECT_NE(extracted.err.find("is an expression of the program's dimensions"), std::string::npos)
+      << extracted.err;
+  EXPECT_NE(extracted.err.find("appears in no input, so it has no example"), std::string::npos)
+      << extracted.err;
+  // The model's own four operators are there, runnable.
+  const auto run = opbench("run --config " + config + k_quick +
+                           " --processes 1 --repetitions 1 --output " + m_dir.file("run.json"));
+  EXPECT_EQ(run.code, 0) << run.err;
+  int ok = 0, skipped = 0;
+  const Json ran = read_json(m_dir.file("run.json"));
+  for (const auto& c : ran["cases"]) {
+    ok += c["status"] == "ok" ? 1 : 0;
+    skipped += c["status"] == "skipped" ? 1 : 0;
+  }
+  EXPECT_GE(ok, 5); // matmul, relu, layer_norm, softmax, reshape
+  EXPECT_GE(skipped, 3);
+
+  // Not an exported program: one line naming the file, nothing written.
+  const std::string junk = m_dir.write("junk.pt2", "not a zip archive");
+  const auto refused = opbench("extract --exported " + junk + " --output " + m_dir.file("j.json"));
+  EXPECT_EQ(refused.code, 2) << refused.err;
+  EXPECT_NE(refused.err.find(junk + ": not an exported program torch "), std::string::npos)
+      << refused.err;
+  EXPECT_FALSE(core::path_exists(m_dir.file("j.json")));
+}
+
+} // namespace
+} // namespace opbench
