@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "opbench/ab/ab.hpp"
+
+#include "ab_text.hpp"
 #include "opbench/core/csv_field.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
@@ -29,42 +31,13 @@ Json times(const std::vector<double>& values) {
   return out;
 }
 
-std::string ratio_text(double v) {
-  return std::isfinite(v) ? fmt::format("{:.3f}", v) : "-";
-}
-
-std::string interval_text(const PairedCase& p) {
-  if (!std::isfinite(p.low) || !std::isfinite(p.high))
-    return "-";
-  return fmt::format("[{:.3f}, {:.3f}] at {:.1f}%", p.low, p.high, p.level * 100);
-}
-
-// The geometric mean of a side's round times (the typical round), NaN when none.
-double typical(const std::vector<double>& values) {
-  double sum = 0;
-  std::size_t n = 0;
-  for (double v : values) {
-    if (std::isfinite(v) && v > 0) {
-      sum += std::log(v);
-      ++n;
-    }
-  }
-  return n == 0 ? std::nan("") : std::exp(sum / static_cast<double>(n));
-}
-
 std::string verdict_text(const AbCase& c) {
   const PairedCase& p = c.paired;
   if (p.verdict == results::Verdict::slower)
     return "**slower**";
   if (p.verdict != results::Verdict::unknown)
     return core::name_of(p.verdict);
-  std::string why = p.reason;
-  for (const auto* error : {&c.base_error, &c.new_error}) {
-    if (!error->empty())
-      why += std::string(why.empty() ? "" : "; ") + (error == &c.base_error ? "base " : "new ") +
-             *error;
-  }
-  return "unknown (" + core::markdown_cell(why) + ")";
+  return "unknown (" + core::markdown_cell(reason_of(c)) + ")";
 }
 
 } // namespace
@@ -374,7 +347,8 @@ const std::vector<core::Format<AbResult>>& ab_formats() {
       {"md", [](const AbResult& r, std::ostream& out) { write_markdown(r, out); }},
       {"json", [](const AbResult& r, std::ostream& out) { out << to_json(r).dump(1) << "\n"; }},
       {"csv", [](const AbResult& r, std::ostream& out) { write_csv(r, out); }},
-      {"junit", [](const AbResult& r, std::ostream& out) { write_junit(r, out); }}};
+      {"junit", [](const AbResult& r, std::ostream& out) { write_junit(r, out); }},
+      {"html", [](const AbResult& r, std::ostream& out) { write_html(r, out); }}};
   return formats;
 }
 

@@ -193,7 +193,7 @@ void add_ab_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--output,-o", options->output,
                   "The A/B file: both sides' times per round and the verdicts (default: "
                   "RESULTS_DIR/ab-PID.json)");
-  cmd->add_option("--format", options->format, "The report's format: md, json, csv or junit")
+  cmd->add_option("--format", options->format, "The report's format: md, json, csv, junit or html")
       ->check(CLI::IsMember(core::format_names(ab::ab_formats())))
       ->capture_default_str();
   cmd->add_option("--report", options->report, "Write the report here instead of stdout");

@@ -89,13 +89,15 @@ bool is_ab_file(const std::string& path) {
   }
 }
 
-// An A/B file in md, csv or json (ab/ab.hpp's views; the verdicts judged again from its times).
+// An A/B file in md, csv, json, junit or html (ab/ab.hpp's views; the verdicts judged again from
+// its times).
 int export_ab(const ExportOptions& options, const std::string& input) {
-  static const std::vector<std::string> formats = {"md", "csv", "json"};
+  static const std::vector<std::string> formats = {"md", "csv", "json", "junit", "html"};
   if (std::find(formats.begin(), formats.end(), options.format) == formats.end()) {
-    throw UsageError(input +
-                     " is an A/B file of `opbench ab`: it exports as md, csv or json, not " +
-                     options.format);
+    throw UsageError(
+        input +
+        " is an A/B file of `opbench ab`: it exports as md, csv, json, junit or html, not " +
+        options.format);
   }
   const ab::AbResult result = ab::load_ab(input);
   std::ostringstream out;

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "cli_fixture.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
+#include "opbench/core/strings.hpp"
 
 namespace opbench {
 namespace {
@@ -73,7 +75,21 @@ TEST_F(Ab, AnIdenticalBuildIsNeitherSlowerNorFasterAndEveryRoundIsKept) {
   EXPECT_EQ(md.out, ab.out);
   const auto gbench = opbench("export --input " + out + " --format gbench");
   EXPECT_EQ(gbench.code, 2);
-  EXPECT_NE(gbench.err.find("exports as md, csv or json"), std::string::npos) << gbench.err;
+  EXPECT_NE(gbench.err.find("exports as md, csv, json, junit or html"), std::string::npos)
+      << gbench.err;
+  // The HTML page: every case with its verdict and its rounds drawn.
+  const auto html = opbench("export --input " + out + " --format html");
+  ASSERT_EQ(html.code, 0) << html.err;
+  EXPECT_EQ(html.out.rfind("<!doctype html>", 0), 0u);
+  for (const auto& c : file["cases"]) {
+    const std::string id = c["case"]["case_id"];
+    EXPECT_NE(html.out.find(core::xml_escape(id)), std::string::npos) << id;
+  }
+  std::size_t drawings = 0;
+  for (auto at = html.out.find("<svg"); at != std::string::npos; at = html.out.find("<svg", at + 1))
+    ++drawings;
+  EXPECT_EQ(drawings, 2u);
+  EXPECT_NE(html.out.find("<title>round 3: "), std::string::npos); // every round's ratio drawn
   // 3 rounds x 2 blocks x 2 sides, each a run whose result file is kept.
   ASSERT_EQ(file["runs"].size(), 12u);
   for (const auto& r : file["runs"]) {

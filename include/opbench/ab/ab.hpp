@@ -131,10 +131,12 @@ AbResult ab_from_json(const Json& json, const std::string& where);
 // cannot be read, is not JSON or is no A/B file.
 AbResult load_ab(const std::string& path);
 
-// Output formats of `opbench ab --format`: md, json, csv, junit (`slower` fails, `unknown` is
-// skipped); core::write_as picks one.
+// Output formats of `opbench ab --format` and of `export` of an A/B file: md, json, csv, junit
+// (`slower` fails, `unknown` is skipped), html (one page, each case's rounds and interval drawn);
+// core::write_as picks one.
 const std::vector<core::Format<AbResult>>& ab_formats();
 void write_markdown(const AbResult& result, std::ostream& out);
+void write_html(const AbResult& result, std::ostream& out);
 void write_csv(const AbResult& result, std::ostream& out);
 void write_junit(const AbResult& result, std::ostream& out);
 
