@@ -19,6 +19,7 @@ namespace {
 struct ExtractOptions {
   std::string model;
   std::string exported;
+  std::vector<std::string> dim_names; // --dim OLD=NEW
   std::vector<std::string> inputs;
   std::string sample;
   std::vector<std::string> axes;
@@ -39,8 +40,19 @@ std::vector<extract::Extraction> extractions_of(const ExtractOptions& options,
     if (!options.inputs.empty() || !options.axes.empty())
       throw UsageError("extract --exported: the program's own example inputs give its sizes "
                        "(--input and --axis are for --model and --sample)");
-    return {extract::extract_exported(options.exported)};
+    std::map<std::string, std::string> names;
+    for (const std::string& pair : options.dim_names) {
+      const auto equals = pair.find('=');
+      if (equals == std::string::npos || equals == 0 || equals + 1 == pair.size())
+        throw UsageError("extract --dim: expected OLD=NEW (e.g. X_0=BATCH), got '" + pair + "'");
+      names[pair.substr(0, equals)] = pair.substr(equals + 1);
+    }
+    extract::Extraction extraction = extract::extract_exported(options.exported);
+    extract::rename_dims(extraction, names);
+    return {extraction};
   }
+  if (!options.dim_names.empty())
+    throw UsageError("extract: --dim names an exported program's dimensions (--exported)");
   if (!options.model.empty()) {
     if (options.inputs.empty())
       throw UsageError("extract --model: give its forward inputs with --input DIMS[:DTYPE]");
@@ -126,6 +138,9 @@ void add_extract_command(CLI::App& app, GlobalOptions& global) {
                   "A torch.export program (torch.export.save, .pt2): its operator calls, its "
                   "symbolic sizes as named dimensions (read by the set-up's Python torch)")
       ->check(CLI::ExistingFile);
+  cmd->add_option("--dim", options->dim_names,
+                  "With --exported: name a dimension, OLD=NEW (e.g. X_0=BATCH; torch.export keeps "
+                  "no Dim names, so they are INPUT_K until named; repeatable)");
   cmd->add_option("--input", options->inputs,
                   "A forward input of --model, DIMS[:DTYPE] (repeatable, in order)");
   cmd->add_option("--sample", options->sample,

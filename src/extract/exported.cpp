@@ -3,7 +3,9 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <functional>
 #include <map>
+#include <vector>
 
 #include "opbench/catalog/binder.hpp"
 #include "opbench/config/named_dims.hpp"
@@ -102,6 +104,49 @@ Extraction extract_exported(const std::string& program) {
     out.calls.push_back(std::move(recorded));
   }
   return out;
+}
+
+void rename_dims(Extraction& extraction, const std::map<std::string, std::string>& names) {
+  Json& dims = extraction.program_dims;
+  for (const auto& [from, to] : names) {
+    if (!dims.contains(from)) {
+      std::vector<std::string> known;
+      for (const auto& item : dims.items())
+        known.push_back(item.key());
+      throw Error(extraction.exported + ": no dimension " + from +
+                  " (the program's: " + (known.empty() ? "none" : core::join(known, ", ")) + ")");
+    }
+    if (!config::is_dim_name(to))
+      throw Error(to + " is no dimension name: an upper-case letter, then letters, digits or '_', "
+                       "never a lower-case 'x'");
+    if (dims.contains(to))
+      throw Error(extraction.exported + ": the dimension " + to + " is there already");
+  }
+  // A name stands alone as a string wherever the calls use it ({"shape": ["X_0", 64]}).
+  std::function<void(Json&)> rename = [&](Json& value) {
+    if (value.is_string()) {
+      if (const auto it = names.find(value.get<std::string>()); it != names.end())
+        value = it->second;
+    } else if (value.is_array() || value.is_object()) {
+      for (auto& item : value)
+        rename(item);
+    }
+  };
+  Json renamed = Json::object();
+  for (const auto& item : dims.items()) {
+    const auto it = names.find(item.key());
+    renamed[it == names.end() ? item.key() : it->second] = item.value();
+  }
+  dims = renamed;
+  for (auto& call : extraction.calls) {
+    rename(call.args);
+    Json sizes = Json::object();
+    for (const auto& item : call.dims.items()) {
+      const auto it = names.find(item.key());
+      sizes[it == names.end() ? item.key() : it->second] = item.value();
+    }
+    call.dims = sizes;
+  }
 }
 
 } // namespace opbench::extract

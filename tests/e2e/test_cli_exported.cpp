@@ -60,6 +60,23 @@ TEST_F(Cli, AnExportedProgramsCallsRunAtOtherSizesOfItsDynamicDimension) {
   }
   EXPECT_EQ(at_8, 4);
   EXPECT_EQ(at_64, 4);
+
+  // torch.export keeps no Dim names: --dim gives them, and --axis sweeps them by those names.
+  const std::string named = m_dir.file("named.json");
+  const auto renamed =
+      opbench("extract --exported " + program + " --dim X_0=BATCH --dim X_1=SEQ --output " + named);
+  ASSERT_EQ(renamed.code, 0) << renamed.err;
+  const Json with_names = read_json(named);
+  EXPECT_EQ(with_names["exported"]["dims"]["BATCH"]["symbol"], dims["X_0"]["symbol"]);
+  EXPECT_EQ(with_names["operators"][0]["cases"][0]["dims"], (Json{{"BATCH", 8}, {"SEQ", 16}}));
+  const auto planned = opbench("run --config " + named + " --axis BATCH=2 --dry-run");
+  EXPECT_EQ(planned.code, 0) << planned.err;
+  EXPECT_NE(planned.out.find("=2x16x64"), std::string::npos) << planned.out;
+  const auto unknown = opbench("extract --exported " + program + " --dim X_9=BATCH --output " +
+                               m_dir.file("no.json"));
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_NE(unknown.err.find("no dimension X_9 (the program's: X_0, X_1)"), std::string::npos)
+      << unknown.err;
 }
 
 TEST_F(Cli, WhatAConfigCannotExpressIsNamedByItsNodeAndTheRestExtracted) {

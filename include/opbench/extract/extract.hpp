@@ -8,6 +8,7 @@
 // count.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,11 @@ Extraction extract_model(const std::string& model, const std::vector<InputSpec>&
 // node. Throws Error in one line when the file is no program that Python's torch reads, or when
 // that Python does not run.
 Extraction extract_exported(const std::string& program);
+
+// Gives an exported program's dimensions other names (`{"X_0": "BATCH"}`): in its dims, every
+// call's arguments and dims. Throws Error naming the dimension when the program has no such
+// dimension, when a new name is no dimension name (config::is_dim_name) or is taken.
+void rename_dims(Extraction& extraction, const std::map<std::string, std::string>& names);
 
 // The calls of one call of a planned case (a long-tail sample's, or an operator's), its inputs
 // made as `run` makes them. Throws Error naming the case when it cannot be made or run.
