@@ -60,15 +60,20 @@ std::vector<Repetition> repetitions_of(const results::CaseResult& r) {
     Repetition rep;
     rep.real = medians[i];
     rep.cpu = cpu_times ? r.timing.cpu_times[i] : medians[i];
+    // A counter is a number (JSON has no NaN): one opbench does not know is left out.
+    auto count = [&rep](const char* name, double value) {
+      if (std::isfinite(value))
+        rep.counters.emplace_back(name, value);
+    };
     if (r.work.bytes && *r.work.bytes > 0)
-      rep.counters.emplace_back("bytes_per_second", *r.work.bytes / rep.real);
+      count("bytes_per_second", *r.work.bytes / rep.real);
     if (r.work.flops && *r.work.flops > 0)
-      rep.counters.emplace_back("items_per_second", *r.work.flops / rep.real);
-    rep.counters.emplace_back("opbench_time_ns", r.estimate.time * 1e9);
-    rep.counters.emplace_back("opbench_median_low_ns", r.estimate.low * 1e9);
-    rep.counters.emplace_back("opbench_median_high_ns", r.estimate.high * 1e9);
+      count("items_per_second", *r.work.flops / rep.real);
+    count("opbench_time_ns", r.estimate.time * 1e9);
+    count("opbench_median_low_ns", r.estimate.low * 1e9);
+    count("opbench_median_high_ns", r.estimate.high * 1e9);
     if (r.memory)
-      rep.counters.emplace_back("opbench_peak_bytes", static_cast<double>(r.memory->peak_bytes));
+      count("opbench_peak_bytes", static_cast<double>(r.memory->peak_bytes));
     out.push_back(std::move(rep));
   }
   return out;

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <sstream>
 #include <vector>
@@ -142,6 +143,7 @@ TEST(GbenchReporter, OneEntryPerRepetitionThenTheAggregates) {
   results::CaseResult single = ok; // one repetition: its entry, no aggregates
   single.c.case_id = "relu/self=8/float32/cpu/t1/forward";
   single.timing.repetition_medians = {5e-6};
+  single.estimate.low = single.estimate.high = std::nan(""); // unknown: left out, never null
   set.cases.push_back(single);
   const results::CaseResult& first = set.cases.front();
   const Json doc = Json::parse(render("gbench", set));
@@ -188,6 +190,8 @@ TEST(GbenchReporter, OneEntryPerRepetitionThenTheAggregates) {
   EXPECT_EQ(benchmarks[7]["name"], single.c.case_id);
   EXPECT_EQ(benchmarks[7]["family_index"], 1);
   EXPECT_EQ(benchmarks[7]["repetitions"], 1);
+  EXPECT_FALSE(benchmarks[7].contains("opbench_median_low_ns"));
+  EXPECT_TRUE(benchmarks[7].contains("opbench_time_ns"));
 
   // Aggregates only: the four of the first case; the single repetition's entry stays.
   std::ostringstream aggregates;
