@@ -35,9 +35,17 @@ endfunction()
 # Code that parses and tests, and is never timed (the CLI, the test executables), compiles at -O1
 # however the build is configured: the measured code (the library, the samples, the operator
 # libraries the tests time) keeps the build type's -O3. At -O1 such a unit compiles in about 60%
-# of the time (build-log.md); what it calls runs in the -O3 library.
+# of the time (build-log.md); what it calls runs in the -O3 library. With OPBENCH_UNITY (on by
+# default) its sources also compile eight to a unit: each unit pays the precompiled header and
+# the third-party templates once for eight files. Names at namespace scope in such files must
+# then differ between files (shared test helpers live in tests/support/); -DOPBENCH_UNITY=OFF
+# compiles each file alone, which shows a file's missing include.
+option(OPBENCH_UNITY "Compile the untimed targets' sources eight to a unit" ON)
 function(opbench_untimed_code target)
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(${target} PRIVATE -O1)
+  endif()
+  if(OPBENCH_UNITY)
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
   endif()
 endfunction()

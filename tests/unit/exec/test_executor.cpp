@@ -10,6 +10,7 @@
 
 #include "input_memo.hpp"
 #include "makers.hpp"
+#include "op_case.hpp"
 #include "opbench/catalog/binder.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/exec/executor.hpp"
@@ -35,26 +36,13 @@ using measure::Recording;
 using measure::Restore;
 using measure::work_of;
 using measure::Workload;
+using testing::make_op_case;
 
 namespace {
 
-results::Case make_case(const std::string& op, const Json& args,
-                        const std::string& direction = "forward",
-                        const std::string& dtype = "float32") {
-  results::Case c = plan::make_case(
-      op, catalog::bind_case(op, args, "test"), dtype, "cpu", 1,
-      core::parse_name_or_throw<results::Direction>(direction, "direction", "test"), 7);
-  c.origin = "test";
-  return c;
-}
-
-ExecOptions quick() {
-  return quick_exec_options();
-}
-
 TEST(MemoryProbe, AddOf1024x1024FloatPeaksAtExactlyItsOutput) {
-  const auto result =
-      run_case(make_case("add", {{"self", "1024x1024"}, {"other", "1024x1024"}}), quick());
+  const auto result = run_case(make_op_case("add", {{"self", "1024x1024"}, {"other", "1024x1024"}}),
+                               quick_exec_options());
   ASSERT_EQ(result.status, results::Status::ok) << result.message;
   ASSERT_TRUE(result.memory.has_value());
   EXPECT_EQ(result.memory->peak_bytes, 4194304);
@@ -63,8 +51,8 @@ TEST(MemoryProbe, AddOf1024x1024FloatPeaksAtExactlyItsOutput) {
 }
 
 TEST(Executor, EachRepetitionHasItsOwnPlacementAndACanary) {
-  const results::Case c = make_case("mul", {{"self", "64x64"}, {"other", "64x64"}});
-  ExecOptions first = quick(), third = quick();
+  const results::Case c = make_op_case("mul", {{"self", "64x64"}, {"other", "64x64"}});
+  ExecOptions first = quick_exec_options(), third = quick_exec_options();
   third.repetition = 2;
   third.memory = false;
   third.describe = false;
@@ -92,7 +80,8 @@ TEST(Executor, EachRepetitionHasItsOwnPlacementAndACanary) {
 TEST(Executor, AMemoryBoundCaseHasTheMemoryCanaryAroundEachRepetition) {
   // Inputs of memory_bound_bytes (a quarter of the last-level cache), rounded up to a float.
   const std::int64_t floats = (memory_bound_bytes() + 3) / 4;
-  const auto big = run_case(make_case("neg", {{"self", std::to_string(floats)}}), quick());
+  const auto big =
+      run_case(make_op_case("neg", {{"self", std::to_string(floats)}}), quick_exec_options());
   ASSERT_EQ(big.status, results::Status::ok) << big.message;
   ASSERT_EQ(big.timing.repetition_bandwidth.size(), 1u);
   for (double reading : big.timing.repetition_bandwidth[0]) {
@@ -101,7 +90,8 @@ TEST(Executor, AMemoryBoundCaseHasTheMemoryCanaryAroundEachRepetition) {
   }
   EXPECT_EQ(memory_canary_bytes(), 2 * last_level_cache_bytes());
   // A float fewer is under it: no memory canary.
-  const auto small = run_case(make_case("neg", {{"self", std::to_string(floats - 1)}}), quick());
+  const auto small =
+      run_case(make_op_case("neg", {{"self", std::to_string(floats - 1)}}), quick_exec_options());
   ASSERT_EQ(small.status, results::Status::ok) << small.message;
   EXPECT_TRUE(small.timing.repetition_bandwidth.empty());
 }
@@ -118,7 +108,8 @@ TEST(MemoryProbe, CountsAllocationsOfACall) {
 }
 
 TEST(Executor, OkCaseHasSamplesAndStatistics) {
-  const auto result = run_case(make_case("mm", {{"self", "16x16"}, {"mat2", "16x16"}}), quick());
+  const auto result =
+      run_case(make_op_case("mm", {{"self", "16x16"}, {"mat2", "16x16"}}), quick_exec_options());
   ASSERT_EQ(result.status, results::Status::ok) << result.message;
   EXPECT_GE(result.samples.size(), 3u);
   EXPECT_EQ(result.summary.count, result.samples.size());
@@ -129,7 +120,8 @@ TEST(Executor, OkCaseHasSamplesAndStatistics) {
 }
 
 TEST(Executor, RuntimeFailureBecomesErrorStatus) {
-  const auto result = run_case(make_case("add", {{"self", "3x4"}, {"other", "[5]"}}), quick());
+  const auto result =
+      run_case(make_op_case("add", {{"self", "3x4"}, {"other", "[5]"}}), quick_exec_options());
   EXPECT_EQ(result.status, results::Status::error);
   EXPECT_EQ(result.c.case_id, "add/self=3x4,other=5/float32/cpu/t1/forward");
   // The whole text stays in the result (where LibTorch says it was raised, too); its first line
@@ -141,8 +133,8 @@ TEST(Executor, RuntimeFailureBecomesErrorStatus) {
 }
 
 TEST(Executor, BackwardTimesGradientsWithoutAccumulating) {
-  const auto result =
-      run_case(make_case("mm", {{"self", "8x8"}, {"mat2", "8x8"}}, "backward"), quick());
+  const auto result = run_case(make_op_case("mm", {{"self", "8x8"}, {"mat2", "8x8"}}, "backward"),
+                               quick_exec_options());
   ASSERT_EQ(result.status, results::Status::ok) << result.message;
   EXPECT_FALSE(result.samples.empty());
   ASSERT_TRUE(result.memory.has_value());
@@ -150,8 +142,8 @@ TEST(Executor, BackwardTimesGradientsWithoutAccumulating) {
 }
 
 TEST(Executor, DtypeTheOperatorDoesNotSupportIsSkipped) {
-  const auto result =
-      run_case(make_case("bitwise_not", {{"self", "[4]"}}, "forward", "float32"), quick());
+  const auto result = run_case(make_op_case("bitwise_not", {{"self", "[4]"}}, "forward", "float32"),
+                               quick_exec_options());
   EXPECT_EQ(result.status, results::Status::skipped);
   EXPECT_EQ(result.message.rfind("float32 is not supported here: ", 0), 0u) << result.message;
   EXPECT_NE(result.message.find("not implemented for 'Float'"), std::string::npos)
@@ -159,15 +151,15 @@ TEST(Executor, DtypeTheOperatorDoesNotSupportIsSkipped) {
 }
 
 TEST(Executor, ChannelsLastInputs) {
-  auto c = make_case("relu", {{"self", "1x4x8x8"}});
+  auto c = make_op_case("relu", {{"self", "1x4x8x8"}});
   c.memory_format = "channels_last";
   const PreparedCall call = prepare_call(c, false);
   EXPECT_TRUE(call.args[0].toTensor().is_contiguous(at::MemoryFormat::ChannelsLast));
-  EXPECT_EQ(run_case(c, quick()).status, results::Status::ok);
+  EXPECT_EQ(run_case(c, quick_exec_options()).status, results::Status::ok);
 }
 
 TEST(Restore, AnInPlaceOperatorsInputIsPutBackAsItWasMade) {
-  PreparedCall call = prepare_call(make_case("exp_", {{"self", "64"}}), false);
+  PreparedCall call = prepare_call(make_op_case("exp_", {{"self", "64"}}), false);
   const at::Tensor self = call.args[0].toTensor();
   const at::Tensor made = self.clone();
   Workload w = operator_workload(call);
@@ -185,7 +177,7 @@ TEST(Restore, AnInPlaceOperatorsInputIsPutBackAsItWasMade) {
 }
 
 TEST(Restore, NothingIsPutBackForOutOfPlaceAndOutOperatorsAndListsAreWhole) {
-  PreparedCall plain = prepare_call(make_case("exp", {{"self", "64"}}), false);
+  PreparedCall plain = prepare_call(make_op_case("exp", {{"self", "64"}}), false);
   const Workload exp = operator_workload(plain);
   EXPECT_FALSE(exp.restore.run);
   EXPECT_TRUE(exp.restore.arguments.empty());
@@ -222,11 +214,11 @@ TEST(Restore, TheDriverPutsInputsBackBeforeEveryTimedCallAndTheResultSaysWhich) 
     };
     w.restore.arguments = {"self"};
     w.recordable = false;
-    ExecOptions options = quick();
+    ExecOptions options = quick_exec_options();
     options.memory = false;
     options.cold = cold;
     results::CaseResult result;
-    drive(make_case("exp_", {{"self", "4"}}), options, w, result);
+    drive(make_op_case("exp_", {{"self", "4"}}), options, w, result);
     ASSERT_FALSE(result.samples.empty());
     EXPECT_EQ(deepest, 1);
     EXPECT_EQ(result.timing.block_size, 1);
@@ -237,19 +229,20 @@ TEST(Restore, TheDriverPutsInputsBackBeforeEveryTimedCallAndTheResultSaysWhich) 
     EXPECT_EQ(result.timing.restored, std::vector<std::string>{"self"});
   }
   // A real in-place case says so in its result; an out-of-place one does not.
-  const auto in_place = run_case(make_case("exp_", {{"self", "64"}}), quick());
+  const auto in_place = run_case(make_op_case("exp_", {{"self", "64"}}), quick_exec_options());
   ASSERT_EQ(in_place.status, results::Status::ok) << in_place.message;
   EXPECT_EQ(in_place.timing.restored, std::vector<std::string>{"self"});
   EXPECT_EQ(in_place.timing.block_size, 1);
   EXPECT_EQ(in_place.timing.mode, "hot"); // nothing flushed: the restore leaves its copy in cache
-  const auto out_of_place = run_case(make_case("exp", {{"self", "64"}}), quick());
+  const auto out_of_place = run_case(make_op_case("exp", {{"self", "64"}}), quick_exec_options());
   EXPECT_TRUE(out_of_place.timing.restored.empty());
   EXPECT_GT(out_of_place.timing.block_size, 1);
 }
 
 TEST(Executor, BackwardWithoutFloatInputsIsSkipped) {
-  auto c = make_case("bitwise_not", {{"self", {{"shape", {4}}, {"dtype", "int64"}}}}, "backward");
-  const auto result = run_case(c, quick());
+  auto c =
+      make_op_case("bitwise_not", {{"self", {{"shape", {4}}, {"dtype", "int64"}}}}, "backward");
+  const auto result = run_case(c, quick_exec_options());
   EXPECT_EQ(result.status, results::Status::skipped);
   EXPECT_FALSE(result.message.empty());
 }
@@ -284,7 +277,7 @@ TEST(InputMemo, KeepsTheMostRecentlyUsedDrawsWithinItsBudget) {
 // where the large draw leaves it); and an in-place write to one repetition's inputs reaches no
 // other.
 TEST(Inputs, RepetitionsGetTheSameValuesInFreshMemoryWhetherOrNotTheDrawWasKept) {
-  const auto c = make_case("add", {{"self", "1024x512"}, {"other", "512"}});
+  const auto c = make_op_case("add", {{"self", "1024x512"}, {"other", "512"}});
   InputMemo::shared().clear();
   const PreparedCall first = prepare_call(c, false);
   EXPECT_EQ(InputMemo::shared().size(), 1u); // the 2 MB draw; the 2 KB one is drawn again
@@ -308,11 +301,11 @@ TEST(Inputs, RepetitionsGetTheSameValuesInFreshMemoryWhetherOrNotTheDrawWasKept)
 }
 
 TEST(Inputs, SeededAndTyped) {
-  const auto c = make_case("index_select",
-                           {{"self", "10x4"},
-                            {"dim", 0},
-                            {"index", {{"shape", {32}}, {"dtype", "int64"}, {"high", 10}}}},
-                           "forward", "float64");
+  const auto c = make_op_case("index_select",
+                              {{"self", "10x4"},
+                               {"dim", 0},
+                               {"index", {{"shape", {32}}, {"dtype", "int64"}, {"high", 10}}}},
+                              "forward", "float64");
   const PreparedCall first = prepare_call(c, false);
   const PreparedCall second = prepare_call(c, false);
   const at::Tensor self = first.args[0].toTensor();

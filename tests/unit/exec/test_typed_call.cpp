@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "makers.hpp"
+#include "op_case.hpp"
 #include "opbench/catalog/binder.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/exec/inputs.hpp"
@@ -25,19 +26,9 @@ using measure::record_aten_calls;
 using measure::RecordedCall;
 using measure::Recording;
 using measure::Workload;
+using testing::make_op_case;
 
 namespace {
-
-results::Case make_case(const std::string& op, const Json& args) {
-  results::Case c = plan::make_case(op, catalog::bind_case(op, args, "test"), "float32", "cpu", 1,
-                                    results::Direction::forward, 7);
-  c.origin = "test";
-  return c;
-}
-
-ExecOptions quick() {
-  return quick_exec_options();
-}
 
 // The typed fast path calls the same kernels as the boxed path: same outputs, and the result
 // says which path ran.
@@ -165,7 +156,7 @@ TEST(TypedCall, SameOutputAsBoxedForEachSignature) {
       {"randint", {{"high", 100}, {"size", {3, 4}}}},
   };
   for (const auto& [op, args] : cases)
-    expect_typed_as_boxed(prepare_call(make_case(op, args), false), op);
+    expect_typed_as_boxed(prepare_call(make_op_case(op, args), false), op);
   // Factories of uninitialised memory: the same kind of tensor (their values are whatever was
   // there).
   const std::vector<std::pair<std::string, Json>> factories = {
@@ -174,17 +165,17 @@ TEST(TypedCall, SameOutputAsBoxedForEachSignature) {
       {"empty_strided", {{"size", {4, 5}}, {"stride", {1, 4}}}},
   };
   for (const auto& [op, args] : factories) {
-    expect_typed_as_boxed(prepare_call(make_case(op, args), false), op, /*values=*/false);
+    expect_typed_as_boxed(prepare_call(make_op_case(op, args), false), op, /*values=*/false);
   }
-  const auto conv = make_case("conv2d", {{"input", "1x3x8x8"}, {"weight", "4x3x3x3"}});
+  const auto conv = make_op_case("conv2d", {{"input", "1x3x8x8"}, {"weight", "4x3x3x3"}});
   EXPECT_FALSE(typed_call(prepare_call(conv, false))); // a signature not among them: boxed
   // An operator that writes an argument other than its first (an out= overload): boxed.
   EXPECT_FALSE(typed_call(prepare_call(
-      make_case("add.out", {{"self", "[4]"}, {"other", "[4]"}, {"out", "[4]"}}), false)));
-  EXPECT_EQ(
-      run_case(make_case("add", {{"self", "[4]"}, {"other", "[4]"}}), quick()).timing.call_path,
-      results::CallPath::typed);
-  EXPECT_EQ(run_case(conv, quick()).timing.call_path, results::CallPath::boxed);
+      make_op_case("add.out", {{"self", "[4]"}, {"other", "[4]"}, {"out", "[4]"}}), false)));
+  EXPECT_EQ(run_case(make_op_case("add", {{"self", "[4]"}, {"other", "[4]"}}), quick_exec_options())
+                .timing.call_path,
+            results::CallPath::typed);
+  EXPECT_EQ(run_case(conv, quick_exec_options()).timing.call_path, results::CallPath::boxed);
 }
 
 // Workload::repeat(n) is n calls of the very call `call` makes, typed or boxed: the timing loop
@@ -193,7 +184,7 @@ TEST(TypedCall, RepeatIsThatManyCallsOfTheSameCall) {
   for (const auto& [op, args, path] : std::vector<std::tuple<std::string, Json, results::CallPath>>{
            {"add", {{"self", "[4]"}, {"other", "[4]"}}, results::CallPath::typed},
            {"conv2d", {{"input", "1x3x8x8"}, {"weight", "4x3x3x3"}}, results::CallPath::boxed}}) {
-    PreparedCall call = prepare_call(make_case(op, args), false);
+    PreparedCall call = prepare_call(make_op_case(op, args), false);
     Workload w = operator_workload(call);
     EXPECT_EQ(w.call_path, path) << op;
     ASSERT_TRUE(w.repeat) << op;

@@ -15,9 +15,12 @@
 #include "opbench/report/html_reporter.hpp"
 #include "opbench/report/reporter.hpp"
 #include "opbench/results/estimate.hpp"
+#include "rendered_report.hpp"
 
 namespace opbench::report {
 namespace {
+
+using testing_support::render;
 
 results::ResultSet sample_set() {
   results::ResultSet set;
@@ -48,12 +51,6 @@ results::ResultSet sample_set() {
   bad.memory.reset();
   set.cases = {ok, bad};
   return set;
-}
-
-std::string render(const std::string& format, const results::ResultSet& set) {
-  std::ostringstream out;
-  write_report(format, set, out);
-  return out.str();
 }
 
 TEST(Units, Durations) {

@@ -7,15 +7,12 @@
 #include "opbench/report/reporter.hpp"
 #include "opbench/report/variants_reporter.hpp"
 #include "opbench/results/estimate.hpp"
+#include "rendered_report.hpp"
 
 namespace opbench::report {
 namespace {
 
-std::string render(const std::string& format, const results::ResultSet& set) {
-  std::ostringstream out;
-  write_report(format, set, out);
-  return out.str();
-}
+using testing_support::render;
 
 TEST(VariantsReporter, SpeedupOverTheBaselineWithItsIntervalAndGeometricMean) {
   results::ResultSet set;

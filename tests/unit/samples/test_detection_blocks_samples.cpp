@@ -12,23 +12,16 @@
 namespace opbench::samples {
 namespace {
 
-void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) {
-  opbench::testing::expect_tensors_close(a, b, tol);
-}
-
-at::Tensor f(std::vector<float> v) {
-  return opbench::testing::floats(std::move(v));
-}
-
 TEST(DetectionBlocks, OverlapsAgreeWithDetrsIousAndAHandWorkedIof) {
   auto g = at::make_generator<at::CPUGeneratorImpl>(17);
   const auto a = random_boxes(6, g), b = random_boxes(9, g);
-  close(bbox_overlaps(a, b), box_iou(a, b));
-  close(bbox_overlaps(a, b, "giou"), generalized_box_iou(a, b));
+  testing::expect_tensors_close(bbox_overlaps(a, b), box_iou(a, b));
+  testing::expect_tensors_close(bbox_overlaps(a, b, "giou"), generalized_box_iou(a, b));
   // Box (0, 0, 2, 2) and (1, 1, 5, 5): overlap 1, areas 4 and 16: iou 1/19, iof 1/4.
-  const auto p = f({0, 0, 2, 2}).view({1, 4}), q = f({1, 1, 5, 5}).view({1, 4});
-  close(bbox_overlaps(p, q), f({1.0f / 19}).view({1, 1}));
-  close(bbox_overlaps(p, q, "iof"), f({0.25f}).view({1, 1}));
+  const auto p = testing::floats({0, 0, 2, 2}).view({1, 4}),
+             q = testing::floats({1, 1, 5, 5}).view({1, 4});
+  testing::expect_tensors_close(bbox_overlaps(p, q), testing::floats({1.0f / 19}).view({1, 1}));
+  testing::expect_tensors_close(bbox_overlaps(p, q, "iof"), testing::floats({0.25f}).view({1, 1}));
   EXPECT_EQ(bbox_overlaps(at::zeros({0, 4}), q).sizes(), (std::vector<int64_t>{0, 1}));
 }
 
@@ -38,19 +31,19 @@ TEST(DetectionBlocks, RoiLevelsByScale) {
   std::vector<float> v;
   for (float side : {28.0f, 112.0f, 224.0f, 448.0f, 1000.0f})
     v.insert(v.end(), {0, 10, 10, 10 + side, 10 + side});
-  EXPECT_TRUE(at::equal(map_roi_levels(f(v).view({5, 5})),
+  EXPECT_TRUE(at::equal(map_roi_levels(testing::floats(v).view({5, 5})),
                         at::tensor(std::vector<int64_t>{0, 1, 2, 3, 3})));
 }
 
 TEST(DetectionBlocks, GridAnchorsAreTheBaseAnchorsShiftedToEveryCell) {
-  const auto base = f({-4, -2, 4, 2, -3, -3, 3, 3}).view({2, 4});
+  const auto base = testing::floats({-4, -2, 4, 2, -3, -3, 3, 3}).view({2, 4});
   const auto all = single_level_grid_anchors(base, 3, 5, 8);
   ASSERT_EQ(all.sizes(), (std::vector<int64_t>{3 * 5 * 2, 4}));
   for (int y = 0; y < 3; ++y) {
     for (int x = 0; x < 5; ++x) {
       for (int a = 0; a < 2; ++a) {
-        const auto shift = f({8.0f * x, 8.0f * y, 8.0f * x, 8.0f * y});
-        close(all[(y * 5 + x) * 2 + a], base[a] + shift);
+        const auto shift = testing::floats({8.0f * x, 8.0f * y, 8.0f * x, 8.0f * y});
+        testing::expect_tensors_close(all[(y * 5 + x) * 2 + a], base[a] + shift);
       }
     }
   }
@@ -63,7 +56,8 @@ TEST(DetectionBlocks, BoxesOfDifferentClassesNeverOverlapAfterTheOffset) {
   const auto moved = boxes_for_nms(boxes, idxs);
   const auto same = idxs.unsqueeze(1) == idxs.unsqueeze(0);
   // Within a class the IoUs are unchanged; across classes they are zero.
-  close(box_iou(moved, moved).masked_select(same), box_iou(boxes, boxes).masked_select(same), 1e-4);
+  testing::expect_tensors_close(box_iou(moved, moved).masked_select(same),
+                                box_iou(boxes, boxes).masked_select(same), 1e-4);
   EXPECT_EQ(box_iou(moved, moved).masked_select(~same).max().item<float>(), 0.0f);
   EXPECT_EQ(boxes_for_nms(at::zeros({0, 4}), at::zeros({0}, at::kLong)).size(0), 0);
 }
@@ -72,22 +66,22 @@ TEST(DetectionBlocks, FrozenBatchNormIsBatchNormInEvalMode) {
   auto g = at::make_generator<at::CPUGeneratorImpl>(23);
   const auto x = at::randn({2, 5, 4, 3}, g), w = at::rand({5}, g) + 0.5, b = at::randn({5}, g);
   const auto mean = at::randn({5}, g), var = at::rand({5}, g) + 0.5;
-  close(frozen_batchnorm2d(x, w, b, mean, var),
-        at::batch_norm(x, w, b, mean, var, false, 0.1, 1e-5, false), 1e-5);
+  testing::expect_tensors_close(frozen_batchnorm2d(x, w, b, mean, var),
+                                at::batch_norm(x, w, b, mean, var, false, 0.1, 1e-5, false), 1e-5);
 }
 
 TEST(DetectionBlocks, FcosTakesTheSmallestSuitableBoxOfEachLocation) {
   // Box 1 (0, 0, 100, 100) of class 3 holds box 2 (40, 40, 60, 60) of class 5.
-  const auto boxes = f({0, 0, 100, 100, 40, 40, 60, 60}).view({2, 4});
+  const auto boxes = testing::floats({0, 0, 100, 100, 40, 40, 60, 60}).view({2, 4});
   const auto labels = at::tensor(std::vector<int64_t>{3, 5});
   // (50, 50) lies in both: the small one (distances 10 a side); (10, 20) only in the big one;
   // (150, 150) in none; (50, 45) in both but its range [0, 8] suits neither (largest side 50 / 15).
-  const auto locations = f({50, 50, 10, 20, 150, 150, 50, 45}).view({4, 2});
-  const auto ranges = f({0, 64, 0, 128, 0, 64, 0, 8}).view({4, 2});
+  const auto locations = testing::floats({50, 50, 10, 20, 150, 150, 50, 45}).view({4, 2});
+  const auto ranges = testing::floats({0, 64, 0, 128, 0, 64, 0, 8}).view({4, 2});
   const FcosTargets t = fcos_matcher(locations, ranges, boxes, labels);
   EXPECT_TRUE(at::equal(t.labels, at::tensor(std::vector<int64_t>{5, 3, 0, 0})));
-  close(t.distances[0], f({10, 10, 10, 10}));
-  close(t.distances[1], f({10, 20, 90, 80}));
+  testing::expect_tensors_close(t.distances[0], testing::floats({10, 10, 10, 10}));
+  testing::expect_tensors_close(t.distances[1], testing::floats({10, 20, 90, 80}));
 }
 
 TEST(DetectionBlocks, MaskPredictorPastesEachRoisThresholdedClassMaskIntoItsImage) {
@@ -124,17 +118,21 @@ TEST(DetectionBlocks, MaskPredictorPastesEachRoisThresholdedClassMaskIntoItsImag
 
 TEST(DetectionBlocks, BoxTargetsPositivesFirstThenBackground) {
   // One positive RoI (0, 0, 10, 10) matched to (1, 1, 11, 11) of class 7, two negatives.
-  const auto pos = f({0, 0, 10, 10}).view({1, 4}), gt = f({1, 1, 11, 11}).view({1, 4});
-  const auto neg = f({50, 50, 60, 60, 70, 70, 90, 90}).view({2, 4});
+  const auto pos = testing::floats({0, 0, 10, 10}).view({1, 4}),
+             gt = testing::floats({1, 1, 11, 11}).view({1, 4});
+  const auto neg = testing::floats({50, 50, 60, 60, 70, 70, 90, 90}).view({2, 4});
   const BoxTargets t = get_target_single(pos, neg, gt, at::tensor(std::vector<int64_t>{7}));
   EXPECT_TRUE(at::equal(t.labels, at::tensor(std::vector<int64_t>{7, 80, 80})));
-  close(t.label_weights, f({1, 1, 1}));
+  testing::expect_tensors_close(t.label_weights, testing::floats({1, 1, 1}));
   // Centres move by 1 on a side of 10: dx = dy = 0.1, over stds 0.1 -> 1; equal sizes -> 0.
-  close(t.bbox_targets, f({1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}).view({3, 4}));
-  close(t.bbox_weights, f({1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0}).view({3, 4}));
+  testing::expect_tensors_close(t.bbox_targets,
+                                testing::floats({1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}).view({3, 4}));
+  testing::expect_tensors_close(t.bbox_weights,
+                                testing::floats({1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0}).view({3, 4}));
   // A positive weight from the config; no positives at all.
-  close(get_target_single(pos, neg, gt, at::tensor(std::vector<int64_t>{7}), 80, 2.0).label_weights,
-        f({2, 1, 1}));
+  testing::expect_tensors_close(
+      get_target_single(pos, neg, gt, at::tensor(std::vector<int64_t>{7}), 80, 2.0).label_weights,
+      testing::floats({2, 1, 1}));
   const BoxTargets none =
       get_target_single(at::zeros({0, 4}), neg, at::zeros({0, 4}), at::zeros({0}, at::kLong));
   EXPECT_TRUE(at::equal(none.labels, at::tensor(std::vector<int64_t>{80, 80})));

@@ -12,10 +12,6 @@
 namespace opbench::samples {
 namespace {
 
-void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) {
-  opbench::testing::expect_tensors_close(a, b, tol);
-}
-
 TEST(RecommendationSamples, LabelAwareAttentionIsASoftmaxWeightedSumOfTheKeys) {
   auto g = at::make_generator<at::CPUGeneratorImpl>(7);
   const auto keys = at::randn({3, 4, 5}, g, at::kDouble), query = at::randn({3, 5}, g, at::kDouble);
@@ -23,8 +19,8 @@ TEST(RecommendationSamples, LabelAwareAttentionIsASoftmaxWeightedSumOfTheKeys) {
   for (int b = 0; b < 3; ++b) {
     const auto logits = at::mv(keys[b], query[b]); // (K)
     const auto w = at::exp(logits - logits.max()) / at::exp(logits - logits.max()).sum();
-    close(out[0][b], at::mv(keys[b].t(), w), 1e-12);
-    close(out[1][b].squeeze(-1), w, 1e-12);
+    testing::expect_tensors_close(out[0][b], at::mv(keys[b].t(), w), 1e-12);
+    testing::expect_tensors_close(out[1][b].squeeze(-1), w, 1e-12);
   }
 }
 
@@ -32,10 +28,10 @@ TEST(RecommendationSamples, BstAttentionMatchesLibTorchsFusedAttention) {
   auto g = at::make_generator<at::CPUGeneratorImpl>(9);
   const auto q = at::randn({2, 6, 8}, g), k = at::randn({2, 6, 8}, g), v = at::randn({2, 6, 8}, g);
   const auto bias = (at::rand({2, 1, 6}, g) > 0.7).to(at::kFloat).expand({2, 6, 6}) * -1e9;
-  close(bst_scaled_dot_product_attention(q, k, v, bias),
-        at::scaled_dot_product_attention(q, k, v, bias), 1e-5);
-  close(bst_scaled_dot_product_attention(q, k, v, at::Tensor()),
-        at::scaled_dot_product_attention(q, k, v), 1e-5);
+  testing::expect_tensors_close(bst_scaled_dot_product_attention(q, k, v, bias),
+                                at::scaled_dot_product_attention(q, k, v, bias), 1e-5);
+  testing::expect_tensors_close(bst_scaled_dot_product_attention(q, k, v, at::Tensor()),
+                                at::scaled_dot_product_attention(q, k, v), 1e-5);
 }
 
 TEST(RecommendationSamples, ChannelAttentionPerUser) {
@@ -57,7 +53,7 @@ TEST(RecommendationSamples, ChannelAttentionPerUser) {
       EXPECT_NEAR(out[1][u][static_cast<int64_t>(i)].item<double>(), std::exp(s[i]) / z, 1e-12);
       mixed += channels[i][u] * (std::exp(s[i]) / z);
     }
-    close(out[0][u], mixed, 1e-12);
+    testing::expect_tensors_close(out[0][u], mixed, 1e-12);
   }
 }
 

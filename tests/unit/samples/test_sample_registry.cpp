@@ -27,15 +27,6 @@
 namespace opbench::samples {
 namespace {
 
-at::Generator gen() {
-  return at::make_generator<at::CPUGeneratorImpl>(3);
-}
-
-void expect_close(const at::Tensor& a, const at::Tensor& b, double tolerance = 1e-4) {
-  ASSERT_EQ(a.sizes(), b.sizes());
-  EXPECT_TRUE(at::allclose(a, b, tolerance, tolerance)) << a << "\nvs\n" << b;
-}
-
 TEST(SampleRegistry, EverySampleRunsOnItsCataloguedCasesWithFiniteOutputs) {
   std::set<std::string> names;
   for (const auto& sample : registry()) {
@@ -60,7 +51,7 @@ TEST(SampleRegistry, EverySampleRunsOnItsCataloguedCasesWithFiniteOutputs) {
           << sample.info.name << " " << c.dump();
     }
     for (const auto& c : sample.info.cases) {
-      auto g = gen();
+      auto g = testing::seeded(3);
       const auto outputs = sample.body(sample.make_inputs(c.at("sizes"), g));
       ASSERT_FALSE(outputs.empty()) << sample.info.name;
       for (const auto& out : outputs) {
@@ -82,7 +73,7 @@ TEST(SampleRegistry, GradInputsAreFloatingDeviceInputsThatEachGetAGradient) {
     if (sample.info.grad_inputs.empty())
       continue;
     ++declared;
-    auto g = gen();
+    auto g = testing::seeded(3);
     Tensors inputs = sample.make_inputs(sample.info.cases.at(0).at("sizes"), g);
     const std::size_t on_device = inputs.size() - std::min(inputs.size(), sample.info.host_inputs);
     at::AutoGradMode grad(true);
@@ -193,7 +184,7 @@ TEST(SampleRegistry, EveryParameterChangesWhatItsSampleComputes) {
   std::set<std::string> types;
   for (const auto& sample : registry()) {
     const Json& first = sample.info.cases.at(0);
-    auto g = gen();
+    auto g = testing::seeded(3);
     const Tensors inputs = sample.make_inputs(first.at("sizes"), g);
     // Each run from the same global seed (random_sampler draws from it, as the original does).
     const auto run = [&](const Sample::Body& body) {
@@ -230,15 +221,15 @@ TEST(SampleRegistry, EveryParameterChangesWhatItsSampleComputes) {
 
 // Through the registry's binding, a parameter gives what the library computes with it.
 TEST(SampleRegistry, ParametersReachTheBodyAsTheLibraryTakesThem) {
-  auto g = gen();
+  auto g = testing::seeded(3);
   const at::Tensor p = at::randn({64, 4}, g), t = at::randn({64, 4}, g);
   const Sample& smooth = *find("smooth_l1_loss");
-  expect_close(smooth.bind({{"sizes", {64, 4}}, {"beta", 0.25}})({p, t})[0],
-               at::smooth_l1_loss(p, t, at::Reduction::Mean, 0.25));
+  testing::expect_tensors_close(smooth.bind({{"sizes", {64, 4}}, {"beta", 0.25}})({p, t})[0],
+                                at::smooth_l1_loss(p, t, at::Reduction::Mean, 0.25), 1e-4);
   const at::Tensor a = random_boxes(5, g), b = random_boxes(7, g);
   const Sample& overlaps = *find("bbox_overlaps");
-  expect_close(overlaps.bind({{"sizes", {5, 7}}, {"mode", "giou"}})({a, b})[0],
-               generalized_box_iou(a, b));
+  testing::expect_tensors_close(overlaps.bind({{"sizes", {5, 7}}, {"mode", "giou"}})({a, b})[0],
+                                generalized_box_iou(a, b), 1e-4);
   // Reading a parameter the sample does not declare, or as another type, is the sample's bug.
   const Params params(smooth.info, Json::object());
   EXPECT_EQ(params.float64("beta"), 1.0);

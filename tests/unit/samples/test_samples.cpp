@@ -31,54 +31,49 @@ at::Tensor boxes(std::vector<float> values) {
   return at::tensor(values).view({-1, 4});
 }
 
-at::Generator gen() {
-  return at::make_generator<at::CPUGeneratorImpl>(3);
-}
-
-void expect_close(const at::Tensor& a, const at::Tensor& b, double tolerance = 1e-4) {
-  ASSERT_EQ(a.sizes(), b.sizes());
-  EXPECT_TRUE(at::allclose(a, b, tolerance, tolerance)) << a << "\nvs\n" << b;
-}
-
 TEST(BoxCoders, DecodeOfEncodeIsTheIdentity) {
-  auto g = gen();
+  auto g = testing::seeded(3);
   const at::Tensor priors = random_boxes(64, g), gts = random_boxes(64, g);
-  expect_close(delta2bbox(priors, bbox2delta(priors, gts), 1e9), gts, 1e-3);
-  expect_close(tblr2bbox(priors, bbox2tblr(priors, gts)), gts, 1e-3);
+  testing::expect_tensors_close(delta2bbox(priors, bbox2delta(priors, gts), 1e9), gts, 1e-3);
+  testing::expect_tensors_close(tblr2bbox(priors, bbox2tblr(priors, gts)), gts, 1e-3);
   // YOLO offsets live in (0, 1) stride units: targets whose centres are near the priors'.
   const at::Tensor near = priors + at::rand({64, 4}, g) * 4.0;
   const at::Tensor stride = at::full({64}, 32.0);
-  expect_close(yolo_decode(priors, yolo_encode(priors, near, stride), stride), near, 1e-3);
-  expect_close(box_cxcywh_to_xyxy(box_xyxy_to_cxcywh(gts)), gts);
+  testing::expect_tensors_close(yolo_decode(priors, yolo_encode(priors, near, stride), stride),
+                                near, 1e-3);
+  testing::expect_tensors_close(box_cxcywh_to_xyxy(box_xyxy_to_cxcywh(gts)), gts, 1e-4);
 }
 
 TEST(BoxCoders, HandWorked) {
   // Proposal [0,0,2,2] (centre 1,1, size 2) to gt [1,1,5,3] (centre 3,2, size 4x2).
-  expect_close(bbox2delta(boxes({0, 0, 2, 2}), boxes({1, 1, 5, 3})),
-               at::tensor({1.0f, 0.5f, std::log(2.0f), 0.0f}).view({1, 4}));
-  expect_close(box_area(boxes({0, 0, 2, 3, 1, 1, 2, 2})), at::tensor({6.0f, 1.0f}));
-  expect_close(box_xyxy_to_cxcywh(boxes({0, 0, 2, 4})), boxes({1, 2, 2, 4}));
+  testing::expect_tensors_close(bbox2delta(boxes({0, 0, 2, 2}), boxes({1, 1, 5, 3})),
+                                at::tensor({1.0f, 0.5f, std::log(2.0f), 0.0f}).view({1, 4}), 1e-4);
+  testing::expect_tensors_close(box_area(boxes({0, 0, 2, 3, 1, 1, 2, 2})), at::tensor({6.0f, 1.0f}),
+                                1e-4);
+  testing::expect_tensors_close(box_xyxy_to_cxcywh(boxes({0, 0, 2, 4})), boxes({1, 2, 2, 4}), 1e-4);
   // Detectron's legacy widths: (0, 0, 9, 9) is 10 wide, centred at 5; (1, 1, 10, 10) moves it by
   // 1: dx = dy = 0.1, sizes equal; (0, 0, 19, 9) doubles the width: dw = log 2, centre 10.
-  expect_close(bbox2offset(boxes({0, 0, 9, 9}), boxes({1, 1, 10, 10})), boxes({0.1f, 0.1f, 0, 0}));
-  expect_close(bbox2offset(boxes({0, 0, 9, 9}), boxes({0, 0, 19, 9}), {10, 10, 5, 5}),
-               boxes({5.0f, 0, 5 * std::log(2.0f), 0}));
+  testing::expect_tensors_close(bbox2offset(boxes({0, 0, 9, 9}), boxes({1, 1, 10, 10})),
+                                boxes({0.1f, 0.1f, 0, 0}), 1e-4);
+  testing::expect_tensors_close(
+      bbox2offset(boxes({0, 0, 9, 9}), boxes({0, 0, 19, 9}), {10, 10, 5, 5}),
+      boxes({5.0f, 0, 5 * std::log(2.0f), 0}), 1e-4);
   // Decoding clamps the log sizes at log(1000 / 16): a width 62.5 times the box's at most.
-  expect_close(offset2bbox(boxes({0, 0, 9, 9}), boxes({0, 0, 100, 0})),
-               boxes({5 - 312.5f, 0, 5 + 312.5f - 1, 9}));
+  testing::expect_tensors_close(offset2bbox(boxes({0, 0, 9, 9}), boxes({0, 0, 100, 0})),
+                                boxes({5 - 312.5f, 0, 5 + 312.5f - 1, 9}), 1e-4);
 }
 
 TEST(BoxCoders, OffsetsDecodeBackToTheirBoxes) {
-  auto g = gen();
+  auto g = testing::seeded(3);
   const auto* sample = find("bbox2offset");
   ASSERT_NE(sample, nullptr);
   const auto inputs = sample->make_inputs(sizes_case({100, 4}).at("sizes"), g);
   const at::Tensor offsets = bbox2offset(inputs[0], inputs[1]);
-  expect_close(offset2bbox(inputs[0], offsets), inputs[1], 1e-3);
+  testing::expect_tensors_close(offset2bbox(inputs[0], offsets), inputs[1], 1e-3);
   // Two classes' offsets a box decode side by side.
   const at::Tensor two = offset2bbox(inputs[0], at::cat({offsets, offsets * 0}, 1));
-  expect_close(two.narrow(1, 0, 4), inputs[1], 1e-3);
-  expect_close(two.narrow(1, 4, 4), inputs[0], 1e-3);
+  testing::expect_tensors_close(two.narrow(1, 0, 4), inputs[1], 1e-3);
+  testing::expect_tensors_close(two.narrow(1, 4, 4), inputs[0], 1e-3);
 }
 
 TEST(BoxGeometry, IouAndGeneralisedIou) {
@@ -86,10 +81,10 @@ TEST(BoxGeometry, IouAndGeneralisedIou) {
   EXPECT_NEAR(box_iou(a, b).item<float>(), 1.0 / 7.0, 1e-6); // intersection 1, union 7
   // Enclosing box 3x3 = 9: giou = 1/7 - (9 - 7) / 9.
   EXPECT_NEAR(generalized_box_iou(a, b).item<float>(), 1.0 / 7.0 - 2.0 / 9.0, 1e-6);
-  auto g = gen();
+  auto g = testing::seeded(3);
   const at::Tensor many = random_boxes(16, g);
-  expect_close(box_iou(many, many).diagonal(), at::ones({16}));
-  expect_close(generalized_box_iou(many, many).diagonal(), at::ones({16}));
+  testing::expect_tensors_close(box_iou(many, many).diagonal(), at::ones({16}), 1e-4);
+  testing::expect_tensors_close(generalized_box_iou(many, many).diagonal(), at::ones({16}), 1e-4);
   EXPECT_LT(generalized_box_iou(boxes({0, 0, 1, 1}), boxes({5, 5, 6, 6})).item<float>(), 0.0f);
 }
 
@@ -97,11 +92,11 @@ TEST(BoxGeometry, MasksToBoxes) {
   at::Tensor masks = at::zeros({1, 5, 6}, at::kBool);
   masks[0][1][2] = true;
   masks[0][3][4] = true;
-  expect_close(masks_to_boxes(masks), boxes({2, 1, 4, 3}));
+  testing::expect_tensors_close(masks_to_boxes(masks), boxes({2, 1, 4, 3}), 1e-4);
 }
 
 TEST(IouLosses, ZeroForPerfectPredictions) {
-  auto g = gen();
+  auto g = testing::seeded(3);
   const at::Tensor b = random_boxes(32, g);
   EXPECT_NEAR(iou_loss(b, b).item<float>(), 0.0, 1e-5);
   EXPECT_NEAR(giou_loss(b, b).item<float>(), 0.0, 1e-5);
@@ -112,7 +107,7 @@ TEST(IouLosses, ZeroForPerfectPredictions) {
 }
 
 TEST(Losses, FocalWithGammaZeroIsWeightedCrossEntropy) {
-  auto g = gen();
+  auto g = testing::seeded(3);
   const at::Tensor logits = at::randn({8, 4}, g);
   const at::Tensor target =
       at::one_hot(at::randint(0, 4, {8}, g, at::TensorOptions().dtype(at::kLong)), 4)
@@ -123,7 +118,7 @@ TEST(Losses, FocalWithGammaZeroIsWeightedCrossEntropy) {
 }
 
 TEST(Losses, MatchLibTorchAndHandWorkedValues) {
-  auto g = gen();
+  auto g = testing::seeded(3);
   const at::Tensor p = at::randn({16, 4}, g) * 2, t = at::randn({16, 4}, g);
   EXPECT_NEAR(samples::smooth_l1_loss(p, t).item<float>(), at::smooth_l1_loss(p, t).item<float>(),
               1e-6);
@@ -159,10 +154,11 @@ TEST(Sequences, MasksPositionsBitsAndSquash) {
                         at::tensor({1, 0, 0, 1, 1, 1}, k_long).view({2, 3}).to(at::kBool)));
   EXPECT_TRUE(at::equal(make_positions(at::tensor({5, 6, 1, 1, 7, 8}, k_long).view({2, 3}), 1),
                         at::tensor({2, 3, 1, 1, 2, 3}, k_long).view({2, 3})));
-  expect_close(dec2bin(at::tensor({5, 2}, k_long), 4),
-               at::tensor({0.0f, 1.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f}).view({2, 4}));
+  testing::expect_tensors_close(
+      dec2bin(at::tensor({5, 2}, k_long), 4),
+      at::tensor({0.0f, 1.0f, 0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f}).view({2, 4}), 1e-4);
   const at::Tensor v = at::tensor({3.0f, 4.0f}).view({1, 2}); // |v| = 5: squashed length 25 / 26
-  expect_close(squash(v), v / 5.0 * (25.0 / 26.0));
+  testing::expect_tensors_close(squash(v), v / 5.0 * (25.0 / 26.0), 1e-4);
 }
 
 TEST(BoxCoders, LegacyDecodeOfEncodeAndRois) {

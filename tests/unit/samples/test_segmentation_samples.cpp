@@ -22,10 +22,6 @@ namespace {
 const auto k_double = at::TensorOptions().dtype(at::kDouble);
 const auto k_long = at::TensorOptions().dtype(at::kLong);
 
-at::Generator gen(std::uint64_t seed) {
-  return at::make_generator<at::CPUGeneratorImpl>(seed);
-}
-
 at::Tensor doubles(std::vector<double> v, at::IntArrayRef shape) {
   return at::tensor(v, k_double).view(shape);
 }
@@ -85,7 +81,7 @@ TEST(SegmentationSamples, EdgeLossWeighsTheRareEdgesUp) {
   EXPECT_NEAR(edge_wbce_loss(logits, longs({1, 255, 0, 0}, {1, 2, 2})).item<double>(),
               3.75 * std::log(2.0), 1e-12);
   // A random batch, pixel by pixel.
-  auto g = gen(61);
+  auto g = testing::seeded(61);
   const auto x = at::randn({3, 1, 4, 5}, g).to(at::kDouble);
   const auto labels = labels_with_ignored(3, 2, 4, 5, g);
   const auto t = labels.masked_fill(labels == 255, 0).to(at::kDouble);
@@ -124,7 +120,7 @@ TEST(SegmentationSamples, GradientLossComparesNormalisedSobelGradientsOverLabell
                         doubles({1, 0, -1, 2, 0, -2, 1, 0, -1}, {3, 3})));
   EXPECT_TRUE(at::equal(sobel_kernel_y(1, k_double)[0][0],
                         doubles({1, 2, 1, 0, 0, 0, -1, -2, -1}, {3, 3})));
-  auto g = gen(62);
+  auto g = testing::seeded(62);
   const auto s = at::rand({2, 2, 4, 5}, g).to(at::kDouble) * 100,
              t = at::rand({2, 2, 4, 5}, g).to(at::kDouble) * 100;
   const auto labels = labels_with_ignored(2, 2, 4, 5, g);
@@ -160,7 +156,7 @@ TEST(SegmentationSamples, GradientLossComparesNormalisedSobelGradientsOverLabell
 }
 
 TEST(SegmentationSamples, EdgeSmoothnessWeighsProbabilityStepsAwayFromEdges) {
-  auto g = gen(63);
+  auto g = testing::seeded(63);
   const auto logits = at::randn({2, 3, 4, 5}, g).to(at::kDouble),
              edge_logits = at::randn({2, 1, 4, 5}, g);
   const auto labels = labels_with_ignored(2, 2, 4, 5, g);
@@ -196,7 +192,7 @@ TEST(SegmentationSamples, EdgeSmoothnessWeighsProbabilityStepsAwayFromEdges) {
 }
 
 TEST(SegmentationSamples, IfvLossIsZeroForATeacherTwinAndHandWorkedOtherwise) {
-  auto g = gen(67);
+  auto g = testing::seeded(67);
   const auto features = at::randn({2, 4, 4, 4}, g).to(at::kDouble);
   const auto labels = at::randint(0, 3, {2, 1, 8, 8}, g, k_long);
   EXPECT_NEAR(ifv_loss(features, features, labels, 3).item<double>(), 0.0, 1e-10);
@@ -219,7 +215,7 @@ TEST(SegmentationSamples, IfvLossIsZeroForATeacherTwinAndHandWorkedOtherwise) {
 }
 
 TEST(SegmentationSamples, InterRegionLossComparesClassCentreSimilarities) {
-  auto g = gen(68);
+  auto g = testing::seeded(68);
   const auto features = at::randn({2, 3, 4, 4}, g).to(at::kDouble);
   const auto labels = at::randint(0, 2, {2, 1, 4, 4}, g, k_long);
   EXPECT_NEAR(inter_region_loss(features, features, labels, 2).item<double>(), 0.0, 1e-12);
@@ -235,7 +231,7 @@ TEST(SegmentationSamples, InterRegionLossComparesClassCentreSimilarities) {
 }
 
 TEST(SegmentationSamples, KnowledgeGapLossPixelByPixel) {
-  auto g = gen(69);
+  auto g = testing::seeded(69);
   const auto s = at::randn({3, 3, 2, 2}, g).to(at::kDouble) * 2,
              t = at::randn({3, 3, 2, 2}, g).to(at::kDouble) * 2;
   const auto labels =
@@ -263,7 +259,7 @@ TEST(SegmentationSamples, KnowledgeGapLossPixelByPixel) {
 }
 
 TEST(SegmentationSamples, SoftCrossEntropyBlendsTheTeacherWithTheLabelWhereTheTeacherIsWrong) {
-  auto g = gen(70);
+  auto g = testing::seeded(70);
   const auto s = at::rand({2, 3, 3, 3}, g).to(at::kDouble),
              t = at::randn({2, 3, 3, 3}, g).to(at::kDouble);
   const auto labels = labels_with_ignored(2, 3, 3, 3, g);
@@ -299,7 +295,7 @@ TEST(SegmentationSamples, SoftCrossEntropyBlendsTheTeacherWithTheLabelWhereTheTe
 }
 
 TEST(SegmentationSamples, DistanceTransformIsExact) {
-  auto g = gen(71);
+  auto g = testing::seeded(71);
   const auto sites = at::rand({17, 23}, g) < 0.05;
   const auto d = squared_distance_transform(sites);
   const auto points = at::nonzero(sites);
@@ -348,7 +344,7 @@ TEST(SegmentationSamples, SoftGaussWeightsByHand) {
 }
 
 TEST(SegmentationSamples, SoftGbwAndMarginLossesPixelByPixel) {
-  auto g = gen(72);
+  auto g = testing::seeded(72);
   const auto s = at::randn({3, 2, 3, 3}, g).to(at::kDouble),
              labels = at::randint(0, 2, {3, 3, 3}, g, k_long);
   const auto w = softgauss_loss_weight(s, labels);

@@ -14,33 +14,26 @@
 namespace opbench::samples {
 namespace {
 
-void close(const at::Tensor& a, const at::Tensor& b, double tol = 1e-5) {
-  opbench::testing::expect_tensors_close(a, b, tol);
-}
-
-at::Tensor f(std::vector<float> v) {
-  return opbench::testing::floats(std::move(v));
-}
-
 TEST(YolactSamples, EncodeHandWorkedAndDecodeInvertsIt) {
   // Prior at (0.5, 0.5) of size 0.2 x 0.4; box (0.45, 0.4, 0.65, 0.8): centre (0.55, 0.6), size 0.2
   // x 0.4.
-  const auto prior = f({0.5f, 0.5f, 0.2f, 0.4f}).view({1, 4});
-  const auto box = f({0.45f, 0.4f, 0.65f, 0.8f}).view({1, 4});
+  const auto prior = testing::floats({0.5f, 0.5f, 0.2f, 0.4f}).view({1, 4});
+  const auto box = testing::floats({0.45f, 0.4f, 0.65f, 0.8f}).view({1, 4});
   // ((0.55 - 0.5) / (0.1 * 0.2), (0.6 - 0.5) / (0.1 * 0.4), log(1) / 0.2, log(1) / 0.2)
-  close(yolact_encode(box, prior), f({2.5f, 2.5f, 0.0f, 0.0f}).view({1, 4}));
+  testing::expect_tensors_close(yolact_encode(box, prior),
+                                testing::floats({2.5f, 2.5f, 0.0f, 0.0f}).view({1, 4}));
   auto g = at::make_generator<at::CPUGeneratorImpl>(3);
   const auto priors = at::cat({at::rand({50, 2}, g), at::rand({50, 2}, g) * 0.3 + 0.05}, 1);
   const auto xy = at::rand({50, 2}, g) * 0.5;
   const auto boxes = at::cat({xy, xy + at::rand({50, 2}, g) * 0.4 + 0.05}, 1);
-  close(yolact_decode(yolact_encode(boxes, priors), priors), boxes, 1e-5);
+  testing::expect_tensors_close(yolact_decode(yolact_encode(boxes, priors), priors), boxes, 1e-5);
 }
 
 TEST(YolactSamples, CropKeepsThePaddedBoxAndZeroesTheRest) {
   // One 5 x 6 mask of ones, box x in [0.5, 0.5 + 1/6) of 6 columns, y in [0.2, 0.6] of 5 rows:
   // x: 3 .. 4 -> padded [2, 5); y: 1 .. 3 -> padded [0, 4).
   const auto masks = at::ones({5, 6, 1});
-  const auto box = f({0.5f, 0.2f, 0.5f + 1.0f / 6, 0.6f}).view({1, 4});
+  const auto box = testing::floats({0.5f, 0.2f, 0.5f + 1.0f / 6, 0.6f}).view({1, 4});
   const auto out = yolact_crop(masks, box);
   for (int r = 0; r < 5; ++r) {
     for (int c = 0; c < 6; ++c) {
