@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -139,6 +140,81 @@ void write_file(const AbResult& result, const std::string& output) {
   core::write_atomically(output, to_json(result).dump(1) + "\n");
 }
 
+// Takes one side run's result into `result`: each case's round time, its error where it measured
+// none, its memory in round 1; a run that left no readable result makes every case of its block an
+// error of that side in this round. Sets sr.result to "" and sr.how when it left none.
+void absorb(AbResult& result, std::vector<CaseMemory>& memory, SideRun& sr,
+            const run::ChildExit& exit, const std::vector<std::size_t>& block,
+            const std::map<std::string, std::size_t>& index, int round,
+            const AbObserver& observer) {
+  const bool base_side = sr.side == "base";
+  const std::string file = sr.result;
+  sr.result.clear();
+  std::optional<results::ResultSet> set;
+  if (core::is_regular_file(file)) {
+    try {
+      set = results::load_results(file);
+      sr.result = file;
+    } catch (const Error& e) {
+      sr.how = std::string("its result file could not be read: ") + e.what();
+    }
+  } else {
+    sr.how = "it ended without a result file (" + run::describe(exit) + ")";
+  }
+  if (!set) {
+    for (std::size_t i : block)
+      (base_side ? result.cases[i].base_error : result.cases[i].new_error) =
+          "error: the " + sr.side + " side's run of round " + std::to_string(round) +
+          " measured nothing: " + sr.how;
+    if (observer.note)
+      observer.note(
+          fmt::format("round {}, block {}: the {} side's run measured nothing: {} (log: {})", round,
+                      sr.block, sr.side, sr.how, sr.log));
+    return;
+  }
+  Json& context = base_side ? result.base_context : result.new_context;
+  if (context.empty())
+    context = set->context;
+  for (const auto& r : set->cases) {
+    const auto at = index.find(r.c.case_id);
+    if (at == index.end())
+      continue;
+    AbCase& c = result.cases[at->second];
+    (base_side ? c.paired.base : c.paired.new_times).back() = round_time(r);
+    if (r.status != results::Status::ok)
+      (base_side ? c.base_error : c.new_error) = status_text(r);
+    MemorySide& m = base_side ? memory[at->second].base : memory[at->second].fresh;
+    if (round == 1 && r.memory) {
+      m.stats = r.memory;
+      m.context = set->context;
+      m.seed = r.c.seed;
+      m.probed = true;
+    }
+  }
+}
+
+// The two halves of this process's CPUs a duet's sides run on; throws UsageError when there are
+// fewer than two, or a case asks for more threads than a half has.
+std::array<std::vector<int>, 2> duet_halves(const std::vector<results::Case>& cases) {
+  const std::vector<int> cpus = run::allowed_cpus();
+  if (cpus.size() < 2) {
+    throw UsageError(fmt::format("--schedule duet runs the sides at once on disjoint CPUs: this "
+                                 "process may use {} CPU(s), it needs 2 at least",
+                                 cpus.size()));
+  }
+  std::array<std::vector<int>, 2> halves;
+  for (std::size_t i = 0; i < cpus.size(); ++i)
+    halves[i < cpus.size() / 2 ? 0 : 1].push_back(cpus[i]);
+  for (const auto& c : cases) {
+    if (static_cast<std::size_t>(c.threads) > halves[0].size()) {
+      throw UsageError(fmt::format("--schedule duet: case {} asks for {} threads, a side has {} "
+                                   "CPU(s) (use --threads {} or fewer, or --schedule interleaved)",
+                                   c.case_id, c.threads, halves[0].size(), halves[0].size()));
+    }
+  }
+  return halves;
+}
+
 } // namespace
 
 results::VerdictCounts AbResult::counts() const {
@@ -204,6 +280,9 @@ AbResult run_ab(const std::vector<results::Case>& cases, const AbSettings& setti
   for (std::size_t i = 0; i < cases.size(); ++i)
     index[cases[i].case_id] = i;
 
+  const bool duet = settings.schedule == Schedule::duet;
+  const std::array<std::vector<int>, 2> halves =
+      duet ? duet_halves(cases) : std::array<std::vector<int>, 2>{};
   core::create_directories(settings.work_dir);
   run::InterruptGuard guard;
   std::mt19937_64 order(settings.seed);
@@ -257,8 +336,11 @@ AbResult run_ab(const std::vector<results::Case>& cases, const AbSettings& setti
     std::shuffle(block_order.begin(), block_order.end(), order);
     for (std::size_t b : block_order) {
       const bool base_first = (order() & 1U) == 0;
+      // The block's side runs in their drawn order; in a duet the first takes the first half of
+      // the CPUs, so the draw also swaps the halves between the sides.
+      std::vector<SideRun> pair;
+      std::vector<run::Program> programs;
       for (const bool base_side : {base_first, !base_first}) {
-        const Side& side = base_side ? settings.base : settings.new_side;
         SideRun sr;
         sr.round = round;
         sr.block = static_cast<int>(b + 1);
@@ -266,61 +348,42 @@ AbResult run_ab(const std::vector<results::Case>& cases, const AbSettings& setti
         const std::string stem =
             fmt::format("{}/round-{}-block-{}-{}", settings.work_dir, round, b + 1, sr.side);
         sr.log = stem + ".log";
-        const std::string file = stem + ".json";
+        sr.result = stem + ".json";
+        if (duet)
+          sr.cpus = halves[pair.size()];
+        const Side& side = base_side ? settings.base : settings.new_side;
+        programs.push_back(
+            {side.binary, side_args(settings, side, plans[base_side ? 0 : 1][b], sr.result, round),
+             "", sr.log, sr.cpus});
+        pair.push_back(std::move(sr));
+      }
+      std::vector<run::ChildExit> exits;
+      if (duet) {
         const auto began = std::chrono::steady_clock::now();
-        const run::ChildExit exit = run::run_program(
-            side.binary, side_args(settings, side, plans[base_side ? 0 : 1][b], file, round), "",
-            sr.log);
-        sr.seconds =
+        exits = run::run_programs(programs);
+        const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        for (auto& sr : pair)
+          sr.seconds = seconds;
+      }
+      for (std::size_t k = 0; k < pair.size(); ++k) {
+        SideRun& sr = pair[k];
+        if (!duet) {
+          const auto began = std::chrono::steady_clock::now();
+          const run::Program& p = programs[k];
+          exits.push_back(run::run_program(p.path, p.args, p.out, p.log));
+          sr.seconds =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        }
         if (const int signal = run::interrupted(); signal != 0) {
           result.interrupted = true;
-          result.runs.push_back(sr);
+          for (std::size_t done = 0; done <= k; ++done)
+            result.runs.push_back(pair[done]);
           judge(result);
           write_file(result, output);
           throw run::Interrupted(signal, output);
         }
-        std::optional<results::ResultSet> set;
-        if (core::is_regular_file(file)) {
-          try {
-            set = results::load_results(file);
-            sr.result = file;
-          } catch (const Error& e) {
-            sr.how = std::string("its result file could not be read: ") + e.what();
-          }
-        } else {
-          sr.how = "it ended without a result file (" + run::describe(exit) + ")";
-        }
-        if (set) {
-          Json& context = base_side ? result.base_context : result.new_context;
-          if (context.empty())
-            context = set->context;
-          for (const auto& r : set->cases) {
-            const auto at = index.find(r.c.case_id);
-            if (at == index.end())
-              continue;
-            AbCase& c = result.cases[at->second];
-            (base_side ? c.paired.base : c.paired.new_times).back() = round_time(r);
-            if (r.status != results::Status::ok)
-              (base_side ? c.base_error : c.new_error) = status_text(r);
-            MemorySide& m = base_side ? memory[at->second].base : memory[at->second].fresh;
-            if (round == 1 && r.memory) {
-              m.stats = r.memory;
-              m.context = set->context;
-              m.seed = r.c.seed;
-              m.probed = true;
-            }
-          }
-        } else {
-          for (std::size_t i : blocks[b])
-            (base_side ? result.cases[i].base_error : result.cases[i].new_error) =
-                "error: the " + sr.side + " side's run of round " + std::to_string(round) +
-                " measured nothing: " + sr.how;
-          if (observer.note)
-            observer.note(
-                fmt::format("round {}, block {}: the {} side's run measured nothing: {} (log: {})",
-                            round, b + 1, sr.side, sr.how, sr.log));
-        }
+        absorb(result, memory, sr, exits[k], blocks[b], index, round, observer);
         result.runs.push_back(sr);
         if (observer.side_done)
           observer.side_done(

@@ -81,7 +81,8 @@ Json to_json(const AbResult& result) {
                     {"result", r.result},
                     {"log", r.log},
                     {"how", r.how},
-                    {"seconds", r.seconds}});
+                    {"seconds", r.seconds},
+                    {"cpus", r.cpus}});
   }
   const results::VerdictCounts counts = result.counts();
   return {{"kind", "opbench-ab"},
@@ -92,6 +93,7 @@ Json to_json(const AbResult& result) {
             {"rounds_done", result.rounds_done},
             {"block_cases", s.block_cases},
             {"side_repetitions", s.side_repetitions},
+            {"schedule", core::name_of(s.schedule)},
             {"stop_after", s.stop_after},
             {"budget", s.budget},
             {"ended", result.ended},
@@ -130,13 +132,18 @@ void write_markdown(const AbResult& result, std::ostream& out) {
       << (s.new_side.libraries.empty() ? "" : ", loading " + core::join(s.new_side.libraries, ", "))
       << "\n";
   out << fmt::format("- **rounds**: {} of at most {}{}, each a fresh process of each side per "
-                     "block of at most {} cases, the sides' order drawn per round and block; a "
-                     "case decided after {} rounds measured no more\n",
+                     "block of at most {} cases, {}; a case decided after {} rounds measured no "
+                     "more\n",
                      result.rounds_done, s.rounds,
                      result.interrupted     ? " (interrupted)"
                      : result.ended.empty() ? ""
                                             : " (" + result.ended + ")",
-                     s.block_cases, s.stop_after);
+                     s.block_cases,
+                     s.schedule == Schedule::duet
+                         ? "both sides at once on disjoint halves of the CPUs (duet), the halves "
+                           "drawn per round and block"
+                         : "the sides' order drawn per round and block",
+                     s.stop_after);
   out << fmt::format("- **rule**: per case, the rounds' paired ratios new / base; slower/faster "
                      "when the interval of their geometric mean lies past {:.1f}% with the false-"
                      "discovery rate held at {:g} over all cases; same when its {:g}% interval "
@@ -282,6 +289,13 @@ AbResult ab_from_json(const Json& json, const std::string& where) {
       core::integer_field(settings, "side_repetitions", 1, in_settings, 1, 100000));
   s.stop_after =
       static_cast<int>(core::integer_field(settings, "stop_after", 0, in_settings, 0, 100000));
+  // Files from before duets were interleaved.
+  s.schedule = settings.contains("schedule")
+                   ? core::parse_name_or_throw<Schedule>(
+                         settings["schedule"].is_string() ? settings["schedule"].get<std::string>()
+                                                          : settings["schedule"].dump(),
+                         "schedule", in_settings)
+                   : Schedule::interleaved;
   s.verdict.threshold = number_of(settings.value("threshold", Json(0.05)), in_settings);
   s.verdict.fdr = number_of(settings.value("fdr", Json(0.05)), in_settings);
   s.verdict.min_rounds = static_cast<std::size_t>(
@@ -336,6 +350,11 @@ AbResult ab_from_json(const Json& json, const std::string& where) {
     sr.how = text_of(run, "how");
     sr.seconds =
         run.contains("seconds") && run["seconds"].is_number() ? run["seconds"].get<double>() : 0;
+    for (const auto& cpu : run.value("cpus", Json::array())) {
+      if (!cpu.is_number_integer())
+        throw ResultsError(where + ": runs: cpus holds " + cpu.dump() + ", not a CPU number");
+      sr.cpus.push_back(cpu.get<int>());
+    }
     r.runs.push_back(sr);
   }
   judge(r); // the verdicts again, from the times, by the file's own settings

@@ -172,6 +172,11 @@ void add_ab_command(CLI::App& app, GlobalOptions& global) {
           CLI::AsNumberWithUnit(std::map<std::string, double>{{"s", 1}, {"m", 60}, {"h", 3600}},
                                 CLI::AsNumberWithUnit::CASE_SENSITIVE))
       ->check(in_range(run::Range{0, 7 * 24 * 3600, false}));
+  cmd->add_option("--schedule", options->settings.schedule,
+                  "How a block's two side runs share the machine: interleaved (one after the "
+                  "other, the order drawn) or duet (both at once, each on half of the CPUs)")
+      ->transform(CLI::CheckedTransformer(core::names_to<ab::Schedule>()))
+      ->default_str(core::name_of(options->settings.schedule));
   cmd->add_option("--side-repetitions", options->settings.side_repetitions,
                   "Repetitions of each case in a side run; the round's time is the fastest one's")
       ->check(in_range(run::Range{1, 100, true}))

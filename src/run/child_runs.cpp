@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -71,12 +72,12 @@ struct Watch {
   std::function<void()> poll; // every k_poll_ms (reads the child's journal)
 };
 
-// Starts `program` with `args` (stdout to `out`, or /dev/null when empty; stderr to `log`, or this
-// process's own when empty) in a process group of its own and supervises it until it ends
-// (Watch). The child dies with this process (PR_SET_PDEATHSIG: SIGTERM, which keeps its journal),
-// and a signal this process catches meanwhile is passed on to it (interrupt.hpp).
-Exit spawn_and_watch(const std::string& program, std::vector<std::string> args,
-                     const std::string& out_path, const std::string& log, const Watch& watch) {
+// A child started in a process group of its own (stdout to `out_path`, or /dev/null when empty;
+// stderr to `log`, or this process's own when empty), on `cpus` when given (sched_setaffinity
+// before exec; empty: this process's CPUs). It dies with this process (PR_SET_PDEATHSIG: SIGTERM,
+// which keeps its journal). -1 when it could not be forked.
+pid_t spawn(const std::string& program, std::vector<std::string> args, const std::string& out_path,
+            const std::string& log, const std::vector<int>& cpus) {
   // Everything the child needs is made before fork: between fork and exec it only makes system
   // calls (the parent has LibTorch's threads; nothing else is safe there).
   std::vector<char*> argv;
@@ -86,26 +87,40 @@ Exit spawn_and_watch(const std::string& program, std::vector<std::string> args,
   const char* log_path = log.empty() ? nullptr : log.c_str();
   const char* stdout_path = out_path.empty() ? "/dev/null" : out_path.c_str();
   const char* path = program.c_str();
+  cpu_set_t cpu_set;
+  CPU_ZERO(&cpu_set);
+  for (int cpu : cpus)
+    CPU_SET(cpu, &cpu_set);
+  const bool pin = !cpus.empty();
   const pid_t parent = ::getpid();
-  Exit out;
   const pid_t pid = ::fork();
+  if (pid != 0)
+    return pid;
+  ::setpgid(0, 0); // its group: a kill reaches whatever it starts (a stage's compiler)
+  if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || ::getppid() != parent)
+    ::_exit(127); // the parent is already gone
+  if (pin && ::sched_setaffinity(0, sizeof cpu_set, &cpu_set) != 0)
+    ::_exit(126); // never on other CPUs than it was given
+  const int stdout_fd = ::open(stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (stdout_fd >= 0)
+    ::dup2(stdout_fd, STDOUT_FILENO);
+  if (log_path != nullptr) {
+    const int fd = ::open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0)
+      ::dup2(fd, STDERR_FILENO);
+  }
+  ::execve(path, argv.data(), environ);
+  ::_exit(127);
+}
+
+// Starts `program` with `args` (spawn) and supervises it until it ends (Watch); a signal this
+// process catches meanwhile is passed on to it (interrupt.hpp).
+Exit spawn_and_watch(const std::string& program, std::vector<std::string> args,
+                     const std::string& out_path, const std::string& log, const Watch& watch) {
+  Exit out;
+  const pid_t pid = spawn(program, std::move(args), out_path, log, {});
   if (pid < 0)
     return out;
-  if (pid == 0) {
-    ::setpgid(0, 0); // its group: a kill reaches whatever it starts (a stage's compiler)
-    if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || ::getppid() != parent)
-      ::_exit(127); // the parent is already gone
-    const int stdout_fd = ::open(stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (stdout_fd >= 0)
-      ::dup2(stdout_fd, STDOUT_FILENO);
-    if (log_path != nullptr) {
-      const int fd = ::open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (fd >= 0)
-        ::dup2(fd, STDERR_FILENO);
-    }
-    ::execve(path, argv.data(), environ);
-    ::_exit(127);
-  }
   ::setpgid(pid, pid); // (both sides set it, so neither races the other)
   out.started = true;
   set_current_child(pid);
@@ -172,6 +187,54 @@ std::string last_words(const std::string& log) {
 ChildExit run_program(const std::string& program, const std::vector<std::string>& args,
                       const std::string& out, const std::string& log) {
   return spawn_and_watch(program, args, out, log, Watch{});
+}
+
+std::vector<ChildExit> run_programs(const std::vector<Program>& programs) {
+  if (programs.size() > static_cast<std::size_t>(k_child_slots))
+    throw Error(fmt::format("run_programs: {} programs at once, at most {}", programs.size(),
+                            k_child_slots));
+  std::vector<ChildExit> exits(programs.size());
+  std::vector<pid_t> pids(programs.size(), -1);
+  for (std::size_t i = 0; i < programs.size(); ++i) {
+    const Program& p = programs[i];
+    pids[i] = spawn(p.path, p.args, p.out, p.log, p.cpus);
+    if (pids[i] < 0)
+      continue;
+    ::setpgid(pids[i], pids[i]);
+    exits[i].started = true;
+    set_current_child(pids[i], static_cast<int>(i));
+  }
+  for (std::size_t running = exits.size(); running > 0;) {
+    running = 0;
+    for (std::size_t i = 0; i < pids.size(); ++i) {
+      if (pids[i] < 0)
+        continue;
+      const pid_t done = ::waitpid(pids[i], &exits[i].status, WNOHANG);
+      if (done == pids[i] || (done < 0 && errno != EINTR)) {
+        set_current_child(0, static_cast<int>(i));
+        ::kill(-pids[i], SIGKILL); // whatever it left behind in its group
+        pids[i] = -1;
+        continue;
+      }
+      ++running;
+    }
+    if (running > 0)
+      ::poll(nullptr, 0, k_poll_ms);
+  }
+  return exits;
+}
+
+std::vector<int> allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (::sched_getaffinity(0, sizeof set, &set) != 0)
+    return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set))
+      cpus.push_back(cpu);
+  }
+  return cpus;
 }
 
 std::string describe(const ChildExit& exit) {

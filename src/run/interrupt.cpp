@@ -10,16 +10,18 @@ namespace opbench::run {
 namespace {
 
 volatile sig_atomic_t g_signal = 0;
-volatile sig_atomic_t g_child = 0;
+volatile sig_atomic_t g_children[k_child_slots] = {};
 
 constexpr int k_signals[] = {SIGINT, SIGTERM, SIGHUP};
 struct sigaction g_previous[3];
 
 extern "C" void on_signal(int signal) {
   g_signal = signal;
-  const pid_t child = g_child;
-  if (child > 0)
-    ::kill(child, signal);
+  for (int slot = 0; slot < k_child_slots; ++slot) {
+    const pid_t child = g_children[slot];
+    if (child > 0)
+      ::kill(child, signal);
+  }
 }
 
 } // namespace
@@ -31,7 +33,8 @@ Interrupted::Interrupted(int signal, const std::string& journal)
 
 InterruptGuard::InterruptGuard() {
   g_signal = 0;
-  g_child = 0;
+  for (auto& child : g_children)
+    child = 0;
   struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
@@ -43,15 +46,18 @@ InterruptGuard::InterruptGuard() {
 InterruptGuard::~InterruptGuard() {
   for (int i = 0; i < 3; ++i)
     sigaction(k_signals[i], &g_previous[i], nullptr);
-  g_child = 0;
+  for (auto& child : g_children)
+    child = 0;
 }
 
 int interrupted() {
   return g_signal;
 }
 
-void set_current_child(int pid) {
-  g_child = pid;
+void set_current_child(int pid, int slot) {
+  if (slot < 0 || slot >= k_child_slots)
+    throw Error("set_current_child: slot " + std::to_string(slot) + " out of range");
+  g_children[slot] = pid;
   const int signal = g_signal;
   if (pid > 0 && signal != 0)
     ::kill(pid, signal);

@@ -98,6 +98,52 @@ TEST_F(Ab, AnIdenticalBuildIsNeitherSlowerNorFasterAndEveryRoundIsKept) {
   }
 }
 
+// --schedule duet: a block's two side runs at once, each on its own half of the CPUs, the halves
+// drawn per round and block; a case asking for more threads than a half has is refused first.
+TEST_F(Ab, ADuetRunsBothSidesAtOnceOnDisjointCpus) {
+  const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  if (cpus < 2)
+    GTEST_SKIP() << "a duet needs 2 CPUs";
+  const std::string cfg = config(R"({"operators": [
+      {"op": "exp", "cases": [{"args": {"self": "64x64"}}]}]})");
+  const std::string out = m_dir.file("duet.json");
+  const std::string sides = " --base-bin " + k_binary + " --new-bin " + k_binary;
+  const auto ab = opbench("ab" + sides + " --config " + cfg +
+                          " --threads 1 --rounds 4 --stop-after 0 --schedule duet --output " + out +
+                          k_ab_quick);
+  ASSERT_TRUE(ab.code == 0 || ab.code == 3) << ab.err;
+  EXPECT_NE(ab.out.find("both sides at once on disjoint halves of the CPUs (duet)"),
+            std::string::npos)
+      << ab.out;
+  const Json file = read_json(out);
+  EXPECT_EQ(file["settings"]["schedule"], "duet");
+  const Json& c = file["cases"][0];
+  EXPECT_EQ(c["pairs"], 4) << c.dump();
+  EXPECT_NE(c["verdict"], "slower") << c.dump();
+  EXPECT_NE(c["verdict"], "faster") << c.dump();
+  ASSERT_EQ(file["runs"].size(), 8u);
+  for (std::size_t k = 0; k < 8; k += 2) {
+    const Json& a = file["runs"][k];
+    const Json& b = file["runs"][k + 1];
+    EXPECT_EQ(a["round"], b["round"]);
+    const std::vector<int> ca = a["cpus"], cb = b["cpus"];
+    ASSERT_FALSE(ca.empty());
+    ASSERT_FALSE(cb.empty());
+    for (int cpu : ca)
+      EXPECT_EQ(std::count(cb.begin(), cb.end(), cpu), 0) << a.dump() << b.dump();
+    EXPECT_EQ(a["seconds"], b["seconds"]); // one wall time: they ran together
+  }
+  // A case's threads must fit in a half; refused before anything is measured.
+  const auto wide =
+      opbench("ab" + sides + " --config " + cfg + " --threads " + std::to_string(cpus) +
+              " --schedule duet --output " + m_dir.file("wide.json") + k_ab_quick);
+  EXPECT_EQ(wide.code, 2) << wide.err;
+  EXPECT_NE(wide.err.find("asks for " + std::to_string(cpus) + " threads, a side has"),
+            std::string::npos)
+      << wide.err;
+  EXPECT_FALSE(core::path_exists(m_dir.file("wide.json")));
+}
+
 TEST_F(Ab, ALibrarysSlowerBuildIsSlowerAndTheAtenCaseBesideItIsNot) {
   const std::string cfg = config(R"({"operators": [
       {"op": "opbench_test::exp_extra", "cases": [{"args": {"self": "256x1024"}}]},

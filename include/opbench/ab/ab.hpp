@@ -8,12 +8,13 @@
 // The schedule (randomized multiple interleaved trials, Abedi and Brecht, ICPE 2017): up to R
 // rounds; in each, the cases still undecided (AbSettings::stop_after) are cut into blocks, and
 // every block is measured by a fresh `run --from BLOCK --repetitions K --processes 1` of each side,
-// the sides' order drawn per round and block from the seed; both sides run the same cases with the
-// same inputs (the plan's seeds). A side's run is a supervised run of its own, so a case that
-// crashes or hangs there is an error or timeout of that case for that side only, named in the
-// result; a side run that ends without a result costs that block of that round for that side. Every
-// side run's result file and log is kept in the work directory, and the A/B file is written again
-// after every round: an interrupted `ab` keeps what both sides measured.
+// the sides' order drawn per round and block from the seed, or both at once on disjoint CPUs
+// (Schedule::duet); both sides run the same cases with the same inputs (the plan's seeds). A side's
+// run is a supervised run of its own, so a case that crashes or hangs there is an error or timeout
+// of that case for that side only, named in the result; a side run that ends without a result costs
+// that block of that round for that side. Every side run's result file and log is kept in the work
+// directory, and the A/B file is written again after every round: an interrupted `ab` keeps what
+// both sides measured.
 
 #include <cstdint>
 #include <functional>
@@ -24,11 +25,18 @@
 #include "opbench/ab/paired.hpp"
 #include "opbench/core/formats.hpp"
 #include "opbench/core/json.hpp"
+#include "opbench/core/names.hpp"
 #include "opbench/results/case.hpp"
 #include "opbench/results/verdict.hpp"
 #include "opbench/run/settings.hpp"
 
 namespace opbench::ab {
+
+// How a block's two side runs share the machine: one after the other in a drawn order
+// (interleaved), or both at once, each on its own half of this process's CPUs, the halves swapped
+// by a draw per round and block (duet: Bulej et al., ICPE 2020; a slow spell of the machine then
+// falls on both sides of a pair). docs/ab.md has which is the default and why.
+enum class Schedule { interleaved, duet };
 
 // One side: the opbench that measures it and the operator libraries its processes load.
 struct Side {
@@ -54,7 +62,8 @@ struct AbSettings {
   // Repetitions of every case in each side run (each at another placement in that process); the
   // round's time is the fastest one's median, so a slow spell must hit them all to move it.
   int side_repetitions = 2;
-  std::uint64_t seed = 0;     // the sides' order in each round and block
+  Schedule schedule = Schedule::interleaved;
+  std::uint64_t seed = 0;     // the sides' order (or CPUs) in each round and block
   run::RunSettings measuring; // how each side run measures (run::measuring_args, retries...)
   bool memory = true;         // probe the memory in round 1 (memory verdict)
   std::string work_dir;       // the side runs' plans, results and logs (kept)
@@ -70,6 +79,7 @@ struct SideRun {
   std::string log;
   std::string how; // "" when it finished with a result; else how it ended ("SIGSEGV", "exit 2")
   double seconds = 0;
+  std::vector<int> cpus; // the CPUs it ran on (duet); empty: those of ab's own process
 };
 
 // Per case: the paired times and verdict, and what each side said where it measured nothing.
@@ -141,3 +151,10 @@ void write_csv(const AbResult& result, std::ostream& out);
 void write_junit(const AbResult& result, std::ostream& out);
 
 } // namespace opbench::ab
+
+namespace opbench::core {
+template <> struct NameTable<ab::Schedule> {
+  static constexpr std::pair<ab::Schedule, std::string_view> k_names[] = {
+      {ab::Schedule::interleaved, "interleaved"}, {ab::Schedule::duet, "duet"}};
+};
+} // namespace opbench::core

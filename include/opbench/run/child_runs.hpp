@@ -18,6 +18,7 @@
 
 #include "opbench/results/case.hpp"
 #include "opbench/results/result_set.hpp"
+#include "opbench/run/interrupt.hpp"
 #include "opbench/run/processes.hpp"
 #include "opbench/run/settings.hpp"
 
@@ -46,6 +47,24 @@ std::string describe(const ChildExit& exit);
 // `out` and its stderr to the file `log` ("": /dev/null and this process's stderr).
 ChildExit run_program(const std::string& program, const std::vector<std::string>& args,
                       const std::string& out, const std::string& log);
+
+// A program run beside others (run_programs): as run_program's arguments, and the CPUs it may
+// run on (sched_setaffinity before it starts, inherited by whatever it starts; empty: this
+// process's own). A program that cannot be put on its CPUs exits 126 before it starts.
+struct Program {
+  std::string path;
+  std::vector<std::string> args;
+  std::string out;
+  std::string log;
+  std::vector<int> cpus;
+};
+
+// Runs `programs` (at most k_child_slots) at the same time, each as run_program runs one, and
+// returns when all have ended: their exits, in order.
+std::vector<ChildExit> run_programs(const std::vector<Program>& programs);
+
+// The CPUs this process may run on (sched_getaffinity), ascending; empty when it cannot tell.
+std::vector<int> allowed_cpus();
 
 // "SIGSEGV" for 11: the signal's name as kill -l and the C headers spell it.
 std::string signal_name(int signal);

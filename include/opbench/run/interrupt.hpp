@@ -21,8 +21,8 @@ private:
   int m_signal;
 };
 
-// While alive, SIGINT, SIGTERM and SIGHUP are caught: remembered, and passed on to the child
-// that spawn_child() registered. Not nestable; one at a time per process.
+// While alive, SIGINT, SIGTERM and SIGHUP are caught: remembered, and passed on to the children
+// set_current_child() registered. Not nestable; one at a time per process.
 class InterruptGuard {
 public:
   InterruptGuard();
@@ -34,9 +34,11 @@ public:
 // The signal caught since the guard was installed; 0 when none.
 int interrupted();
 
-// Registers `pid` as the child to pass a caught signal on to (0: none); a signal caught before
-// the registration is passed on at once.
-void set_current_child(int pid);
+// Registers `pid` as a child to pass a caught signal on to (0: none), in `slot`: children that
+// run at the same time (ab's duet) take one slot each, 0 to k_child_slots - 1. A signal caught
+// before the registration is passed on at once.
+inline constexpr int k_child_slots = 4;
+void set_current_child(int pid, int slot = 0);
 
 // Restores the default action of `signal` and raises it, so that this process's parent sees it
 // die of that signal (a shell prints nothing and returns 128 + signal); exits 128 + signal should
