@@ -40,6 +40,7 @@ endfunction()
 # the third-party templates once for eight files. Names at namespace scope in such files must
 # then differ between files (shared test helpers live in tests/support/); -DOPBENCH_UNITY=OFF
 # compiles each file alone, which shows a file's missing include.
+# opbench_base, LibTorch-free and holding no timed code, compiles so too (src/CMakeLists.txt).
 option(OPBENCH_UNITY "Compile the untimed targets' sources eight to a unit" ON)
 function(opbench_untimed_code target)
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")

@@ -20,11 +20,12 @@
 #include "opbench/results/store.hpp"
 #include "opbench/run/child_runs.hpp"
 #include "opbench/run/interrupt.hpp"
+#include "opbench/stats/statistics.hpp"
 
 namespace opbench::ab {
 namespace {
 
-constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
+using stats::k_nan;
 
 // What each side measured of a case besides its times: its memory in round 1, and the context and
 // seed that memory was measured with.

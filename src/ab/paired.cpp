@@ -12,7 +12,7 @@
 namespace opbench::ab {
 namespace {
 
-constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
+using stats::k_nan;
 // The share of pairs trimmed from each end (Wilcox's usual 20%).
 constexpr double k_trim = 0.2;
 

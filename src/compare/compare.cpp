@@ -20,7 +20,7 @@ namespace {
 
 using namespace detail;
 
-constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
+using stats::k_nan;
 
 // The case's time with `estimator`: as recorded when the run used it, else made again from the
 // repetition medians (files with none kept have one repetition: any estimator gives its time).

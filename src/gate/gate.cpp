@@ -16,7 +16,7 @@
 namespace opbench::gate {
 namespace {
 
-constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
+using stats::k_nan;
 
 // Log values, the baseline (median) and the noise of a history: the larger of two estimates of
 // the sd that agree on normal data, 1.4826 MAD and (q90 - q10) / 2.563. MAD alone ignores a

@@ -16,10 +16,11 @@
 #include "opbench/report/html_reporter.hpp"
 #include "opbench/report/stage_reporter.hpp"
 #include "opbench/report/variants_reporter.hpp"
+#include "opbench/stats/statistics.hpp"
 
 namespace opbench::report::html {
 
-inline constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
+using stats::k_nan;
 
 inline std::string esc(const std::string& text) {
   return core::xml_escape(text);

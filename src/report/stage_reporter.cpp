@@ -16,7 +16,7 @@
 namespace opbench::report {
 namespace {
 
-constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
+using stats::k_nan;
 
 double geometric_mean(const std::vector<double>& values) {
   if (values.empty())

@@ -8,8 +8,6 @@
 namespace opbench::stats {
 namespace {
 
-constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
-
 // Quantile of already sorted samples.
 double sorted_percentile(const std::vector<double>& sorted, double q) {
   if (sorted.empty())

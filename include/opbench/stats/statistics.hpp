@@ -4,9 +4,13 @@
 // default, "linear"): the q-quantile of sorted x[0..n-1] sits at rank (n - 1) * q.
 
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 namespace opbench::stats {
+
+// "No value": what the functions below return where there is nothing to compute from.
+inline constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 
 // Arithmetic mean; NaN when empty.
 double mean(const std::vector<double>& samples);
