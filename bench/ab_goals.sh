@@ -12,7 +12,10 @@
 # The kinds alternate within each iteration, so each sees the same hours.
 #
 #   bench/ab_goals.sh [-n RUNS] [--shard I/N] [--rounds R] [--extra F] [--lib-extra G] [-o DIR]
-#                     [-- AB ARGS...]
+#                     [--schedules interleaved,duet] [--kinds aa,ab,lib,2f] [-- AB ARGS...]
+#
+# --schedules: each `ab` kind once per schedule in every iteration, one after the other (rows
+# "aa-duet" and so on when more than one is given); --kinds: which kinds run (default all).
 #
 # Defaults: 5 runs, the shard of 16 that holds the extra case, 10 rounds, F 0.04 (about 10% here:
 # bench/compare_exit.sh), G 0.12. Results stay in DIR (default results/ab-goals-<UTC date>):
@@ -26,6 +29,8 @@ shard=""
 rounds=10
 extra=0.04
 lib_extra=0.12
+schedules=interleaved
+kinds=aa,ab,lib,2f
 dir="results/ab-goals-$(date -u +%Y%m%d-%H%M%S)"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -35,8 +40,10 @@ while [ $# -gt 0 ]; do
     --extra) extra="$2"; shift 2 ;;
     --lib-extra) lib_extra="$2"; shift 2 ;;
     -o) dir="$2"; shift 2 ;;
+    --schedules) schedules="$2"; shift 2 ;;
+    --kinds) kinds="$2"; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "ab_goals.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -125,15 +132,25 @@ print(f"{kind},{k},{code},,{n['slower']},{n['faster']},{n['same']},{n['unknown']
 PY
 }
 
+wants() { [[ ",$kinds," == *",$1,"* ]]; }
+IFS=, read -r -a schedule_list <<<"$schedules"
 for k in $(seq 1 "$runs"); do
-  one_ab aa "$k" --load-library "$library" --shard "$shard" --base-bin "$opbench" --new-bin "$opbench" "$@"
-  one_ab ab "$k" --load-library "$library" --shard "$shard" --base-bin "$opbench" --new-bin "$dir/slowed-opbench" "$@"
-  OPBENCH_TEST_EXTRA_SLOW="$lib_extra" one_ab lib "$k" --base-library "$library" --new-library "$slow_library" \
-    --config "$lib_config" "$@"
-  one_run "plain-$k" 0
-  one_run "slowed-$k" "$extra"
-  [ "$k" -gt 1 ] && two_file 2f-aa "$k" "plain-$((k - 1))" "plain-$k"
-  two_file 2f-ab "$k" "plain-$k" "slowed-$k"
+  for schedule in "${schedule_list[@]}"; do
+    suffix=""
+    [ "${#schedule_list[@]}" -gt 1 ] && suffix="-$schedule"
+    wants aa && one_ab "aa$suffix" "$k" --schedule "$schedule" --load-library "$library" --shard "$shard" \
+      --base-bin "$opbench" --new-bin "$opbench" "$@"
+    wants ab && one_ab "ab$suffix" "$k" --schedule "$schedule" --load-library "$library" --shard "$shard" \
+      --base-bin "$opbench" --new-bin "$dir/slowed-opbench" "$@"
+    wants lib && OPBENCH_TEST_EXTRA_SLOW="$lib_extra" one_ab "lib$suffix" "$k" --schedule "$schedule" \
+      --base-library "$library" --new-library "$slow_library" --config "$lib_config" "$@"
+  done
+  if wants 2f; then
+    one_run "plain-$k" 0
+    one_run "slowed-$k" "$extra"
+    [ "$k" -gt 1 ] && two_file 2f-aa "$k" "plain-$((k - 1))" "plain-$k"
+    two_file 2f-ab "$k" "plain-$k" "slowed-$k"
+  fi
 done
 
 python3 - "$dir" <<'PY' | tee "$dir/table.md"
@@ -146,15 +163,18 @@ caught = lambda r: r["extra_verdict"] == "slower"
 clean = lambda r: r["other_slower"] == "0"
 print("| kind | exit 0, nothing slower or faster | the changed case `slower` | no other case `slower` | median seeable change | seconds (median) |")
 print("|---|---|---|---|---|---|")
-for kind, label in [("aa", "ab, identical builds"), ("2f-aa", "compare, identical builds"),
-                    ("ab", "ab, the case ~10% slower"), ("2f-ab", "compare, the case ~10% slower"),
-                    ("lib", "ab, the library's slower build")]:
+labels = [("aa", "ab, identical builds"), ("2f-aa", "compare, identical builds"),
+          ("ab", "ab, the case ~10% slower"), ("2f-ab", "compare, the case ~10% slower"),
+          ("lib", "ab, the library's slower build")]
+for schedule in ("interleaved", "duet"):  # rows of a run with --schedules of more than one
+    labels += [(f"{k}-{schedule}", f"{l} ({schedule})") for k, l in labels[:5] if not k.startswith("2f")]
+for kind, label in labels:
     rs = of(kind)
     if not rs:
         continue
     seeable = [float(r["median_seeable"]) for r in rs if r["median_seeable"]]
     secs = [float(r["seconds"]) for r in rs if r["seconds"]]
-    print(f"| {label} | {frac(rs, quiet)} | {frac(rs, caught) if kind not in ('aa', '2f-aa') else '-'} | "
+    print(f"| {label} | {frac(rs, quiet)} | {frac(rs, caught) if not kind.startswith(('aa', '2f-aa')) else '-'} | "
           f"{frac(rs, clean)} | {f'{statistics.median(seeable) * 100:.1f}%' if seeable else '-'} | "
           f"{statistics.median(secs) if secs else '-'} |")
 runs = [float(r["seconds"]) for r in rows if r["kind"] == "run"]
