@@ -12,6 +12,7 @@
 #include <random>
 #include <regex>
 
+#include "duet_cpus.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
@@ -192,28 +193,6 @@ void absorb(AbResult& result, std::vector<CaseMemory>& memory, SideRun& sr,
       m.probed = true;
     }
   }
-}
-
-// The two halves of this process's CPUs a duet's sides run on; throws UsageError when there are
-// fewer than two, or a case asks for more threads than a half has.
-std::array<std::vector<int>, 2> duet_halves(const std::vector<results::Case>& cases) {
-  const std::vector<int> cpus = run::allowed_cpus();
-  if (cpus.size() < 2) {
-    throw UsageError(fmt::format("--schedule duet runs the sides at once on disjoint CPUs: this "
-                                 "process may use {} CPU(s), it needs 2 at least",
-                                 cpus.size()));
-  }
-  std::array<std::vector<int>, 2> halves;
-  for (std::size_t i = 0; i < cpus.size(); ++i)
-    halves[i < cpus.size() / 2 ? 0 : 1].push_back(cpus[i]);
-  for (const auto& c : cases) {
-    if (static_cast<std::size_t>(c.threads) > halves[0].size()) {
-      throw UsageError(fmt::format("--schedule duet: case {} asks for {} threads, a side has {} "
-                                   "CPU(s) (use --threads {} or fewer, or --schedule interleaved)",
-                                   c.case_id, c.threads, halves[0].size(), halves[0].size()));
-    }
-  }
-  return halves;
 }
 
 } // namespace

@@ -16,6 +16,7 @@
 // directory, and the A/B file is written again after every round: an interrupted `ab` keeps what
 // both sides measured.
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -115,6 +116,13 @@ struct AbObserver {
       round_done;
   std::function<void(const std::string&)> note;
 };
+
+// The two halves of `cpus` a duet's sides run on: whole cores each (CPUs that `core_of` puts on one
+// physical core, hardware threads of it, stay in one half, so the sides never share a core's
+// pipelines), the first half of the cores (in the order of their first CPU) to the first half;
+// on a single core its CPUs are split. Each half ascending.
+std::array<std::vector<int>, 2> split_cpus(const std::vector<int>& cpus,
+                                           const std::function<std::string(int)>& core_of);
 
 // Asks `side.binary --version` whether it is an opbench whose result files this one reads, and
 // fills side.version; throws UsageError in one line naming the flag (`what`) otherwise.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "opbench/ab/ab.hpp"
 #include "opbench/ab/paired.hpp"
 
 using opbench::ab::judge_paired;
@@ -157,3 +158,28 @@ TEST(PairedVerdict, ARoundWhoseSideMetASlowSpellDoesNotDecide) {
   EXPECT_EQ(cases[1].verdict, Verdict::same) << cases[1].reason;
   EXPECT_NEAR(cases[1].ratio, 1.0, 0.01);
 }
+
+namespace opbench::ab {
+namespace {
+
+// A duet's halves are whole cores: hardware threads of one core never serve both sides.
+TEST(DuetCpus, HardwareThreadsOfACoreStayInOneHalf) {
+  // Linux numbers a core's second hardware thread after all the first ones: 0-3 and 4-7 on
+  // cores 0-3.
+  const auto by_core = [](int cpu) { return "0/" + std::to_string(cpu % 4); };
+  const auto halves = split_cpus({0, 1, 2, 3, 4, 5, 6, 7}, by_core);
+  EXPECT_EQ(halves[0], (std::vector<int>{0, 1, 4, 5}));
+  EXPECT_EQ(halves[1], (std::vector<int>{2, 3, 6, 7}));
+  const auto own = [](int cpu) { return "0/" + std::to_string(cpu); };
+  EXPECT_EQ(split_cpus({0, 1}, own)[0], std::vector<int>{0});
+  EXPECT_EQ(split_cpus({0, 1}, own)[1], std::vector<int>{1});
+  EXPECT_EQ(split_cpus({2, 5, 7}, own)[0], std::vector<int>{2});
+  EXPECT_EQ(split_cpus({2, 5, 7}, own)[1], (std::vector<int>{5, 7}));
+  // One core with two hardware threads: nothing else to split.
+  const auto one = [](int) { return std::string("0/0"); };
+  EXPECT_EQ(split_cpus({0, 1}, one)[0], std::vector<int>{0});
+  EXPECT_EQ(split_cpus({0, 1}, one)[1], std::vector<int>{1});
+}
+
+} // namespace
+} // namespace opbench::ab
