@@ -22,6 +22,9 @@ namespace {
 const std::string k_binary = OPBENCH_BINARY;
 const std::string k_ab_quick = " --warmup 1 --runs 3 --min-time 0 --max-time 0.01 "
                                "--block-time 0.0001 --process-warmup 0";
+// The verdicts below are judged at a 20% threshold: these tests run beside others under CTest,
+// and how small a change `ab` tells on this machine is bench/ab_goals.sh's to measure, not a
+// test's to assert; a side mixed up or a round lost still shows at 20%.
 
 class Ab : public Cli {
 protected:
@@ -45,9 +48,9 @@ TEST_F(Ab, AnIdenticalBuildIsNeitherSlowerNorFasterAndEveryRoundIsKept) {
       {"op": "exp", "cases": [{"args": {"self": "64x64"}}]},
       {"op": "relu", "cases": [{"args": {"self": "64x64"}}]}]})");
   const std::string out = m_dir.file("ab.json");
-  const auto ab =
-      opbench("ab --base-bin " + k_binary + " --new-bin " + k_binary + " --config " + cfg +
-              " --threads 1 --rounds 3 --block-cases 1 --output " + out + k_ab_quick);
+  const auto ab = opbench(
+      "ab --base-bin " + k_binary + " --new-bin " + k_binary + " --config " + cfg +
+      " --threads 1 --rounds 3 --block-cases 1 --threshold 0.2 --output " + out + k_ab_quick);
   ASSERT_TRUE(ab.code == 0 || ab.code == 3) << ab.err;
   EXPECT_NE(ab.out.find("# opbench ab"), std::string::npos) << ab.out;
   EXPECT_NE(ab.err.find("round 3/3"), std::string::npos) << ab.err;
@@ -108,9 +111,10 @@ TEST_F(Ab, ADuetRunsBothSidesAtOnceOnDisjointCpus) {
       {"op": "exp", "cases": [{"args": {"self": "64x64"}}]}]})");
   const std::string out = m_dir.file("duet.json");
   const std::string sides = " --base-bin " + k_binary + " --new-bin " + k_binary;
-  const auto ab = opbench("ab" + sides + " --config " + cfg +
-                          " --threads 1 --rounds 4 --stop-after 0 --schedule duet --output " + out +
-                          k_ab_quick);
+  const auto ab =
+      opbench("ab" + sides + " --config " + cfg +
+              " --threads 1 --rounds 4 --stop-after 0 --schedule duet --threshold 0.2 --output " +
+              out + k_ab_quick);
   ASSERT_TRUE(ab.code == 0 || ab.code == 3) << ab.err;
   EXPECT_NE(ab.out.find("both sides at once on disjoint halves of the CPUs (duet)"),
             std::string::npos)
@@ -150,12 +154,12 @@ TEST_F(Ab, ALibrarysSlowerBuildIsSlowerAndTheAtenCaseBesideItIsNot) {
       {"op": "exp", "cases": [{"args": {"self": "256x1024"}}]}]})");
   const std::string out = m_dir.file("ab.json");
   // Steadier than k_ab_quick: a case's time in a round is the fastest of only two repetitions.
-  const auto ab =
-      opbench("ab --base-library " + std::string(OPBENCH_EXTRA_WORK) + " --new-library " +
-              std::string(OPBENCH_EXTRA_WORK_SLOW) + " --config " + cfg +
-              " --threads 1 --rounds 8 --stop-after 4 --format csv --output " + out +
-              " --warmup 2 --runs 5 --min-time 0.01 --max-time 0.03 --block-time 0.0005 "
-              "--process-warmup 0.1");
+  const auto ab = opbench(
+      "ab --base-library " + std::string(OPBENCH_EXTRA_WORK) + " --new-library " +
+      std::string(OPBENCH_EXTRA_WORK_SLOW) + " --config " + cfg +
+      " --threads 1 --rounds 8 --stop-after 4 --threshold 0.2 --format csv --output " + out +
+      " --warmup 2 --runs 5 --min-time 0.01 --max-time 0.03 --block-time 0.0005 "
+      "--process-warmup 0.1");
   EXPECT_EQ(ab.code, 1) << ab.err << ab.out;
   EXPECT_NE(ab.out.find("case_id,verdict,pairs"), std::string::npos) << ab.out;
   const Json file = read_json(out);
