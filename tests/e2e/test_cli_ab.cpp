@@ -22,9 +22,10 @@ namespace {
 const std::string k_binary = OPBENCH_BINARY;
 const std::string k_ab_quick = " --warmup 1 --runs 3 --min-time 0 --max-time 0.01 "
                                "--block-time 0.0001 --process-warmup 0";
-// The verdicts below are judged at a 20% threshold: these tests run beside others under CTest,
-// and how small a change `ab` tells on this machine is bench/ab_goals.sh's to measure, not a
-// test's to assert; a side mixed up or a round lost still shows at 20%.
+// The verdicts below are judged at a 20% threshold (10% where a 1.5x build must come out slower in
+// 8 rounds): these tests run beside others under CTest, and how small a change `ab` tells on this
+// machine is bench/ab_goals.sh's to measure, not a test's to assert; a side mixed up or a round
+// lost still shows.
 
 class Ab : public Cli {
 protected:
@@ -157,7 +158,7 @@ TEST_F(Ab, ALibrarysSlowerBuildIsSlowerAndTheAtenCaseBesideItIsNot) {
   const auto ab = opbench(
       "ab --base-library " + std::string(OPBENCH_EXTRA_WORK) + " --new-library " +
       std::string(OPBENCH_EXTRA_WORK_SLOW) + " --config " + cfg +
-      " --threads 1 --rounds 8 --stop-after 4 --threshold 0.2 --format csv --output " + out +
+      " --threads 1 --rounds 8 --stop-after 4 --threshold 0.1 --format csv --output " + out +
       " --warmup 2 --runs 5 --min-time 0.01 --max-time 0.03 --block-time 0.0005 "
       "--process-warmup 0.1");
   EXPECT_EQ(ab.code, 1) << ab.err << ab.out;
