@@ -89,8 +89,13 @@ pid_t spawn(const std::string& program, std::vector<std::string> args, const std
   const char* path = program.c_str();
   cpu_set_t cpu_set;
   CPU_ZERO(&cpu_set);
-  for (int cpu : cpus)
-    CPU_SET(cpu, &cpu_set);
+  bool settable = true; // CPU_SET past CPU_SETSIZE writes out of the set
+  for (int cpu : cpus) {
+    if (cpu >= 0 && cpu < CPU_SETSIZE)
+      CPU_SET(cpu, &cpu_set);
+    else
+      settable = false;
+  }
   const bool pin = !cpus.empty();
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
@@ -99,7 +104,7 @@ pid_t spawn(const std::string& program, std::vector<std::string> args, const std
   ::setpgid(0, 0); // its group: a kill reaches whatever it starts (a stage's compiler)
   if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || ::getppid() != parent)
     ::_exit(127); // the parent is already gone
-  if (pin && ::sched_setaffinity(0, sizeof cpu_set, &cpu_set) != 0)
+  if (pin && (!settable || ::sched_setaffinity(0, sizeof cpu_set, &cpu_set) != 0))
     ::_exit(126); // never on other CPUs than it was given
   const int stdout_fd = ::open(stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (stdout_fd >= 0)
