@@ -24,7 +24,8 @@ std::string optional(const std::optional<double>& v, const char* spec, double sc
 void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const {
   // The case's time first, then how sure it is, then what the case is, then the pooled samples
   // (docs/results.md lists every column once).
-  out << "case_id,status,time_us,estimator,median_us,median_low_us,median_high_us,median_coverage,"
+  out << "case_id,status,time_us,estimator,interval_half_width,interval_low_us,interval_high_us,"
+         "interval_wide,median_us,median_low_us,median_high_us,median_coverage,"
          "spread,unstable,cv,repetitions,noise_reached,name,kind,operator,shape_class,dtype,device,"
          "threads,"
          "direction,message,samples,block_size,pooled_median_us,mean_us,p90_us,p99_us,min_us,"
@@ -42,6 +43,12 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
         core::name_of(r.status),
         micros(r.estimate.time),
         r.estimate.estimator,
+        fraction(r.estimate.interval.half_width),
+        micros(r.estimate.interval.low),
+        micros(r.estimate.interval.high),
+        ok && r.estimate.interval.wide != results::WideReason::none
+            ? core::csv_field(core::name_of(r.estimate.interval.wide))
+            : "",
         micros(r.estimate.median),
         micros(r.estimate.low),
         micros(r.estimate.high),

@@ -72,6 +72,8 @@ std::vector<Repetition> repetitions_of(const results::CaseResult& r) {
     count("opbench_time_ns", r.estimate.time * 1e9);
     count("opbench_median_low_ns", r.estimate.low * 1e9);
     count("opbench_median_high_ns", r.estimate.high * 1e9);
+    count("opbench_interval_low_ns", r.estimate.interval.low * 1e9);
+    count("opbench_interval_high_ns", r.estimate.interval.high * 1e9);
     if (r.memory)
       count("opbench_peak_bytes", static_cast<double>(r.memory->peak_bytes));
     out.push_back(std::move(rep));

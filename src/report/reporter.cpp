@@ -54,10 +54,17 @@ void write_report(const std::string& format, const results::ResultSet& set, std:
 std::string estimate_text(const results::Estimate& e) {
   if (e.repetitions < 2)
     return "1 rep";
-  return fmt::format("{} of {} reps · median {} [{}, {}] {:.0f}% · spread {:.1f}%{}", e.estimator,
-                     e.repetitions, core::format_duration(e.median), core::format_duration(e.low),
-                     core::format_duration(e.high), e.coverage * 100, e.spread * 100,
-                     e.unstable ? " · UNSTABLE" : "");
+  const results::Interval& i = e.interval;
+  const std::string interval =
+      !std::isfinite(i.half_width) ? ""
+      : i.half_width > results::k_wide_interval
+          ? fmt::format("±{:.1f}% WIDE: {} · ", i.half_width * 100, core::name_of(i.wide))
+          : fmt::format("±{:.1f}%{} · ", i.half_width * 100,
+                        i.basis == results::IntervalBasis::repetitions ? " (one process)" : "");
+  return interval + fmt::format("{} of {} reps · median {} [{}, {}] {:.0f}% · spread {:.1f}%{}",
+                                e.estimator, e.repetitions, core::format_duration(e.median),
+                                core::format_duration(e.low), core::format_duration(e.high),
+                                e.coverage * 100, e.spread * 100, e.unstable ? " · UNSTABLE" : "");
 }
 
 std::string cv_text(const results::CaseResult& r) {

@@ -48,7 +48,8 @@ double estimate_with(const std::string& estimator, const std::vector<double>& re
   return best;
 }
 
-Estimate estimate_of(const std::vector<double>& repetition_medians, const std::string& estimator) {
+Estimate estimate_of(const std::vector<double>& repetition_medians, const std::string& estimator,
+                     const std::vector<int>& repetition_processes, double allowance) {
   const stats::MedianInterval interval = stats::median_interval(repetition_medians, 0.95);
   Estimate e;
   e.estimator = estimator;
@@ -60,6 +61,7 @@ Estimate estimate_of(const std::vector<double>& repetition_medians, const std::s
   e.coverage = interval.coverage;
   e.spread = stats::relative_spread(repetition_medians);
   e.unstable = is_unstable(repetition_medians);
+  e.interval = interval_of(e.time, repetition_medians, repetition_processes, allowance);
   return e;
 }
 
@@ -116,10 +118,13 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
   out.timing.cpu_times.clear();
   out.timing.batch_times.clear();
   out.timing.repetition_bandwidth.clear();
+  out.timing.repetition_processes.clear();
   out.timing.set_aside.clear();
   out.memory.reset();
-  // The bandwidth readings stay paired with the medians only if every part has them.
+  // The bandwidth readings and the processes stay paired with the medians only if every part has
+  // them.
   bool bandwidth_everywhere = true;
+  bool processes_everywhere = true;
   for (const auto& r : repetitions) {
     // A failure is the case's: the repetition that met it says which it was (run_loop.hpp names
     // it among the run's repetitions), a skip or a compiler's failure only why.
@@ -149,6 +154,13 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
                                              r.timing.repetition_bandwidth.end());
     } else {
       bandwidth_everywhere = false;
+    }
+    if (r.timing.repetition_processes.size() == medians_of_part) {
+      out.timing.repetition_processes.insert(out.timing.repetition_processes.end(),
+                                             r.timing.repetition_processes.begin(),
+                                             r.timing.repetition_processes.end());
+    } else {
+      processes_everywhere = false;
     }
     out.timing.set_aside.insert(out.timing.set_aside.end(), r.timing.set_aside.begin(),
                                 r.timing.set_aside.end());
@@ -182,8 +194,11 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
   }
   if (!bandwidth_everywhere)
     out.timing.repetition_bandwidth.clear();
+  if (!processes_everywhere)
+    out.timing.repetition_processes.clear();
   out.summary = stats::summarize(out.samples);
-  out.estimate = estimate_of(out.timing.repetition_medians, estimator);
+  out.estimate =
+      estimate_of(out.timing.repetition_medians, estimator, out.timing.repetition_processes);
   // The noise each repetition's stopping rule aimed at is its own blocks' cv: the typical
   // (median) repetition's is the case's. The pooled samples' cv would add the differences
   // between repetitions, which no repetition can stop on (they are estimate.spread), and so
@@ -225,10 +240,14 @@ SetAsideOutcome set_aside_unusual_bandwidth(CaseResult& result, double usual, do
   }
   std::vector<double> kept;
   std::vector<std::array<double, 2>> kept_bandwidth;
+  std::vector<int> kept_processes;
+  const bool processes = t.repetition_processes.size() == t.repetition_medians.size();
   for (std::size_t i = 0; i < t.repetition_medians.size(); ++i) {
     if (usual_pair(t.repetition_bandwidth[i])) {
       kept.push_back(t.repetition_medians[i]);
       kept_bandwidth.push_back(t.repetition_bandwidth[i]);
+      if (processes)
+        kept_processes.push_back(t.repetition_processes[i]);
     } else {
       t.set_aside.push_back({t.repetition_medians[i], t.repetition_bandwidth[i], i});
       ++outcome.set_aside;
@@ -236,7 +255,9 @@ SetAsideOutcome set_aside_unusual_bandwidth(CaseResult& result, double usual, do
   }
   t.repetition_medians = std::move(kept);
   t.repetition_bandwidth = std::move(kept_bandwidth);
-  result.estimate = estimate_of(t.repetition_medians, result.estimate.estimator);
+  t.repetition_processes = std::move(kept_processes);
+  result.estimate = estimate_of(t.repetition_medians, result.estimate.estimator,
+                                t.repetition_processes, allowance_of(result.estimate.interval));
   return outcome;
 }
 

@@ -67,6 +67,23 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
                                                                    : std::nan(""));
         }
       }
+      // Absent from files before 2026-11-28 and from runs of one process.
+      if (t.contains("repetition_processes")) {
+        const Json& processes = t["repetition_processes"];
+        if (!processes.is_array() || processes.size() != result.timing.repetition_medians.size())
+          throw ResultsError(where +
+                             ": timing.repetition_processes: expected one process index "
+                             "per repetition median (" +
+                             std::to_string(result.timing.repetition_medians.size()) + "), got " +
+                             processes.dump());
+        for (const auto& k : processes) {
+          const auto index = core::exact_int64(k);
+          if (!index || *index < 0 || *index > 1'000'000)
+            throw ResultsError(where + ": timing.repetition_processes: " + k.dump() +
+                               " is not a process index (a whole number from 0)");
+          result.timing.repetition_processes.push_back(static_cast<int>(*index));
+        }
+      }
       result.timing.discarded_blocks = integer_field(t, "discarded_blocks", 0, where);
       result.timing.placement_padding = integer_field(t, "placement_padding", 0, where);
       result.timing.canary =
@@ -213,7 +230,23 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
       std::vector<double> medians = result.timing.repetition_medians;
       if (medians.empty() && std::isfinite(result.summary.median))
         medians.push_back(result.summary.median);
-      result.estimate = estimate_of(medians, estimator);
+      // The run's allowance (a noisy run's is wider: results::run_allowance); files from before
+      // 2026-11-28 have none.
+      double allowance = k_run_allowance;
+      const Json& estimate = json.value("estimate", Json::object());
+      if (estimate.is_object() && estimate.contains("interval") &&
+          estimate["interval"].is_object() && estimate["interval"].contains("allowance") &&
+          !estimate["interval"]["allowance"].is_null()) {
+        const Json& a = estimate["interval"]["allowance"];
+        if (!a.is_number() || !(a.get<double>() >= 0) || !(a.get<double>() <= 10))
+          throw ResultsError(where +
+                             ": estimate.interval.allowance: expected a relative "
+                             "half-width from 0 to 10, got " +
+                             a.dump());
+        allowance = a.get<double>();
+      }
+      result.estimate =
+          estimate_of(medians, estimator, result.timing.repetition_processes, allowance);
     }
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError(where + ": bad case record (" + e.what() + ")");

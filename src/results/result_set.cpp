@@ -62,7 +62,14 @@ Json to_json(const CaseResult& result) {
                      {"high", number(result.estimate.high)},
                      {"coverage", number(result.estimate.coverage)},
                      {"spread", number(result.estimate.spread)},
-                     {"unstable", result.estimate.unstable}};
+                     {"unstable", result.estimate.unstable},
+                     {"interval",
+                      {{"half_width", number(result.estimate.interval.half_width)},
+                       {"allowance", number(result.estimate.interval.allowance)},
+                       {"low", number(result.estimate.interval.low)},
+                       {"high", number(result.estimate.interval.high)},
+                       {"basis", core::name_of(result.estimate.interval.basis)},
+                       {"wide", core::name_of(result.estimate.interval.wide)}}}};
   out["stats"] = summary_json(result.summary);
   Json timing = Json::object();
   timing["timer"] = result.timing.timer ? core::name_of(*result.timing.timer) : std::string();
@@ -93,6 +100,9 @@ Json to_json(const CaseResult& result) {
   for (double m : result.timing.repetition_medians)
     medians.push_back(number(m));
   timing["repetition_medians"] = medians;
+  if (!result.timing.repetition_processes.empty() &&
+      result.timing.repetition_processes.size() == result.timing.repetition_medians.size())
+    timing["repetition_processes"] = result.timing.repetition_processes;
   timing["discarded_blocks"] = result.timing.discarded_blocks;
   timing["placement_padding"] = result.timing.placement_padding;
   timing["canary"] = number(result.timing.canary);

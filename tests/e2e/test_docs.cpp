@@ -173,6 +173,8 @@ std::string line_form(std::string line) {
     for (std::size_t at; (at = line.find(mark)) != std::string::npos;)
       line.erase(at, mark.size());
   }
+  // How wide a case's interval came out, and why, is the hour's.
+  line = std::regex_replace(line, std::regex(R"( WIDE: [a-z ]+| \(one process\))"), "");
   line = std::regex_replace(line, std::regex(R"(\d+(\.\d+)?)"), "#");
   return std::regex_replace(line, std::regex(R"(# (ns|us|ms|s|min|h|B|KiB|MiB|GiB)\b)"), "# U");
 }

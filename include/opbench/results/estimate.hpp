@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "opbench/results/interval.hpp"
 #include "opbench/results/result_set.hpp"
 
 namespace opbench::results {
@@ -42,9 +43,12 @@ bool is_unstable(const std::vector<double>& repetition_medians);
 // fastest-third estimator), so a slow repetition may have met it and a fast one cannot have;
 // measuring the fast ones again would wipe out a rare fast level instead of telling it.
 std::vector<std::size_t> disagreeing_repetitions(const std::vector<double>& repetition_medians);
-// The estimate from one median per repetition.
+// The estimate from one median per repetition, measured by `repetition_processes` (one per median;
+// empty or of another length: not known).
 Estimate estimate_of(const std::vector<double>& repetition_medians,
-                     const std::string& estimator = k_default_estimator);
+                     const std::string& estimator = k_default_estimator,
+                     const std::vector<int>& repetition_processes = {},
+                     double allowance = k_run_allowance);
 
 // How a run (`run --processes`, recorded as context.processes) splits a case's repetitions over
 // fresh processes run one after another: the share of each (the first ones take one more when it

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,8 +78,12 @@ struct TimingInfo {
   double noise = 0;              // relative noise reached (cv of the samples)
   bool noise_reached = false;    // noise <= target_noise
   std::vector<double> repetition_medians; // one median per repetition (--repetitions)
-  std::int64_t discarded_blocks = 0;      // blocks taken again: the process was interrupted
-  std::int64_t placement_padding = 0;     // bytes allocated before the inputs (first repetition)
+  // The measuring process (0-based, `run --processes`) of each repetition median, in their order;
+  // empty when they all came from one process or it is not known (files from before
+  // 2026-11-28, --isolate, a run of one process).
+  std::vector<int> repetition_processes;
+  std::int64_t discarded_blocks = 0;  // blocks taken again: the process was interrupted
+  std::int64_t placement_padding = 0; // bytes allocated before the inputs (first repetition)
   double canary = 0; // [s] the speed canary around the timing (machine/canary.hpp), slower of the
                      // one before and the one after; the slowest over kept repetitions; 0: none
   std::int64_t retried_repetitions = 0; // repetitions measured again: the machine was slow
@@ -158,6 +163,21 @@ inline constexpr const char* k_default_estimator = "fastest-third";
 // as the case's time; the median of the repetition medians with a distribution-free interval of it
 // (stats::median_interval, 95% asked; the default 6 repetitions give [min, max] at 96.9%, 7 at
 // 98.4%, 5 at 93.75%), and the relative spread of the repetition medians.
+// A case's interval (results::interval_of; docs/results.md, "The interval"): `time` x (1 -/+
+// half_width), half_width relative, NaN with fewer than two repetitions. `basis`: what it saw
+// differ, the measuring processes (their fastest repetitions) or, when all came from one process
+// or that is not known, the repetitions themselves (then it cannot see what a fresh process
+// changes, and says so). `allowance`: the least half-width the run gave its cases (NaN: not
+// known, results::k_run_allowance). `wide`: why it is wider than k_run_allowance; none when not.
+struct Interval {
+  double half_width = std::numeric_limits<double>::quiet_NaN();
+  double allowance = std::numeric_limits<double>::quiet_NaN();
+  double low = std::numeric_limits<double>::quiet_NaN(); // [s]
+  double high = std::numeric_limits<double>::quiet_NaN();
+  IntervalBasis basis = IntervalBasis::repetitions;
+  WideReason wide = WideReason::none;
+};
+
 struct Estimate {
   std::string estimator = k_default_estimator;
   double time = 0; // seconds: `estimator` over the repetition medians; NaN when no repetition
@@ -171,6 +191,9 @@ struct Estimate {
   // time may be one of two levels the case switches between. Outputs mark it; compare calls it
   // unknown.
   bool unstable = false;
+  // Where another run of the same build is expected to find `time` (results::interval_of;
+  // docs/results.md, "The interval").
+  Interval interval;
 };
 
 struct CaseResult {

@@ -88,6 +88,24 @@ enum class Measures { host, host_sync, cpu, gpu, batch };
 // before the start only; CUDA events on the case's stream.
 enum class Timer { steady_clock, host_sync, host_launch, cuda_event };
 
+// What a case's interval saw differ (estimate.interval.basis, results::interval_of): the fastest
+// repetitions of its measuring processes, or its repetitions (all from one process, or unknown).
+enum class IntervalBasis { processes, repetitions };
+
+// Why a case's interval is wider than the run-to-run allowance (estimate.interval.wide,
+// results::interval_of): its repetitions fall into two levels; its processes' fastest repetitions
+// move one way, process after process; its processes (or, on a repetitions basis, its
+// repetitions) disagree with no such pattern; the run's processes disagree on most cases (the
+// run's allowance, not the case, made it wide: a noisy hour).
+enum class WideReason {
+  none,
+  bimodal,
+  drifting,
+  processes_disagree,
+  repetitions_disagree,
+  noisy_run
+};
+
 // JSON holds a vocabulary's name, never its number: nlohmann finds this by argument-dependent
 // lookup, so `json = status` writes "ok". Readers parse names with core::parse_name_or_throw,
 // which names the file and the field (results/case.cpp, results/result_set.cpp).
@@ -158,6 +176,22 @@ template <> struct NameTable<results::Timer> {
       {results::Timer::host_sync, "host_sync"},
       {results::Timer::host_launch, "host_launch"},
       {results::Timer::cuda_event, "cuda_event"}};
+};
+
+template <> struct NameTable<results::IntervalBasis> {
+  static constexpr std::pair<results::IntervalBasis, std::string_view> k_names[] = {
+      {results::IntervalBasis::processes, "processes"},
+      {results::IntervalBasis::repetitions, "repetitions"}};
+};
+
+template <> struct NameTable<results::WideReason> {
+  static constexpr std::pair<results::WideReason, std::string_view> k_names[] = {
+      {results::WideReason::none, "none"},
+      {results::WideReason::bimodal, "bimodal"},
+      {results::WideReason::drifting, "drifting"},
+      {results::WideReason::processes_disagree, "processes disagree"},
+      {results::WideReason::repetitions_disagree, "repetitions disagree"},
+      {results::WideReason::noisy_run, "noisy run"}};
 };
 
 } // namespace opbench::core

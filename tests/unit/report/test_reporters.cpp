@@ -76,8 +76,9 @@ TEST(CsvReporter, QuotesFieldsWithCommasAndQuotes) {
   std::getline(lines, first);
   std::getline(lines, second);
   EXPECT_EQ(header.rfind("case_id,status,time_us,estimator,", 0), 0u); // leads with the time
+  // One repetition: no interval (its four columns empty).
   EXPECT_EQ(first.rfind("\"conv2d/input=1x3x8x8,stride=[2,2]/float32/cpu/t1/forward\",ok,20.0000,"
-                        "fastest-third,20.0000,",
+                        "fastest-third,,,,,20.0000,",
                         0),
             0u)
       << first;
@@ -299,15 +300,19 @@ TEST(EveryOutput, NamesEachStatisticOnceAndShowsTheSameValue) {
   ASSERT_DOUBLE_EQ(r.summary.median, 12e-6);
   ASSERT_NEAR(r.estimate.spread, 2.0 / 11, 1e-9);
   ASSERT_GT(r.summary.cv, 0.2);
-  // Console, md and HTML: the time, "spread 18.2%", "cv 4.0%"; never the pooled cv.
+  // Console, md and HTML: the time, its interval (the two fastest of three repetitions 10%
+  // apart, from one process), "spread 18.2%", "cv 4.0%"; never the pooled cv.
   const std::string line = console_line(r);
-  EXPECT_EQ(line.rfind(r.c.case_id + "  10.00 us (fastest-third of 3 reps · median 11.00 us", 0),
+  EXPECT_EQ(line.rfind(r.c.case_id + "  10.00 us (±15.0% WIDE: repetitions disagree · "
+                                     "fastest-third of 3 reps · median 11.00 us",
+                       0),
             0u)
       << line;
   EXPECT_NE(line.find("spread 18.2%"), std::string::npos) << line;
   EXPECT_NE(line.find("cv 4.0%"), std::string::npos) << line;
   const std::string md = render("md", set);
-  EXPECT_NE(md.find("| ok | 10.00 us | fastest-third of 3 reps · median 11.00 us"),
+  EXPECT_NE(md.find("| ok | 10.00 us | ±15.0% WIDE: repetitions disagree · fastest-third of 3 "
+                    "reps · median 11.00 us"),
             std::string::npos)
       << md;
   EXPECT_NE(md.find("spread 18.2% | host |"), std::string::npos) << md;
@@ -334,6 +339,9 @@ TEST(EveryOutput, NamesEachStatisticOnceAndShowsTheSameValue) {
                              : cells.at(static_cast<std::size_t>(at - names.begin()));
   };
   EXPECT_EQ(column("time_us"), "10.0000");
+  EXPECT_EQ(column("interval_half_width"), "0.15000");
+  EXPECT_EQ(column("interval_low_us"), "8.5000");
+  EXPECT_EQ(column("interval_wide"), "repetitions disagree");
   EXPECT_EQ(column("median_us"), "11.0000");
   EXPECT_EQ(column("spread"), "0.18182");
   EXPECT_EQ(column("cv"), "0.04000");
