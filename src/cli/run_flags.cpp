@@ -62,6 +62,17 @@ void add_measuring_flags(CLI::App& cmd, run::RunSettings& settings) {
          "time samples what changes between processes too; 1: all in this process")
       ->check(in_range(run::limits::processes))
       ->capture_default_str();
+  cmd.add_option("--interval-target", settings.interval_target,
+                 "Stop when known: after --min-processes processes, a case whose interval (where "
+                 "another run of this build is expected to find its time) is within +-this "
+                 "(relative) is done, and the later processes measure only the cases still open; "
+                 "0: every case in every process")
+      ->check(in_range(run::limits::interval_target))
+      ->capture_default_str();
+  cmd.add_option("--min-processes", settings.min_processes,
+                 "Processes every case is measured in before --interval-target may stop it")
+      ->check(in_range(run::limits::processes))
+      ->capture_default_str();
   cmd.add_option("--process-label", settings.process_label,
                  "K/P of a --processes child (its progress lines)")
       ->group("");

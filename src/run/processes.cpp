@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <optional>
 
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
@@ -50,6 +52,16 @@ struct CaseParts {
   std::vector<Failure> failures;
   bool finished = false; // handed to `finish`
 };
+
+// Says that process `k` measured `r`'s repetition medians (one without medians stands for its
+// samples' median, as combine_repetitions takes it); a failed or skipped part has none.
+void tag_process(results::CaseResult& r, int k) {
+  const std::size_t medians = r.timing.repetition_medians.size();
+  r.timing.repetition_processes.assign(
+      r.status != results::Status::ok ? 0 : std::max<std::size_t>(1, medians), k);
+  if (medians == 0 && r.status == results::Status::ok)
+    r.timing.repetition_medians.push_back(r.summary.median);
+}
 
 std::string process_name(int k, int of) {
   return fmt::format("process {} of {}", k + 1, of);
@@ -106,6 +118,24 @@ SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
   std::vector<std::string> problems;
   SlowSpells slow;
   const int of = static_cast<int>(shares.size());
+  // Stop when known: after this many processes a case whose interval is within the target is done
+  // and the later processes leave it out (`closed`).
+  const int before_stopping = processes_before_stopping(settings, of);
+  std::set<std::string> closed;
+  std::vector<int> asked(cases.size(), 0); // repetitions each case's processes were asked for
+  // The least half-width a case's interval gets (results::run_allowance), from every case's
+  // spread once two processes have measured them, before each later process.
+  double allowance = results::k_run_allowance;
+  // Each case's own spread width, as last seen (a case done early keeps its own).
+  std::vector<double> widths(cases.size(), std::numeric_limits<double>::quiet_NaN());
+  // The interval `result` gets in this run.
+  auto with_allowance = [&allowance](results::CaseResult& result) {
+    if (result.status == results::Status::ok) {
+      result.estimate.interval =
+          results::interval_of(result.estimate.time, result.timing.repetition_medians,
+                               result.timing.repetition_processes, allowance);
+    }
+  };
 
   // Case `i` is over: its parts merged, or its failure.
   auto finish_case = [&](std::size_t i) {
@@ -161,18 +191,77 @@ SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
       slow.bandwidth.apply(result, settings.bandwidth_tolerance);
       const std::size_t got =
           result.timing.repetition_medians.size() + result.timing.set_aside.size();
-      if (got < static_cast<std::size_t>(settings.repetitions)) {
-        result.message = fmt::format("{} of {} repetitions: {}", got, settings.repetitions,
-                                     core::join(problems, "; "));
+      if (got < static_cast<std::size_t>(asked[i])) {
+        result.message =
+            fmt::format("{} of {} repetitions: {}", got, asked[i], core::join(problems, "; "));
       }
     }
     result.c = cases[i];
+    with_allowance(result);
     on.finish(std::move(result));
+  };
+
+  // Case `i` as its result would be now, if all its parts are ok and none failed.
+  auto so_far = [&](std::size_t i) -> std::optional<results::CaseResult> {
+    const CaseParts& mine = all[i];
+    if (mine.finished || !mine.failures.empty() || mine.parts.empty())
+      return std::nullopt;
+    std::vector<results::CaseResult> measured;
+    for (const auto& [k, part] : mine.parts) {
+      if (part.status != results::Status::ok)
+        return std::nullopt;
+      measured.push_back(part);
+    }
+    results::CaseResult result = results::combine_repetitions(measured, settings.estimator);
+    // As finish_case will set them aside, uncounted (finish_case counts them).
+    const double tolerance = settings.bandwidth_tolerance;
+    if (tolerance > 0 && !result.timing.repetition_bandwidth.empty()) {
+      results::set_aside_unusual_bandwidth(
+          result, slow.bandwidth.usual(result.c.threads, tolerance), tolerance);
+    }
+    return result;
   };
 
   int placement = settings.placement;
   for (int k = 0; k < of; ++k) {
-    on.note(fmt::format("{}: {} repetition(s) of each case", process_name(k, of), shares[k]));
+    std::vector<std::optional<results::CaseResult>> now(cases.size());
+    if (k >= 2) {
+      for (std::size_t i = 0; i < cases.size(); ++i) {
+        now[i] = so_far(i);
+        if (now[i])
+          widths[i] = results::spread_width(now[i]->timing.repetition_medians,
+                                            now[i]->timing.repetition_processes);
+      }
+      allowance = results::run_allowance(widths);
+    }
+    if (k >= before_stopping) {
+      for (std::size_t i = 0; i < cases.size(); ++i) {
+        if (!now[i])
+          continue;
+        with_allowance(*now[i]);
+        if (now[i]->estimate.interval.half_width <= settings.interval_target) {
+          closed.insert(cases[i].case_id);
+          finish_case(i);
+        }
+      }
+    }
+    const std::size_t open = cases.size() - closed.size();
+    if (open == 0) {
+      on.note(fmt::format("every case known within +-{:.1f}% after {} process(es); {} more not "
+                          "started",
+                          settings.interval_target * 100, k, of - k));
+      break;
+    }
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      if (closed.count(cases[i].case_id) == 0)
+        asked[i] += shares[k];
+    }
+    on.note(closed.empty()
+                ? fmt::format("{}: {} repetition(s) of each case", process_name(k, of), shares[k])
+                : fmt::format("{}: {} repetition(s) of the {} case(s) not yet known within "
+                              "+-{:.1f}% ({} are)",
+                              process_name(k, of), shares[k], open, settings.interval_target * 100,
+                              closed.size()));
     ProcessTask task;
     task.index = k;
     task.of = of;
@@ -185,6 +274,7 @@ SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
     // A process that made no progress before dying holding no case is not started again (it would
     // die the same way); one that held a case leaves that case out, so the next one gets further.
     Resume resume; // what the next process of this share starts from, should this one die
+    resume.left_out = closed;
     for (task.attempt = 0;; ++task.attempt) {
       task.resume = resume;
       // This attempt's kept repetitions of cases it has not finished (repetition, part).
@@ -196,6 +286,7 @@ SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
         if (it == index_of.end())
           return;
         progress = true;
+        tag_process(r, k);
         on.kept(r, k);
         pending[it->second].emplace_back(repetition, std::move(r));
       };
@@ -204,6 +295,7 @@ SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
         if (it == index_of.end() || all[it->second].finished)
           return;
         progress = true;
+        tag_process(r, k);
         // Its repetitions went to `kept` as they came; a part told only whole is kept whole.
         if (pending.erase(it->second) == 0)
           on.kept(r, k);

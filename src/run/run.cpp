@@ -275,13 +275,21 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
     const auto compiling = std::count_if(cases.begin(), cases.end(), [](const results::Case& c) {
       return c.stage == results::Stage::inductor || c.stage == results::Stage::inductor_dynamic;
     });
+    const double most = estimated_seconds(cases.size(), settings);
+    const double least = supervised ? estimated_seconds_at_least(cases.size(), settings) : most;
     observer.note(fmt::format(
-        "plan: {} case(s) x {} repetition(s){}; about {} (an estimate from --max-time{})",
-        cases.size(), settings.repetitions,
+        "plan: {} case(s) x {} repetition(s){}; {} (an estimate from --max-time{})", cases.size(),
+        settings.repetitions,
         settings.isolate    ? ", each in a fresh process"
         : shares.size() > 1 ? fmt::format(" over {} fresh processes", shares.size())
                             : " in a fresh process",
-        rough_duration(estimated_seconds(cases.size(), settings)),
+        least < most
+            ? fmt::format("at most {}, at least {} if every case is known within "
+                          "+-{:.1f}% after {} process(es)",
+                          rough_duration(most), rough_duration(least),
+                          settings.interval_target * 100,
+                          processes_before_stopping(settings, static_cast<int>(shares.size())))
+            : "about " + rough_duration(most),
         compiling == 0 ? std::string()
                        : fmt::format(", not counting the Inductor compile of {} case(s): seconds "
                                      "each from the cache, a minute or more compiled",
@@ -319,6 +327,7 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
   outcome.cases = cases.size();
   outcome.output = output;
   std::size_t finished = 0, noisy = 0, not_reached = 0, unstable = 0;
+  results::IntervalTally intervals;
   // A case whose measurement is over: % of peak, into the results, told to the observer.
   auto finish_case = [&](results::CaseResult result) {
     spent += result.timing.spent;
@@ -334,6 +343,7 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
       ++noisy;
     if (result.status == results::Status::ok && result.estimate.unstable)
       ++unstable;
+    intervals.add(result, supervised ? settings.interval_target : 0);
     observer.case_done(result, finished, cases.size(), measure::seconds_since(start));
   };
   SlowSpells slow;
@@ -409,6 +419,9 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
     summary["memory_bandwidth"] = slow.bandwidth.summary(settings.bandwidth_tolerance);
   summary["time_spent"] = time_spent_summary(measure::seconds_since(start), timed, spent,
                                              slow.time_retried, slow.time_process_warmup);
+  summary["interval"] = intervals.to_json(supervised ? settings.interval_target : 0);
+  if (settings.process_label.empty())
+    observer.note(intervals.describe(supervised ? settings.interval_target : 0));
   tell_summary(summary, slow, settings, observer);
   writer.finish(order, summary);
   outcome.summary = std::move(summary);

@@ -12,6 +12,7 @@
 #include "opbench/core/error.hpp"
 #include "opbench/core/names.hpp"
 #include "opbench/core/strings.hpp"
+#include "opbench/results/estimate.hpp"
 
 namespace opbench::run {
 
@@ -75,6 +76,8 @@ void check(const RunSettings& settings) {
   require(m.block_time, limits::block_time, "--block-time");
   require(settings.repetitions, limits::repetitions, "--repetitions");
   require(settings.processes, limits::processes, "--processes");
+  require(settings.min_processes, limits::processes, "--min-processes");
+  require(settings.interval_target, limits::interval_target, "--interval-target");
   require(settings.placement, limits::placement, "--placement");
   require(settings.process_warmup, limits::process_warmup, "--process-warmup");
   require(settings.retries, limits::retries, "--retries");
@@ -123,6 +126,26 @@ double estimated_seconds(std::size_t cases, const RunSettings& settings) {
       settings.isolate ? repetitions
                        : static_cast<double>(std::min(settings.processes, settings.repetitions));
   return repetitions * per_repetition + processes * k_process_start;
+}
+
+int processes_before_stopping(const RunSettings& settings, int shares) {
+  if (settings.interval_target <= 0)
+    return shares;
+  return std::max(1, std::min(settings.min_processes, shares));
+}
+
+double estimated_seconds_at_least(std::size_t cases, const RunSettings& settings) {
+  if (settings.isolate)
+    return estimated_seconds(cases, settings);
+  const std::vector<int> shares =
+      results::split_repetitions(settings.repetitions, settings.processes);
+  const int before = processes_before_stopping(settings, static_cast<int>(shares.size()));
+  RunSettings least = settings;
+  least.repetitions = 0;
+  for (int k = 0; k < before; ++k)
+    least.repetitions += shares[static_cast<std::size_t>(k)];
+  least.processes = before;
+  return estimated_seconds(cases, least);
 }
 
 std::vector<std::string> measuring_args(const RunSettings& options) {

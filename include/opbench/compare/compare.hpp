@@ -33,7 +33,7 @@ namespace opbench::compare {
 struct CompareOptions {
   double threshold = 0.05;        // relative change of the median that matters (0.05 = 5%)
   double alpha = 0.05;            // significance level of the U test
-  std::size_t min_replicates = 5; // fewer repetition medians on either side: verdict `unknown`
+  std::size_t min_replicates = 4; // fewer repetition medians on either side: verdict `unknown`
   // The estimator both sides' times are made with (results::estimator_names()), from their
   // repetition medians; empty: the one BASE was run with (NEW is estimated again with it when it
   // was run with another).

@@ -24,6 +24,12 @@ struct RunSettings {
   std::uint64_t seed = 0;    // inputs (recorded per case) and the interleaved order
   int repetitions = 6;       // per case, each with fresh inputs at another placement
   int processes = 3;         // fresh processes the repetitions are split over, one after another
+  // Stop when known (docs/measuring.md, "Stopping when the number is known"): after
+  // `min_processes` processes, a case whose interval (results::interval_of) is within
+  // +-interval_target is done, and the later processes measure only the cases still open;
+  // interval_target 0: every case in every process.
+  double interval_target = 0.03;
+  int min_processes = 2;
   // [s] a measuring process first measures its first job this long (one repetition at least)
   // and drops it: a fresh process runs small cases slow for a while
   double process_warmup = 0.3;
@@ -86,6 +92,7 @@ inline constexpr Range target_noise{0, 1, false};          // cv
 inline constexpr Range block_time{1e-6, 60, false};        // [s]
 inline constexpr Range repetitions{1, 10000, true};        //
 inline constexpr Range processes{1, 1000, true};           //
+inline constexpr Range interval_target{0, 10, false};      // relative half-width; 0: never
 inline constexpr Range placement{0, 1e6, true};            //
 inline constexpr Range process_warmup{0, 3600, false};     // [s]
 inline constexpr Range retries{0, 100, true};              //
@@ -128,6 +135,12 @@ Json measuring_json(const RunSettings& settings, int processes);
 inline constexpr double k_repetition_overhead = 1.85;
 inline constexpr double k_process_start = 1.5; // [s] LibTorch loaded, the plan bound again
 double estimated_seconds(std::size_t cases, const RunSettings& settings);
+// The same for a run whose every case is done after --min-processes (the least it can take when
+// --interval-target stops cases early); estimated_seconds when nothing stops early.
+double estimated_seconds_at_least(std::size_t cases, const RunSettings& settings);
+// The processes every case is measured in before --interval-target may stop it: --min-processes,
+// or all of them when --interval-target is 0 (and never more than the shares there are).
+int processes_before_stopping(const RunSettings& settings, int shares);
 
 // The flags that make another opbench process measure as `settings` say (--warmup, --runs,
 // --min-time, --max-time, --target-noise, --block-time, --host-allocator, --timer, --estimator,

@@ -31,6 +31,7 @@ struct FakeProcesses {
   std::map<std::pair<int, std::string>, Crash> crash;
   std::map<int, std::size_t> die_after;
   std::map<std::pair<int, std::string>, results::Status> status; // (process, case id) -> status
+  std::map<std::pair<int, std::string>, double> slower; // (process, case id) -> its medians' factor
   int stop_after = -1; // the run is stopped (a signal) after this many processes started; -1 never
   std::size_t finished_while_running = 0; // cases finished before the last process returned
 
@@ -43,10 +44,15 @@ struct FakeProcesses {
     }
   }
 
+  double median(std::size_t i, int k) const {
+    const auto it = slower.find({k, cases[i].case_id});
+    return (static_cast<double>(i + 1) * 1e-6 + k * 1e-9) * (it == slower.end() ? 1 : it->second);
+  }
+
   results::CaseResult repetition(std::size_t i, int k) const {
     results::CaseResult r;
     r.c = cases[i];
-    r.timing.repetition_medians = {static_cast<double>(i + 1) * 1e-6 + k * 1e-9};
+    r.timing.repetition_medians = {median(i, k)};
     r.estimate = results::estimate_of(r.timing.repetition_medians);
     return r;
   }
@@ -95,8 +101,7 @@ struct FakeProcesses {
         for (int k = 0; k < task.repetitions; ++k) {
           if (kept_before.count(k) > 0)
             continue;
-          r.timing.repetition_medians.push_back(static_cast<double>(i + 1) * 1e-6 +
-                                                task.index * 1e-9);
+          r.timing.repetition_medians.push_back(median(i, task.index));
         }
         r.estimate = results::estimate_of(r.timing.repetition_medians);
         events.finished(r);
@@ -128,11 +133,82 @@ struct FakeProcesses {
   }
 };
 
+// Every case in every process (--interval-target 0): the tests of crashes and restarts.
 RunSettings settings_of(int repetitions, int processes) {
   RunSettings s;
   s.repetitions = repetitions;
   s.processes = processes;
+  s.interval_target = 0;
   return s;
+}
+
+TEST(Processes, ACaseKnownAfterTheFirstProcessesIsDoneAndTheNextOnesLeaveItOut) {
+  FakeProcesses fake(3);
+  fake.slower[{1, "case1"}] = 1.10; // process 2 measures case1 10% slower than process 1
+  RunSettings settings = settings_of(6, 3);
+  settings.interval_target = 0.03;
+  fake.run(settings);
+  ASSERT_EQ(fake.tasks.size(), 3u);
+  EXPECT_TRUE(fake.tasks[1].resume.left_out.empty());
+  EXPECT_EQ(fake.tasks[2].resume.left_out, (std::set<std::string>{"case0", "case2"}));
+  // Known within 3% after two processes: done with their four repetitions, nothing said missing.
+  for (const char* known : {"case0", "case2"}) {
+    const auto& r = fake.result(known);
+    EXPECT_EQ(r.timing.repetition_processes, (std::vector<int>{0, 0, 1, 1})) << known;
+    EXPECT_TRUE(r.message.empty()) << r.message;
+    EXPECT_LE(r.estimate.interval.half_width, 0.03);
+  }
+  // case1's processes 10% apart: a third process, which agrees with the first and narrows it.
+  const auto& open = fake.result("case1");
+  EXPECT_EQ(open.timing.repetition_processes, (std::vector<int>{0, 0, 1, 1, 2, 2}));
+  EXPECT_TRUE(open.message.empty()) << open.message;
+  EXPECT_DOUBLE_EQ(open.estimate.interval.half_width, results::k_run_allowance);
+  EXPECT_NE(std::find(fake.notes.begin(), fake.notes.end(),
+                      "process 3 of 3: 2 repetition(s) of the 1 case(s) not yet known within "
+                      "+-3.0% (2 are)"),
+            fake.notes.end());
+}
+
+TEST(Processes, InANoisyRunNoCaseIsGivenANarrowerIntervalThanTheTypicalCase) {
+  FakeProcesses fake(3);
+  // Process 2 measures two of the three cases 10% slower: the typical case's own width is 15%.
+  fake.slower[{1, "case0"}] = 1.10;
+  fake.slower[{1, "case1"}] = 1.10;
+  RunSettings settings = settings_of(6, 3);
+  settings.interval_target = 0.03;
+  fake.run(settings);
+  // No case was known within 3% after two processes: the run's allowance was 15%.
+  EXPECT_TRUE(fake.tasks[2].resume.left_out.empty());
+  const auto& calm = fake.result("case2");
+  // The median case's own width: case1's, ((2 + 0.001) x 1.1 - 2) / 2 x 1.5.
+  EXPECT_NEAR(calm.estimate.interval.half_width, 1.5 * 0.10055, 1e-9);
+  EXPECT_EQ(calm.estimate.interval.wide, results::WideReason::noisy_run);
+}
+
+TEST(Processes, WhenEveryCaseIsKnownNoFurtherProcessStarts) {
+  FakeProcesses fake(2);
+  RunSettings settings = settings_of(8, 4);
+  settings.interval_target = 0.03;
+  settings.min_processes = 3;
+  fake.run(settings);
+  EXPECT_EQ(fake.tasks.size(), 3u); // --min-processes, then every case was known
+  for (const auto& r : fake.finished)
+    EXPECT_EQ(r.timing.repetition_medians.size(), 6u);
+  EXPECT_EQ(fake.notes.back(), "every case known within +-3.0% after 3 process(es); 1 more not "
+                               "started");
+}
+
+TEST(Processes, ACaseThatFailedIsNeverStoppedEarly) {
+  FakeProcesses fake(2);
+  fake.crash[{0, "case1"}] = {"SIGSEGV", measure::Phase::timed, 1};
+  RunSettings settings = settings_of(6, 3);
+  settings.interval_target = 0.03;
+  fake.run(settings);
+  // case0 is known after two processes; case1 crashed in the first and goes on to the third,
+  // which runs it (and only it).
+  EXPECT_EQ(fake.tasks.back().resume.left_out, (std::set<std::string>{"case0"}));
+  EXPECT_EQ(fake.result("case1").status, results::Status::error);
+  EXPECT_EQ(fake.result("case0").timing.repetition_medians.size(), 4u);
 }
 
 TEST(Processes, EachCasePoolsTheRepetitionMediansOfEveryProcess) {
