@@ -163,6 +163,16 @@ std::vector<std::vector<double>> recorded_processes(const Json& context,
 
 std::vector<std::vector<double>> recorded_processes(const Json& context,
                                                     const results::TimingInfo& timing) {
+  if (!timing.repetition_medians.empty() &&
+      timing.repetition_processes.size() == timing.repetition_medians.size()) {
+    std::map<int, std::vector<double>> by_process;
+    for (std::size_t i = 0; i < timing.repetition_medians.size(); ++i)
+      by_process[timing.repetition_processes[i]].push_back(timing.repetition_medians[i]);
+    std::vector<std::vector<double>> out;
+    for (auto& [process, medians] : by_process)
+      out.push_back(std::move(medians));
+    return out;
+  }
   if (timing.set_aside.empty())
     return recorded_processes(context, timing.repetition_medians);
   // Every repetition at its place (a set-aside one marked), split as the run split them.

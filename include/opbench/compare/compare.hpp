@@ -85,9 +85,11 @@ struct CaseComparison {
 // and counts as one process.
 std::vector<std::vector<double>> recorded_processes(const Json& context,
                                                     const std::vector<double>& repetition_medians);
-// The same for a case's timing, whose repetitions set aside for an unusual memory bandwidth
-// (TimingInfo::set_aside) keep their places: each process keeps the medians it measured that were
-// not set aside, and a process left with none is not counted.
+// The same for a case's timing: by the processes it records (TimingInfo::repetition_processes,
+// since 2026-11-28: a case `run` stopped early has fewer repetitions than planned, still from two
+// processes), else as above, its repetitions set aside for an unusual memory bandwidth
+// (TimingInfo::set_aside) keeping their places: each process keeps the medians it measured that
+// were not set aside, and a process left with none is not counted.
 std::vector<std::vector<double>> recorded_processes(const Json& context,
                                                     const results::TimingInfo& timing);
 

@@ -54,5 +54,23 @@ TEST(Compare, AnUnstableCaseIsUnknownSayingWhichSide) {
             "unstable on the base and new side: its repetition medians are over 3x apart");
 }
 
+TEST(Compare, ACaseStoppedEarlyIsSplitByTheProcessesItRecords) {
+  // `run` stopped it after two of three processes (2 + 2 of 6 repetitions): its file says which
+  // process measured each median, where the context's split would call them one process.
+  auto stopped = [](const std::vector<double>& medians) {
+    results::ResultSet set = side(medians, "fastest-third");
+    set.context = {{"isolate", false}, {"processes", 3}, {"repetitions", 6}};
+    set.cases[0].timing.repetition_processes = {0, 0, 1, 1};
+    return set;
+  };
+  EXPECT_EQ(
+      recorded_processes(stopped({1, 2, 3, 4}).context, stopped({1, 2, 3, 4}).cases[0].timing),
+      (std::vector<std::vector<double>>{{1, 2}, {3, 4}}));
+  const Comparison c =
+      compare_results(stopped({1.0, 1.004, 0.998, 1.002}), stopped({1.001, 0.999, 1.003, 1.0}), {});
+  EXPECT_EQ(c.cases.at(0).base_processes, 2u);
+  EXPECT_EQ(c.cases.at(0).verdict, results::Verdict::same) << c.cases.at(0).reason;
+}
+
 } // namespace
 } // namespace opbench::compare
