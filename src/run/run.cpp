@@ -393,6 +393,9 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
                                                 exec_options.repetition, scratch, serial++);
       if (interrupted() != 0) // the repetition's process was stopped: nothing of it is kept
         throw Interrupted(interrupted(), writer.journal_path());
+      // Each repetition a process of its own: the interval's groups (results::interval_of).
+      if (result.status == results::Status::ok && result.timing.repetition_medians.size() == 1)
+        result.timing.repetition_processes = {exec_options.repetition};
       return result;
     };
     on.kept = [&](const results::CaseResult& r, int repetition) {

@@ -342,6 +342,11 @@ TEST_F(Cli, IsolatedRepetitionsRunInFreshProcesses) {
   EXPECT_EQ(c["timing"]["repetition_medians"].size(), 2u);
   EXPECT_EQ(c["estimate"]["estimator"], "median"); // the fresh processes are told it too
   EXPECT_EQ(c["memory"]["peak_bytes"], 256);
+  // Each repetition its own process (in the run's order): the interval stands on processes.
+  std::vector<int> processes = c["timing"]["repetition_processes"].get<std::vector<int>>();
+  std::sort(processes.begin(), processes.end());
+  EXPECT_EQ(processes, (std::vector<int>{0, 1}));
+  EXPECT_EQ(c["estimate"]["interval"]["basis"], "processes");
 }
 
 TEST_F(Cli, CompareExitCodesAndFormats) {

@@ -174,7 +174,7 @@ std::string line_form(std::string line) {
       line.erase(at, mark.size());
   }
   // How wide a case's interval came out, and why, is the hour's.
-  line = std::regex_replace(line, std::regex(R"( WIDE: [a-z ]+| \(one process\))"), "");
+  line = std::regex_replace(line, std::regex(R"( WIDE: [a-z]+( [a-z]+)*| \(one process\))"), "");
   line = std::regex_replace(line, std::regex(R"(\d+(\.\d+)?)"), "#");
   return std::regex_replace(line, std::regex(R"(# (ns|us|ms|s|min|h|B|KiB|MiB|GiB)\b)"), "# U");
 }
