@@ -258,7 +258,9 @@ TEST_F(Cli, TwoRunsOfATinySuiteAgreeAndSayHowSureTheyAre) {
   // broken estimate (a wrong unit, a repetition's median lost), not a percent of noise. On this
   // shared 2-core VM a busy neighbour can slow a whole second-long run ×2 (seen: every case of
   // one run ×1.7–2.0, docs/reproducibility.md), so the bound is ×3 either way.
-  const std::string quick = " --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.02";
+  // Every case in every process: 6 repetitions each (--interval-target 0).
+  const std::string quick =
+      " --threads 1 --warmup 1 --runs 3 --min-time 0 --max-time 0.02 --interval-target 0";
   const std::string first = m_dir.file("first.json"), second = m_dir.file("second.json");
   ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv" + quick + " --output " + first).code, 0);
   ASSERT_EQ(opbench("run --config " + k_data + "/tiny.csv" + quick + " --output " + second).code,
