@@ -197,8 +197,9 @@ TEST_F(Cli, FromReRunsTheStoredCasesWithRepetitions) {
                 .code,
             0);
   const std::string again = m_dir.file("again.json");
-  const auto r = opbench("run --from " + first + k_quick +
-                         " --repetitions 3 --interleave --ops mm,add --output " + again);
+  const auto r =
+      opbench("run --from " + first + k_quick +
+              " --repetitions 3 --interval-target 0 --interleave --ops mm,add --output " + again);
   ASSERT_EQ(r.code, 0) << r.err;
   const Json a = read_json(first), b = read_json(again);
   ASSERT_EQ(b["cases"].size(), 2u);
