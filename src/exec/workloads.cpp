@@ -15,6 +15,7 @@
 #include "makers.hpp"
 #include "opbench/core/error.hpp"
 #include "opbench/core/strings.hpp"
+#include "opbench/exec/case_function.hpp"
 #include "opbench/exec/typed_call.hpp"
 #include "opbench/machine/devices.hpp"
 #include "opbench/measure/holding.hpp"
@@ -364,6 +365,12 @@ Workload unchecked_workload(const results::Case& c, bool first) {
 }
 
 } // namespace
+
+TensorFunction case_function(const results::Case& c) {
+  if (c.kind == results::Kind::model)
+    throw SkipCase("a model case is one TorchScript call: it has no computation of its inputs");
+  return c.kind == results::Kind::sample ? sample_function(c) : operator_function(c);
+}
 
 Workload make_workload(const results::Case& c, bool first) {
   std::optional<results::OutputCheck> checked;

@@ -23,16 +23,7 @@ using measure::SkipCase;
 using measure::tensor_bytes;
 using measure::Workload;
 
-// `inductor` (a package for these sizes) and `inductor-dynamic` (one package for every size of a
-// sample, compiled from the first with symbolic dimensions, then checked at each size).
-Workload inductor_workload(const results::Case& c, TensorFunction f, const Tensors* eager) {
-  const bool dynamic = c.stage == results::Stage::inductor_dynamic;
-  if (dynamic && c.kind != results::Kind::sample) {
-    throw SkipCase("inductor-dynamic compiles a sample once for all its sizes; an operator case "
-                   "has its own sizes (use inductor)");
-  }
-  if (f.inputs.empty())
-    throw SkipCase("the computation has no tensor input: an exported program needs one");
+void require_package_compiler() {
   const std::string python = compiler_python();
   const std::string version = python_torch_version(python);
   if (version.empty()) {
@@ -44,14 +35,31 @@ Workload inductor_workload(const results::Case& c, TensorFunction f, const Tenso
                    TORCH_VERSION +
                    ": a package must be compiled by the same version (set OPBENCH_PYTHON)");
   }
-  const FaithfulTrace traced = faithful_trace(c, f, eager);
-  const std::shared_ptr<torch::jit::Graph>& graph = traced.graph;
-  for (const torch::jit::Node* node : graph->nodes()) {
+}
+
+void require_no_random_draws(const torch::jit::Graph& graph) {
+  for (const torch::jit::Node* node : graph.nodes()) {
     if (node->isNondeterministic()) {
       throw SkipCase(std::string("draws random numbers (") + node->kind().toQualString() +
                      "): Inductor's generator is not eager's, so its outputs cannot be checked");
     }
   }
+}
+
+// `inductor` (a package for these sizes) and `inductor-dynamic` (one package for every size of a
+// sample, compiled from the first with symbolic dimensions, then checked at each size).
+Workload inductor_workload(const results::Case& c, TensorFunction f, const Tensors* eager) {
+  const bool dynamic = c.stage == results::Stage::inductor_dynamic;
+  if (dynamic && c.kind != results::Kind::sample) {
+    throw SkipCase("inductor-dynamic compiles a sample once for all its sizes; an operator case "
+                   "has its own sizes (use inductor)");
+  }
+  if (f.inputs.empty())
+    throw SkipCase("the computation has no tensor input: an exported program needs one");
+  require_package_compiler();
+  const FaithfulTrace traced = faithful_trace(c, f, eager);
+  const std::shared_ptr<torch::jit::Graph>& graph = traced.graph;
+  require_no_random_draws(*graph);
   struct State {
     TensorFunction f;
     std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader;

@@ -25,6 +25,12 @@ void settle(const at::Device& device);
 // `outputs` without the undefined tensors.
 Tensors defined_only(Tensors outputs);
 
+// One call of the eager computation with the default generators seeded, so that a computation
+// that draws random numbers draws the same ones each time (and a stage that draws them in the
+// same order matches it). Its inputs are restored first, and its outputs are copies: an in-place
+// operator returns the input it wrote, which the next call writes again.
+Tensors seeded_call(const results::Case& c, const TensorFunction& f);
+
 // What a graph's failure says, without the interpreter's preamble ("The following operation
 // failed in the TorchScript interpreter." and its traceback): the RuntimeError's own line.
 std::string interpreter_reason(const std::string& what);
@@ -49,6 +55,12 @@ struct FaithfulTrace {
   double seconds = 0; // the trace's time, not its check against eager
 };
 FaithfulTrace faithful_trace(const results::Case& c, const TensorFunction& f, const Tensors* eager);
+
+// Before a package is made (inductor_stage.cpp): a Python whose torch is this LibTorch's version
+// to compile it, and a trace that draws no random numbers (Inductor's generator is not eager's,
+// so its outputs could not be checked). Throws SkipCase saying which is missing.
+void require_package_compiler();
+void require_no_random_draws(const torch::jit::Graph& graph);
 
 // The inductor and inductor-dynamic stages (inductor_stage.cpp). `eager`: the outputs to check
 // against (nullptr: not checked, a later repetition).

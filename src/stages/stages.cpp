@@ -41,13 +41,6 @@ using measure::tensor_bytes;
 using measure::tolerance_for;
 using measure::Workload;
 
-namespace {
-
-// One call of the eager computation with the default generators seeded, so that a computation
-// that draws random numbers draws the same ones each time (and a stage that draws them in the
-// same order matches it).
-// Its inputs are restored first, and its outputs are copies: an in-place operator returns the
-// input it wrote, which the next call writes again.
 Tensors seeded_call(const results::Case& c, const TensorFunction& f) {
   f.restore();
   at::manual_seed(c.seed);
@@ -56,6 +49,8 @@ Tensors seeded_call(const results::Case& c, const TensorFunction& f) {
     t = t.clone();
   return outputs;
 }
+
+namespace {
 
 // The computation traced into a graph whose inputs are `f.inputs` and whose outputs are the
 // defined output tensors.

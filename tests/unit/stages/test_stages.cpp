@@ -18,9 +18,11 @@
 #include "opbench/catalog/binder.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/strings.hpp"
+#include "opbench/exec/case_function.hpp"
 #include "opbench/exec/executor.hpp"
 #include "opbench/measure/output_check.hpp"
 #include "opbench/plan/planner.hpp"
+#include "opbench/stages/size_free.hpp"
 #include "opbench/stages/stages.hpp"
 #include "quick_exec.hpp"
 #include "temp_dir.hpp"
@@ -283,6 +285,17 @@ TEST_F(InductorStage, DynamicIsOnePackageForEverySizeOfASample) {
   const auto op = run_case(op_case("relu", {{"self", "64x64"}}, "inductor-dynamic"), quick());
   EXPECT_EQ(op.status, results::Status::skipped);
   EXPECT_NE(op.message.find("(use inductor)"), std::string::npos) << op.message;
+  // The same package made once for a replay (size_free.hpp), called at another size's inputs.
+  const auto made_once =
+      stages::size_free_stage(sample_case("bbox2delta", {64}, "inductor-dynamic"),
+                              exec::case_function(sample_case("bbox2delta", {64}, "eager")));
+  EXPECT_TRUE(made_once.cached);
+  EXPECT_EQ(made_once.made_from, sample_case("bbox2delta", {64}, "inductor-dynamic").case_id);
+  EXPECT_FALSE(made_once.plans);
+  const auto at_8 = exec::case_function(sample_case("bbox2delta", {8}, "eager"));
+  EXPECT_EQ(made_once.refuses(at_8.inputs), "");
+  double worst = 0;
+  EXPECT_EQ(outputs_differ(at_8.body(at_8.inputs), made_once.call(at_8.inputs), worst), "");
 }
 
 // bucket2bbox's package made at 2000 boxes fails a bounds check in its generated kernel at 1000
@@ -308,6 +321,12 @@ TEST_F(InductorStage, ADynamicPackageThatAbortsAtOtherSizesIsProbedInAProcessOfI
   EXPECT_EQ(probes, 1u);
   const auto again = run_case(sample_case("bucket2bbox", {1000}, "inductor-dynamic"), quick());
   EXPECT_EQ(again.message, refused.message);
+  // A replay (size_free.hpp) is told so before it calls the package at that size.
+  const auto made_once =
+      stages::size_free_stage(sample_case("bucket2bbox", {2000}, "inductor-dynamic"),
+                              exec::case_function(sample_case("bucket2bbox", {2000}, "eager")));
+  const auto at_1000 = exec::case_function(sample_case("bucket2bbox", {1000}, "eager"));
+  EXPECT_NE(made_once.refuses(at_1000.inputs).find("index out of bounds"), std::string::npos);
 }
 
 // script-dynamic: the trace of the first size, kept in the cache, run by one TorchScript function
@@ -349,6 +368,25 @@ TEST_F(ScriptDynamicStage, OneTraceServesEverySizeOfASample) {
   const auto op = run_case(op_case("relu", {{"self", "64x64"}}, "script-dynamic"), quick());
   EXPECT_EQ(op.status, results::Status::skipped);
   EXPECT_NE(op.message.find("(use fused)"), std::string::npos) << op.message;
+  // Made for a replay (size_free.hpp): the one function this process's cases above ran, its
+  // plans counted; every size is taken and gives eager's outputs.
+  const auto made_once =
+      stages::size_free_stage(sample_case("bbox2delta", {64}, "script-dynamic"),
+                              exec::case_function(sample_case("bbox2delta", {64}, "eager")));
+  ASSERT_TRUE(made_once.plans);
+  const int before = made_once.plans();
+  EXPECT_GE(before, 1); // the cases above made the first
+  for (const int size : {64, 8, 64, 8}) {
+    const auto f = exec::case_function(sample_case("bbox2delta", {size}, "eager"));
+    EXPECT_EQ(made_once.refuses(f.inputs), "");
+    double worst = 0;
+    EXPECT_EQ(outputs_differ(f.body(f.inputs), made_once.call(f.inputs), worst), "") << size;
+  }
+  EXPECT_GE(made_once.plans(), before);
+  EXPECT_THROW(
+      stages::size_free_stage(sample_case("bbox2delta", {64}, "fused"),
+                              exec::case_function(sample_case("bbox2delta", {64}, "eager"))),
+      SkipCase);
 }
 
 // Two processes that make the same artifact at once: the first one published stays, with its own
