@@ -78,5 +78,6 @@ void add_merge_command(CLI::App& app, GlobalOptions& global);
 void add_calibrate_command(CLI::App& app, GlobalOptions& global);
 void add_extract_command(CLI::App& app, GlobalOptions& global);
 void add_ab_command(CLI::App& app, GlobalOptions& global);
+void add_replay_command(CLI::App& app, GlobalOptions& global);
 
 } // namespace opbench::cli

@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
   add_calibrate_command(app, global);
   add_extract_command(app, global);
   add_ab_command(app, global);
+  add_replay_command(app, global);
 
   try {
     app.parse(argc, argv);

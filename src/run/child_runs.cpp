@@ -65,10 +65,7 @@ private:
 };
 
 // What the supervisor watches besides the child's end.
-struct Watch {
-  std::string hold_file; // "": no limit
-  double limit = 0;      // [s] per repetition of a case held
-  double compile_limit = 0;
+struct Watch : HoldLimits {
   std::function<void()> poll; // every k_poll_ms (reads the child's journal)
 };
 
@@ -190,8 +187,10 @@ std::string last_words(const std::string& log) {
 } // namespace
 
 ChildExit run_program(const std::string& program, const std::vector<std::string>& args,
-                      const std::string& out, const std::string& log) {
-  return spawn_and_watch(program, args, out, log, Watch{});
+                      const std::string& out, const std::string& log, const HoldLimits& limits) {
+  Watch watch;
+  static_cast<HoldLimits&>(watch) = limits;
+  return spawn_and_watch(program, args, out, log, watch);
 }
 
 std::vector<ChildExit> run_programs(const std::vector<Program>& programs) {

@@ -45,8 +45,17 @@ std::string describe(const ChildExit& exit);
 // run: in a process group of its own, killed with that group when it ends or this process dies,
 // a signal this process catches passed on to it (interrupt.hpp). Its stdout goes to the file
 // `out` and its stderr to the file `log` ("": /dev/null and this process's stderr).
+// With `limits`, it is watched as a measuring child is: killed with its group when it holds a
+// case (measure/holding.hpp, in `limits.hold_file`, which the program opens) past `limit`
+// seconds, or past `compile_limit` in a stage's compile; ChildExit::timed_out and ::limit say so.
+struct HoldLimits {
+  std::string hold_file; // "": no limit
+  double limit = 0;      // [s] per repetition of a case held
+  double compile_limit = 0;
+};
 ChildExit run_program(const std::string& program, const std::vector<std::string>& args,
-                      const std::string& out, const std::string& log);
+                      const std::string& out, const std::string& log,
+                      const HoldLimits& limits = {});
 
 // A program run beside others (run_programs): as run_program's arguments, and the CPUs it may
 // run on (sched_setaffinity before it starts, inherited by whatever it starts; empty: this

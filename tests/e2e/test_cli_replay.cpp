@@ -1,0 +1,137 @@
+// End-to-end: `opbench replay` (replay/replay.hpp): a sample's sizes in order through eager and
+// script-dynamic, a bad sizes file, and a stage whose process crashes in the middle.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli_fixture.hpp"
+#include "opbench/core/files.hpp"
+#include "opbench/core/json.hpp"
+
+namespace opbench {
+namespace {
+
+TEST_F(Cli, AReplayTimesEachCallOnceAndSetsItAgainstItsSizesSteadyTime) {
+  const std::string sizes = m_dir.file("sizes.txt");
+  core::write_atomically(sizes, "# proposals per image\nboxes=64\n\nboxes=8\nboxes=64\n");
+  const std::string out = m_dir.file("replay.json");
+  const std::string md = m_dir.file("replay.md");
+  const auto r = opbench("replay --sizes " + sizes +
+                         " --samples bbox2delta --stage eager,script-dynamic --steady-calls 3 "
+                         "--output " +
+                         out + " --md " + md);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("eager: 3 of 3 calls timed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("script-dynamic: 3 of 3 calls timed"), std::string::npos) << r.out;
+  const Json replay = read_json(out);
+  EXPECT_EQ(replay["schema"], "opbench-replay-1");
+  ASSERT_EQ(replay["sizes"].size(), 3u);
+  EXPECT_EQ(replay["sizes"][1]["line"], 4);
+  EXPECT_EQ(replay["sizes"][1]["sizes"], "boxes=8");
+  ASSERT_EQ(replay["stages"].size(), 2u);
+  for (const auto& stage : replay["stages"]) {
+    EXPECT_TRUE(stage["ok"].get<bool>()) << stage.dump();
+    EXPECT_EQ(stage["steady_calls"], 3);
+    ASSERT_EQ(stage["calls"].size(), 3u) << stage.dump();
+    const Json& calls = stage["calls"];
+    EXPECT_EQ(calls[0]["line"], 2);
+    EXPECT_EQ(calls[2]["line"], 5);
+    EXPECT_TRUE(calls[0]["first_at_size"].get<bool>());
+    EXPECT_TRUE(calls[1]["first_at_size"].get<bool>());
+    EXPECT_FALSE(calls[2]["first_at_size"].get<bool>()); // 64 again
+    EXPECT_EQ(calls[0]["case_id"], calls[2]["case_id"]);
+    EXPECT_NE(calls[0]["case_id"], calls[1]["case_id"]);
+    for (const auto& call : calls) {
+      EXPECT_EQ(call["status"], "ok") << call.dump();
+      EXPECT_GT(call["seconds"].get<double>(), 0) << call.dump();
+      EXPECT_GT(call["steady_seconds"].get<double>(), 0) << call.dump();
+    }
+    // The same size has one steady time.
+    EXPECT_EQ(calls[0]["steady_seconds"], calls[2]["steady_seconds"]);
+    EXPECT_EQ(stage["totals"]["calls"], 3);
+    EXPECT_EQ(stage["totals"]["first_calls"], 2);
+  }
+  const Json& eager = replay["stages"][0];
+  const Json& script = replay["stages"][1];
+  EXPECT_EQ(eager["stage"], "eager");
+  EXPECT_EQ(eager["runner"], "aten");
+  EXPECT_FALSE(eager["calls"][0].contains("plans"));
+  EXPECT_EQ(script["stage"], "script-dynamic");
+  EXPECT_NE(script["runner"].get<std::string>().find("dynamic shapes"), std::string::npos);
+  // The executor profiles first, then optimizes: the plans it holds only grow.
+  int plans = 0;
+  for (const auto& call : script["calls"]) {
+    ASSERT_TRUE(call.contains("plans")) << call.dump();
+    EXPECT_GE(call["plans"].get<int>(), plans);
+    plans = call["plans"];
+  }
+  EXPECT_GE(script["totals"]["compiles"].get<int>(), 1) << script.dump();
+  const std::string text = core::read_file(md);
+  EXPECT_NE(text.find("| eager | 3 |"), std::string::npos) << text;
+  EXPECT_NE(text.find("## script-dynamic"), std::string::npos) << text;
+}
+
+TEST_F(Cli, ABadSizesLineIsNamedAndNothingIsReplayed) {
+  const std::string sizes = m_dir.file("sizes.txt");
+  const std::string out = m_dir.file("replay.json");
+  core::write_atomically(sizes, "boxes=64\nboxes=8,16\n");
+  auto r = opbench("replay --sizes " + sizes + " --samples bbox2delta --output " + out);
+  EXPECT_NE(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(sizes + ":2: expected NAME=SIZE pairs"), std::string::npos) << r.err;
+  core::write_atomically(sizes, "boxes=64\nbox=8\n");
+  r = opbench("replay --sizes " + sizes + " --samples bbox2delta --output " + out);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find(sizes + ":2: --axis box"), std::string::npos) << r.err;
+  r = opbench("replay --sizes " + sizes + " --samples bbox2delta --stage fused");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find("fused is made for one size"), std::string::npos) << r.err;
+  EXPECT_FALSE(core::path_exists(out));
+}
+
+#ifdef OPBENCH_FAULTY // built with the test libraries (tests/CMakeLists.txt)
+class FaultyReplay : public Cli {
+protected:
+  // `replay` of faulty::OP (tests/data/libs/faulty_ops.cpp: its *_large kernels fail past 4096
+  // elements) at the sizes N of an Nx64 input, one a line, at eager; then `more` flags.
+  Outcome replay(const std::string& op, const std::string& sizes, const std::string& more) {
+    const std::string config = m_dir.file(op + ".json");
+    core::write_atomically(config, R"({"operators": [{"op": "faulty::)" + op +
+                                       R"(", "category": "custom", "cases": [{"dims": {"N": 64},
+                                       "args": {"self": "Nx64"}}]}]})");
+    const std::string file = m_dir.file(op + "-sizes.txt");
+    core::write_atomically(file, sizes);
+    return opbench("replay --load-library " + std::string(OPBENCH_FAULTY) + " --config " + config +
+                   " --sizes " + file + " --stage eager " + more);
+  }
+};
+
+TEST_F(FaultyReplay, AStageWhoseProcessCrashesKeepsTheCallsBeforeTheCrash) {
+  // The third size ends the process.
+  const std::string out = m_dir.file("replay.json");
+  const auto r = replay("softmax_segv_large", "N=8\nN=16\nN=128\nN=8\n", "--output " + out);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.out.find("eager: 2 of 3 calls timed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("stopped: its process ended in the call of line 3 (SIGSEGV"),
+            std::string::npos)
+      << r.out;
+  const Json stage = read_json(out)["stages"][0];
+  EXPECT_FALSE(stage["ok"].get<bool>());
+  ASSERT_EQ(stage["calls"].size(), 3u) << stage.dump();
+  EXPECT_EQ(stage["calls"][0]["status"], "ok");
+  EXPECT_GT(stage["calls"][1]["seconds"].get<double>(), 0);
+  EXPECT_EQ(stage["calls"][2]["status"], "error");
+  EXPECT_EQ(stage["calls"][2]["line"], 3);
+}
+
+TEST_F(FaultyReplay, AStageThatHangsInACallIsStoppedAtTheCallTimeout) {
+  const auto r = replay("softmax_hang_large", "N=8\nN=128\n", "--call-timeout 2");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.out.find("eager: 1 of 2 calls timed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("in the call of line 2 (it held one call past 2.000 s and was stopped)"),
+            std::string::npos)
+      << r.out;
+}
+#endif
+
+} // namespace
+} // namespace opbench
