@@ -182,6 +182,7 @@ Json to_json(const StageReplay& stage) {
   }
   return {{"stage", core::name_of(stage.stage)},
           {"ok", stage.ok},
+          {"skipped", stage.skipped},
           {"message", stage.message},
           {"runner", stage.runner},
           {"made_from", stage.made_from},
@@ -198,6 +199,7 @@ StageReplay stage_from_json(const Json& j) {
     stage.stage = core::parse_name_or_throw<results::Stage>(j.at("stage").get<std::string>(),
                                                             "stage", "a replay part");
     stage.ok = j.at("ok").get<bool>();
+    stage.skipped = j.at("skipped").get<bool>();
     stage.message = j.at("message").get<std::string>();
     stage.runner = j.at("runner").get<std::string>();
     stage.made_from = j.at("made_from").get<std::string>();
@@ -322,7 +324,7 @@ StageReplay kept_calls(results::Stage stage, const std::string& journal, const s
 std::string summary_line(const StageReplay& stage) {
   const std::string name = core::name_of(stage.stage);
   if (!stage.ok && stage.calls.empty())
-    return name + ": not replayed: " + stage.message;
+    return name + (stage.skipped ? ": skipped: " : ": not replayed: ") + stage.message;
   const StageTotals t = totals_of(stage);
   std::ostringstream out;
   out << name << ": " << t.timed << " of " << t.calls << " calls timed, "
@@ -361,7 +363,8 @@ std::string markdown(const Replay& replay) {
   for (const StageReplay& stage : replay.stages) {
     if (!stage.ok && stage.calls.empty()) {
       out << "| " << core::name_of(stage.stage)
-          << " | not replayed: " << core::markdown_cell(stage.message) << " | | | | | | | |\n";
+          << (stage.skipped ? " | skipped: " : " | not replayed: ")
+          << core::markdown_cell(stage.message) << " | | | | | | | |\n";
       continue;
     }
     const StageTotals t = totals_of(stage);

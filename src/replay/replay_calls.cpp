@@ -169,6 +169,7 @@ StageReplay replay_here(const std::vector<std::vector<results::Case>>& planned,
   } catch (const std::exception& e) {
     measure::release_hold();
     out.ok = false;
+    out.skipped = dynamic_cast<const measure::SkipCase*>(&e) != nullptr;
     out.message = failure(e);
     return out;
   }

@@ -88,6 +88,22 @@ TEST_F(Cli, ABadSizesLineIsNamedAndNothingIsReplayed) {
   EXPECT_FALSE(core::path_exists(out));
 }
 
+TEST_F(Cli, AStageThatCannotRunTheSelectionIsSkippedSayingWhy) {
+  // An exported program's operators replay at eager; a dynamic stage runs samples only.
+  const std::string config = m_dir.file("relu.json");
+  core::write_atomically(config, R"({"operators": [{"op": "relu", "category": "activation",
+    "cases": [{"dims": {"N": 8}, "args": {"self": "Nx8"}}]}]})");
+  const std::string sizes = m_dir.file("sizes.txt");
+  core::write_atomically(sizes, "N=8\nN=16\n");
+  const auto r =
+      opbench("replay --config " + config + " --sizes " + sizes + " --stage eager,script-dynamic");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("eager: 2 of 2 calls timed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("script-dynamic: skipped: a dynamic stage runs one trace of a sample"),
+            std::string::npos)
+      << r.out;
+}
+
 #ifdef OPBENCH_FAULTY // built with the test libraries (tests/CMakeLists.txt)
 class FaultyReplay : public Cli {
 protected:

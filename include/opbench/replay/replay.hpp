@@ -53,6 +53,7 @@ struct ReplayCall {
 struct StageReplay {
   results::Stage stage = results::Stage::eager;
   bool ok = true;        // false: the stage could not be made, or its process failed
+  bool skipped = false;  // (ok false) it cannot run this selection faithfully (SkipCase)
   std::string message;   // why not, in one line
   std::string runner;    // what ran the calls (stages/size_free.hpp's runner; eager: "aten")
   std::string made_from; // the case id its trace or package was made at
