@@ -3,6 +3,7 @@
 // (replay/replay.hpp, docs/replay.md).
 #include <fmt/format.h>
 
+#include <cstring>
 #include <iostream>
 
 #include "commands.hpp"
@@ -13,6 +14,7 @@
 #include "opbench/machine/context.hpp"
 #include "opbench/machine/device_support.hpp"
 #include "opbench/replay/replay.hpp"
+#include "opbench/run/interrupt.hpp"
 
 namespace opbench::cli {
 namespace {
@@ -85,23 +87,38 @@ int run_replay(ReplayOptions& options, const GlobalOptions& global) {
                            "its own\n",
                            sizes.size(), options.sizes, core::join(options.stages, ","))
             << std::flush;
-  replay::Replay done = replay::replay(
+  // Written again as each stage ends: an interrupted replay keeps the stages before.
+  replay::Replay kept;
+  kept.sizes_file = options.sizes;
+  kept.sizes = sizes;
+  kept.context = machine::collect_context(global.command_line, options.selection.seed, "default",
+                                          options.selection.devices);
+  const auto write = [&] {
+    if (!options.output.empty())
+      core::write_atomically(options.output, replay::to_json(kept).dump(1) + "\n");
+    if (!options.md.empty())
+      core::write_atomically(options.md, replay::markdown(kept));
+  };
+  const replay::Replay done = replay::replay(
       options.sizes, sizes, stages,
       [&](results::Stage stage, const std::string& part) {
         return child_command(options, global, stage, part);
       },
-      [](const replay::StageReplay& stage) {
+      [&](const replay::StageReplay& stage) {
         std::cout << replay::summary_line(stage) << "\n" << std::flush;
+        kept.stages.push_back(stage);
+        write();
       },
       options.call_timeout);
-  done.context = machine::collect_context(global.command_line, options.selection.seed, "default",
-                                          options.selection.devices);
-  if (!options.output.empty())
-    core::write_atomically(options.output, replay::to_json(done).dump(1) + "\n");
-  if (!options.md.empty())
-    core::write_atomically(options.md, replay::markdown(done));
+  if (done.interrupted != 0) {
+    std::cerr << fmt::format("opbench: interrupted by {}: the {} stage(s) replayed so far are kept "
+                             "in {}\n",
+                             strsignal(done.interrupted), kept.stages.size(),
+                             options.output.empty() ? "(no --output)" : options.output);
+    run::die_of(done.interrupted);
+  }
   bool all_ok = true;
-  for (const replay::StageReplay& stage : done.stages)
+  for (const replay::StageReplay& stage : kept.stages)
     all_ok = all_ok && (stage.ok || stage.skipped);
   return all_ok ? 0 : 1;
 }

@@ -14,6 +14,7 @@
 #include "opbench/core/units.hpp"
 #include "opbench/results/vocabulary.hpp"
 #include "opbench/run/child_runs.hpp"
+#include "opbench/run/interrupt.hpp"
 #include "opbench/run/settings.hpp"
 
 namespace opbench::replay {
@@ -236,7 +237,10 @@ Replay replay(const std::string& sizes_file, const std::vector<SizeSet>& sizes,
   out.sizes_file = sizes_file;
   out.sizes = sizes;
   const std::string scratch = core::make_temp_directory("opbench-replay-");
+  const run::InterruptGuard guard;
   for (const results::Stage stage : stages) {
+    if ((out.interrupted = run::interrupted()) != 0)
+      break;
     const std::string part = core::join_path(scratch, core::name_of(stage) + ".json");
     const std::string log = core::join_path(scratch, core::name_of(stage) + ".log");
     const ChildCommand command = child(stage, part);
@@ -267,6 +271,7 @@ Replay replay(const std::string& sizes_file, const std::vector<SizeSet>& sizes,
     out.stages.push_back(std::move(result));
   }
   core::remove_all(scratch);
+  out.interrupted = run::interrupted();
   return out;
 }
 

@@ -2,6 +2,8 @@
 // script-dynamic, a bad sizes file, and a stage whose process crashes in the middle.
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <string>
 
 #include "cli_fixture.hpp"
@@ -146,6 +148,33 @@ TEST_F(FaultyReplay, AStageThatHangsInACallIsStoppedAtTheCallTimeout) {
   EXPECT_NE(r.out.find("in the call of line 2 (it held one call past 2.000 s and was stopped)"),
             std::string::npos)
       << r.out;
+}
+
+TEST_F(FaultyReplay, AnInterruptedReplayKeepsWhatItReplayedAndDiesOfTheSignal) {
+  // The second call hangs; SIGINT after 3 s reaches the stage's process, which keeps its journal.
+  const std::string config = m_dir.file("hang.json");
+  core::write_atomically(config, R"({"operators": [{"op": "faulty::softmax_hang_large",
+    "category": "custom", "cases": [{"dims": {"N": 64}, "args": {"self": "Nx64"}}]}]})");
+  const std::string sizes = m_dir.file("sizes.txt");
+  core::write_atomically(sizes, "N=8\nN=128\n");
+  const std::string out = m_dir.file("replay.json");
+  const std::string command = "timeout --preserve-status -s INT 3 '" + std::string(OPBENCH_BINARY) +
+                              "' replay --load-library " + OPBENCH_FAULTY + " --config " + config +
+                              " --sizes " + sizes + " --stage eager,script-dynamic --output " +
+                              out + " >/dev/null 2>'" + m_dir.file("err.txt") + "'";
+  const int status = std::system(command.c_str());
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT);
+  const std::string err = testing::read_text(m_dir.file("err.txt"));
+  EXPECT_NE(err.find("interrupted by Interrupt: the 1 stage(s) replayed so far are kept in " + out),
+            std::string::npos)
+      << err;
+  const Json replay = read_json(out);
+  ASSERT_EQ(replay["stages"].size(), 1u); // script-dynamic never started
+  const Json& calls = replay["stages"][0]["calls"];
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_EQ(calls[0]["status"], "ok");
+  EXPECT_NE(calls[1]["message"].get<std::string>().find("SIGINT"), std::string::npos)
+      << calls[1].dump();
 }
 #endif
 

@@ -82,7 +82,8 @@ struct Replay {
   std::string sizes_file;
   std::vector<SizeSet> sizes;
   std::vector<StageReplay> stages;
-  Json context; // machine::collect_context's
+  Json context;        // machine::collect_context's
+  int interrupted = 0; // the signal (SIGINT, SIGTERM, SIGHUP) that stopped it; 0 when none
 };
 
 Json to_json(const ReplayCall& call);
@@ -127,7 +128,9 @@ StageReplay kept_calls(results::Stage stage, const std::string& journal, const s
 // holds one call past `call_limit` seconds (a stage's compile: run::k_compile_timeout). A process
 // that ends without its part makes the stage an error saying how it ended, with the calls its
 // journal kept (a stage's state after a crash cannot be rebuilt, so its later calls are not
-// made).
+// made). A signal (run/interrupt.hpp) is passed on to the stage's process, which keeps its
+// journal; no other stage starts, and Replay::interrupted says which signal it was (the caller
+// writes what was kept, then dies of it: run::die_of). `done` gets each stage as it ends.
 struct ChildCommand {
   std::string program;
   std::vector<std::string> args; // args[0] the program's name
