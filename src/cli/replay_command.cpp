@@ -102,6 +102,13 @@ int run_replay(ReplayOptions& options, const GlobalOptions& global) {
   const replay::Replay done = replay::replay(
       options.sizes, sizes, stages,
       [&](results::Stage stage, const std::string& part) {
+        std::cout << core::name_of(stage) << ": replaying"
+                  << (stage == results::Stage::inductor_dynamic
+                          ? " (the package compiled or taken from the cache, each size it was not "
+                            "compiled at tried in a process of its own first)"
+                          : "")
+                  << "...\n"
+                  << std::flush;
         return child_command(options, global, stage, part);
       },
       [&](const replay::StageReplay& stage) {

@@ -122,7 +122,18 @@ SizeFreeStage inductor_dynamic(const results::Case& first, const TensorFunction&
   stage.made_in = traced.seconds + s->package.compile_time.value_or(0) + seconds_since(load_start);
   stage.cached = s->package.cached;
   stage.call = [s](const Tensors& inputs) { return defined_only(s->loader->run(inputs)); };
-  stage.refuses = [s](const Tensors& inputs) { return aoti_probe(s->package, inputs); };
+  // The sizes the package was compiled at need no probe.
+  std::vector<std::vector<std::int64_t>> compiled_at;
+  if (s->package.compiled_for == first.case_id) {
+    for (const at::Tensor& t : f.inputs)
+      compiled_at.push_back(t.sizes().vec());
+  }
+  stage.refuses = [s, compiled_at](const Tensors& inputs) {
+    std::vector<std::vector<std::int64_t>> sizes;
+    for (const at::Tensor& t : inputs)
+      sizes.push_back(t.sizes().vec());
+    return sizes == compiled_at ? std::string() : aoti_probe(s->package, inputs);
+  };
   stage.keep = s;
   return stage;
 }
