@@ -351,7 +351,8 @@ std::string summary_line(const StageReplay& stage) {
   if (t.failed > 0)
     out << "; " << t.failed << " failed";
   if (stage.stage != results::Stage::eager) {
-    out << "; made in " << core::format_duration(stage.made_in) << (stage.cached ? " (cached)" : "")
+    out << (stage.cached ? "; taken from the cache (made in " : "; made in ")
+        << core::format_duration(stage.made_in) << (stage.cached ? " when compiled)" : "")
         << " before the first call";
   }
   if (!stage.ok)
