@@ -126,7 +126,7 @@ int run_replay(ReplayOptions& options, const GlobalOptions& global) {
   }
   bool all_ok = true;
   for (const replay::StageReplay& stage : kept.stages)
-    all_ok = all_ok && (stage.ok || stage.skipped);
+    all_ok = all_ok && (stage.ok || stage.skipped) && replay::totals_of(stage).failed == 0;
   return all_ok ? 0 : 1;
 }
 

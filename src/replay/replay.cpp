@@ -24,6 +24,7 @@ namespace {
 constexpr std::pair<CallStatus, const char*> k_call_statuses[] = {{CallStatus::ok, "ok"},
                                                                   {CallStatus::refused, "refused"},
                                                                   {CallStatus::differs, "differs"},
+                                                                  {CallStatus::skipped, "skipped"},
                                                                   {CallStatus::error, "error"}};
 
 std::string status_name(CallStatus status) {
@@ -83,6 +84,7 @@ StageTotals totals_of(const StageReplay& stage) {
     t.refused += call.status == CallStatus::refused ? 1 : 0;
     t.differ += call.status == CallStatus::differs ? 1 : 0;
     t.failed += call.status == CallStatus::error ? 1 : 0;
+    t.skipped += call.status == CallStatus::skipped ? 1 : 0;
     if (call.plans) {
       t.counts_plans = true;
       t.compiles += call.compiled;
@@ -169,6 +171,7 @@ Json to_json(const StageReplay& stage) {
                  {"timed", t.timed},
                  {"refused", t.refused},
                  {"differ", t.differ},
+                 {"skipped", t.skipped},
                  {"failed", t.failed},
                  {"seconds", t.seconds},
                  {"steadied", t.steadied},
@@ -348,6 +351,8 @@ std::string summary_line(const StageReplay& stage) {
     out << "; " << t.refused << " refused";
   if (t.differ > 0)
     out << "; " << t.differ << " differ from eager";
+  if (t.skipped > 0)
+    out << "; " << t.skipped << " skipped";
   if (t.failed > 0)
     out << "; " << t.failed << " failed";
   if (stage.stage != results::Stage::eager) {

@@ -144,14 +144,18 @@ StageReplay replay_here(const std::vector<std::vector<results::Case>>& planned,
   at::NoGradGuard no_grad;
   Caller caller{stage, {}};
   std::map<std::string, std::string> refused; // case id -> why
-  try {
-    // Every stage is made, and every size's refusal probed, before the first timed call.
-    for (const auto& cases : planned) {
-      for (const results::Case& c : cases) {
+  std::map<std::string, std::string> unmade;  // sample -> why its stage could not be made
+  std::set<std::string> unmade_skipped;       // those that are measure::SkipCase
+  bool all_skipped = true;
+  // Every stage is made, and every size's refusal probed, before the first timed call; a sample
+  // whose stage cannot be made fails its own calls only.
+  for (std::size_t i = 0; i < planned.size() && stage != results::Stage::eager; ++i) {
+    for (const results::Case& c : planned[i]) {
+      if (unmade.count(c.name) != 0 || refused.count(c.case_id) != 0)
+        continue;
+      measure::hold(c.case_id, sizes.at(i).line, measure::Phase::inputs);
+      try {
         use_threads(c);
-        if (stage == results::Stage::eager)
-          continue;
-        measure::hold(c.case_id, sizes.at(&cases - planned.data()).line, measure::Phase::inputs);
         if (caller.made.count(c.name) == 0) {
           stages::SizeFreeStage made = stages::size_free_stage(c, exec::case_function(c));
           out.runner = made.runner;
@@ -160,17 +164,26 @@ StageReplay replay_here(const std::vector<std::vector<results::Case>>& planned,
           out.cached = made.cached;
           caller.made.emplace(c.name, std::move(made));
         }
-        if (refused.count(c.case_id) == 0) {
-          const stages::TensorFunction f = exec::case_function(c);
-          refused[c.case_id] = caller.made.at(c.name).refuses(f.inputs);
+        const stages::TensorFunction f = exec::case_function(c);
+        refused[c.case_id] = caller.made.at(c.name).refuses(f.inputs);
+      } catch (const std::exception& e) {
+        if (caller.made.count(c.name) == 0) {
+          unmade[c.name] = failure(e);
+          if (dynamic_cast<const measure::SkipCase*>(&e) != nullptr)
+            unmade_skipped.insert(c.name);
+          else
+            all_skipped = false;
+        } else {
+          refused[c.case_id] = failure(e);
         }
       }
     }
-  } catch (const std::exception& e) {
+  }
+  if (!unmade.empty() && caller.made.empty()) {
     measure::release_hold();
     out.ok = false;
-    out.skipped = dynamic_cast<const measure::SkipCase*>(&e) != nullptr;
-    out.message = failure(e);
+    out.skipped = all_skipped;
+    out.message = unmade.begin()->second;
     return out;
   }
   measure::release_hold();
@@ -186,9 +199,14 @@ StageReplay replay_here(const std::vector<std::vector<results::Case>>& planned,
       call.line = sizes.at(i).line;
       call.case_id = c.case_id;
       call.first_at_size = seen.insert(c.case_id).second;
-      if (const auto why = refused.find(c.case_id); why != refused.end() && !why->second.empty()) {
-        call.status = CallStatus::refused;
-        call.message = why->second;
+      const auto why = refused.find(c.case_id);
+      if (unmade.count(c.name) != 0 || (why != refused.end() && !why->second.empty())) {
+        call.status = unmade.count(c.name) == 0           ? CallStatus::refused
+                      : unmade_skipped.count(c.name) != 0 ? CallStatus::skipped
+                                                          : CallStatus::error;
+        call.message = unmade.count(c.name) != 0
+                           ? "the stage could not be made for " + c.name + ": " + unmade[c.name]
+                           : why->second;
         journal.write(to_json(call));
         out.calls.push_back(std::move(call));
         continue;

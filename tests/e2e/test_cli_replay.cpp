@@ -104,6 +104,19 @@ TEST_F(Cli, AStageThatCannotRunTheSelectionIsSkippedSayingWhy) {
   EXPECT_NE(r.out.find("script-dynamic: skipped: a dynamic stage runs one trace of a sample"),
             std::string::npos)
       << r.out;
+  // One sample's stage that cannot be made skips its own calls; the other's are timed.
+  core::write_atomically(sizes, "boxes=64 feature_height=16 feature_width=12 anchors=3\n"
+                                "boxes=8 feature_height=8 feature_width=6 anchors=3\n");
+  const std::string out = m_dir.file("two.json");
+  const auto two = opbench("replay --samples bbox2delta,valid_flags --sizes " + sizes +
+                           " --stage script-dynamic --output " + out);
+  EXPECT_EQ(two.code, 0) << two.err;
+  EXPECT_NE(two.out.find("script-dynamic: 2 of 4 calls timed"), std::string::npos) << two.out;
+  EXPECT_NE(two.out.find("; 2 skipped"), std::string::npos) << two.out;
+  for (const auto& call : read_json(out)["stages"][0]["calls"]) {
+    const bool flags = call["case_id"].get<std::string>().rfind("valid_flags/", 0) == 0;
+    EXPECT_EQ(call["status"], flags ? "skipped" : "ok") << call.dump();
+  }
 }
 
 #ifdef OPBENCH_FAULTY // built with the test libraries (tests/CMakeLists.txt)

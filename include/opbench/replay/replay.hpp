@@ -35,7 +35,10 @@ struct SizeSet {
 std::vector<SizeSet> read_sizes(const std::string& path);
 
 // One timed call of the replay: the stage on one planned case of one size set.
-enum class CallStatus { ok, refused, differs, error };
+// ok: timed; refused: a size the stage does not take (not called); differs: timed, its outputs
+// not eager's; skipped: its sample's stage cannot run it faithfully (measure::SkipCase, not
+// called); error: the call, or making its sample's stage, failed.
+enum class CallStatus { ok, refused, differs, skipped, error };
 struct ReplayCall {
   int line = 0;        // the size set's line
   std::string case_id; // the case (its sizes) called
@@ -67,7 +70,7 @@ struct StageReplay {
 // too (all of them unless the stage's process ended first), their seconds and the same calls at
 // the steady time of their cases, the first calls at a case among them; and the counts.
 struct StageTotals {
-  int calls = 0, timed = 0, refused = 0, differ = 0, failed = 0;
+  int calls = 0, timed = 0, refused = 0, differ = 0, skipped = 0, failed = 0;
   double seconds = 0; // every timed call
   int steadied = 0;   // timed calls with a steady time
   double steadied_seconds = 0, steady = 0;
