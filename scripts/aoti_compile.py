@@ -14,6 +14,10 @@ AOTInductor package by the Python `torch` of the same version as opbench's LibTo
                                                        (torch.export.Dim.AUTO: a dimension the
                                                        program fixes stays fixed), so that one
                                                        package serves other sizes
+  aoti_compile.py exported PROGRAM.pt2 OUT.pt2          a torch.export program (torch.export.save)
+                                                       compiled as it is, its symbolic dimensions
+                                                       and their ranges kept: `opbench replay`'s
+                                                       inductor-dynamic stage of a whole program
   aoti_compile.py probe PACKAGE.pt2 INPUTS.pt          runs the package once on these inputs, in
                                                        this process of its own: a generated
                                                        kernel's failed check can abort the process
@@ -52,6 +56,18 @@ def main(argv):
         return 0
     if len(argv) == 3 and argv[0] == "probe":
         return probe(argv[1], argv[2])
+    if len(argv) == 3 and argv[0] == "exported":
+        try:
+            program = torch.export.load(argv[1])
+        except Exception as e:  # noqa: BLE001 - any failure is the reason the file is refused
+            print(reason("torch.export.load", e), file=sys.stderr)
+            return 3
+        try:
+            torch._inductor.aoti_compile_and_package(program, package_path=argv[2])
+        except Exception as e:  # noqa: BLE001
+            print(reason("torch._inductor.aoti_compile_and_package", e), file=sys.stderr)
+            return 4
+        return 0
     dynamic = argv[3:] == ["--dynamic"]
     if len(argv) != 3 and not dynamic:
         print(__doc__, file=sys.stderr)

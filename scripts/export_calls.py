@@ -6,6 +6,7 @@ program, read by the Python `torch` of the same version as opbench's LibTorch.
     {"torch": VERSION,
      "dims": {NAME: {"symbol": "s77", "input": "x", "dim": 0, "example": 8, "min": 2,
                      "max": 1024}},
+     "inputs": [{"name": "x", "shape": [NAME, NAME, 64], "dtype": "float32"}],
      "calls": [{"node": "matmul", "op": "aten::matmul", "args": {...},
                 "dims": [NAME, ...], "unsupported": "why, or empty"}],
      "left_out": ["node getitem: ... (why)"]}
@@ -79,6 +80,24 @@ def main(path):
       : int(example.shape[k]) if isinstance (example, torch.Tensor) else None,
         "min" : lower,
                 "max" : upper}
+
+    # The program's tensor inputs, each size a dimension's name where the program has it symbolic:
+    # what `opbench replay` makes at each size set to call the whole program.
+    inputs = []
+    for name in user_inputs:
+        node = placeholders.get(name)
+        value = node.meta.get("val") if node is not None else None
+        if not isinstance(value, torch.Tensor):
+            continue
+        shape = []
+        for size in value.shape:
+            expr = size.node.expr if isinstance(size, torch.SymInt) else size
+            if isinstance(expr, int) or getattr(expr, "is_Integer", False):
+                shape.append(int(expr))
+            else:
+                shape.append(symbol_name.get(str(expr), str(expr)))
+        inputs.append({"name": name, "shape": shape,
+                       "dtype": str(value.dtype).replace("torch.", "")})
 
     class Unsupported(Exception):
         pass
@@ -157,8 +176,8 @@ def main(path):
             unsupported = str(e)
         calls.append({"node": node.name, "op": op, "args": args, "dims": sorted(used),
                       "unsupported": unsupported})
-    json.dump({"torch": torch.__version__, "dims": dims, "calls": calls, "left_out": left_out},
-              sys.stdout)
+    json.dump({"torch": torch.__version__, "dims": dims, "inputs": inputs, "calls": calls,
+               "left_out": left_out}, sys.stdout)
     print()
 
 

@@ -72,6 +72,10 @@ int run_replay(ReplayOptions& options, const GlobalOptions& global) {
     }
   }
   const std::vector<replay::SizeSet> sizes = replay::read_sizes(options.sizes);
+  // A program from extract --exported: inductor-dynamic replays the program itself.
+  const std::optional<replay::Program> program =
+      options.selection.configs.size() == 1 ? replay::program_of(options.selection.configs.front())
+                                            : std::nullopt;
   // Every size set planned at every stage before anything runs: a bad line stops the replay here.
   std::vector<std::vector<std::vector<results::Case>>> planned;
   for (const results::Stage stage : stages)
@@ -80,7 +84,8 @@ int run_replay(ReplayOptions& options, const GlobalOptions& global) {
     for (const results::Case& c : cases)
       machine::check_device(c.device);
   if (!options.part.empty()) {
-    replay::replay_part(planned.front(), sizes, stages.front(), options.steady_calls, options.part);
+    replay::replay_part(planned.front(), sizes, stages.front(), options.steady_calls, options.part,
+                        program);
     return 0;
   }
   std::cout << fmt::format("replay: {} size set(s) of {} through {}, each stage in a process of "

@@ -65,6 +65,7 @@ Extraction extract_exported(const std::string& program) {
   out.exported = program;
   out.torch_version = read.value("torch", std::string());
   out.program_dims = read.value("dims", Json::object());
+  out.program_inputs = read.value("inputs", Json::array());
   for (const auto& line : read.value("left_out", Json::array()))
     out.left_out.push_back(line.get<std::string>());
   std::map<std::string, std::size_t> index;
@@ -138,6 +139,8 @@ void rename_dims(Extraction& extraction, const std::map<std::string, std::string
     renamed[it == names.end() ? item.key() : it->second] = item.value();
   }
   dims = renamed;
+  for (auto& input : extraction.program_inputs)
+    rename(input["shape"]);
   for (auto& call : extraction.calls) {
     rename(call.args);
     Json sizes = Json::object();

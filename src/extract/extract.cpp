@@ -170,6 +170,7 @@ Json to_config(const std::vector<Extraction>& extractions) {
           {"torch", extraction.torch_version},
           {"top_level_calls", extraction.total_calls},
           {"dims", extraction.program_dims},
+          {"inputs", extraction.program_inputs},
           {"left_out", extraction.left_out}}},
         {"operators", operators}};
   }

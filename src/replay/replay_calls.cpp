@@ -56,58 +56,62 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Waits for the device's queued work, so that a host clock read next covers it.
-void settle(const results::Case& c) {
-#if OPBENCH_WITH_CUDA
-  if (machine::device_of(c.device).is_cuda())
-    c10::cuda::device_synchronize();
-#else
-  (void)c;
-#endif
-}
-
-void use_threads(const results::Case& c) {
-  if (at::get_num_threads() != c.threads)
-    at::set_num_threads(c.threads);
-}
-
 std::string failure(const std::exception& e) {
   return core::first_line(core::trim(e.what()));
 }
 
-// What replay_here calls: the case's own computation (eager), or the stage made for its sample.
-struct Caller {
-  results::Stage stage;
-  std::map<std::string, stages::SizeFreeStage> made; // by sample name
+// One call of a replay, made before the replay starts: what is called at which size set.
+struct Target {
+  int line = 0;
+  std::string id; // the case id; a program: its file and the size set
+  std::string device = "cpu";
+  int threads = 1;
+  // Its inputs (made untimed before each call), and eager's computation on them (`body` empty:
+  // nothing to hold the stage's outputs to).
+  std::function<stages::TensorFunction()> make;
+  // The stage on the inputs; empty: eager, `body` itself.
+  std::function<Tensors(const Tensors&)> call;
+  std::function<std::string(const Tensors&)> refuses; // empty: every size is taken
+  std::function<int()> plans;                         // empty: not counted
+  std::optional<CallStatus> preset; // not called: skipped or error, saying `preset_message`
+  std::string preset_message;
 
-  Tensors call(const results::Case& c, const stages::TensorFunction& f) const {
-    if (stage == results::Stage::eager)
-      return f.body(f.inputs);
-    return made.at(c.name).call(f.inputs);
+  void enter() const {
+    if (at::get_num_threads() != threads)
+      at::set_num_threads(threads);
   }
-  std::optional<int> plans(const results::Case& c) const {
-    if (stage == results::Stage::eager || !made.at(c.name).plans)
-      return std::nullopt;
-    return made.at(c.name).plans();
+  // Waits for the device's queued work, so that a host clock read next covers it.
+  void settle() const {
+#if OPBENCH_WITH_CUDA
+    if (machine::device_of(device).is_cuda())
+      c10::cuda::device_synchronize();
+#endif
+  }
+  // One call on `f`'s inputs (restored first) and its seconds, the device waited for.
+  Tensors timed(const stages::TensorFunction& f, double& seconds) const {
+    f.restore();
+    settle();
+    const Clock::time_point start = Clock::now();
+    Tensors outputs = call ? call(f.inputs) : f.body(f.inputs);
+    settle();
+    seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return outputs;
   }
 };
 
-// The steady time of `c` at `caller`'s stage: the median of `calls` timed calls after two; each
-// call held (measure/holding.hpp) as a repetition of its own.
-std::optional<double> steady_time(const Caller& caller, const results::Case& c, int calls) {
+// The steady time of `t`: the median of `calls` timed calls after two; each call held
+// (measure/holding.hpp) as a repetition of its own.
+std::optional<double> steady_time(const Target& t, int calls) {
   try {
-    use_threads(c);
-    const stages::TensorFunction f = exec::case_function(c);
+    t.enter();
+    const stages::TensorFunction f = t.make();
     std::vector<double> seconds;
     for (int i = 0; i < calls + 2; ++i) {
-      measure::hold(c.case_id, i, measure::Phase::timed); // each call its own limit
-      f.restore();
-      settle(c);
-      const Clock::time_point start = Clock::now();
-      const Tensors out = caller.call(c, f);
-      settle(c);
+      measure::hold(t.id, i, measure::Phase::timed); // each call its own limit
+      double took = 0;
+      const Tensors out = t.timed(f, took);
       if (i >= 2)
-        seconds.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+        seconds.push_back(took);
     }
     return stats::median(seconds);
   } catch (const std::exception&) {
@@ -131,60 +135,23 @@ private:
   std::ofstream m_out;
 };
 
-} // namespace
-
-StageReplay replay_here(const std::vector<std::vector<results::Case>>& planned,
-                        const std::vector<SizeSet>& sizes, results::Stage stage, int steady_calls,
-                        const std::string& journal_path) {
+// The replay of `targets` in order into `out` (the stage as made), then their steady times.
+StageReplay replay_targets(const std::vector<Target>& targets, StageReplay out, int steady_calls,
+                           const std::string& journal_path) {
   Journal journal(journal_path);
-  StageReplay out;
-  out.stage = stage;
-  out.steady_calls = steady_calls;
-  out.runner = "aten";
   at::NoGradGuard no_grad;
-  Caller caller{stage, {}};
-  std::map<std::string, std::string> refused; // case id -> why
-  std::map<std::string, std::string> unmade;  // sample -> why its stage could not be made
-  std::set<std::string> unmade_skipped;       // those that are measure::SkipCase
-  bool all_skipped = true;
-  // Every stage is made, and every size's refusal probed, before the first timed call; a sample
-  // whose stage cannot be made fails its own calls only.
-  for (std::size_t i = 0; i < planned.size() && stage != results::Stage::eager; ++i) {
-    for (const results::Case& c : planned[i]) {
-      if (unmade.count(c.name) != 0 || refused.count(c.case_id) != 0)
-        continue;
-      measure::hold(c.case_id, sizes.at(i).line, measure::Phase::inputs);
-      try {
-        use_threads(c);
-        if (caller.made.count(c.name) == 0) {
-          stages::SizeFreeStage made = stages::size_free_stage(c, exec::case_function(c));
-          out.runner = made.runner;
-          out.made_from = made.made_from;
-          out.made_in += made.made_in;
-          out.cached = made.cached;
-          caller.made.emplace(c.name, std::move(made));
-        }
-        const stages::TensorFunction f = exec::case_function(c);
-        refused[c.case_id] = caller.made.at(c.name).refuses(f.inputs);
-      } catch (const std::exception& e) {
-        if (caller.made.count(c.name) == 0) {
-          unmade[c.name] = failure(e);
-          if (dynamic_cast<const measure::SkipCase*>(&e) != nullptr)
-            unmade_skipped.insert(c.name);
-          else
-            all_skipped = false;
-        } else {
-          refused[c.case_id] = failure(e);
-        }
-      }
+  // Every size's refusal probed before the first timed call.
+  std::map<std::string, std::string> refused; // id -> why ("" taken)
+  for (const Target& t : targets) {
+    if (t.preset || !t.refuses || refused.count(t.id) != 0)
+      continue;
+    measure::hold(t.id, t.line, measure::Phase::inputs);
+    try {
+      t.enter();
+      refused[t.id] = t.refuses(t.make().inputs);
+    } catch (const std::exception& e) {
+      refused[t.id] = failure(e);
     }
-  }
-  if (!unmade.empty() && caller.made.empty()) {
-    measure::release_hold();
-    out.ok = false;
-    out.skipped = all_skipped;
-    out.message = unmade.begin()->second;
-    return out;
   }
   measure::release_hold();
   journal.write({{"made",
@@ -193,76 +160,66 @@ StageReplay replay_here(const std::vector<std::vector<results::Case>>& planned,
                    {"made_in_seconds", out.made_in},
                    {"cached", out.cached}}}});
   std::set<std::string> seen;
-  for (std::size_t i = 0; i < planned.size(); ++i) {
-    for (const results::Case& c : planned[i]) {
-      ReplayCall call;
-      call.line = sizes.at(i).line;
-      call.case_id = c.case_id;
-      call.first_at_size = seen.insert(c.case_id).second;
-      const auto why = refused.find(c.case_id);
-      if (unmade.count(c.name) != 0 || (why != refused.end() && !why->second.empty())) {
-        call.status = unmade.count(c.name) == 0           ? CallStatus::refused
-                      : unmade_skipped.count(c.name) != 0 ? CallStatus::skipped
-                                                          : CallStatus::error;
-        call.message = unmade.count(c.name) != 0
-                           ? "the stage could not be made for " + c.name + ": " + unmade[c.name]
-                           : why->second;
-        journal.write(to_json(call));
-        out.calls.push_back(std::move(call));
-        continue;
-      }
-      journal.write({{"starting", true},
-                     {"line", call.line},
-                     {"case_id", call.case_id},
-                     {"first_at_size", call.first_at_size}});
-      measure::hold(c.case_id, call.line, measure::Phase::timed);
-      try {
-        use_threads(c);
-        const stages::TensorFunction f = exec::case_function(c); // untimed: the inputs arrive
-        const std::optional<int> before = caller.plans(c);
-        f.restore();
-        settle(c);
-        const Clock::time_point start = Clock::now();
-        const Tensors outputs = caller.call(c, f);
-        settle(c);
-        call.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-        call.plans = caller.plans(c);
-        if (call.plans && before)
-          call.compiled = std::max(0, *call.plans - *before);
-        if (stage != results::Stage::eager) {
-          f.restore();
-          Tensors eager;
-          for (const at::Tensor& t : f.body(f.inputs))
-            if (t.defined())
-              eager.push_back(t);
-          double worst = 0;
-          const std::string differs = measure::outputs_differ(eager, outputs, worst);
-          if (!differs.empty()) {
-            call.status = CallStatus::differs;
-            call.message = differs;
-          }
-        }
-      } catch (const std::exception& e) {
-        call.status = CallStatus::error;
-        call.message = failure(e);
-      }
-      measure::release_hold();
+  for (const Target& t : targets) {
+    ReplayCall call;
+    call.line = t.line;
+    call.case_id = t.id;
+    call.first_at_size = seen.insert(t.id).second;
+    const auto why = refused.find(t.id);
+    if (t.preset || (why != refused.end() && !why->second.empty())) {
+      call.status = t.preset ? *t.preset : CallStatus::refused;
+      call.message = t.preset ? t.preset_message : why->second;
       journal.write(to_json(call));
       out.calls.push_back(std::move(call));
+      continue;
     }
+    journal.write({{"starting", true},
+                   {"line", call.line},
+                   {"case_id", call.case_id},
+                   {"first_at_size", call.first_at_size}});
+    measure::hold(t.id, call.line, measure::Phase::timed);
+    try {
+      t.enter();
+      const stages::TensorFunction f = t.make(); // untimed: the inputs arrive
+      const int before = t.plans ? t.plans() : 0;
+      double seconds = 0;
+      const Tensors outputs = t.timed(f, seconds);
+      call.seconds = seconds;
+      if (t.plans) {
+        call.plans = t.plans();
+        call.compiled = std::max(0, *call.plans - before);
+      }
+      if (t.call && f.body) {
+        f.restore();
+        Tensors eager;
+        for (const at::Tensor& e : f.body(f.inputs))
+          if (e.defined())
+            eager.push_back(e);
+        double worst = 0;
+        const std::string differs = measure::outputs_differ(eager, outputs, worst);
+        if (!differs.empty()) {
+          call.status = CallStatus::differs;
+          call.message = differs;
+        }
+      }
+    } catch (const std::exception& e) {
+      call.status = CallStatus::error;
+      call.message = failure(e);
+    }
+    measure::release_hold();
+    journal.write(to_json(call));
+    out.calls.push_back(std::move(call));
   }
-  // The steady state, after the whole replay: each case the replay called well.
+  // The steady state, after the whole replay: each target the replay called well, once.
   std::map<std::string, std::optional<double>> steady;
-  for (const auto& cases : planned) {
-    for (const results::Case& c : cases) {
-      if (steady.count(c.case_id) != 0)
-        continue;
-      const bool called = std::any_of(out.calls.begin(), out.calls.end(), [&](const auto& call) {
-        return call.case_id == c.case_id && call.status == CallStatus::ok;
-      });
-      steady[c.case_id] = called ? steady_time(caller, c, steady_calls) : std::nullopt;
-      measure::release_hold();
-    }
+  for (const Target& t : targets) {
+    if (steady.count(t.id) != 0)
+      continue;
+    const bool called = std::any_of(out.calls.begin(), out.calls.end(), [&](const auto& call) {
+      return call.case_id == t.id && call.status == CallStatus::ok;
+    });
+    steady[t.id] = called ? steady_time(t, steady_calls) : std::nullopt;
+    measure::release_hold();
   }
   for (ReplayCall& call : out.calls) {
     if (call.status == CallStatus::ok)
@@ -271,11 +228,172 @@ StageReplay replay_here(const std::vector<std::vector<results::Case>>& planned,
   return out;
 }
 
+} // namespace
+
+StageReplay replay_here(const std::vector<std::vector<results::Case>>& planned,
+                        const std::vector<SizeSet>& sizes, results::Stage stage, int steady_calls,
+                        const std::string& journal_path) {
+  StageReplay out;
+  out.stage = stage;
+  out.steady_calls = steady_calls;
+  out.runner = "aten";
+  at::NoGradGuard no_grad;
+  // A dynamic stage is made once a sample, before the first timed call; a sample whose stage
+  // cannot be made fails its own calls only.
+  std::map<std::string, std::shared_ptr<stages::SizeFreeStage>> made; // by sample
+  std::map<std::string, std::pair<CallStatus, std::string>> unmade;   // by sample
+  std::vector<Target> targets;
+  for (std::size_t i = 0; i < planned.size(); ++i) {
+    for (const results::Case& c : planned[i]) {
+      Target t;
+      t.line = sizes.at(i).line;
+      t.id = c.case_id;
+      t.device = c.device;
+      t.threads = c.threads;
+      t.make = [c] { return exec::case_function(c); };
+      if (stage != results::Stage::eager && made.count(c.name) == 0 && unmade.count(c.name) == 0) {
+        measure::hold(c.case_id, t.line, measure::Phase::inputs);
+        try {
+          t.enter();
+          auto one = std::make_shared<stages::SizeFreeStage>(
+              stages::size_free_stage(c, exec::case_function(c)));
+          out.runner = one->runner;
+          out.made_from = one->made_from;
+          out.made_in += one->made_in;
+          out.cached = one->cached;
+          made[c.name] = one;
+        } catch (const std::exception& e) {
+          const bool skip = dynamic_cast<const measure::SkipCase*>(&e) != nullptr;
+          unmade[c.name] = {skip ? CallStatus::skipped : CallStatus::error, failure(e)};
+        }
+        measure::release_hold();
+      }
+      if (const auto it = unmade.find(c.name); it != unmade.end()) {
+        t.preset = it->second.first;
+        t.preset_message = "the stage could not be made for " + c.name + ": " + it->second.second;
+      } else if (const auto stage_of = made.find(c.name); stage_of != made.end()) {
+        const std::shared_ptr<stages::SizeFreeStage> one = stage_of->second;
+        t.call = [one](const Tensors& inputs) { return one->call(inputs); };
+        t.refuses = one->refuses;
+        t.plans = one->plans;
+      }
+      targets.push_back(std::move(t));
+    }
+  }
+  if (!unmade.empty() && made.empty()) {
+    out.ok = false;
+    out.skipped = std::all_of(unmade.begin(), unmade.end(),
+                              [](const auto& u) { return u.second.first == CallStatus::skipped; });
+    out.message = unmade.begin()->second.second;
+    return out;
+  }
+  return replay_targets(targets, std::move(out), steady_calls, journal_path);
+}
+
+namespace {
+
+// The program's inputs at `set`'s sizes (its examples where the set names none).
+stages::TensorFunction program_inputs(const Program& program, const SizeSet& set,
+                                      const std::string& device, std::uint64_t seed) {
+  std::map<std::string, std::int64_t> sizes = program.examples;
+  for (const std::string& axis : set.axes) {
+    const auto equals = axis.find('=');
+    sizes[axis.substr(0, equals)] = std::stoll(axis.substr(equals + 1));
+  }
+  at::manual_seed(seed);
+  stages::TensorFunction f;
+  for (const Json& input : program.inputs) {
+    std::vector<std::int64_t> shape;
+    for (const Json& size : input.at("shape")) {
+      if (size.is_number_integer()) {
+        shape.push_back(size.get<std::int64_t>());
+        continue;
+      }
+      const auto it = sizes.find(size.get<std::string>());
+      if (it == sizes.end())
+        throw Error("the program's input " + input.at("name").get<std::string>() + " has a size " +
+                    size.get<std::string>() + " that no set names");
+      shape.push_back(it->second);
+    }
+    const auto options = at::TensorOptions()
+                             .dtype(machine::scalar_type(input.at("dtype").get<std::string>()))
+                             .device(machine::device_of(device));
+    f.inputs.push_back(at::isFloatingType(options.dtype().toScalarType())
+                           ? at::randn(shape, options)
+                           : at::randint(0, 2, shape, options));
+  }
+  return f;
+}
+
+} // namespace
+
+std::optional<Program> program_of(const std::string& config) {
+  const std::optional<Json> json = core::parse_json(core::read_file(config));
+  if (!json)
+    throw ConfigError(config + ": not JSON");
+  if (!json->is_object() || !json->contains("exported"))
+    return std::nullopt;
+  const Json& exported = json->at("exported");
+  if (!exported.contains("inputs") || !exported.contains("path"))
+    return std::nullopt;
+  Program program;
+  program.path = exported.at("path").get<std::string>();
+  program.inputs = exported.at("inputs");
+  const Json dims = exported.value("dims", Json::object());
+  for (const auto& [name, dim] : dims.items()) {
+    if (dim.contains("example") && dim.at("example").is_number_integer())
+      program.examples[name] = dim.at("example").get<std::int64_t>();
+  }
+  return program;
+}
+
+StageReplay replay_program_here(const Program& program, const std::vector<SizeSet>& sizes,
+                                const std::string& device, int threads, std::uint64_t seed,
+                                int steady_calls, const std::string& journal) {
+  StageReplay out;
+  out.stage = results::Stage::inductor_dynamic;
+  out.steady_calls = steady_calls;
+  std::shared_ptr<stages::SizeFreeStage> made;
+  try {
+    measure::hold(program.path, 0, measure::Phase::inputs);
+    made = std::make_shared<stages::SizeFreeStage>(stages::program_stage(program.path));
+    measure::release_hold();
+  } catch (const std::exception& e) {
+    measure::release_hold();
+    out.ok = false;
+    out.skipped = dynamic_cast<const measure::SkipCase*>(&e) != nullptr;
+    out.message = failure(e);
+    return out;
+  }
+  out.runner = made->runner;
+  out.made_from = made->made_from;
+  out.made_in = made->made_in;
+  out.cached = made->cached;
+  std::vector<Target> targets;
+  for (const SizeSet& set : sizes) {
+    Target t;
+    t.line = set.line;
+    t.id = "program " + core::filename(program.path) + " " + set.text();
+    t.device = device;
+    t.threads = threads;
+    t.make = [&program, set, device, seed] { return program_inputs(program, set, device, seed); };
+    t.call = [made](const Tensors& inputs) { return made->call(inputs); };
+    t.refuses = made->refuses;
+    targets.push_back(std::move(t));
+  }
+  return replay_targets(targets, std::move(out), steady_calls, journal);
+}
+
 void replay_part(const std::vector<std::vector<results::Case>>& planned,
                  const std::vector<SizeSet>& sizes, results::Stage stage, int steady_calls,
-                 const std::string& part) {
+                 const std::string& part, const std::optional<Program>& program) {
   measure::open_hold_file(part + ".hold");
-  const StageReplay replayed = replay_here(planned, sizes, stage, steady_calls, part + ".journal");
+  const results::Case& first = planned.at(0).at(0);
+  const StageReplay replayed =
+      program && stage == results::Stage::inductor_dynamic
+          ? replay_program_here(*program, sizes, first.device, first.threads, first.seed,
+                                steady_calls, part + ".journal")
+          : replay_here(planned, sizes, stage, steady_calls, part + ".journal");
   core::write_atomically(part, to_json(replayed).dump(1) + "\n");
 }
 

@@ -19,6 +19,7 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "compiled_artifacts.hpp"
 #include "opbench/core/error.hpp"
@@ -130,6 +131,25 @@ void remove_orphans(const std::string& dir) {
   }
 }
 
+// The package at `package` when the cache holds it whole; a package that is not the one its
+// sidecar describes is discarded, to be compiled again.
+std::optional<AotiPackage> from_cache(const std::string& package) {
+  if (!core::path_exists(package))
+    return std::nullopt;
+  if (verified(package)) {
+    // (what its sidecar does not say is not known: every other size of it is probed)
+    const Json made = read_sidecar(package);
+    return AotiPackage{package, made.value("compiled_for", std::string()),
+                       sidecar_seconds(made, "compile_time"), true};
+  }
+  // Cut short, corrupted, swapped for another or made before digests: loading it could end
+  // this process, so it is compiled again.
+  core::log_warn(package + ": the cached package is not the one compiled (its digest or size "
+                           "differs from its sidecar's): compiled again");
+  discard(package);
+  return std::nullopt;
+}
+
 } // namespace
 
 // The package of `graph` on `inputs`: from the cache, else compiled into it (SkipCase when the
@@ -142,19 +162,8 @@ AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
   const std::string base = dir + "/" + hex_hash(key);
   // Beside the package: what it was compiled from and how long that took.
   const std::string package = base + ".pt2";
-  if (core::path_exists(package)) {
-    if (verified(package)) {
-      // (what its sidecar does not say is not known: every other size of it is probed)
-      const Json made = read_sidecar(package);
-      return {package, made.value("compiled_for", std::string()),
-              sidecar_seconds(made, "compile_time"), true};
-    }
-    // Cut short, corrupted, swapped for another or made before digests: loading it could end
-    // this process, so it is compiled again.
-    core::log_warn(package + ": the cached package is not the one compiled (its digest or size "
-                             "differs from its sidecar's): compiled again");
-    discard(package);
-  }
+  if (const std::optional<AotiPackage> cached = from_cache(package))
+    return *cached;
   // This process's own files (another may compile the same package at the same time); the
   // package is renamed into place whole. The compiler wants the .pt2 ending.
   const std::string own = base + "." + std::to_string(::getpid());
@@ -191,6 +200,37 @@ AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
   if (mine)
     return {package, c.case_id, took, false};
   return {package, read_sidecar(package).value("compiled_for", std::string()), took, false};
+}
+
+AotiPackage program_package(const std::string& program) {
+  std::string bytes;
+  try {
+    bytes = core::read_file(program);
+  } catch (const std::exception& e) {
+    throw Error(core::first_line(e.what()));
+  }
+  const std::string dir = package_cache();
+  core::create_directories(dir);
+  const std::string base =
+      dir + "/" + hex_hash("exported program\n" + hex_hash(bytes) + "\n" + TORCH_VERSION);
+  const std::string package = base + ".pt2";
+  if (const std::optional<AotiPackage> cached = from_cache(package))
+    return *cached;
+  const std::string own = base + "." + std::to_string(::getpid());
+  const std::string partial = own + ".pt2", errors = own + ".err";
+  remove_orphans(dir);
+  const auto start = std::chrono::steady_clock::now();
+  const ScriptRun ran =
+      run_script("exported " + shell_quoted(program) + " " + shell_quoted(partial), errors);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::remove(errors.c_str());
+  if (ran.code == 3)
+    throw SkipCase(program + ": " + ran.last_line());
+  if (ran.code != 0)
+    throw CompilerFailed("AOTInductor failed (" + ran.how() + "): " + ran.last_line(), ran.said);
+  publish(partial, package, Json{{"compile_time", took}, {"compiled_for", program}});
+  return {package, program, took, false};
 }
 
 std::string aoti_probe(const AotiPackage& package, const std::vector<at::Tensor>& inputs) {

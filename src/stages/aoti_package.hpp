@@ -34,6 +34,12 @@ struct AotiPackage {
 AotiPackage aoti_package(const results::Case& c, torch::jit::Graph& graph,
                          const std::vector<at::Tensor>& inputs, bool dynamic = false);
 
+// The package of a torch.export program saved at `program` (torch.export.save), compiled as it is
+// (scripts/aoti_compile.py exported: its symbolic dimensions and their ranges kept), cached by the
+// file's bytes and LibTorch's version. Throws SkipCase when torch cannot read the file, and
+// CompilerFailed when AOTInductor fails.
+AotiPackage program_package(const std::string& program);
+
 // Runs `package` once on `inputs` in a Python process of its own (scripts/aoti_compile.py probe):
 // "" when it ran, else why not. For a dynamic package at sizes it was not compiled for: a
 // generated kernel's bounds check there can end the process that runs it (std::terminate inside

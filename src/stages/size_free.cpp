@@ -96,6 +96,32 @@ SizeFreeStage script_dynamic(const results::Case& first, const TensorFunction& f
   return stage;
 }
 
+// The stage that calls `package`, loaded here; `traced` (seconds) adds to its making.
+SizeFreeStage package_stage(const AotiPackage& package, const std::string& runner, double traced) {
+  struct State {
+    AotiPackage package;
+    std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader;
+  };
+  auto s = std::make_shared<State>();
+  s->package = package;
+  const Clock::time_point load_start = Clock::now();
+  try {
+    s->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(package.path);
+  } catch (const std::exception& e) {
+    throw Error("stage inductor-dynamic: cannot load " + package.path + ": " +
+                core::first_line(e.what()));
+  }
+  SizeFreeStage stage;
+  stage.runner = runner;
+  stage.made_from = package.compiled_for;
+  stage.made_in = traced + package.compile_time.value_or(0) + seconds_since(load_start);
+  stage.cached = package.cached;
+  stage.call = [s](const Tensors& inputs) { return defined_only(s->loader->run(inputs)); };
+  stage.refuses = [s](const Tensors& inputs) { return aoti_probe(s->package, inputs); };
+  stage.keep = s;
+  return stage;
+}
+
 SizeFreeStage inductor_dynamic(const results::Case& first, const TensorFunction& f,
                                const Tensors& eager) {
   if (f.inputs.empty())
@@ -103,42 +129,29 @@ SizeFreeStage inductor_dynamic(const results::Case& first, const TensorFunction&
   require_package_compiler();
   const FaithfulTrace traced = faithful_trace(first, f, &eager);
   require_no_random_draws(*traced.graph);
-  struct State {
-    AotiPackage package;
-    std::unique_ptr<torch::inductor::AOTIModelPackageLoader> loader;
-  };
-  auto s = std::make_shared<State>();
-  s->package = aoti_package(first, *traced.graph, f.inputs, /*dynamic=*/true);
-  const Clock::time_point load_start = Clock::now();
-  try {
-    s->loader = std::make_unique<torch::inductor::AOTIModelPackageLoader>(s->package.path);
-  } catch (const std::exception& e) {
-    throw Error("stage inductor-dynamic: cannot load " + s->package.path + ": " +
-                core::first_line(e.what()));
-  }
-  SizeFreeStage stage;
-  stage.runner = "aotinductor (dynamic shapes)";
-  stage.made_from = s->package.compiled_for;
-  stage.made_in = traced.seconds + s->package.compile_time.value_or(0) + seconds_since(load_start);
-  stage.cached = s->package.cached;
-  stage.call = [s](const Tensors& inputs) { return defined_only(s->loader->run(inputs)); };
+  const AotiPackage package = aoti_package(first, *traced.graph, f.inputs, /*dynamic=*/true);
+  SizeFreeStage stage = package_stage(package, "aotinductor (dynamic shapes)", traced.seconds);
   // The sizes the package was compiled at need no probe.
   std::vector<std::vector<std::int64_t>> compiled_at;
-  if (s->package.compiled_for == first.case_id) {
+  if (package.compiled_for == first.case_id) {
     for (const at::Tensor& t : f.inputs)
       compiled_at.push_back(t.sizes().vec());
   }
-  stage.refuses = [s, compiled_at](const Tensors& inputs) {
+  stage.refuses = [probe = stage.refuses, compiled_at](const Tensors& inputs) {
     std::vector<std::vector<std::int64_t>> sizes;
     for (const at::Tensor& t : inputs)
       sizes.push_back(t.sizes().vec());
-    return sizes == compiled_at ? std::string() : aoti_probe(s->package, inputs);
+    return sizes == compiled_at ? std::string() : probe(inputs);
   };
-  stage.keep = s;
   return stage;
 }
 
 } // namespace
+
+SizeFreeStage program_stage(const std::string& program) {
+  return package_stage(program_package(program),
+                       "aotinductor (the exported program, dynamic shapes)", 0);
+}
 
 SizeFreeStage size_free_stage(const results::Case& first, const TensorFunction& f) {
   if (first.kind != results::Kind::sample)

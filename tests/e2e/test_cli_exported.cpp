@@ -79,6 +79,42 @@ TEST_F(Cli, AnExportedProgramsCallsRunAtOtherSizesOfItsDynamicDimension) {
       << unknown.err;
 }
 
+// `replay` of an extracted program (docs/replay.md): eager calls its operators one by one, and
+// inductor-dynamic the whole program, compiled once with its symbolic dimensions.
+TEST_F(Cli, AnExportedProgramsSizesReplayThroughItsOperatorsAndTheWholeCompiledProgram) {
+  const std::string program = m_dir.file("block.pt2");
+  make_program(program, false);
+  const std::string config = m_dir.file("block.json");
+  ASSERT_EQ(
+      opbench("extract --exported " + program + " --dim X_0=BATCH --dim X_1=SEQ --output " + config)
+          .code,
+      0);
+  EXPECT_EQ(
+      read_json(config)["exported"]["inputs"],
+      (Json::array({{{"name", "x"}, {"shape", {"BATCH", "SEQ", 64}}, {"dtype", "float32"}}})));
+  const std::string sizes = m_dir.file("sizes.txt");
+  core::write_atomically(sizes, "BATCH=8 SEQ=16\nBATCH=64\nBATCH=8 SEQ=16\n");
+  const std::string out = m_dir.file("replay.json");
+  const auto r = opbench("replay --config " + config + " --sizes " + sizes +
+                         " --stage eager,inductor-dynamic --steady-calls 3 --output " + out);
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const Json replay = read_json(out);
+  ASSERT_EQ(replay["stages"].size(), 2u);
+  const Json& eager = replay["stages"][0];
+  EXPECT_EQ(eager["calls"].size(), 12u); // matmul, relu, layer_norm, softmax at each set
+  const Json& whole = replay["stages"][1];
+  EXPECT_EQ(whole["runner"], "aotinductor (the exported program, dynamic shapes)");
+  ASSERT_EQ(whole["calls"].size(), 3u) << whole.dump();
+  EXPECT_EQ(whole["calls"][0]["case_id"], "program block.pt2 BATCH=8 SEQ=16");
+  EXPECT_EQ(whole["calls"][1]["case_id"], "program block.pt2 BATCH=64"); // SEQ: its example
+  EXPECT_FALSE(whole["calls"][2]["first_at_size"].get<bool>());
+  for (const auto& call : whole["calls"]) {
+    EXPECT_EQ(call["status"], "ok") << call.dump();
+    EXPECT_GT(call["seconds"].get<double>(), 0);
+    EXPECT_GT(call["steady_seconds"].get<double>(), 0);
+  }
+}
+
 TEST_F(Cli, WhatAConfigCannotExpressIsNamedByItsNodeAndTheRestExtracted) {
   const std::string program = m_dir.file("awkward.pt2");
   make_program(program, true);

@@ -40,10 +40,13 @@ struct Extraction {
   std::vector<RecordedCall> calls; // in order of first call
   int total_calls = 0;             // top-level ATen calls, merged ones counted each time
   // An exported program: its path, the torch that read it, its dimensions (name -> {symbol,
-  // input, dim, example, min, max}) and the nodes left out (no operator call), one line each.
+  // input, dim, example, min, max}), its tensor inputs ([{name, shape: sizes and dimension names,
+  // dtype}]: what `opbench replay` makes to call the whole program) and the nodes left out (no
+  // operator call), one line each.
   std::string exported;
   std::string torch_version;
   Json program_dims = Json::object();
+  Json program_inputs = Json::array();
   std::vector<std::string> left_out;
 };
 

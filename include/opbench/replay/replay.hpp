@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -114,12 +115,35 @@ StageReplay replay_here(const std::vector<std::vector<results::Case>>& planned,
                         const std::vector<SizeSet>& sizes, results::Stage stage, int steady_calls,
                         const std::string& journal = "");
 
+// A whole torch.export program, which a config from `extract --exported` names (its `exported`
+// record): at stage inductor-dynamic a replay calls the program itself, compiled once by
+// AOTInductor with its symbolic dimensions (stages/size_free.hpp's program_stage), one call a size
+// set, where eager calls its operators one by one.
+struct Program {
+  std::string path;                             // the .pt2 file
+  Json inputs;                                  // [{name, shape: sizes and dimension names, dtype}]
+  std::map<std::string, std::int64_t> examples; // each dimension's size where a set names none
+};
+// The program of the config file `config`; none for a config of anything else (or one extracted
+// before its inputs were recorded, 2026-11-29). Throws ConfigError for a file that is not JSON.
+std::optional<Program> program_of(const std::string& config);
+
+// replay_here for a Program at inductor-dynamic: one call a size set, on inputs of the program's
+// dtypes at the set's sizes, made from `seed` on `device` with `threads` intra-op threads (the
+// same values for every call at one set). The package's outputs are not held to eager (there is
+// no eager of an exported program in LibTorch), and no call says it was.
+StageReplay replay_program_here(const Program& program, const std::vector<SizeSet>& sizes,
+                                const std::string& device, int threads, std::uint64_t seed,
+                                int steady_calls, const std::string& journal = "");
+
 // The stage process's side of replay(): replay_here with its journal at `part`.journal and its
 // hold records (measure/holding.hpp) at `part`.hold, each call held as the case at its line's
 // repetition, then the StageReplay written to `part`.
+// With `program` and stage inductor-dynamic, replay_program_here instead (on the planned cases'
+// device, threads and seed).
 void replay_part(const std::vector<std::vector<results::Case>>& planned,
                  const std::vector<SizeSet>& sizes, results::Stage stage, int steady_calls,
-                 const std::string& part);
+                 const std::string& part, const std::optional<Program>& program = std::nullopt);
 
 // What a stage's process that ended without its part left in its journal: the stage as made,
 // the calls it ended, and the call it was in (an error saying `how` it ended), if any; then

@@ -47,4 +47,12 @@ struct SizeFreeStage {
 // cannot be traced or compiled faithfully), measure::CompilerFailed and Error as staged_workload.
 SizeFreeStage size_free_stage(const results::Case& first, const TensorFunction& f);
 
+// A whole torch.export program (saved by torch.export.save at `program`) compiled ahead of time
+// by AOTInductor with its symbolic dimensions (aoti_package.hpp's program_package, cached), loaded
+// once: `opbench replay`'s inductor-dynamic stage of a program extracted by `extract --exported`.
+// `refuses` probes a size in a process of its own, as for a sample's package. Its outputs cannot
+// be held to eager here (LibTorch has no eager of an exported program). Throws as
+// program_package.
+SizeFreeStage program_stage(const std::string& program);
+
 } // namespace opbench::stages
