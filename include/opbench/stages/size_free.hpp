@@ -1,9 +1,10 @@
 #pragma once
 // A dynamic stage made once for a sample and then called at each of its sizes in turn, as a model
 // in service meets the sizes it is given: what `opbench replay` times (replay/replay.hpp,
-// docs/replay.md). Unlike staged_workload, making it calls nothing: the first call at each size
-// is the caller's to time, with whatever the stage does there (the graph executor's profiling
-// run, its optimization, a fallback after a guard fails).
+// docs/replay.md). Unlike staged_workload, making it never calls it (only eager and the plain
+// trace run once, to check the trace): the first call at each size is the caller's to time, with
+// whatever the stage does there (the graph executor's profiling run, its optimization, a fallback
+// after a guard fails).
 
 #include <ATen/ATen.h>
 
