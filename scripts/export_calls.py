@@ -2,7 +2,8 @@
 """`opbench extract --exported` (src/extract/exported.cpp): the operator calls of a torch.export
 program, read by the Python `torch` of the same version as opbench's LibTorch.
 
-  export_calls.py PROGRAM.pt2        prints one JSON object on stdout:
+  export_calls.py PROGRAM.pt2 [--record INPUTS.pt]
+                                     prints one JSON object on stdout:
     {"torch": VERSION,
      "dims": {NAME: {"symbol": "s77", "input": "x", "dim": 0, "example": 8, "min": 2,
                      "max": 1024}},
@@ -10,6 +11,12 @@ program, read by the Python `torch` of the same version as opbench's LibTorch.
      "calls": [{"node": "matmul", "op": "aten::matmul", "args": {...},
                 "dims": [NAME, ...], "unsupported": "why, or empty"}],
      "left_out": ["node getitem: ... (why)"]}
+
+With --record, INPUTS.pt (torch.save of a list, each item the positional inputs of one call: a
+tuple, or one tensor) is run through the program's module, one call an item, and "recorded" lists,
+per item, the size of each dimension in its inputs ({"sizes": {NAME: SIZE}}), with "refused" (why)
+when the module did not take it (a size past the program's range): the sizes a model meets, for
+`opbench replay`.
 
 Every call_function node whose target is an operator overload (aten's or a loaded library's)
 becomes a call, its arguments by the schema's names in opbench's config form: a tensor as
@@ -31,7 +38,40 @@ def fail(message):
     sys.exit(3)
 
 
-def main(path):
+def record_sizes(program, path, dims, user_inputs):
+    """Each item of the inputs at `path` called through the program's module: its dimensions'
+    sizes, and why the module refused it if it did."""
+    import torch
+
+    try:
+        given = torch.load(path)
+    except Exception as e:  # noqa: BLE001 - any failure is the reason the file is refused
+        text = str(e).strip().splitlines()
+        fail(f"{path}: not inputs torch.load reads ({type(e).__name__}: {text[0] if text else ''})")
+    if isinstance(given, torch.Tensor) or not isinstance(given, (list, tuple)):
+        fail(f"{path}: expected a list of calls' inputs (each a tuple, or one tensor), got "
+             f"{type(given).__name__}")
+    module = program.module()
+    recorded = []
+    for item in given:
+        args = tuple(item) if isinstance(item, (list, tuple)) else (item,)
+        entry = {"sizes": {}}
+        for name, dim in dims.items():
+            position = user_inputs.index(dim["input"]) if dim["input"] in user_inputs else -1
+            value = args[position] if 0 <= position < len(args) else None
+            if isinstance(value, torch.Tensor) and value.dim() > dim["dim"]:
+                entry["sizes"][name] = int(value.shape[dim["dim"]])
+        try:
+            with torch.no_grad():
+                module(*args)
+        except Exception as e:  # noqa: BLE001 - any failure is why the program refuses it
+            text = str(e).strip().splitlines()
+            entry["refused"] = f"{type(e).__name__}: {text[0] if text else ''}"
+        recorded.append(entry)
+    return recorded
+
+
+def main(path, record=None):
     warnings.filterwarnings("ignore")
     import torch
 
@@ -176,12 +216,16 @@ def main(path):
             unsupported = str(e)
         calls.append({"node": node.name, "op": op, "args": args, "dims": sorted(used),
                       "unsupported": unsupported})
+    recorded = record_sizes(program, record, dims, user_inputs) if record else []
     json.dump({"torch": torch.__version__, "dims": dims, "inputs": inputs, "calls": calls,
-               "left_out": left_out}, sys.stdout)
+               "left_out": left_out, "recorded": recorded}, sys.stdout)
     print()
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        fail("usage: export_calls.py PROGRAM.pt2")
-    main(sys.argv[1])
+    if len(sys.argv) == 4 and sys.argv[2] == "--record":
+        main(sys.argv[1], sys.argv[3])
+    elif len(sys.argv) == 2:
+        main(sys.argv[1])
+    else:
+        fail("usage: export_calls.py PROGRAM.pt2 [--record INPUTS.pt]")

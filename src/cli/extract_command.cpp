@@ -20,6 +20,8 @@ struct ExtractOptions {
   std::string model;
   std::string exported;
   std::vector<std::string> dim_names; // --dim OLD=NEW
+  std::string record;                 // --record-sizes INPUTS.pt
+  std::string sizes_output;           // --sizes-output FILE
   std::vector<std::string> inputs;
   std::string sample;
   std::vector<std::string> axes;
@@ -47,12 +49,14 @@ std::vector<extract::Extraction> extractions_of(const ExtractOptions& options,
         throw UsageError("extract --dim: expected OLD=NEW (e.g. X_0=BATCH), got '" + pair + "'");
       names[pair.substr(0, equals)] = pair.substr(equals + 1);
     }
-    extract::Extraction extraction = extract::extract_exported(options.exported);
+    if (options.record.empty() != options.sizes_output.empty())
+      throw UsageError("extract --record-sizes INPUTS.pt and --sizes-output FILE go together");
+    extract::Extraction extraction = extract::extract_exported(options.exported, options.record);
     extract::rename_dims(extraction, names);
     return {extraction};
   }
-  if (!options.dim_names.empty())
-    throw UsageError("extract: --dim names an exported program's dimensions (--exported)");
+  if (!options.dim_names.empty() || !options.record.empty())
+    throw UsageError("extract: --dim and --record-sizes are for an exported program (--exported)");
   if (!options.model.empty()) {
     if (options.inputs.empty())
       throw UsageError("extract --model: give its forward inputs with --input DIMS[:DTYPE]");
@@ -115,6 +119,17 @@ int run_extract(const ExtractOptions& options, const GlobalOptions& global) {
           core::join(named, ", "), options.output, dims.items().begin().key());
     }
   }
+  if (!options.record.empty()) {
+    const extract::Extraction& program = extractions.front();
+    core::write_atomically(options.sizes_output, extract::sizes_text(program, options.record));
+    std::size_t refused = 0;
+    for (const Json& call : program.recorded)
+      refused += call.contains("refused") ? 1 : 0;
+    std::cout << fmt::format("sizes of {} call(s) ({} refused by the program) in {}; replay them "
+                             "with opbench replay --config {} --sizes {}\n",
+                             program.recorded.size(), refused, options.sizes_output, options.output,
+                             options.sizes_output);
+  }
   if (!options.sample.empty()) {
     std::cout << fmt::format("next: opbench run --config {} --samples {}{} -o RUN.json, then "
                              "opbench export --format breakdown -i RUN.json\n",
@@ -141,6 +156,13 @@ void add_extract_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--dim", options->dim_names,
                   "With --exported: name a dimension, OLD=NEW (e.g. X_0=BATCH; torch.export keeps "
                   "no Dim names, so they are INPUT_K until named; repeatable)");
+  cmd->add_option("--record-sizes", options->record,
+                  "With --exported: a torch.save of a list of calls' inputs (each a tuple, or one "
+                  "tensor), each called through the program's module and its dimensions' sizes "
+                  "written to --sizes-output, one call a line, for opbench replay")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--sizes-output", options->sizes_output,
+                  "With --record-sizes: the sizes file to write");
   cmd->add_option("--input", options->inputs,
                   "A forward input of --model, DIMS[:DTYPE] (repeatable, in order)");
   cmd->add_option("--sample", options->sample,

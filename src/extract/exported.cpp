@@ -19,13 +19,15 @@ namespace opbench::extract {
 namespace {
 
 // The script's JSON (stdout) and the last line it said (stderr), or Error.
-Json read_program(const std::string& program) {
+Json read_program(const std::string& program, const std::string& record) {
   const std::string python = stages::compiler_python();
   const std::string dir = core::make_temp_directory("opbench-export");
   const std::string errors = dir + "/stderr.txt";
   const std::string command = stages::shell_quoted(python) + " " +
                               stages::shell_quoted(OPBENCH_EXPORT_SCRIPT) + " " +
-                              stages::shell_quoted(program) + " 2>" + stages::shell_quoted(errors);
+                              stages::shell_quoted(program) +
+                              (record.empty() ? "" : " --record " + stages::shell_quoted(record)) +
+                              " 2>" + stages::shell_quoted(errors);
   std::string out;
   int status = -1;
   if (FILE* pipe = ::popen(command.c_str(), "r")) {
@@ -59,13 +61,14 @@ Json read_program(const std::string& program) {
 
 } // namespace
 
-Extraction extract_exported(const std::string& program) {
-  const Json read = read_program(program);
+Extraction extract_exported(const std::string& program, const std::string& record) {
+  const Json read = read_program(program, record);
   Extraction out;
   out.exported = program;
   out.torch_version = read.value("torch", std::string());
   out.program_dims = read.value("dims", Json::object());
   out.program_inputs = read.value("inputs", Json::array());
+  out.recorded = read.value("recorded", Json::array());
   for (const auto& line : read.value("left_out", Json::array()))
     out.left_out.push_back(line.get<std::string>());
   std::map<std::string, std::size_t> index;
@@ -141,6 +144,14 @@ void rename_dims(Extraction& extraction, const std::map<std::string, std::string
   dims = renamed;
   for (auto& input : extraction.program_inputs)
     rename(input["shape"]);
+  for (auto& call : extraction.recorded) {
+    Json sizes = Json::object();
+    for (const auto& item : call["sizes"].items()) {
+      const auto it = names.find(item.key());
+      sizes[it == names.end() ? item.key() : it->second] = item.value();
+    }
+    call["sizes"] = sizes;
+  }
   for (auto& call : extraction.calls) {
     rename(call.args);
     Json sizes = Json::object();
@@ -150,6 +161,27 @@ void rename_dims(Extraction& extraction, const std::map<std::string, std::string
     }
     call.dims = sizes;
   }
+}
+
+std::string sizes_text(const Extraction& extraction, const std::string& inputs) {
+  std::string text = "# The sizes of " + core::filename(extraction.exported) +
+                     "'s dimensions in each call of " + core::filename(inputs) +
+                     ", in order (opbench extract --record-sizes): opbench replay --sizes\n";
+  int call = 0;
+  for (const Json& recorded : extraction.recorded) {
+    ++call;
+    std::vector<std::string> pairs;
+    for (const auto& item : recorded.at("sizes").items())
+      pairs.push_back(item.key() + "=" + item.value().dump());
+    const std::string line = core::join(pairs, " ");
+    if (recorded.contains("refused")) {
+      text += "# call " + std::to_string(call) + " (" + line +
+              "): the program refuses it: " + recorded.at("refused").get<std::string>() + "\n";
+    } else {
+      text += line + "\n";
+    }
+  }
+  return text;
 }
 
 } // namespace opbench::extract

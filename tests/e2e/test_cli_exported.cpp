@@ -14,14 +14,26 @@ namespace {
 
 const std::string k_examples = std::string(OPBENCH_SOURCE_DIR) + "/examples/exported";
 
+// The set-up's Python (or $OPBENCH_PYTHON), quoted for a shell.
+std::string python_command() {
+  const char* chosen = std::getenv("OPBENCH_PYTHON");
+  return "'" +
+         (chosen != nullptr && *chosen != '\0'
+              ? std::string(chosen)
+              : std::string(OPBENCH_SOURCE_DIR) + "/.venv/bin/python") +
+         "'";
+}
+
 // Writes the example program (with --awkward: the nodes a config cannot express) to `out`.
 void make_program(const std::string& out, bool awkward) {
-  const char* chosen = std::getenv("OPBENCH_PYTHON");
-  const std::string python = chosen != nullptr && *chosen != '\0'
-                                 ? chosen
-                                 : std::string(OPBENCH_SOURCE_DIR) + "/.venv/bin/python";
-  const std::string command = "'" + python + "' '" + k_examples + "/make_program.py' '" + out +
+  const std::string command = python_command() + " '" + k_examples + "/make_program.py' '" + out +
                               "'" + (awkward ? " --awkward" : "") + " 2>/dev/null";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+}
+
+// Runs `code` in that Python.
+void python(const std::string& code) {
+  const std::string command = python_command() + " -c \"" + code + "\" 2>/dev/null";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 }
 
@@ -84,16 +96,28 @@ TEST_F(Cli, AnExportedProgramsCallsRunAtOtherSizesOfItsDynamicDimension) {
 TEST_F(Cli, AnExportedProgramsSizesReplayThroughItsOperatorsAndTheWholeCompiledProgram) {
   const std::string program = m_dir.file("block.pt2");
   make_program(program, false);
+  // The sizes the program meets, recorded by calling its module on a user's inputs: the third
+  // call's batch is past the program's range (1024), so the program refuses it.
+  const std::string calls = m_dir.file("calls.pt");
+  python("import torch; torch.save([(torch.randn(b, s, 64),) for b, s in "
+         "[(8, 16), (64, 16), (2000, 16), (8, 16)]], '" +
+         calls + "')");
   const std::string config = m_dir.file("block.json");
-  ASSERT_EQ(
-      opbench("extract --exported " + program + " --dim X_0=BATCH --dim X_1=SEQ --output " + config)
-          .code,
-      0);
+  const std::string sizes = m_dir.file("sizes.txt");
+  const auto extracted =
+      opbench("extract --exported " + program + " --dim X_0=BATCH --dim X_1=SEQ --record-sizes " +
+              calls + " --sizes-output " + sizes + " --output " + config);
+  ASSERT_EQ(extracted.code, 0) << extracted.err;
+  EXPECT_NE(extracted.out.find("sizes of 4 call(s) (1 refused by the program)"), std::string::npos)
+      << extracted.out;
   EXPECT_EQ(
       read_json(config)["exported"]["inputs"],
       (Json::array({{{"name", "x"}, {"shape", {"BATCH", "SEQ", 64}}, {"dtype", "float32"}}})));
-  const std::string sizes = m_dir.file("sizes.txt");
-  core::write_atomically(sizes, "BATCH=8 SEQ=16\nBATCH=64\nBATCH=8 SEQ=16\n");
+  const std::string recorded = testing::read_text(sizes);
+  EXPECT_NE(recorded.find("\nBATCH=8 SEQ=16\nBATCH=64 SEQ=16\n# call 3 (BATCH=2000 SEQ=16): the "
+                          "program refuses it: "),
+            std::string::npos)
+      << recorded;
   const std::string out = m_dir.file("replay.json");
   const auto r = opbench("replay --config " + config + " --sizes " + sizes +
                          " --stage eager,inductor-dynamic --steady-calls 3 --output " + out);
@@ -106,7 +130,7 @@ TEST_F(Cli, AnExportedProgramsSizesReplayThroughItsOperatorsAndTheWholeCompiledP
   EXPECT_EQ(whole["runner"], "aotinductor (the exported program, dynamic shapes)");
   ASSERT_EQ(whole["calls"].size(), 3u) << whole.dump();
   EXPECT_EQ(whole["calls"][0]["case_id"], "program block.pt2 BATCH=8 SEQ=16");
-  EXPECT_EQ(whole["calls"][1]["case_id"], "program block.pt2 BATCH=64"); // SEQ: its example
+  EXPECT_EQ(whole["calls"][1]["case_id"], "program block.pt2 BATCH=64 SEQ=16");
   EXPECT_FALSE(whole["calls"][2]["first_at_size"].get<bool>());
   for (const auto& call : whole["calls"]) {
     EXPECT_EQ(call["status"], "ok") << call.dump();

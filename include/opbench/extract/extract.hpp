@@ -47,6 +47,9 @@ struct Extraction {
   std::string torch_version;
   Json program_dims = Json::object();
   Json program_inputs = Json::array();
+  // With extract_exported's `record`: per call of the inputs, {"sizes": {NAME: SIZE}} and
+  // "refused" (why) when the program's module did not take it.
+  Json recorded = Json::array();
   std::vector<std::string> left_out;
 };
 
@@ -60,12 +63,19 @@ Extraction extract_model(const std::string& model, const std::vector<InputSpec>&
 // is read here). A call a config cannot express or that does not bind (an expression of sizes, a
 // size with no example, an operator of a library not loaded) is kept `unsupported`, naming its
 // node. Throws Error in one line when the file is no program that Python's torch reads, or when
-// that Python does not run.
-Extraction extract_exported(const std::string& program);
+// that Python does not run. With `record` (a torch.save of a list, each item the positional inputs
+// of one call), each item is also called through the program's module, and its dimensions' sizes
+// kept in Extraction::recorded (a file torch cannot read as such a list: Error naming it).
+Extraction extract_exported(const std::string& program, const std::string& record = "");
 
-// Gives an exported program's dimensions other names (`{"X_0": "BATCH"}`): in its dims, every
-// call's arguments and dims. Throws Error naming the dimension when the program has no such
-// dimension, when a new name is no dimension name (config::is_dim_name) or is taken.
+// The recorded sizes as `opbench replay --sizes` reads them: one line a call (`BATCH=8 SEQ=16`),
+// a call the program refused as a comment saying why; `inputs` names the file they came from.
+std::string sizes_text(const Extraction& extraction, const std::string& inputs);
+
+// Gives an exported program's dimensions other names (`{"X_0": "BATCH"}`): in its dims, inputs,
+// every call's arguments and dims, and the recorded sizes. Throws Error naming the dimension when
+// the program has no such dimension, when a new name is no dimension name (config::is_dim_name) or
+// is taken.
 void rename_dims(Extraction& extraction, const std::map<std::string, std::string>& names);
 
 // The calls of one call of a planned case (a long-tail sample's, or an operator's), its inputs
