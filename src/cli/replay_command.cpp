@@ -98,14 +98,8 @@ int run_replay(ReplayOptions& options, const GlobalOptions& global) {
   kept.sizes = sizes;
   kept.context = machine::collect_context(global.command_line, options.selection.seed, "default",
                                           options.selection.devices);
-  const auto write = [&] {
-    if (!options.output.empty())
-      core::write_atomically(options.output, replay::to_json(kept).dump(1) + "\n");
-    if (!options.md.empty())
-      core::write_atomically(options.md, replay::markdown(kept));
-  };
-  const replay::Replay done = replay::replay(
-      options.sizes, sizes, stages,
+  replay::replay(
+      kept, stages,
       [&](results::Stage stage, const std::string& part) {
         std::cout << core::name_of(stage) << ": replaying"
                   << (stage == results::Stage::inductor_dynamic
@@ -116,18 +110,20 @@ int run_replay(ReplayOptions& options, const GlobalOptions& global) {
                   << std::flush;
         return child_command(options, global, stage, part);
       },
-      [&](const replay::StageReplay& stage) {
-        std::cout << replay::summary_line(stage) << "\n" << std::flush;
-        kept.stages.push_back(stage);
-        write();
+      [&](const replay::Replay& so_far) {
+        std::cout << replay::summary_line(so_far.stages.back()) << "\n" << std::flush;
+        if (!options.output.empty())
+          core::write_atomically(options.output, replay::to_json(so_far).dump(1) + "\n");
+        if (!options.md.empty())
+          core::write_atomically(options.md, replay::markdown(so_far));
       },
       options.call_timeout);
-  if (done.interrupted != 0) {
+  if (kept.interrupted != 0) {
     std::cerr << fmt::format("opbench: interrupted by {}: the {} stage(s) replayed so far are kept "
                              "in {}\n",
-                             strsignal(done.interrupted), kept.stages.size(),
+                             strsignal(kept.interrupted), kept.stages.size(),
                              options.output.empty() ? "(no --output)" : options.output);
-    run::die_of(done.interrupted);
+    run::die_of(kept.interrupted);
   }
   bool all_ok = true;
   for (const replay::StageReplay& stage : kept.stages)

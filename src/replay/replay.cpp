@@ -232,13 +232,9 @@ Json to_json(const Replay& replay) {
           {"stages", std::move(stages)}};
 }
 
-Replay replay(const std::string& sizes_file, const std::vector<SizeSet>& sizes,
-              const std::vector<results::Stage>& stages,
-              const std::function<ChildCommand(results::Stage, const std::string& part)>& child,
-              const std::function<void(const StageReplay&)>& done, double call_limit) {
-  Replay out;
-  out.sizes_file = sizes_file;
-  out.sizes = sizes;
+void replay(Replay& out, const std::vector<results::Stage>& stages,
+            const std::function<ChildCommand(results::Stage, const std::string& part)>& child,
+            const std::function<void(const Replay&)>& done, double call_limit) {
   const std::string scratch = core::make_temp_directory("opbench-replay-");
   const run::InterruptGuard guard;
   for (const results::Stage stage : stages) {
@@ -270,12 +266,11 @@ Replay replay(const std::string& sizes_file, const std::vector<SizeSet>& sizes,
               : run::describe(exit) + (said.empty() ? "" : ": " + said);
       result = kept_calls(stage, part + ".journal", how);
     }
-    done(result);
     out.stages.push_back(std::move(result));
+    done(out);
   }
   core::remove_all(scratch);
   out.interrupted = run::interrupted();
-  return out;
 }
 
 StageReplay kept_calls(results::Stage stage, const std::string& journal, const std::string& how) {

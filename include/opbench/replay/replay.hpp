@@ -157,15 +157,15 @@ StageReplay kept_calls(results::Stage stage, const std::string& journal, const s
 // journal kept (a stage's state after a crash cannot be rebuilt, so its later calls are not
 // made). A signal (run/interrupt.hpp) is passed on to the stage's process, which keeps its
 // journal; no other stage starts, and Replay::interrupted says which signal it was (the caller
-// writes what was kept, then dies of it: run::die_of). `done` gets each stage as it ends.
+// writes what was kept, then dies of it: run::die_of). Each stage is added to `out` (its sizes,
+// file and context the caller's) as it ends, and `done` then gets the replay so far.
 struct ChildCommand {
   std::string program;
   std::vector<std::string> args; // args[0] the program's name
 };
-Replay replay(const std::string& sizes_file, const std::vector<SizeSet>& sizes,
-              const std::vector<results::Stage>& stages,
-              const std::function<ChildCommand(results::Stage, const std::string& part)>& child,
-              const std::function<void(const StageReplay&)>& done, double call_limit);
+void replay(Replay& out, const std::vector<results::Stage>& stages,
+            const std::function<ChildCommand(results::Stage, const std::string& part)>& child,
+            const std::function<void(const Replay&)>& done, double call_limit);
 
 // One line per stage: its calls, their time against the steady state, the first calls', the
 // plans, refusals and differences.
