@@ -47,8 +47,11 @@ export OPBENCH_HISTORY="$tmp/nights/history.sqlite"
 export OPBENCH_SHARD_WAIT=2
 export OPBENCH_KEEP_PREVIOUS=0
 mkdir -p "$OPBENCH_NIGHTLY_DIR"
-# 0.3 s a case at least: a shard lasts long enough to be caught running (about 2 s).
-suite=(--config "$repo/tests/data/slurm-suite.csv" --repetitions 1 --runs 3 --min-time 0.3
+# The nights measure briefly (they test the scheduling, not the numbers); the requeued night's
+# 0.3 s a case at least makes a shard last long enough to be caught running (about 2 s).
+suite=(--config "$repo/tests/data/slurm-suite.csv" --repetitions 1 --runs 3 --min-time 0.02
+  --max-time 0.02 --warmup 1)
+slow_suite=(--config "$repo/tests/data/slurm-suite.csv" --repetitions 1 --runs 3 --min-time 0.3
   --max-time 0.3 --warmup 1)
 nightly="$repo/scripts/nightly-slurm.sh"
 
@@ -56,11 +59,13 @@ nightly="$repo/scripts/nightly-slurm.sh"
 ids() { python3 -c 'import json,sys; [print(c["case_id"]) for c in json.load(open(sys.argv[1]))["cases"]]' "$1" | sort; }
 runs_in_history() { "$opbench" history show --db "$OPBENCH_HISTORY" --format json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["runs"]))'; }
 # Submits a night held (--hold), so that the test acts on its jobs before any runs; prints
-# "NIGHT ARRAY FINISH".
+# "NIGHT ARRAY FINISH". `submit_held slow` measures 0.3 s a case.
 submit_held() {
   local err night
+  local -a options=("${suite[@]}")
+  [ "${1:-}" != slow ] || options=("${slow_suite[@]}")
   err="$(mktemp)"
-  night="$("$nightly" --shards 3 --hold -- "${suite[@]}" 2>"$err")" || { cat "$err" >&2; fail "submission failed"; }
+  night="$("$nightly" --shards 3 --hold -- "${options[@]}" 2>"$err")" || { cat "$err" >&2; fail "submission failed"; }
   local array finish
   array="$(sed -n 's/.*in job array \([0-9]*\).*/\1/p' "$err")"
   finish="$(sed -n 's/.* in job \([0-9]*\) (after.*/\1/p' "$err")"
@@ -105,7 +110,7 @@ expected="$(cat <(ids "$night/shard-0-of-3.json") <(ids "$night/shard-2-of-3.jso
 [ "$(runs_in_history)" = 2 ] || fail "a partial night was added to the history"
 
 echo "== 3. a shard requeued while it runs"
-read -r night array finish <<<"$(submit_held)"
+read -r night array finish <<<"$(submit_held slow)"
 scontrol release "$array" >/dev/null
 journal="$night/shard-0-of-3.json.journal.jsonl"
 for _ in $(seq 1 300); do
@@ -130,7 +135,7 @@ ls "$night"/shard-0-of-3.json.interrupted-*.journal.jsonl >/dev/null 2>&1 ||
 [ "$(ids "$night/night.json")" = "$planned" ] || fail "after a requeue night.json does not hold every case once"
 [ "$(runs_in_history)" = 3 ] || fail "the requeued night is not in the history"
 before="$(sha256sum <"$night/shard-0-of-3.json")"
-SLURM_ARRAY_TASK_ID=0 SLURM_RESTART_COUNT=2 "$nightly" shard "$night" 3 -- "${suite[@]}" |
+SLURM_ARRAY_TASK_ID=0 SLURM_RESTART_COUNT=2 "$nightly" shard "$night" 3 -- "${slow_suite[@]}" |
   grep -q "not measured twice" || fail "a task requeued after it finished measured again"
 [ "$(sha256sum <"$night/shard-0-of-3.json")" = "$before" ] || fail "shard 0's file was written twice"
 
