@@ -48,6 +48,12 @@ message(STATUS "opbench: LibTorch ${Torch_VERSION} at ${_opbench_torch_libdir}, 
 # once instead (OPBENCH_PCH, on by default; docs/architecture.md has the build times). Only for
 # targets whose every unit may see LibTorch's include directory: it carries its own fmt, which a
 # unit that includes the system fmt must never see.
+# `REUSE_FROM other` takes another target's precompiled header, compiled with the same options.
 function(opbench_precompile_libtorch target)
-  opbench_precompile(${target} <ATen/ATen.h>)
+  cmake_parse_arguments(ARG "" "REUSE_FROM" "" ${ARGN})
+  if(ARG_REUSE_FROM AND OPBENCH_PCH)
+    target_precompile_headers(${target} REUSE_FROM ${ARG_REUSE_FROM})
+  else()
+    opbench_precompile(${target} <ATen/ATen.h>)
+  endif()
 endfunction()
