@@ -77,9 +77,9 @@ int run_replay(ReplayOptions& options, const GlobalOptions& global) {
       options.selection.configs.size() == 1 ? replay::program_of(options.selection.configs.front())
                                             : std::nullopt;
   // Every size set planned at every stage before anything runs: a bad line stops the replay here.
-  std::vector<std::vector<std::vector<results::Case>>> planned;
-  for (const results::Stage stage : stages)
-    planned.push_back(replay::plan_sizes(options.selection, options.sizes, sizes, stage));
+  // (A stage's own process, --part, plans its one stage.)
+  const std::vector<replay::Planned> planned =
+      replay::plan_sizes(options.selection, options.sizes, sizes, stages);
   for (const auto& cases : planned.front())
     for (const results::Case& c : cases)
       machine::check_device(c.device);

@@ -253,13 +253,7 @@ void replay(Replay& out, const std::vector<results::Stage>& stages,
         throw ConfigError(part + ": not JSON");
       result = stage_from_json(*parsed);
     } catch (const std::exception&) {
-      std::string said; // the last line the process wrote
-      try {
-        const std::string text = core::trim(core::read_file(log));
-        const auto last = text.find_last_of('\n');
-        said = text.substr(last == std::string::npos ? 0 : last + 1);
-      } catch (const std::exception&) {
-      }
+      const std::string said = run::last_words(log);
       const std::string how =
           exit.timed_out
               ? "it held one call past " + core::format_duration(exit.limit) + " and was stopped"

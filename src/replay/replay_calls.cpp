@@ -30,24 +30,32 @@ namespace opbench::replay {
 
 using Tensors = std::vector<at::Tensor>;
 
-std::vector<std::vector<results::Case>> plan_sizes(const plan::Selection& selection,
-                                                   const std::string& sizes_file,
-                                                   const std::vector<SizeSet>& sizes,
-                                                   results::Stage stage) {
-  std::vector<std::vector<results::Case>> planned;
+std::vector<Planned> plan_sizes(const plan::Selection& selection, const std::string& sizes_file,
+                                const std::vector<SizeSet>& sizes,
+                                const std::vector<results::Stage>& stages) {
+  std::vector<Planned> planned(stages.size());
   for (const SizeSet& set : sizes) {
+    const std::string where = sizes_file + ":" + std::to_string(set.line) + ": ";
     plan::Selection at_size = selection;
     at_size.axes.insert(at_size.axes.end(), set.axes.begin(), set.axes.end());
-    at_size.stages = {core::name_of(stage)};
+    at_size.stages.clear();
+    for (const results::Stage stage : stages)
+      at_size.stages.push_back(core::name_of(stage));
+    std::vector<results::Case> cases;
     try {
-      planned.push_back(plan::select(at_size));
+      cases = plan::select(at_size); // one select a set, every stage in it
     } catch (const Error& e) {
-      throw UsageError(sizes_file + ":" + std::to_string(set.line) + ": " +
-                       core::first_line(e.what()));
+      throw UsageError(where + core::first_line(e.what()));
     }
-    if (planned.back().empty())
-      throw UsageError(sizes_file + ":" + std::to_string(set.line) + ": '" + set.text() +
-                       "' plans no case of the selection");
+    for (std::size_t i = 0; i < stages.size(); ++i) {
+      std::vector<results::Case>& at_stage = planned[i].emplace_back();
+      for (const results::Case& c : cases)
+        if (c.stage == stages[i])
+          at_stage.push_back(c);
+      if (at_stage.empty())
+        throw UsageError(where + "'" + set.text() + "' plans no case of the selection" +
+                         (stages.size() > 1 ? " at " + core::name_of(stages[i]) : ""));
+    }
   }
   return planned;
 }

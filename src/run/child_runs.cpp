@@ -170,8 +170,8 @@ std::string describe_exit(const Exit& exit) {
                                   : "exit " + std::to_string(WEXITSTATUS(exit.status));
 }
 
-// The last lines of `log` a user's code or LibTorch wrote (opbench's own progress lines left
-// out), for the message of a process that ended without a result; "" when there are none.
+} // namespace
+
 std::string last_words(const std::string& log) {
   std::ifstream in(log);
   std::string line, last;
@@ -183,8 +183,6 @@ std::string last_words(const std::string& log) {
   }
   return last.size() > 300 ? last.substr(0, 300) + "..." : last;
 }
-
-} // namespace
 
 ChildExit run_program(const std::string& program, const std::vector<std::string>& args,
                       const std::string& out, const std::string& log, const HoldLimits& limits) {

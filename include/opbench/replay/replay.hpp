@@ -96,12 +96,16 @@ Json to_json(const StageReplay& stage);
 StageReplay stage_from_json(const Json& json); // what to_json wrote; throws ConfigError otherwise
 Json to_json(const Replay& replay);
 
-// The planned cases of each size set at `stage`: `selection` with the set's sizes as its axes.
-// Throws UsageError "FILE:LINE: ..." for a set that plans no case or does not bind.
-std::vector<std::vector<results::Case>> plan_sizes(const plan::Selection& selection,
-                                                   const std::string& sizes_file,
-                                                   const std::vector<SizeSet>& sizes,
-                                                   results::Stage stage);
+// The planned cases of each size set (in the sizes' order) at one stage.
+using Planned = std::vector<std::vector<results::Case>>;
+
+// The planned cases of each size set at each of `stages` (one Planned a stage, in their order):
+// `selection` with the set's sizes as its axes, every stage planned by one plan::select a set.
+// Throws UsageError "FILE:LINE: ..." for a set that plans no case (at some stage) or does not
+// bind.
+std::vector<Planned> plan_sizes(const plan::Selection& selection, const std::string& sizes_file,
+                                const std::vector<SizeSet>& sizes,
+                                const std::vector<results::Stage>& stages);
 
 // Replays `planned` (plan_sizes's, in order) in this process: the stage made first (dynamic
 // stages: from the first case of each sample, stages/size_free.hpp; its sizes' refusals probed

@@ -41,6 +41,11 @@ struct ChildExit {
 // "SIGSEGV", "exit 3" or "it could not be started".
 std::string describe(const ChildExit& exit);
 
+// The last line of the file `log` that a user's code or LibTorch wrote (opbench's own lines,
+// "opbench: ..." and "[...", left out), cut at 300 characters: what a process that ended without
+// a result said last. "" when there is none or the file cannot be read.
+std::string last_words(const std::string& log);
+
 // Runs `program` (a path) with `args` (args[0] its name) to its end, as the measuring children
 // run: in a process group of its own, killed with that group when it ends or this process dies,
 // a signal this process catches passed on to it (interrupt.hpp). Its stdout goes to the file
