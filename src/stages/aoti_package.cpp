@@ -75,14 +75,17 @@ struct ScriptRun {
   }
 };
 
-// scripts/aoti_compile.py with `arguments` (quoted already), its stderr kept in `errors`.
-// The held case is in its stage's compile meanwhile (holding.hpp: a limit of its own).
-ScriptRun run_script(const std::string& arguments, const std::string& errors) {
+// scripts/aoti_compile.py with `arguments` (quoted already), its stderr kept in `errors`; with
+// `tmpdir`, its TMPDIR. The held case is in its stage's compile meanwhile (holding.hpp: a limit
+// of its own).
+ScriptRun run_script(const std::string& arguments, const std::string& errors,
+                     const std::string& tmpdir = "") {
   hold_phase(Phase::compile);
   struct BackToInputs {
     ~BackToInputs() { hold_phase(Phase::inputs); }
   } back;
-  const std::string command = shell_quoted(compiler_python()) + " " +
+  const std::string command = (tmpdir.empty() ? "" : "TMPDIR=" + shell_quoted(tmpdir) + " ") +
+                              shell_quoted(compiler_python()) + " " +
                               shell_quoted(OPBENCH_AOTI_SCRIPT) + " " + arguments +
                               " >/dev/null 2>" + shell_quoted(errors);
   const int status = std::system(command.c_str());
@@ -247,9 +250,14 @@ std::string aoti_probe(const AotiPackage& package, const std::vector<at::Tensor>
   }
   const std::string own = known + "." + std::to_string(::getpid());
   const std::string inputs_path = own + ".inputs.pt", errors = own + ".err";
+  // LibTorch's loader unpacks the package into a folder under TMPDIR and removes it when the
+  // loader is destroyed, which a probe that aborts never reaches: the folder is ours to remove.
+  const std::string scratch = own + ".tmp";
+  core::create_directories(scratch);
   save_inputs(inputs, inputs_path);
-  const ScriptRun ran =
-      run_script("probe " + shell_quoted(package.path) + " " + shell_quoted(inputs_path), errors);
+  const ScriptRun ran = run_script(
+      "probe " + shell_quoted(package.path) + " " + shell_quoted(inputs_path), errors, scratch);
+  core::remove_all(scratch);
   std::string reason;
   if (ran.signal != 0)
     reason = ran.last_line() + " (this ends the process that runs it: " + ran.how() + ")";

@@ -304,7 +304,19 @@ TEST_F(InductorStage, DynamicIsOnePackageForEverySizeOfASample) {
 TEST_F(InductorStage, ADynamicPackageThatAbortsAtOtherSizesIsProbedInAProcessOfItsOwn) {
   const auto made = run_case(sample_case("bucket2bbox", {2000}, "inductor-dynamic"), quick());
   ASSERT_EQ(made.status, results::Status::ok) << made.message;
+  // The loader unpacks the package under TMPDIR; the probe that aborts leaves nothing there.
+  testing::TempDir tmp;
+  const char* tmpdir_before = std::getenv("TMPDIR");
+  const std::string kept_tmpdir = tmpdir_before != nullptr ? tmpdir_before : "";
+  ::setenv("TMPDIR", tmp.path().c_str(), 1);
   const auto refused = run_case(sample_case("bucket2bbox", {1000}, "inductor-dynamic"), quick());
+  if (tmpdir_before != nullptr)
+    ::setenv("TMPDIR", kept_tmpdir.c_str(), 1);
+  else
+    ::unsetenv("TMPDIR");
+  EXPECT_TRUE(core::list_directory(tmp.path()).empty());
+  for (const auto& path : core::list_directory(m_cache.path() + "/aoti"))
+    EXPECT_FALSE(core::ends_with(path, ".tmp")) << path;
   EXPECT_EQ(refused.status, results::Status::skipped) << refused.message;
   EXPECT_NE(refused.message.find("the package compiled for bucket2bbox/sizes=[2000] does not take "
                                  "these sizes"),
