@@ -1,12 +1,13 @@
-# opbench_discover_suites(TARGET [COSTS SUITE=COST ...] [SINGLE SUITE ...]): one CTest test per GoogleTest suite of
-# TARGET (`TARGET.Suite`, running `TARGET --gtest_filter=Suite.*`), listed after each build as
-# gtest_discover_tests lists single tests. For a test executable whose every process pays a
-# startup worth more than most of its tests (unit_engine_tests: LibTorch's static initialisers,
-# about 0.4 s a process against 0.01-0.1 s a test): one process a suite instead of one a test.
-# A suite in which a test skipped (GTEST_SKIP) is reported skipped, never passed; SINGLE suites,
-# whose tests may skip one by one (no CUDA device), keep a CTest test a test. COSTS orders a fresh clone's first parallel ctest (longest first; default 5 a test of
-# the suite); later runs order by CTest's own timings.
-# The whole binary, or one test, runs by hand as ever: `unit_engine_tests --gtest_filter=...`.
+# opbench_discover_suites(TARGET [COSTS SUITE=COST ...] [SINGLE SUITE ...]): one CTest test per
+# GoogleTest suite of TARGET (`TARGET.Suite`, running `TARGET --gtest_filter=Suite.*`), listed
+# after each build as gtest_discover_tests lists single tests. For a test executable whose every
+# process pays a startup worth more than most of its tests (unit_engine_tests: LibTorch's static
+# initialisers, about 0.4 s a process against 0.01-0.1 s a test): one process a suite instead of
+# one a test. A suite in which a test skipped (GTEST_SKIP) is reported skipped, never passed;
+# SINGLE suites, whose tests may skip one by one (no CUDA device), keep a CTest test a test.
+# COSTS orders a fresh clone's first parallel ctest (longest first; default 5 a test of the
+# suite); later runs order by CTest's own timings. The whole binary, or one test, runs by hand
+# as ever: `unit_engine_tests --gtest_filter=...`.
 set(_opbench_suites_script "${CMAKE_CURRENT_LIST_DIR}/GTestSuitesList.cmake")
 
 function(opbench_discover_suites target)
