@@ -234,9 +234,16 @@ TEST(Restore, TheDriverPutsInputsBackBeforeEveryTimedCallAndTheResultSaysWhich) 
   EXPECT_EQ(in_place.timing.restored, std::vector<std::string>{"self"});
   EXPECT_EQ(in_place.timing.block_size, 1);
   EXPECT_EQ(in_place.timing.mode, "hot"); // nothing flushed: the restore leaves its copy in cache
-  const auto out_of_place = run_case(make_op_case("exp", {{"self", "64"}}), quick_exec_options());
-  EXPECT_TRUE(out_of_place.timing.restored.empty());
-  EXPECT_GT(out_of_place.timing.block_size, 1);
+  // Its calls run in blocks. (The block size comes from timing the first calls against a 0.1 ms
+  // block: one descheduling of this process there, as on a loaded CI runner, makes it 1, so a
+  // block of more than one call is asked of one of three measurements.)
+  std::int64_t largest_block = 0;
+  for (int attempt = 0; attempt < 3 && largest_block <= 1; ++attempt) {
+    const auto out_of_place = run_case(make_op_case("exp", {{"self", "64"}}), quick_exec_options());
+    EXPECT_TRUE(out_of_place.timing.restored.empty());
+    largest_block = std::max(largest_block, out_of_place.timing.block_size);
+  }
+  EXPECT_GT(largest_block, 1);
 }
 
 TEST(Executor, BackwardWithoutFloatInputsIsSkipped) {
