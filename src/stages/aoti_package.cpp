@@ -253,8 +253,8 @@ std::string aoti_probe(const AotiPackage& package, const std::vector<at::Tensor>
   // LibTorch's loader unpacks the package into a folder under TMPDIR and removes it when the
   // loader is destroyed, which a probe that aborts never reaches: the folder is ours to remove.
   const std::string scratch = own + ".tmp";
-  core::create_directories(scratch);
   save_inputs(inputs, inputs_path);
+  core::create_directories(scratch);
   const ScriptRun ran = run_script(
       "probe " + shell_quoted(package.path) + " " + shell_quoted(inputs_path), errors, scratch);
   core::remove_all(scratch);

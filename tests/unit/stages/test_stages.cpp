@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -306,14 +307,21 @@ TEST_F(InductorStage, ADynamicPackageThatAbortsAtOtherSizesIsProbedInAProcessOfI
   ASSERT_EQ(made.status, results::Status::ok) << made.message;
   // The loader unpacks the package under TMPDIR; the probe that aborts leaves nothing there.
   testing::TempDir tmp;
-  const char* tmpdir_before = std::getenv("TMPDIR");
-  const std::string kept_tmpdir = tmpdir_before != nullptr ? tmpdir_before : "";
-  ::setenv("TMPDIR", tmp.path().c_str(), 1);
-  const auto refused = run_case(sample_case("bucket2bbox", {1000}, "inductor-dynamic"), quick());
-  if (tmpdir_before != nullptr)
-    ::setenv("TMPDIR", kept_tmpdir.c_str(), 1);
-  else
-    ::unsetenv("TMPDIR");
+  std::optional<results::CaseResult> probed;
+  {
+    // TMPDIR is this test's while the probe runs, and put back as it was however it ends.
+    struct Tmpdir {
+      std::optional<std::string> before;
+      explicit Tmpdir(const std::string& path) {
+        if (const char* was = std::getenv("TMPDIR"))
+          before = was;
+        ::setenv("TMPDIR", path.c_str(), 1);
+      }
+      ~Tmpdir() { before ? ::setenv("TMPDIR", before->c_str(), 1) : ::unsetenv("TMPDIR"); }
+    } tmpdir(tmp.path());
+    probed = run_case(sample_case("bucket2bbox", {1000}, "inductor-dynamic"), quick());
+  }
+  const results::CaseResult& refused = *probed;
   EXPECT_TRUE(core::list_directory(tmp.path()).empty());
   for (const auto& path : core::list_directory(m_cache.path() + "/aoti"))
     EXPECT_FALSE(core::ends_with(path, ".tmp")) << path;
