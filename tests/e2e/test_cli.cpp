@@ -22,7 +22,7 @@
 #include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/results/store.hpp"
-#include "opbench/stats/mann_whitney.hpp"
+#include "opbench/stats/statistics.hpp"
 
 namespace opbench {
 namespace {
@@ -379,46 +379,52 @@ TEST_F(Cli, ExportGbench) {
   EXPECT_EQ(doc["benchmarks"][0]["time_unit"], "ns");
 }
 
-// Two runs of one build, exported as google/benchmark's JSON and compared as its compare.py
-// compares them: a two-sided Mann-Whitney U test over each case's repetition entries. One entry
-// per repetition (not per timed block, whose hundreds of values from one process are not
-// independent) leaves identical code different no more often than chance.
-TEST_F(Cli, TwoRunsOfOneBuildExportedAsGbenchDifferOnlyByChance) {
-  std::vector<Json> exported;
-  for (const char* name : {"first.json", "second.json"}) {
-    const std::string out = m_dir.file(name);
-    const auto run = opbench("run --config " + k_data + "/tiny.csv --dtype float32,float64" +
-                             k_quick + " --repetitions 6 --processes 2 --output " + out);
-    ASSERT_EQ(run.code, 0) << run.err;
-    const auto gbench = opbench("export --input " + out + " --format gbench");
-    ASSERT_EQ(gbench.code, 0) << gbench.err;
-    exported.push_back(Json::parse(gbench.out));
-    EXPECT_EQ(testing::gbench_schema_problems(exported.back()), std::vector<std::string>{});
-  }
-  // The repetitions of each case, by name, as compare.py's partition_benchmarks groups them.
-  auto repetitions = [](const Json& doc) {
-    std::map<std::string, std::vector<double>> by_name;
-    for (const auto& b : doc["benchmarks"]) {
-      if (b["run_type"] == "iteration")
-        by_name[b["name"]].push_back(b["real_time"].get<double>());
+// google/benchmark's compare.py U-tests each case's entries of run_type "iteration" as
+// independent values. The export writes one such entry a repetition (its median, from whichever
+// process measured it), never one a timed block (hundreds of values from one process, not
+// independent): so identical code is called different no more often than chance. That rate is a
+// timing goal, measured by bench/gbench_compare.sh with compare.py itself (docs/bench.md); this
+// test checks what it stands on, which does not depend on the machine's noise.
+TEST_F(Cli, GbenchExportWritesOneIterationEntryARepetition) {
+  const std::string out = m_dir.file("run.json");
+  const auto run = opbench("run --config " + k_data + "/tiny.csv --dtype float32,float64" +
+                           k_quick + " --repetitions 6 --processes 2 --output " + out);
+  ASSERT_EQ(run.code, 0) << run.err;
+  const auto gbench = opbench("export --input " + out + " --format gbench");
+  ASSERT_EQ(gbench.code, 0) << gbench.err;
+  const Json doc = Json::parse(gbench.out);
+  EXPECT_EQ(testing::gbench_schema_problems(doc), std::vector<std::string>{});
+  // Each case's entries by name, as compare.py's partition_benchmarks groups them.
+  std::map<std::string, std::vector<Json>> iterations, aggregates;
+  for (const auto& b : doc["benchmarks"])
+    (b["run_type"] == "iteration" ? iterations[b["name"]] : aggregates[b["run_name"]]).push_back(b);
+  const Json stored = read_json(out);
+  ASSERT_EQ(stored["cases"].size(), 6u);
+  ASSERT_EQ(iterations.size(), 6u);
+  for (const auto& c : stored["cases"]) {
+    const std::string id = c["case_id"];
+    const auto medians = c["timing"]["repetition_medians"].get<std::vector<double>>();
+    ASSERT_EQ(medians.size(), 6u) << id;
+    // More timed blocks than repetitions, so an entry a block would show as more entries.
+    EXPECT_GT(c["samples"].size(), medians.size()) << id;
+    const auto& entries = iterations[id];
+    ASSERT_EQ(entries.size(), medians.size()) << id;
+    std::set<int> processes;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      EXPECT_EQ(entries[i]["repetition_index"], i) << id;
+      EXPECT_DOUBLE_EQ(entries[i]["real_time"].get<double>(), medians[i] * 1e9) << id;
     }
-    return by_name;
-  };
-  const auto a = repetitions(exported[0]);
-  const auto b = repetitions(exported[1]);
-  ASSERT_EQ(a.size(), 6u);
-  EXPECT_EQ(exported[0]["benchmarks"].size(), 6u * (6 + 4)); // a block per case
-  int different = 0;
-  std::string said;
-  for (const auto& [name, values] : a) {
-    ASSERT_EQ(values.size(), 6u) << name;
-    ASSERT_EQ(b.count(name), 1u) << name;
-    const double p = stats::mann_whitney_u(values, b.at(name)).p_value;
-    said += fmt::format("{}: p = {:.4f}\n", name, p);
-    different += p < 0.01 ? 1 : 0;
+    for (int p : c["timing"]["repetition_processes"])
+      processes.insert(p);
+    EXPECT_EQ(processes, (std::set<int>{0, 1})) << id; // the entries come from both processes
+    // The aggregates are over the same values: the median entry is the repetitions' median.
+    const auto& agg = aggregates[id];
+    ASSERT_EQ(agg.size(), 4u) << id;
+    for (const auto& a : agg) {
+      if (a["aggregate_name"] == "median")
+        EXPECT_DOUBLE_EQ(a["real_time"].get<double>(), stats::median(medians) * 1e9) << id;
+    }
   }
-  // Chance: 6 cases at 1% each. One is allowed for a shared machine's hour.
-  EXPECT_LE(different, 1) << said;
 }
 
 TEST_F(Cli, CalibrateThenRunReportsPercentOfPeak) {
