@@ -48,7 +48,9 @@ message(STATUS "opbench: LibTorch ${Torch_VERSION} at ${_opbench_torch_libdir}, 
 # once instead (OPBENCH_PCH, on by default; docs/architecture.md has the build times). Only for
 # targets whose every unit may see LibTorch's include directory: it carries its own fmt, which a
 # unit that includes the system fmt must never see.
-# `REUSE_FROM other` takes another target's precompiled header, compiled with the same options.
+# `REUSE_FROM other` takes another target's precompiled header: GCC uses it where the options that
+# shape it match (the same LibTorch, defines and -fPIC; another -O level is accepted), and
+# -Winvalid-pch (CMake's default) warns when it does not.
 function(opbench_precompile_libtorch target)
   cmake_parse_arguments(ARG "" "REUSE_FROM" "" ${ARGN})
   if(ARG_REUSE_FROM AND OPBENCH_PCH)

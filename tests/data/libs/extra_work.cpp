@@ -4,31 +4,25 @@
 // elements again, a chunk at a time into one buffer of at most 64 KiB (under glibc's mmap
 // threshold: no page faults of its own), live beside the output: about (1 + F) times the work
 // and the buffer's bytes more at the peak. Loaded by tests (a memory regression the gate must
-// catch) and by bench/compare_exit.sh (one case made slower among the default suite's). Built a
-// second time with OPBENCH_TEST_EXTRA_SLOW_BUILD (libopbench_test_extra_slow.so): a changed build
-// of the library for `opbench ab --base-library --new-library`, whose fraction is
-// OPBENCH_TEST_EXTRA_SLOW (default 0.5).
+// catch) and by bench/compare_exit.sh (one case made slower among the default suite's). Linked a
+// second time with extra_build.cpp compiled with OPBENCH_TEST_EXTRA_SLOW_BUILD
+// (libopbench_test_extra_slow.so): a changed build of the library for `opbench ab --base-library
+// --new-library`, whose fraction is OPBENCH_TEST_EXTRA_SLOW (default 0.5). This file is compiled
+// once for both; extra_build.cpp says which build a library is.
 #include <ATen/ATen.h>
 #include <torch/library.h>
 
 #include <algorithm>
 #include <cstdlib>
 
-// The changed build reads its own variable, so one process of each build can be told apart.
-#ifdef OPBENCH_TEST_EXTRA_SLOW_BUILD
-#define OPBENCH_TEST_EXTRA_VARIABLE "OPBENCH_TEST_EXTRA_SLOW"
-#define OPBENCH_TEST_EXTRA_DEFAULT 0.5
-#else
-#define OPBENCH_TEST_EXTRA_VARIABLE "OPBENCH_TEST_EXTRA"
-#define OPBENCH_TEST_EXTRA_DEFAULT 0.0
-#endif
+#include "extra_build.hpp"
 
 namespace {
 
 double extra_fraction() {
   static const double fraction = [] {
-    const char* text = std::getenv(OPBENCH_TEST_EXTRA_VARIABLE);
-    const double f = text == nullptr ? OPBENCH_TEST_EXTRA_DEFAULT : std::atof(text);
+    const char* text = std::getenv(opbench_test_extra_variable);
+    const double f = text == nullptr ? opbench_test_extra_default : std::atof(text);
     return f > 0.0 && f <= 1.0 ? f : 0.0;
   }();
   return fraction;
