@@ -388,7 +388,7 @@ TEST_F(Cli, ExportGbench) {
 TEST_F(Cli, GbenchExportWritesOneIterationEntryARepetition) {
   const std::string out = m_dir.file("run.json");
   const auto run = opbench("run --config " + k_data + "/tiny.csv --dtype float32,float64" +
-                           k_quick + " --repetitions 6 --processes 2 --output " + out);
+                           k_quick_stopping + " --repetitions 6 --processes 2 --output " + out);
   ASSERT_EQ(run.code, 0) << run.err;
   const auto gbench = opbench("export --input " + out + " --format gbench");
   ASSERT_EQ(gbench.code, 0) << gbench.err;

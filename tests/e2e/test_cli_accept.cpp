@@ -26,7 +26,7 @@ protected:
       {"op": "opbench_test::exp_extra", "cases": [{"args": {"self": "256x1024"}}]}]})";
     const std::string out = m_dir.file(name + ".json");
     const auto run = opbench("run --config " + config + " --repetitions 2 --processes 1 --output " +
-                             out + k_quick);
+                             out + k_quick_stopping);
     EXPECT_EQ(run.code, 0) << run.err;
     return out;
   }

@@ -27,8 +27,9 @@ TEST_F(Cli, ASegfaultingKernelFailsItsOwnCaseOnlyAndAWrongOneShowsNoSpeedup) {
   // Default processes (3) and repetitions (6), every case in every process (a case known after
   // two would have 4: --interval-target 0).
   const std::string out = m_dir.file("faulty.json");
-  const auto r = opbench("run --load-library " + k_faulty + " --config " + k_data +
-                         "/faulty_softmax.json --interval-target 0 --output " + out + k_quick);
+  const auto r =
+      opbench("run --load-library " + k_faulty + " --config " + k_data +
+              "/faulty_softmax.json --interval-target 0 --output " + out + k_quick_stopping);
   EXPECT_EQ(r.code, 1) << r.err;
   const auto cases = by_id(read_json(out));
   ASSERT_EQ(cases.size(), 12u);
@@ -137,7 +138,7 @@ TEST_F(Cli, IsolatedAndSingleProcessRunsAreSupervisedToo) {
   for (const std::string how : {" --processes 1", " --isolate"}) {
     const std::string out = m_dir.file("segv-out.json");
     const auto r = opbench("run --load-library " + k_faulty + " --config " + config +
-                           " --repetitions 2 --output " + out + how + k_quick);
+                           " --repetitions 2 --output " + out + how + k_quick_stopping);
     EXPECT_EQ(r.code, 1) << how << r.err;
     const auto cases = by_id(read_json(out));
     ASSERT_EQ(cases.size(), 3u) << how;

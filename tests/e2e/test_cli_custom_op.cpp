@@ -26,9 +26,9 @@ TEST_F(Cli, ALoadedLibrarysOperatorsAreListedShownAndRun) {
 
   // Two processes (children find the library through each case's `library`), its small cases.
   const std::string out = m_dir.file("myops.json");
-  const auto run =
-      opbench("run --load-library " + k_myops + " --config " + k_example +
-              " --shape-class small --processes 2 --repetitions 2 --output " + out + k_quick);
+  const auto run = opbench("run --load-library " + k_myops + " --config " + k_example +
+                           " --shape-class small --processes 2 --repetitions 2 --output " + out +
+                           k_quick_stopping);
   ASSERT_EQ(run.code, 0) << run.err;
   const Json result = read_json(out);
   ASSERT_EQ(result["cases"].size(), 2u);
@@ -54,14 +54,14 @@ TEST_F(Cli, ALoadedLibrarysOperatorsAreListedShownAndRun) {
                              ", which is not loaded"),
             std::string::npos)
       << refused.err;
-  const auto again =
-      opbench("run --from " + out + " --load-library " + std::string(OPBENCH_MYOPS) +
-              " --processes 1 --repetitions 1 --output " + m_dir.file("again.json") + k_quick);
+  const auto again = opbench("run --from " + out + " --load-library " + std::string(OPBENCH_MYOPS) +
+                             " --processes 1 --repetitions 1 --output " + m_dir.file("again.json") +
+                             k_quick_stopping);
   EXPECT_EQ(again.code, 0) << again.err;
   const auto recorded = opbench("run --from " + out +
                                 " --load-recorded-libraries --processes 1 --repetitions 1 "
                                 "--output " +
-                                m_dir.file("again2.json") + k_quick);
+                                m_dir.file("again2.json") + k_quick_stopping);
   EXPECT_EQ(recorded.code, 0) << recorded.err;
 }
 
@@ -174,9 +174,9 @@ TEST_F(Cli, NamedDimensionsOfAnOperatorAreSweptByAxis) {
 TEST_F(Cli, ImplementationsSideBySideAreCheckedThenComparedWithTheBaseline) {
   // The example's group: myops::fast_gelu against gelu(approximate="tanh"), both processes.
   const std::string out = m_dir.file("variants.json");
-  const auto run =
-      opbench("run --load-library " + k_myops + " --config " + k_example +
-              " --shape-class small --repetitions 4 --processes 2 --output " + out + k_quick);
+  const auto run = opbench("run --load-library " + k_myops + " --config " + k_example +
+                           " --shape-class small --repetitions 4 --processes 2 --output " + out +
+                           k_quick_stopping);
   ASSERT_EQ(run.code, 0) << run.err;
   const Json result = read_json(out);
   for (const auto& c : result["cases"]) {
@@ -205,7 +205,7 @@ TEST_F(Cli, ImplementationsSideBySideAreCheckedThenComparedWithTheBaseline) {
     {"op": "myops::fast_gelu"}], "cases": [{"args": {"self": "64x64"}}]}]})";
   const auto wrong =
       opbench("run --load-library " + k_myops + " --config " + config +
-              " --repetitions 1 --processes 1 --output " + m_dir.file("w.json") + k_quick);
+              " --repetitions 1 --processes 1 --output " + m_dir.file("w.json") + k_quick_stopping);
   EXPECT_EQ(wrong.code, 1) << wrong.err;
   const Json cases = read_json(m_dir.file("w.json"))["cases"];
   for (const auto& c : cases) {

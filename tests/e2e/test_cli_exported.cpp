@@ -58,7 +58,7 @@ TEST_F(Cli, AnExportedProgramsCallsRunAtOtherSizesOfItsDynamicDimension) {
   }
   // The batch swept: every operator's shapes follow it.
   const std::string out = m_dir.file("swept.json");
-  const auto run = opbench("run --config " + config + " --axis X_0=8,64" + k_quick +
+  const auto run = opbench("run --config " + config + " --axis X_0=8,64" + k_quick_stopping +
                            " --processes 1 --repetitions 1 --output " + out);
   ASSERT_EQ(run.code, 0) << run.err;
   const Json swept = read_json(out);
@@ -152,7 +152,7 @@ TEST_F(Cli, WhatAConfigCannotExpressIsNamedByItsNodeAndTheRestExtracted) {
   EXPECT_NE(extracted.err.find("appears in no input, so it has no example"), std::string::npos)
       << extracted.err;
   // The model's own four operators are there, runnable.
-  const auto run = opbench("run --config " + config + k_quick +
+  const auto run = opbench("run --config " + config + k_quick_stopping +
                            " --processes 1 --repetitions 1 --output " + m_dir.file("run.json"));
   EXPECT_EQ(run.code, 0) << run.err;
   int ok = 0, skipped = 0;

@@ -36,7 +36,7 @@ protected:
       {"op": "relu", "cases": [{"args": {"self": "64x64"}}]}]})";
     const std::string out = m_dir.file(name + ".json");
     const auto run = opbench("run --config " + config + " --repetitions 2 --processes 1 --output " +
-                             out + k_quick + args);
+                             out + k_quick_stopping + args);
     EXPECT_EQ(run.code, 0) << run.err;
     return out;
   }

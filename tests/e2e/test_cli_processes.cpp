@@ -81,7 +81,7 @@ TEST_F(Cli, KilledRunKeepsFinishedCasesInTheJournal) {
 TEST_F(Cli, RepetitionsSplitOverFreshProcessesArePooledIntoOneResult) {
   // 5 repetitions over 2 processes: 3 in the first, 2 in the second, every case in both.
   const std::string out = m_dir.file("processes.json");
-  const auto r = opbench("run --config " + k_data + "/tiny.csv" + k_quick +
+  const auto r = opbench("run --config " + k_data + "/tiny.csv" + k_quick_stopping +
                          " --repetitions 5 --processes 2 --output " + out);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("process 1 of 2: 3 repetition(s) of each case"), std::string::npos) << r.err;
@@ -122,7 +122,7 @@ TEST_F(Cli, RepetitionsSplitOverFreshProcessesArePooledIntoOneResult) {
   EXPECT_GT(json["summary"]["time_spent"]["timed"].get<double>(), 0.0);
   // A case that fails fails in every process, and says which process told it first.
   const std::string failed = m_dir.file("failed.json");
-  const auto f = opbench("run --config " + k_data + "/failing.csv" + k_quick +
+  const auto f = opbench("run --config " + k_data + "/failing.csv" + k_quick_stopping +
                          " --repetitions 2 --processes 2 --output " + failed);
   EXPECT_EQ(f.code, 1) << f.err;
   const Json cases = read_json(failed)["cases"];
