@@ -15,7 +15,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 opbench="${OPBENCH:-$here/build/src/opbench}"
 plain="${BENCH_OVERHEAD:-}"
-if [ -z "$plain" ]; then # not in the default build: built here when missing or out of date
+if [ -z "$plain" ]; then # not in the test command's build: built here when missing or out of date
   cmake --build "$here/build" --target bench_overhead >/dev/null
   plain="$here/build/bench/bench_overhead"
 fi

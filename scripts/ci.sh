@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What CI runs (.ci/run, on a clean clone with CI=true): the test command (scripts/test.sh: set-up,
 # build, every test through CTest); then the measurement programs no test runs (bench/, left out
-# of the default build: built here so that every line of them, the CUDA ones too, compiles); then
+# of the test command's build: built here so that every line of them, the CUDA ones too, compiles); then
 # a 30 s smoke of each libFuzzer harness on its seed corpus (bench/fuzz.sh; 10 minutes each is the bar for a release, run by hand); then the fault probes
 # (bench/faults.sh: full disks, signals, colliding runs, hostile values); then the whole suite
 # again against a second LibTorch, the PyPI wheel torch==2.11.0, the GPU machine's
