@@ -34,13 +34,14 @@ std::vector<Planned> plan_sizes(const plan::Selection& selection, const std::str
                                 const std::vector<SizeSet>& sizes,
                                 const std::vector<results::Stage>& stages) {
   std::vector<Planned> planned(stages.size());
+  plan::Selection every_stage = selection;
+  every_stage.stages.clear();
+  for (const results::Stage stage : stages)
+    every_stage.stages.push_back(core::name_of(stage));
   for (const SizeSet& set : sizes) {
     const std::string where = sizes_file + ":" + std::to_string(set.line) + ": ";
-    plan::Selection at_size = selection;
+    plan::Selection at_size = every_stage;
     at_size.axes.insert(at_size.axes.end(), set.axes.begin(), set.axes.end());
-    at_size.stages.clear();
-    for (const results::Stage stage : stages)
-      at_size.stages.push_back(core::name_of(stage));
     std::vector<results::Case> cases;
     try {
       cases = plan::select(at_size); // one select a set, every stage in it
