@@ -206,8 +206,8 @@ void add_ab_command(CLI::App& app, GlobalOptions& global) {
   add_measuring_flags(*cmd, options->run.settings);
   for (const char* own :
        {"--repetitions", "--processes", "--interval-target", "--min-processes", "--isolate",
-        "--placement", "--process-label", "--hold-file", "--run-repetitions", "--resume", "--trace",
-        "--interleave", "--estimator"})
+        "--placement", "--process-label", "--hold-file", "--run-repetitions", "--resume",
+        "--calibration", "--trace", "--interleave", "--estimator"})
     cmd->remove_option(cmd->get_option(own));
   cmd->add_flag("--no-memory", options->run.no_memory, "Skip the untimed memory probe");
   cmd->callback([options, &global] { global.exit_code = run_ab(*options, global); });

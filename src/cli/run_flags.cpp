@@ -30,6 +30,14 @@ void add_measuring_flags(CLI::App& cmd, run::RunSettings& settings) {
                  "Stop early once the samples' relative noise (cv) is at or under this")
       ->check(in_range(run::limits::target_noise))
       ->capture_default_str();
+  cmd.add_option(
+         "--warm-tolerance", m.warm_tolerance,
+         "A case of one call a block that an earlier repetition measured (this process or an "
+         "earlier one of the run) is warmed up a timed call at a time: the first within this "
+         "fraction over the known time per call ends the warmup; 0: always the "
+         "full --warmup and calibration")
+      ->check(in_range(run::limits::warm_tolerance))
+      ->capture_default_str();
   cmd.add_option("--block-time", m.block_time, "A timed block lasts at least this many seconds")
       ->check(in_range(run::limits::block_time))
       ->capture_default_str();
@@ -85,6 +93,9 @@ void add_measuring_flags(CLI::App& cmd, run::RunSettings& settings) {
       ->group("");
   cmd.add_option("--resume", settings.resume_file,
                  "A measuring process started again: the repetitions kept and cases left out")
+      ->group("");
+  cmd.add_option("--calibration", settings.calibration_file,
+                 "A measuring process: what the run's earlier processes found of each case")
       ->group("");
   cmd.add_option("--case-timeout", settings.case_timeout,
                  "Seconds a measuring process may hold one repetition of a case (a stage's "

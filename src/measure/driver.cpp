@@ -109,9 +109,12 @@ Measurement time_on_host(const results::Case& c, const ExecOptions& options, Wor
   const bool cpu = device_of(c.device).is_cpu();
   Flush flush = make_flush(c, options.cold);
   MeasureOptions measure_options = options.measure;
-  if (cpu)
-    measure_options.interruptions = interruptions_of_this_process;
   const int threads = at::get_num_threads();
+  if (cpu) {
+    measure_options.interruptions = interruptions_of_this_process;
+    if (threads == 1)
+      measure_options.thread_cpu_seconds = cpu_seconds_of_this_thread;
+  }
   SteadyTimer timer(std::move(sync));
   timing.timer = timer.id();
   timing.measures = cpu ? results::Measures::host : results::Measures::host_sync;
@@ -126,6 +129,7 @@ Measurement time_on_host(const results::Case& c, const ExecOptions& options, Wor
   const double after = cpu ? canary_seconds(threads) : 0.0;
   timing.spent.canary += seconds_since(start);
   timing.discarded_blocks = m.discarded;
+  timing.interrupted_kept = m.interrupted_kept;
   timing.canary = std::max(before, after);
   if (bracketed)
     timing.repetition_bandwidth = {{bandwidth_before, bandwidth_after}};

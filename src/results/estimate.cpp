@@ -111,6 +111,7 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
   out.timing.total_time = 0;
   out.timing.warmup_calls = 0;
   out.timing.discarded_blocks = 0;
+  out.timing.interrupted_kept = 0;
   out.timing.retried_repetitions = 0;
   out.timing.spent = TimeSpent{};
   out.timing.canary = 0;
@@ -134,6 +135,7 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
     out.timing.total_time += r.timing.total_time;
     out.timing.warmup_calls += r.timing.warmup_calls;
     out.timing.discarded_blocks += r.timing.discarded_blocks;
+    out.timing.interrupted_kept += r.timing.interrupted_kept;
     out.timing.retried_repetitions += r.timing.retried_repetitions;
     out.timing.spent += r.timing.spent;
     out.timing.canary = std::max(out.timing.canary, r.timing.canary);

@@ -85,6 +85,7 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
         }
       }
       result.timing.discarded_blocks = integer_field(t, "discarded_blocks", 0, where);
+      result.timing.interrupted_kept = integer_field(t, "interrupted_kept", 0, where);
       result.timing.placement_padding = integer_field(t, "placement_padding", 0, where);
       result.timing.canary =
           t.contains("canary") && t["canary"].is_number() ? t["canary"].get<double>() : 0.0;

@@ -104,6 +104,7 @@ Json to_json(const CaseResult& result) {
       result.timing.repetition_processes.size() == result.timing.repetition_medians.size())
     timing["repetition_processes"] = result.timing.repetition_processes;
   timing["discarded_blocks"] = result.timing.discarded_blocks;
+  timing["interrupted_kept"] = result.timing.interrupted_kept;
   timing["placement_padding"] = result.timing.placement_padding;
   timing["canary"] = number(result.timing.canary);
   timing["retried_repetitions"] = result.timing.retried_repetitions;

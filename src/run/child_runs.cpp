@@ -366,11 +366,15 @@ ProcessEnd run_process(const std::string& plan_file, const RunSettings& options,
                                    std::to_string(options.repetitions)};
   const auto measuring = measuring_args(options);
   args.insert(args.end(), measuring.begin(), measuring.end());
-  if (!task.resume.empty()) {
-    const std::string resume = stem + ".resume.json";
-    core::write_atomically(resume, to_json(task.resume).dump());
-    args.insert(args.end(), {"--resume", resume});
-  }
+  // A record the process reads at its start, in a file beside its output.
+  auto hand_on = [&](const std::string& flag, const std::string& suffix, const Json& record) {
+    core::write_atomically(stem + suffix, record.dump());
+    args.insert(args.end(), {flag, stem + suffix});
+  };
+  if (!task.resume.empty())
+    hand_on("--resume", ".resume.json", to_json(task.resume));
+  if (!task.calibration.empty() && options.exec.measure.warm_tolerance > 0)
+    hand_on("--calibration", ".calibration.json", to_json(task.calibration));
   if (!options.interleave)
     args.emplace_back("--no-interleave");
   if (!task.memory)

@@ -117,6 +117,7 @@ SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
   std::vector<CaseParts> all(cases.size());
   std::vector<std::string> problems;
   SlowSpells slow;
+  Calibrations learned; // what the processes so far found of each case, handed to the next
   const int of = static_cast<int>(shares.size());
   // Stop when known: after this many processes a case whose interval is within the target is done
   // and the later processes leave it out (`closed`).
@@ -277,6 +278,7 @@ SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
     resume.left_out = closed;
     for (task.attempt = 0;; ++task.attempt) {
       task.resume = resume;
+      task.calibration = learned;
       // This attempt's kept repetitions of cases it has not finished (repetition, part).
       std::map<std::size_t, std::vector<std::pair<int, results::CaseResult>>> pending;
       bool progress = false;
@@ -288,6 +290,7 @@ SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
         progress = true;
         tag_process(r, k);
         on.kept(r, k);
+        learn_calibration(learned, r);
         pending[it->second].emplace_back(repetition, std::move(r));
       };
       events.finished = [&](results::CaseResult r) {
@@ -299,6 +302,7 @@ SlowSpells measure_in_processes(const std::vector<results::Case>& cases,
         // Its repetitions went to `kept` as they came; a part told only whole is kept whole.
         if (pending.erase(it->second) == 0)
           on.kept(r, k);
+        learn_calibration(learned, r);
         // A process started again after this one died measures it no more.
         for (int repetition = 0; repetition < task.repetitions; ++repetition)
           resume.done[r.c.case_id].insert(repetition);

@@ -224,6 +224,18 @@ std::vector<results::Case> resumed(const std::vector<results::Case>& planned,
   return cases;
 }
 
+// What the earlier processes of the run found of each case (`calibration_file`,
+// run_loop.hpp's Calibrations); none without one.
+Calibrations handed_calibration(const std::string& calibration_file) {
+  if (calibration_file.empty())
+    return {};
+  std::string error;
+  const std::optional<Json> json = core::parse_json(core::read_file(calibration_file), &error);
+  if (!json)
+    throw ResultsError(calibration_file + ": " + error);
+  return calibrations_from_json(*json, calibration_file);
+}
+
 } // namespace
 
 std::string trace_file(const std::string& dir, const std::string& case_id) {
@@ -404,6 +416,7 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
     on.finish = finish_case;
     LoopOptions loop = loop_options(settings);
     loop.done = std::move(done);
+    loop.calibration = handed_calibration(settings.calibration_file);
     slow = run_loop(cases, loop, on);
   }
   std::vector<std::string> order;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "opbench/core/error.hpp"
 #include "opbench/core/log.hpp"
 #include "opbench/measure/loop.hpp"
 #include "opbench/results/estimate.hpp"
@@ -30,6 +31,48 @@ LoopOptions loop_options(const RunSettings& settings) {
   return loop;
 }
 
+void learn_calibration(Calibrations& into, const results::CaseResult& repetition) {
+  const results::TimingInfo& timing = repetition.timing;
+  if (repetition.status != results::Status::ok || timing.block_size <= 0 ||
+      timing.repetition_medians.empty())
+    return;
+  const double fastest =
+      *std::min_element(timing.repetition_medians.begin(), timing.repetition_medians.end());
+  if (!(fastest > 0))
+    return;
+  measure::Calibration& known = into[repetition.c.case_id];
+  known.block_size = timing.block_size;
+  if (!(known.seconds_per_call > 0) || fastest < known.seconds_per_call)
+    known.seconds_per_call = fastest;
+}
+
+Json to_json(const Calibrations& calibration) {
+  Json json = Json::object();
+  for (const auto& [id, known] : calibration)
+    json[id] = {{"block_size", known.block_size}, {"seconds_per_call", known.seconds_per_call}};
+  return json;
+}
+
+Calibrations calibrations_from_json(const Json& json, const std::string& where) {
+  Calibrations calibration;
+  if (!json.is_object())
+    throw ResultsError(where + ": not a calibration record (expected an object of case ids)");
+  for (const auto& [id, known] : json.items()) {
+    const Json* block =
+        known.is_object() && known.contains("block_size") ? &known["block_size"] : nullptr;
+    const Json* seconds = known.is_object() && known.contains("seconds_per_call")
+                              ? &known["seconds_per_call"]
+                              : nullptr;
+    if (block == nullptr || !block->is_number_integer() || block->get<std::int64_t>() < 1 ||
+        seconds == nullptr || !seconds->is_number() || !(seconds->get<double>() > 0))
+      throw ResultsError(where + ": case '" + id +
+                         "': expected {\"block_size\": a whole number of 1 or more, "
+                         "\"seconds_per_call\": a number over 0}");
+    calibration[id] = {block->get<std::int64_t>(), seconds->get<double>()};
+  }
+  return calibration;
+}
+
 SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& options,
                     const LoopCallbacks& on) {
   SlowSpells slow;
@@ -47,6 +90,7 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
     }
   }
   SpeedGate gate(options.slow_tolerance);
+  Calibrations calibration = options.calibration;
   // A fresh process's first repetition runs 15-20% slow on small cases, whatever case, inputs or
   // placement it meets (bench/fresh_add.sh: `add` of 1-element tensors, 0.58-0.60 us against
   // 0.49-0.50 us in the repetitions after it; an untimed spin of a second before it does not
@@ -93,7 +137,12 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
   while (schedule.next(job)) {
     const std::size_t index = job.case_index;
     const results::Case& c = cases[index];
-    const measure::ExecOptions exec_options = on.options_for(c, job);
+    measure::ExecOptions exec_options = on.options_for(c, job);
+    if (c.device == "cpu") {
+      const auto known = calibration.find(c.case_id);
+      if (known != calibration.end())
+        exec_options.measure.known = known->second;
+    }
     if (!process_warm) {
       process_warm = true;
       measure::ExecOptions dropped = exec_options;
@@ -140,6 +189,7 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
           fmt::format("repetition {} of {}: {}", options.first_placement + job.repetition + 1,
                       options.run_repetitions, repetition.message);
     }
+    learn_calibration(calibration, repetition);
     pending[index].push_back(std::move(repetition));
     pending_jobs[index].push_back(job);
     if (case_over)

@@ -73,6 +73,7 @@ void check(const RunSettings& settings) {
   require(m.min_time, limits::min_time, "--min-time");
   require(m.max_time, limits::max_time, "--max-time");
   require(m.target_noise, limits::target_noise, "--target-noise");
+  require(m.warm_tolerance, limits::warm_tolerance, "--warm-tolerance");
   require(m.block_time, limits::block_time, "--block-time");
   require(settings.repetitions, limits::repetitions, "--repetitions");
   require(settings.processes, limits::processes, "--processes");
@@ -100,6 +101,7 @@ Json measuring_json(const RunSettings& settings, int processes) {
           {"min_time", m.min_time},
           {"max_time", m.max_time},
           {"target_noise", m.target_noise},
+          {"warm_tolerance", m.warm_tolerance},
           {"block_time", m.block_time},
           {"timer", core::name_of(settings.exec.timer)},
           {"cold", settings.exec.cold},
@@ -155,6 +157,7 @@ std::vector<std::string> measuring_args(const RunSettings& options) {
                                    "--min-time",       fmt::format("{}", m.min_time),
                                    "--max-time",       fmt::format("{}", m.max_time),
                                    "--target-noise",   fmt::format("{}", m.target_noise),
+                                   "--warm-tolerance", fmt::format("{}", m.warm_tolerance),
                                    "--block-time",     fmt::format("{}", m.block_time),
                                    "--host-allocator", options.host_allocator,
                                    "--timer",          core::name_of(options.exec.timer),

@@ -7,6 +7,7 @@
 // intervals marked before each collect(): asynchronous timers read many after one synchronize.
 
 #include <sys/resource.h>
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -21,6 +22,14 @@
 
 namespace opbench::measure {
 
+// What earlier repetitions of the same case found (run/run_loop.cpp hands it on: within a
+// process, and from one process of a run to the next): the block size and the fastest time per
+// call [s]. docs/measuring.md, "Warm at the first call".
+struct Calibration {
+  std::int64_t block_size = 0; // calls a block; 0: nothing known
+  double seconds_per_call = 0;
+};
+
 struct MeasureOptions {
   // Per measurement, i.e. per repetition of a case: a run measures each case in several
   // repetitions spread over the run (run/settings.hpp: RunSettings::repetitions), so these are
@@ -34,13 +43,28 @@ struct MeasureOptions {
   double target_noise = 0.02;       // stop early once the samples' cv is at or under this
   double block_time = 1e-3;         // a block lasts at least this many seconds
   std::int64_t max_block = 1 << 20; // calls per block at most
+  // A case known to take a block a call (`known.block_size` 1) is warmed up one timed call at a
+  // time: the first call within this fraction over the known time per call ends the warmup, and
+  // the timed blocks follow (never more calls than `warmup`, as without it; a call shorter than
+  // a block now sends it to the full calibration). 0: always the full warmup.
+  double warm_tolerance = 0.05;
+  Calibration known; // set per repetition by the run's loop; none: the full warmup
   // A cumulative count of interruptions of this process (involuntary context switches:
   // interruptions_of_this_process()); when set, a batch of blocks during which it moves was
   // partly spent running something else and is taken again instead of kept. Re-takes stop once
   // as many batches were dropped as kept (plus min_runs): a machine that interrupts every block
   // still gets a measurement, and `discarded` says how contaminated it was.
   std::function<std::int64_t()> interruptions;
+  // Seconds of CPU time the measuring thread has had (CLOCK_THREAD_CPUTIME_ID), set for a case
+  // whose work all runs on it (one thread): an interrupted batch is then taken again only when
+  // the time it spent off the CPU, its wall clock less that CPU time, is over
+  // k_negligible_loss of its wall clock. A 1.4 s matmul descheduled for 3 ms has lost 0.2%, and
+  // taking it again buys nothing (docs/measuring.md, "Where a run's time goes").
+  std::function<double()> thread_cpu_seconds;
 };
+
+// The share of a batch's wall clock it may have spent descheduled and still be kept.
+inline constexpr double k_negligible_loss = 0.002;
 
 struct Measurement {
   std::vector<double> samples; // seconds per call
@@ -49,9 +73,13 @@ struct Measurement {
   double total_time = 0; // seconds in timed blocks
   double noise = 0;      // cv of samples
   bool noise_reached = false;
-  std::int64_t discarded = 0; // blocks dropped because the process was interrupted in them
-  double warmup_time = 0;     // [s] wall clock of the warmup and calibration calls
-  double retaken_time = 0;    // [s] in the dropped blocks (what re-taking them cost)
+  std::int64_t discarded = 0;        // blocks dropped because the process was interrupted in them
+  std::int64_t interrupted_kept = 0; // batches kept though interrupted: a negligible loss
+  double warmup_time = 0;            // [s] wall clock of the warmup and calibration calls
+  double retaken_time = 0;           // [s] in the dropped blocks (what re-taking them cost)
+  // The first warmup call was within warm_tolerance of the known time per call: the rest of the
+  // warmup was not made.
+  bool warm_at_first_call = false;
 };
 
 // Involuntary context switches of this process so far (all threads; getrusage RUSAGE_SELF):
@@ -61,6 +89,14 @@ inline std::int64_t interruptions_of_this_process() {
   if (getrusage(RUSAGE_SELF, &usage) != 0)
     return 0;
   return static_cast<std::int64_t>(usage.ru_nivcsw);
+}
+
+// Seconds of CPU time this thread has had (user and system).
+inline double cpu_seconds_of_this_thread() {
+  timespec t{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0)
+    return 0;
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
 // Seconds of the steady clock since `start`.
@@ -80,16 +116,25 @@ void sample_until_done(Measurement& m, Timer& timer, Run& run, Before& before, s
   std::int64_t dropped_batches = 0;
   while (true) {
     const std::int64_t interrupted_before = options.interruptions ? options.interruptions() : 0;
+    const double cpu_before = options.thread_cpu_seconds ? options.thread_cpu_seconds() : 0.0;
+    const auto batch_start = std::chrono::steady_clock::now();
     for (int b = 0; b < Timer::k_blocks_per_collect; ++b) {
       before();
       timer.start();
       run(calls);
       timer.stop();
     }
+    const double batch_wall = seconds_since(batch_start);
+    const double batch_cpu =
+        options.thread_cpu_seconds ? options.thread_cpu_seconds() - cpu_before : 0.0;
     const std::vector<double> batch = timer.collect();
-    const bool interrupted = options.interruptions &&
-                             options.interruptions() != interrupted_before &&
-                             dropped_batches < kept_batches + options.min_runs;
+    bool interrupted = options.interruptions && options.interruptions() != interrupted_before &&
+                       dropped_batches < kept_batches + options.min_runs;
+    if (interrupted && options.thread_cpu_seconds &&
+        batch_wall - batch_cpu <= k_negligible_loss * batch_wall) {
+      interrupted = false; // descheduled, but for a negligible share of the batch
+      ++m.interrupted_kept;
+    }
     if (interrupted) {
       ++dropped_batches;
       m.discarded += static_cast<std::int64_t>(batch.size());
@@ -115,6 +160,33 @@ void sample_until_done(Measurement& m, Timer& timer, Run& run, Before& before, s
   }
 }
 
+// The warmup of a case known to take a block a call: calls timed one at a time (not kept) until
+// one is within warm_tolerance over the known time per call, at most max(warmup, 1) of them, as
+// many as the full warmup would make. True when the timed blocks may follow with one call a
+// block; false when nothing is known or a call was shorter than a block (the full calibration
+// follows). Its calls count as warmup either way.
+template <typename Timer, typename Run>
+bool warm_by_known_call(Measurement& m, Timer& timer, Run& run, const MeasureOptions& options) {
+  const Calibration& known = options.known;
+  if (options.warm_tolerance <= 0 || known.block_size != 1 || !(known.seconds_per_call > 0))
+    return false;
+  const int most = std::max(options.warmup, 1);
+  for (int i = 0; i < most; ++i) {
+    timer.start();
+    run(1);
+    timer.stop();
+    const double t = timer.collect().front();
+    ++m.warmup_calls;
+    if (t < options.block_time)
+      return false;
+    if (t <= known.seconds_per_call * (1 + options.warm_tolerance)) {
+      m.warm_at_first_call = i == 0 && most > 1;
+      return true;
+    }
+  }
+  return true;
+}
+
 } // namespace detail
 
 // Hot measurement of `run`, which makes n calls back to back (run as `run(n)`). The loop over
@@ -126,11 +198,19 @@ Measurement measure_repeated(Run&& run, const MeasureOptions& options, Timer& ti
   Measurement m;
   hold_phase(Phase::warmup);
   const auto warmup_start = std::chrono::steady_clock::now();
+  if (detail::warm_by_known_call(m, timer, run, options)) {
+    m.block_size = 1;
+    m.warmup_time = seconds_since(warmup_start);
+    hold_phase(Phase::timed);
+    auto nothing = [] {};
+    detail::sample_until_done(m, timer, run, nothing, m.block_size, options);
+    return m;
+  }
   // Calibration makes at least one call, and its calls are warmup too: a call that lasts a
   // block already is made `warmup` times before its first timed block, not `warmup` + 1.
   if (options.warmup > 1)
     run(static_cast<std::int64_t>(options.warmup - 1));
-  m.warmup_calls = std::max(0, options.warmup - 1);
+  m.warmup_calls += std::max(0, options.warmup - 1);
 
   // Calibration: grow k until one block lasts block_time.
   std::int64_t k = 1;

@@ -82,7 +82,10 @@ struct TimingInfo {
   // empty when they all came from one process or it is not known (files from before
   // 2026-11-28, --isolate, a run of one process).
   std::vector<int> repetition_processes;
-  std::int64_t discarded_blocks = 0;  // blocks taken again: the process was interrupted
+  std::int64_t discarded_blocks = 0; // blocks taken again: the process was interrupted
+  // Batches of blocks kept though the process was interrupted in them: one-thread CPU cases whose
+  // thread lost under measure::k_negligible_loss of the batch's time off the CPU.
+  std::int64_t interrupted_kept = 0;
   std::int64_t placement_padding = 0; // bytes allocated before the inputs (first repetition)
   double canary = 0; // [s] the speed canary around the timing (machine/canary.hpp), slower of the
                      // one before and the one after; the slowest over kept repetitions; 0: none

@@ -51,6 +51,9 @@ struct ProcessTask {
   bool trace = false;
   int attempt = 0;
   Resume resume;
+  // What the processes before it found of each case (run_loop.hpp's Calibrations): its
+  // repetitions start warm from it where they can.
+  Calibrations calibration;
 };
 
 // What a measuring process tells as it goes (its journal, read while it runs).

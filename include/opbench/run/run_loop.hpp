@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "opbench/core/json.hpp"
 #include "opbench/measure/options.hpp"
 #include "opbench/results/case.hpp"
 #include "opbench/results/result_set.hpp"
@@ -35,6 +36,15 @@ struct SlowSpells {
       0; // repetitions measured again for disagreeing (is_unstable)
   BandwidthReadings bandwidth;
 };
+
+// By case id, what a case's kept repetitions found: their block size and fastest time per call.
+using Calibrations = std::map<std::string, measure::Calibration>;
+// Adds a kept repetition's calibration to `into` (its block size; the faster time per call); a
+// repetition that is not ok, or has no block size or median, adds nothing.
+void learn_calibration(Calibrations& into, const results::CaseResult& repetition);
+Json to_json(const Calibrations& calibration);
+// Throws ResultsError naming `where` on a malformed record.
+Calibrations calibrations_from_json(const Json& json, const std::string& where);
 
 // What one process's loop does, made from the run's settings (loop_options) and this
 // process's part in the run.
@@ -59,6 +69,10 @@ struct LoopOptions {
   // Per case (by index; shorter: none), the repetitions a process that died kept already
   // (processes.hpp's Resume): not measured again, and the case is done without them.
   std::vector<std::set<int>> done;
+  // By case id, what earlier processes of the run found (processes.hpp hands it on): a CPU case's
+  // repetitions start from it, and from what this process's own repetitions of the case find
+  // (measure::MeasureOptions::known).
+  Calibrations calibration;
 };
 
 // The loop of this process of a run: the settings' values; its own shuffle (a child of

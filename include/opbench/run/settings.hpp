@@ -64,6 +64,9 @@ struct RunSettings {
   // A process started again after one that died: the repetitions already kept and the cases
   // left out (processes.hpp's Resume, as a JSON file); "": none.
   std::string resume_file;
+  // What the earlier processes of the run found of each case (run_loop.hpp's Calibrations, as a
+  // JSON file); "": none.
+  std::string calibration_file;
 };
 
 // --case-timeout's default: at least k_case_timeout_floor, and k_case_timeout_per_max_time times
@@ -89,6 +92,7 @@ inline constexpr Range runs{1, 1e6, true};                 // blocks
 inline constexpr Range min_time{0, 3600, false};           // [s]
 inline constexpr Range max_time{0, 86400, false};          // [s]
 inline constexpr Range target_noise{0, 1, false};          // cv
+inline constexpr Range warm_tolerance{0, 1, false};        // relative; 0: never
 inline constexpr Range block_time{1e-6, 60, false};        // [s]
 inline constexpr Range repetitions{1, 10000, true};        //
 inline constexpr Range processes{1, 1000, true};           //
@@ -143,7 +147,8 @@ double estimated_seconds_at_least(std::size_t cases, const RunSettings& settings
 int processes_before_stopping(const RunSettings& settings, int shares);
 
 // The flags that make another opbench process measure as `settings` say (--warmup, --runs,
-// --min-time, --max-time, --target-noise, --block-time, --host-allocator, --timer, --estimator,
+// --min-time, --max-time, --target-noise, --block-time, --warm-tolerance, --host-allocator,
+// --timer, --estimator,
 // --process-warmup, --cold) and load its libraries (`run --from` loads none by itself): the
 // measuring children of a run, and the sides of `opbench ab`.
 std::vector<std::string> measuring_args(const RunSettings& settings);

@@ -229,5 +229,121 @@ TEST(Measure, InterruptedBatchesAreTakenAgainWithinABound) {
   EXPECT_EQ(all.discarded, 7 * 3);
 }
 
+// A case known to take a block a call (an earlier repetition of it): its warmup calls are timed
+// one at a time, and the first within warm_tolerance over the known time ends the warmup.
+TEST(Measure, AKnownCallWarmAtTheFirstCallSkipsTheRestOfTheWarmup) {
+  g_now = 0;
+  FakeTimer timer;
+  std::int64_t calls = 0;
+  MeasureOptions options;
+  options.warmup = 2;
+  options.min_runs = 3;
+  options.min_time = 0.0;
+  options.block_time = 1e-3;
+  options.known = {1, 2e-3};
+  const Measurement warm = measure(
+      [&] {
+        g_now += 2.06e-3; // 3% over the known time per call: warm
+        ++calls;
+      },
+      options, timer);
+  EXPECT_TRUE(warm.warm_at_first_call);
+  EXPECT_EQ(warm.block_size, 1);
+  EXPECT_EQ(warm.warmup_calls, 1);
+  EXPECT_EQ(calls, 1 + 3);
+
+  // A first call 10% over: a second is made, and then the timed blocks, whatever it shows (as
+  // many calls as the full warmup makes).
+  for (const double second : {2e-3, 2.5e-3}) {
+    g_now = 0;
+    calls = 0;
+    const Measurement m = measure([&] { g_now += calls++ == 0 ? 2.2e-3 : second; }, options, timer);
+    EXPECT_FALSE(m.warm_at_first_call);
+    EXPECT_EQ(m.block_size, 1);
+    EXPECT_EQ(m.warmup_calls, 2);
+    EXPECT_EQ(calls, 2 + 3);
+  }
+}
+
+// What the known calibration does not cover gets the full warmup and calibration: a case of
+// several calls a block, a call now shorter than a block (its calls counted as warmup too), and
+// --warm-tolerance 0.
+TEST(Measure, WhatTheKnownCallDoesNotCoverGetsTheFullWarmup) {
+  MeasureOptions options;
+  options.warmup = 2;
+  options.min_runs = 3;
+  options.min_time = 0.0;
+  options.block_time = 1e-3;
+  {
+    g_now = 0;
+    FakeTimer timer;
+    std::vector<std::int64_t> runs;
+    options.known = {1000, 1e-6};
+    const Measurement m = measure_repeated(
+        [&](std::int64_t n) {
+          runs.push_back(n);
+          g_now += 1e-6 * static_cast<double>(n);
+        },
+        options, timer);
+    EXPECT_FALSE(m.warm_at_first_call);
+    ASSERT_FALSE(runs.empty());
+    EXPECT_EQ(runs.front(), 1); // warmup - 1, then the search from one call up
+  }
+  {
+    g_now = 0;
+    FakeTimer timer;
+    options.known = {1, 1e-4};
+    const Measurement m = measure([&] { g_now += 0.5e-4; }, options, timer);
+    EXPECT_FALSE(m.warm_at_first_call);
+    EXPECT_GE(static_cast<double>(m.block_size) * 0.5e-4, options.block_time * (1 - 1e-9));
+  }
+  {
+    g_now = 0;
+    FakeTimer timer;
+    std::int64_t calls = 0;
+    options.known = {1, 2e-3};
+    options.warm_tolerance = 0;
+    const Measurement m = measure(
+        [&] {
+          g_now += 2e-3;
+          ++calls;
+        },
+        options, timer);
+    EXPECT_FALSE(m.warm_at_first_call);
+    EXPECT_EQ(m.warmup_calls, 2);
+    EXPECT_EQ(calls, 2 + 3);
+  }
+}
+
+// A one-thread case's interrupted batch is kept when its thread lost a negligible share of the
+// batch off the CPU, and taken again otherwise (the thread's CPU clock faked: read once before
+// and once after each batch).
+TEST(Measure, AnInterruptedBatchThatLostNoTimeIsKept) {
+  for (const bool lost : {false, true}) {
+    g_now = 0;
+    FakeTimer timer;
+    MeasureOptions options;
+    options.warmup = 0;
+    options.min_runs = 6;
+    options.min_time = 0.0;
+    options.block_time = 1e-3;
+    std::int64_t switches = 0;
+    options.interruptions = [&] { return ++switches; }; // every batch interrupted
+    int reads = 0;
+    // After a batch: the thread ran for far longer than the wall clock (nothing lost), or not at
+    // all (all of it lost).
+    options.thread_cpu_seconds = [&] { return reads++ % 2 == 0 ? 0.0 : (lost ? -1.0 : 1e9); };
+    const Measurement m = measure([&] { g_now += 1e-6; }, options, timer);
+    EXPECT_EQ(m.samples.size(), 6u);
+    if (lost) {
+      EXPECT_GT(m.discarded, 0);
+      EXPECT_EQ(m.interrupted_kept, 0);
+    } else {
+      EXPECT_EQ(m.discarded, 0);
+      EXPECT_EQ(m.interrupted_kept, 2); // two batches of 3 blocks
+    }
+  }
+}
+
 } // namespace
 } // namespace opbench::measure

@@ -104,6 +104,7 @@ struct FakeProcesses {
           r.timing.repetition_medians.push_back(median(i, task.index));
         }
         r.estimate = results::estimate_of(r.timing.repetition_medians);
+        r.timing.block_size = static_cast<std::int64_t>(10 * (i + 1) + task.index);
         events.finished(r);
         ++measured;
       }
@@ -245,6 +246,25 @@ TEST(Processes, EachCasePoolsTheRepetitionMediansOfEveryProcess) {
   EXPECT_DOUBLE_EQ(slow.time_retried, 1.5);
   EXPECT_DOUBLE_EQ(slow.time_process_warmup, 0.75);
   EXPECT_EQ(fake.notes.front(), "process 1 of 3: 3 repetition(s) of each case");
+}
+
+// What a process finds of each case (block size, fastest time per call) goes to the next one, so
+// that its repetitions can start warm; the first process starts with nothing.
+TEST(Processes, EachProcessIsHandedWhatTheOnesBeforeItFound) {
+  FakeProcesses fake(2);
+  fake.slower[{1, "case1"}] = 0.5; // process 2 finds case1 faster than process 1 did
+  fake.run(settings_of(6, 3));
+  ASSERT_EQ(fake.tasks.size(), 3u);
+  EXPECT_TRUE(fake.tasks[0].calibration.empty());
+  ASSERT_EQ(fake.tasks[1].calibration.size(), 2u);
+  EXPECT_EQ(fake.tasks[1].calibration.at("case0").block_size, 10);
+  EXPECT_DOUBLE_EQ(fake.tasks[1].calibration.at("case0").seconds_per_call, fake.median(0, 0));
+  EXPECT_EQ(fake.tasks[1].calibration.at("case1").block_size, 20);
+  // Later: the last block size, and the fastest time per call of all the processes before.
+  EXPECT_EQ(fake.tasks[2].calibration.at("case0").block_size, 11);
+  EXPECT_DOUBLE_EQ(fake.tasks[2].calibration.at("case0").seconds_per_call, fake.median(0, 0));
+  EXPECT_EQ(fake.tasks[2].calibration.at("case1").block_size, 21);
+  EXPECT_DOUBLE_EQ(fake.tasks[2].calibration.at("case1").seconds_per_call, fake.median(1, 1));
 }
 
 TEST(Processes, ACrashTakesDownItsOwnCaseOnlyAndAFreshProcessGoesOn) {

@@ -31,6 +31,7 @@ struct FakeRun {
       results::Case c;
       c.case_id = "case" + std::to_string(i);
       c.threads = 1;
+      c.device = "cpu";
       cases.push_back(c);
     }
   }
@@ -56,6 +57,7 @@ struct FakeRun {
         r.message = "it broke";
       r.timing.canary = canary_of(call);
       r.timing.repetition_medians = {median_of(call)};
+      r.timing.block_size = 100 + static_cast<std::int64_t>(call);
       r.timing.total_time = 1e-3;
       if (const double bandwidth = bandwidth_of(call); bandwidth > 0)
         r.timing.repetition_bandwidth = {{bandwidth, bandwidth}};
@@ -200,6 +202,65 @@ TEST(RunLoop, RepetitionsOffTheUsualBandwidthAreSetAsideOnlyWhereTheLoopDecides)
     EXPECT_EQ(fake.finished[0].timing.set_aside.size(), here ? 1u : 0u);
     EXPECT_EQ(fake.finished[0].timing.repetition_medians.size(), here ? 23u : 24u);
     EXPECT_EQ(slow.bandwidth.set_aside(), here ? 1u : 0u);
+  }
+}
+
+// A CPU case's repetitions start from what its earlier ones found: the first from what earlier
+// processes handed on (none here for case0), each later one from the block size of the last kept
+// one and the fastest time per call so far. A repetition measured again or one that failed teaches
+// nothing, and a CUDA case is never given a calibration.
+TEST(RunLoop, ACaseRepetitionsStartFromWhatItsEarlierOnesFound) {
+  FakeRun fake(3);
+  fake.cases[2].device = "cuda:0";
+  fake.median_of = [](std::size_t call) { return call == 1 ? 1e-6 : 2e-6; };
+  LoopOptions options = quick(3);
+  options.interleave = false;
+  options.calibration["case1"] = {42, 3e-6};
+  fake.run(options);
+  ASSERT_EQ(fake.measured.size(), 9u);
+  // case0: nothing known at first; then the first repetition's (call 0), then the faster
+  // second's time with its block size (call 1).
+  EXPECT_EQ(fake.options_seen[0].measure.known.block_size, 0);
+  EXPECT_EQ(fake.options_seen[1].measure.known.block_size, 100);
+  EXPECT_DOUBLE_EQ(fake.options_seen[1].measure.known.seconds_per_call, 2e-6);
+  EXPECT_EQ(fake.options_seen[2].measure.known.block_size, 101);
+  EXPECT_DOUBLE_EQ(fake.options_seen[2].measure.known.seconds_per_call, 1e-6);
+  // case1: from the handed-on calibration, then its own repetitions' (2e-6 is faster than 3e-6).
+  EXPECT_EQ(fake.options_seen[3].measure.known.block_size, 42);
+  EXPECT_DOUBLE_EQ(fake.options_seen[3].measure.known.seconds_per_call, 3e-6);
+  EXPECT_EQ(fake.options_seen[4].measure.known.block_size, 103);
+  EXPECT_DOUBLE_EQ(fake.options_seen[4].measure.known.seconds_per_call, 2e-6);
+  for (std::size_t i = 6; i < 9; ++i)
+    EXPECT_EQ(fake.options_seen[i].measure.known.block_size, 0) << "CUDA call " << i;
+
+  // A repetition measured again (a slow spell) is not learned from.
+  FakeRun slowed(1);
+  slowed.canary_of = [](std::size_t call) { return call == 1 ? 2e-4 : 1e-4; };
+  LoopOptions again = quick(3);
+  again.interleave = false;
+  slowed.run(again);
+  ASSERT_EQ(slowed.measured.size(), 4u);
+  EXPECT_EQ(slowed.options_seen[1].measure.known.block_size, 100);
+  EXPECT_EQ(slowed.options_seen[2].measure.known.block_size, 100); // not call 1's 101
+  EXPECT_EQ(slowed.options_seen[3].measure.known.block_size, 102);
+}
+
+TEST(RunLoop, CalibrationRecordsRoundTripAndABadOneIsNamed) {
+  Calibrations calibration;
+  calibration["a/b"] = {12, 1.5e-6};
+  const Calibrations back = calibrations_from_json(to_json(calibration), "x.json");
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back.at("a/b").block_size, 12);
+  EXPECT_DOUBLE_EQ(back.at("a/b").seconds_per_call, 1.5e-6);
+  for (const char* bad :
+       {R"([1])", R"({"a": {"block_size": 0, "seconds_per_call": 1}})",
+        R"({"a": {"block_size": 2}})", R"({"a": {"block_size": 2, "seconds_per_call": -1}})"}) {
+    try {
+      calibrations_from_json(Json::parse(bad), "x.json");
+      ADD_FAILURE() << bad;
+    } catch (const ResultsError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("x.json: ", 0), 0u) << e.what();
+    }
   }
 }
 
