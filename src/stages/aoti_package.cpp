@@ -117,23 +117,6 @@ std::string free_space(const std::string& dir) {
   return text;
 }
 
-// Removes what processes that died while they compiled left in `dir`: their own files are named
-// `<hash>.<pid>.<...>`, and a pid no process has any more left them.
-void remove_orphans(const std::string& dir) {
-  for (const std::string& file : core::list_directory(dir)) {
-    const std::string name = core::filename(file);
-    const auto first = name.find('.');
-    const auto second = first == std::string::npos ? first : name.find('.', first + 1);
-    if (second == std::string::npos)
-      continue;
-    const std::string pid = name.substr(first + 1, second - first - 1);
-    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos)
-      continue;
-    if (::kill(std::stoi(pid), 0) != 0 && errno == ESRCH)
-      std::remove(file.c_str());
-  }
-}
-
 // The package at `package` when the cache holds it whole; a package that is not the one its
 // sidecar describes is discarded, to be compiled again.
 std::optional<AotiPackage> from_cache(const std::string& package) {

@@ -1,11 +1,13 @@
 // What the compiling stages keep in the cache (compiled_artifacts.hpp).
 #include "compiled_artifacts.hpp"
 
+#include <signal.h>
 #include <torch/csrc/jit/api/module.h>
 #include <torch/csrc/jit/serialization/import.h>
 #include <torch/version.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -117,6 +119,22 @@ void discard(const std::string& path) {
   for (const std::string& file : core::list_directory(core::parent_path(path))) {
     if (core::starts_with(core::filename(file), probes))
       std::remove(file.c_str());
+  }
+}
+
+void remove_orphans(const std::string& dir) {
+  for (const std::string& file : core::list_directory(dir)) {
+    const std::vector<std::string> fields = core::split(core::filename(file), '.');
+    // The pid's field: after the hash, or after a probe's name.
+    const std::size_t at =
+        fields.size() > 3 && fields[1] == "pt2" && core::starts_with(fields[2], "probe-") ? 3 : 1;
+    if (fields.size() <= at + 1)
+      continue;
+    const std::string& pid = fields[at];
+    if (pid.empty() || pid.size() > 9 || pid.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    if (::kill(std::stoi(pid), 0) != 0 && errno == ESRCH)
+      core::remove_all(file);
   }
 }
 

@@ -54,6 +54,12 @@ bool verified(const std::string& path);
 // made again.
 void discard(const std::string& path);
 
+// Removes what processes that died left in the cache folder `dir`: a process's own files are
+// named `<hash>.<pid>.<...>` (a package it compiled) or `<hash>.pt2.probe-<hash>.<pid>.<...>` (a
+// probe of a dynamic package at other sizes: its inputs, its errors, the folder the package was
+// unpacked into), and those of a pid that no process has any more go, folders whole.
+void remove_orphans(const std::string& dir);
+
 // A number a sidecar keeps ("compile_time", "traced_in"), when it is one a process could have
 // written: finite and from 0 to a day [s]; none otherwise (a file from elsewhere is not trusted).
 std::optional<double> sidecar_seconds(const Json& about, const char* key);

@@ -3,6 +3,9 @@
 // tolerance.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -447,6 +450,32 @@ TEST(CompiledArtifacts, OnlyTheFilePublishedIsVerifiedAndADiscardTakesItsProbesT
   EXPECT_FALSE(sidecar_seconds(Json{{"compile_time", -5.0}}, "compile_time"));
   EXPECT_FALSE(sidecar_seconds(Json{{"compile_time", 1e30}}, "compile_time"));
   EXPECT_FALSE(sidecar_seconds(Json{{"compile_time", "7"}}, "compile_time"));
+}
+
+// What a compiling or probing process that died left in the cache goes; what a live process is
+// making, and the cache's own files, stay.
+TEST(CompiledArtifacts, WhatDeadProcessesLeftIsRemoved) {
+  testing::TempDir dir;
+  const std::string dead = "999999999"; // over any pid_max: no such process
+  const std::string live = std::to_string(::getpid());
+  const std::vector<std::string> kept = {"a.pt2", "a.pt2.json", "a.pt2.probe-0f",
+                                         "a." + live + ".pt2", "a.pt2.probe-0f." + live + ".err"};
+  for (const std::string& name : kept)
+    dir.write(name, "x");
+  for (const std::string& name :
+       {"a." + dead + ".trace.pt", "a.pt2.probe-0f." + dead + ".inputs.pt",
+        "a.pt2.probe-0f." + dead + ".err"})
+    dir.write(name, "x");
+  const std::string scratch = dir.file("a.pt2.probe-0f." + dead + ".tmp");
+  core::create_directories(scratch + "/unpacked");
+  remove_orphans(dir.path());
+  std::vector<std::string> left;
+  for (const std::string& file : core::list_directory(dir.path()))
+    left.push_back(core::filename(file));
+  std::sort(left.begin(), left.end());
+  std::vector<std::string> expected = kept;
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(left, expected);
 }
 
 TEST_F(InductorStage, RandomDrawsAreSkippedAndAnOperatorRuns) {
