@@ -157,12 +157,16 @@ std::vector<std::string> measuring_args(const RunSettings& options) {
                                    "--min-time",       fmt::format("{}", m.min_time),
                                    "--max-time",       fmt::format("{}", m.max_time),
                                    "--target-noise",   fmt::format("{}", m.target_noise),
-                                   "--warm-tolerance", fmt::format("{}", m.warm_tolerance),
                                    "--block-time",     fmt::format("{}", m.block_time),
                                    "--host-allocator", options.host_allocator,
                                    "--timer",          core::name_of(options.exec.timer),
                                    "--estimator",      options.estimator,
                                    "--process-warmup", fmt::format("{}", options.process_warmup)};
+  // Flags newer than a side of `opbench ab` may be go only where set away from their defaults: a
+  // side that is an older build, which knows none of them, then starts and measures its own way,
+  // as it would alone.
+  if (m.warm_tolerance != measure::MeasureOptions{}.warm_tolerance)
+    args.insert(args.end(), {"--warm-tolerance", fmt::format("{}", m.warm_tolerance)});
   if (options.exec.cold)
     args.emplace_back("--cold");
   for (const std::string& library : options.libraries)

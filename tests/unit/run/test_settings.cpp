@@ -3,6 +3,7 @@
 // OS threads).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -59,6 +60,23 @@ TEST(Settings, RangesSayWhatTheyTake) {
   EXPECT_FALSE(in_range(4097, limits::threads));
   EXPECT_FALSE(in_range(1.5, limits::threads));
   EXPECT_FALSE(in_range(std::nan(""), limits::target_noise));
+}
+
+// A measuring flag newer than an older build goes to a side or child only when set away from its
+// default: `opbench ab --base-bin OLDER` must still start the older side.
+TEST(Settings, NewerMeasuringFlagsArePassedOnlyWhenSet) {
+  RunSettings settings;
+  auto has = [](const std::vector<std::string>& args, const std::string& flag) {
+    return std::find(args.begin(), args.end(), flag) != args.end();
+  };
+  EXPECT_FALSE(has(measuring_args(settings), "--warm-tolerance"));
+  EXPECT_TRUE(has(measuring_args(settings), "--max-time"));
+  settings.exec.measure.warm_tolerance = 0;
+  const std::vector<std::string> args = measuring_args(settings);
+  const auto at = std::find(args.begin(), args.end(), "--warm-tolerance");
+  ASSERT_NE(at, args.end());
+  ASSERT_NE(at + 1, args.end());
+  EXPECT_EQ(*(at + 1), "0");
 }
 
 } // namespace
