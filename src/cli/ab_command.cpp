@@ -161,8 +161,9 @@ void add_ab_command(CLI::App& app, GlobalOptions& global) {
       ->check(in_range(run::Range{2, 1000, true}))
       ->capture_default_str();
   cmd->add_option("--stop-after", options->settings.stop_after,
-                  "A case decided (slower, faster, same) after this many rounds is measured no "
-                  "more; the rounds go to the undecided ones; 0: every case every round")
+                  "A case found the same after this many rounds is measured no more, the rounds "
+                  "going to the others (slower and faster ones are measured in every round); 0: "
+                  "every case every round")
       ->check(in_range(run::Range{0, 1000, true}))
       ->capture_default_str();
   cmd->add_option("--budget", options->settings.budget,

@@ -50,16 +50,18 @@ struct AbSettings {
   Side base;
   Side new_side;
   int rounds = 10; // at most
-  // Adaptive rounds: from this many pairs on, a case whose verdict is decided (slower, faster,
-  // same) is measured no more, and the rounds go to the undecided ones; 0: every case every
-  // round. Its verdict is judged again with all the others' after every round.
+  // Adaptive rounds: from this many pairs on, a case found the same is measured no more, and the
+  // rounds go to the others (a slower or faster one is measured in every round); 0: every case
+  // every round. Its verdict is judged again with all the others' after every round.
   int stop_after = 5;
   // Seconds: no round starts that would end past this, judged by the last round's time per case
   // measured; 0: no budget.
   double budget = 0;
   // Cases per block (a side run each): smaller blocks put a case's two sides closer in time, at
-  // one process start (about 0.5 s) per block and side. 0: one block of every case.
-  std::size_t block_cases = 24;
+  // one side run's start (two processes, a process warmup) per block and side. 0: one block of
+  // every case. 96 since 2026-11-29 (24 before): half the wall time on a quarter of the default
+  // suite, no less precise (docs/ab-log.md).
+  std::size_t block_cases = 96;
   // Repetitions of every case in each side run (each at another placement in that process); the
   // round's time is the fastest one's median, so a slow spell must hit them all to move it.
   int side_repetitions = 2;
