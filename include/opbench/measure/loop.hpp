@@ -187,6 +187,31 @@ bool warm_by_known_call(Measurement& m, Timer& timer, Run& run, const MeasureOpt
   return true;
 }
 
+// The full warmup and calibration: `warmup` - 1 calls, then k grows until one block lasts
+// block_time (calibration makes at least one call, and its calls are warmup too: a call that lasts
+// a block already is made `warmup` times before its first timed block, not `warmup` + 1).
+// Returns k.
+template <typename Timer, typename Run>
+std::int64_t warm_and_calibrate(Measurement& m, Timer& timer, Run& run,
+                                const MeasureOptions& options) {
+  if (options.warmup > 1)
+    run(static_cast<std::int64_t>(options.warmup - 1));
+  m.warmup_calls += std::max(0, options.warmup - 1);
+  std::int64_t k = 1;
+  while (true) {
+    timer.start();
+    run(k);
+    timer.stop();
+    const std::vector<double> t = timer.collect();
+    m.warmup_calls += k;
+    if (t.front() >= options.block_time || k >= options.max_block)
+      return k;
+    const double scale = t.front() > 0 ? options.block_time * 1.2 / t.front() : 100.0;
+    const auto next = static_cast<std::int64_t>(std::ceil(static_cast<double>(k) * scale));
+    k = std::min(options.max_block, std::max(k * 2, std::min(next, k * 100)));
+  }
+}
+
 } // namespace detail
 
 // Hot measurement of `run`, which makes n calls back to back (run as `run(n)`). The loop over
@@ -198,39 +223,13 @@ Measurement measure_repeated(Run&& run, const MeasureOptions& options, Timer& ti
   Measurement m;
   hold_phase(Phase::warmup);
   const auto warmup_start = std::chrono::steady_clock::now();
-  if (detail::warm_by_known_call(m, timer, run, options)) {
-    m.block_size = 1;
-    m.warmup_time = seconds_since(warmup_start);
-    hold_phase(Phase::timed);
-    auto nothing = [] {};
-    detail::sample_until_done(m, timer, run, nothing, m.block_size, options);
-    return m;
-  }
-  // Calibration makes at least one call, and its calls are warmup too: a call that lasts a
-  // block already is made `warmup` times before its first timed block, not `warmup` + 1.
-  if (options.warmup > 1)
-    run(static_cast<std::int64_t>(options.warmup - 1));
-  m.warmup_calls += std::max(0, options.warmup - 1);
-
-  // Calibration: grow k until one block lasts block_time.
-  std::int64_t k = 1;
-  while (true) {
-    timer.start();
-    run(k);
-    timer.stop();
-    const std::vector<double> t = timer.collect();
-    m.warmup_calls += k;
-    if (t.front() >= options.block_time || k >= options.max_block)
-      break;
-    const double scale = t.front() > 0 ? options.block_time * 1.2 / t.front() : 100.0;
-    const auto next = static_cast<std::int64_t>(std::ceil(static_cast<double>(k) * scale));
-    k = std::min(options.max_block, std::max(k * 2, std::min(next, k * 100)));
-  }
-  m.block_size = k;
+  m.block_size = detail::warm_by_known_call(m, timer, run, options)
+                     ? 1
+                     : detail::warm_and_calibrate(m, timer, run, options);
   m.warmup_time = seconds_since(warmup_start);
   hold_phase(Phase::timed);
   auto nothing = [] {};
-  detail::sample_until_done(m, timer, run, nothing, k, options);
+  detail::sample_until_done(m, timer, run, nothing, m.block_size, options);
   return m;
 }
 
