@@ -51,7 +51,8 @@ TEST_F(Ab, AnIdenticalBuildIsNeitherSlowerNorFasterAndEveryRoundIsKept) {
   const std::string out = m_dir.file("ab.json");
   const auto ab = opbench(
       "ab --base-bin " + k_binary + " --new-bin " + k_binary + " --config " + cfg +
-      " --threads 1 --rounds 3 --block-cases 1 --threshold 0.2 --output " + out + k_ab_quick);
+      " --threads 1 --rounds 3 --block-cases 1 --side-repetitions 3 --threshold 0.2 --output " +
+      out + k_ab_quick);
   ASSERT_TRUE(ab.code == 0 || ab.code == 3) << ab.err;
   EXPECT_NE(ab.out.find("# opbench ab"), std::string::npos) << ab.out;
   EXPECT_NE(ab.err.find("round 3/3"), std::string::npos) << ab.err;
@@ -94,11 +95,22 @@ TEST_F(Ab, AnIdenticalBuildIsNeitherSlowerNorFasterAndEveryRoundIsKept) {
     ++drawings;
   EXPECT_EQ(drawings, 2u);
   EXPECT_NE(html.out.find("<title>round 3: "), std::string::npos); // every round's ratio drawn
-  // 3 rounds x 2 blocks x 2 sides, each a run whose result file is kept.
+  // 3 rounds x 2 blocks x 2 sides, each a run whose result file is kept; each measured its case
+  // in --side-repetitions repetitions, and the round's time is the fastest one's median.
   ASSERT_EQ(file["runs"].size(), 12u);
   for (const auto& r : file["runs"]) {
     EXPECT_EQ(r["how"], "") << r.dump();
-    EXPECT_TRUE(read_json(r["result"].get<std::string>()).contains("cases"));
+    const Json run = read_json(r["result"].get<std::string>());
+    ASSERT_EQ(run["cases"].size(), 1u) << r.dump();
+    const Json& measured = run["cases"][0];
+    const std::vector<double> medians = measured["timing"]["repetition_medians"];
+    ASSERT_EQ(medians.size(), 3u) << measured["timing"].dump();
+    for (const auto& c : file["cases"]) {
+      if (c["case"]["case_id"] == measured["case_id"])
+        EXPECT_DOUBLE_EQ(c[r["side"].get<std::string>()][r["round"].get<int>() - 1].get<double>(),
+                         *std::min_element(medians.begin(), medians.end()))
+            << c.dump();
+    }
   }
 }
 
