@@ -17,17 +17,17 @@
 # --schedules: each `ab` kind once per schedule in every iteration, one after the other (rows
 # "aa-duet" and so on when more than one is given); --kinds: which kinds run (default all).
 #
-# Defaults: 5 runs, the shard of 16 that holds the extra case, 10 rounds, F 0.04 (about 10% here:
-# bench/compare_exit.sh), G 0.12. Results stay in DIR (default results/ab-goals-<UTC date>):
-# every ab's file (its side runs under FILE.runs/), the runs, rows.csv (one row an ab or a
-# compare) and table.md. Environment: OPBENCH (default build/src/opbench).
+# Defaults: 5 runs, the shard of 16 that holds the extra case, 20 rounds (ab's default), F 0.08
+# (x1.08-1.11 in ab here, 2026-11-29; 0.04 gave x1.05: docs/ab-log.md), G 0.12. Results stay in
+# DIR (default results/ab-goals-<UTC date>): every ab's file (its side runs under FILE.runs/),
+# the runs, rows.csv (one row an ab or a compare) and table.md. Environment: OPBENCH (default build/src/opbench).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 opbench="${OPBENCH:-$here/build/src/opbench}"
 runs=5
 shard=""
-rounds=10
-extra=0.04
+rounds=20
+extra=0.08
 lib_extra=0.12
 schedules=interleaved
 kinds=aa,ab,lib,2f

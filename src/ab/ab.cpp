@@ -125,22 +125,6 @@ std::vector<std::vector<std::size_t>> blocks_of(std::size_t cases, std::size_t b
   return blocks;
 }
 
-// The cases the next round measures: all of them until they have settings.stop_after pairs,
-// then those not yet found the same. A `slower` or `faster` case is measured in every round: the
-// verdict a user acts on stands on all the rounds, not on the first few (five pairs of a case as
-// jumpy as tril 8x12x128x128, log ratios from -2.2 to +0.4 over ten rounds, once fell within 4%
-// of one another and made an A/A `faster`: docs/ab-log.md).
-std::vector<std::size_t> undecided(const AbResult& result, const AbSettings& settings) {
-  std::vector<std::size_t> out;
-  for (std::size_t i = 0; i < result.cases.size(); ++i) {
-    const PairedCase& p = result.cases[i].paired;
-    if (settings.stop_after <= 0 || p.pairs < static_cast<std::size_t>(settings.stop_after) ||
-        p.verdict != results::Verdict::same)
-      out.push_back(i);
-  }
-  return out;
-}
-
 void write_file(const AbResult& result, const std::string& output) {
   core::write_atomically(output, to_json(result).dump(1) + "\n");
 }
@@ -232,6 +216,19 @@ void check_side(Side& side, const std::string& what, const std::string& work_dir
   side.version = first_line;
 }
 
+std::vector<std::size_t> still_open(const AbResult& result, const AbSettings& settings) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < result.cases.size(); ++i) {
+    const PairedCase& p = result.cases[i].paired;
+    const bool known = p.verdict == results::Verdict::same &&
+                       (settings.precision <= 0 || p.seeable <= settings.precision);
+    if (settings.stop_after <= 0 || p.pairs < static_cast<std::size_t>(settings.stop_after) ||
+        !known)
+      out.push_back(i);
+  }
+  return out;
+}
+
 void judge(AbResult& result) {
   std::vector<PairedCase> paired;
   paired.reserve(result.cases.size());
@@ -272,7 +269,7 @@ AbResult run_ab(const std::vector<results::Case>& cases, const AbSettings& setti
   const auto start = std::chrono::steady_clock::now();
   double round_seconds_per_case = 0; // the last round's
   for (int round = 1; round <= settings.rounds; ++round) {
-    const std::vector<std::size_t> active = undecided(result, settings);
+    const std::vector<std::size_t> active = still_open(result, settings);
     if (active.empty()) {
       result.ended = fmt::format("every case decided after {} round(s)", round - 1);
       break;
@@ -392,7 +389,7 @@ AbResult run_ab(const std::vector<results::Case>& cases, const AbSettings& setti
         static_cast<double>(active.size());
     if (observer.round_done) {
       observer.round_done(
-          result, result.cases.size() - undecided(result, settings).size(), active.size(),
+          result, result.cases.size() - still_open(result, settings).size(), active.size(),
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
   }

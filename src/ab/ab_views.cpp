@@ -95,6 +95,7 @@ Json to_json(const AbResult& result) {
             {"side_repetitions", s.side_repetitions},
             {"schedule", core::name_of(s.schedule)},
             {"stop_after", s.stop_after},
+            {"precision", s.precision},
             {"budget", s.budget},
             {"ended", result.ended},
             {"seed", s.seed},
@@ -131,19 +132,20 @@ void write_markdown(const AbResult& result, std::ostream& out) {
   out << "- **new**: " << s.new_side.binary << " (" << s.new_side.version << ")"
       << (s.new_side.libraries.empty() ? "" : ", loading " + core::join(s.new_side.libraries, ", "))
       << "\n";
-  out << fmt::format("- **rounds**: {} of at most {}{}, each a fresh process of each side per "
-                     "block of at most {} cases, {}; a case decided after {} rounds measured no "
-                     "more\n",
-                     result.rounds_done, s.rounds,
-                     result.interrupted     ? " (interrupted)"
-                     : result.ended.empty() ? ""
-                                            : " (" + result.ended + ")",
-                     s.block_cases,
-                     s.schedule == Schedule::duet
-                         ? "both sides at once on disjoint halves of the CPUs (duet), the halves "
-                           "drawn per round and block"
-                         : "the sides' order drawn per round and block",
-                     s.stop_after);
+  out << fmt::format(
+      "- **rounds**: {} of at most {}{}, each a fresh process of each side per "
+      "block of at most {} cases, {}; a case found the same{} after {} rounds measured "
+      "no more\n",
+      result.rounds_done, s.rounds,
+      result.interrupted     ? " (interrupted)"
+      : result.ended.empty() ? ""
+                             : " (" + result.ended + ")",
+      s.block_cases,
+      s.schedule == Schedule::duet
+          ? "both sides at once on disjoint halves of the CPUs (duet), the halves "
+            "drawn per round and block"
+          : "the sides' order drawn per round and block",
+      s.precision > 0 ? fmt::format(" within {:.1f}%", s.precision * 100) : "", s.stop_after);
   out << fmt::format("- **rule**: per case, the rounds' paired ratios new / base; slower/faster "
                      "when the interval of their geometric mean lies past {:.1f}% with the false-"
                      "discovery rate held at {:g} over all cases; same when its {:g}% interval "
@@ -289,6 +291,8 @@ AbResult ab_from_json(const Json& json, const std::string& where) {
       core::integer_field(settings, "side_repetitions", 1, in_settings, 1, 100000));
   s.stop_after =
       static_cast<int>(core::integer_field(settings, "stop_after", 0, in_settings, 0, 100000));
+  // Files from before --precision stopped a case as soon as it was found the same.
+  s.precision = number_of(settings.value("precision", Json(0.0)), in_settings);
   // Files from before duets were interleaved.
   s.schedule = settings.contains("schedule")
                    ? core::parse_name_or_throw<Schedule>(

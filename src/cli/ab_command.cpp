@@ -166,6 +166,12 @@ void add_ab_command(CLI::App& app, GlobalOptions& global) {
                   "every case every round")
       ->check(in_range(run::Range{0, 1000, true}))
       ->capture_default_str();
+  cmd->add_option("--precision", options->settings.precision,
+                  "A case found the same stops early only once the smallest change it could "
+                  "have seen is at most this (relative: 0.03 = 3%); 0: as soon as it is found "
+                  "the same")
+      ->check(in_range(run::Range{0, 1, false}))
+      ->capture_default_str();
   cmd->add_option("--budget", options->settings.budget,
                   "Start no round that would end past this much time, e.g. 10m, 600s, 1h; 0: "
                   "none")

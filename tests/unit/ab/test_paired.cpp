@@ -183,3 +183,36 @@ TEST(DuetCpus, HardwareThreadsOfACoreStayInOneHalf) {
 
 } // namespace
 } // namespace opbench::ab
+
+TEST(AbRounds, ACaseFoundTheSameStopsOnceItsSeeableChangeIsWithinThePrecision) {
+  using opbench::ab::AbCase;
+  using opbench::ab::AbResult;
+  using opbench::ab::AbSettings;
+  using opbench::ab::still_open;
+  const auto with = [](Verdict verdict, std::size_t pairs, double seeable) {
+    AbCase c;
+    c.paired.verdict = verdict;
+    c.paired.pairs = pairs;
+    c.paired.seeable = seeable;
+    return c;
+  };
+  AbResult result;
+  result.cases = {with(Verdict::same, 6, 0.045),   with(Verdict::same, 6, 0.02),
+                  with(Verdict::same, 4, 0.01),    with(Verdict::slower, 10, 0.08),
+                  with(Verdict::unknown, 10, 0.2), with(Verdict::faster, 6, 0.09)};
+  AbSettings settings;
+  settings.stop_after = 5;
+  // The default: within 3%.
+  EXPECT_EQ(still_open(result, settings), (std::vector<std::size_t>{0, 2, 3, 4, 5}));
+  // As soon as found the same (after five pairs): the first two stop.
+  settings.precision = 0;
+  EXPECT_EQ(still_open(result, settings), (std::vector<std::size_t>{2, 3, 4, 5}));
+  // Within 3%: the same case that could not have seen a 4.5% change goes on.
+  settings.precision = 0.03;
+  EXPECT_EQ(still_open(result, settings), (std::vector<std::size_t>{0, 2, 3, 4, 5}));
+  settings.precision = 0.05;
+  EXPECT_EQ(still_open(result, settings), (std::vector<std::size_t>{2, 3, 4, 5}));
+  // Every case every round.
+  settings.stop_after = 0;
+  EXPECT_EQ(still_open(result, settings).size(), result.cases.size());
+}
