@@ -7,7 +7,8 @@
 # The slowed case is opbench_test::exp_extra over 1M floats (tests/data/libs/extra_work.cpp,
 # bench/data/exp_extra.json), planned into the default suite (a config directory of both): with
 # OPBENCH_TEST_EXTRA=F (default 0.04) it does about 1+F times the work plus F/16K more calls,
-# which came out about 10% slower here; the table gives its ratio over the A/B pairs.
+# which came out x1.04-1.07 in `run` and `ab` (docs/ab-log.md, 2026-11-28/29; 0.08 gives about
+# x1.10, bench/ab_goals.sh's default); the table gives its ratio over the A/B pairs.
 #
 #   bench/compare_exit.sh [-n RUNS] [-o DIR] [--extra F] [--taskset CPUS] [--judge-only]
 #                         [-- RUN ARGS...]
