@@ -49,9 +49,7 @@ struct Side {
 struct AbSettings {
   Side base;
   Side new_side;
-  // At most. 20 since 2026-11-29 (10 before): a case about 10% slower among 176 must reach
-  // p <= fdr / 176 to be called `slower`, which ten rounds left it short of (docs/ab-log.md);
-  // cases found the same stop long before.
+  // At most; cases found the same stop before (stop_after, precision). Why 20: docs/ab-log.md.
   int rounds = 20;
   // Adaptive rounds: from this many pairs on, a case found the same is measured no more, and the
   // rounds go to the others (a slower or faster one is measured in every round); 0: every case
@@ -59,9 +57,8 @@ struct AbSettings {
   int stop_after = 5;
   // A case found the same stops early only once the smallest change it could have seen
   // (PairedCase::seeable, relative) is at most this; 0: as soon as it is found the same (its
-  // interval within the threshold). The rounds' cost grows about as 1 / precision^2. 0.03 since
-  // 2026-11-29: on a quarter of the default suite the median case known within 2.4-2.5% against
-  // 2.8%, at 1.07-1.10x the wall time of stopping at the threshold (docs/ab-log.md).
+  // interval within the threshold). The rounds' cost grows about as 1 / precision^2. Why 0.03:
+  // docs/ab-log.md.
   double precision = 0.03;
   // Seconds: no round starts that would end past this, judged by the last round's time per case
   // measured; 0: no budget.
@@ -149,8 +146,7 @@ AbResult run_ab(const std::vector<results::Case>& cases, const AbSettings& setti
 // settings.stop_after pairs, then those not found the same, or found the same but with a
 // smallest seeable change past settings.precision (when set). A `slower` or `faster` case is
 // measured in every round: the verdict a user acts on stands on all the rounds, not on the
-// first few (five pairs of a case as jumpy as tril 8x12x128x128, log ratios from -2.2 to +0.4
-// over ten rounds, once fell within 4% of one another and made an A/A `faster`: docs/ab-log.md).
+// first few (why: docs/ab-log.md).
 std::vector<std::size_t> still_open(const AbResult& result, const AbSettings& settings);
 
 // Judges `result.cases` again from their paired times (after each round), the suite ratio too.
