@@ -37,7 +37,7 @@ opbench::results::CaseResult run(const std::string& op, const Json& args, const 
 
 int main(int argc, char** argv) {
   const std::string device = argc > 1 ? argv[1] : "cuda:0";
-  opbench::machine::configure_host_allocator("tuned");
+  opbench::machine::configure_host_allocator("glibc");
   try {
     opbench::machine::check_device(device);
   } catch (const std::exception& e) {

@@ -245,7 +245,7 @@ int main(int argc, char** argv) {
     return canary(argc > 2 ? std::atof(argv[2]) : 40.0);
   if (suite == "memory-canary")
     return memory_canary(argc > 2 ? std::atof(argv[2]) : 45.0);
-  std::printf("host allocator: %s\n", opbench::machine::configure_host_allocator("tuned").c_str());
+  std::printf("host allocator: %s\n", opbench::machine::configure_host_allocator("glibc").c_str());
   if (suite == "plain-add") {
     const double budget = argc > 2 ? std::atof(argv[2]) : 0.5;
     const BenchCase b = overhead_suite().front(); // a copy: the vector is a temporary

@@ -78,7 +78,7 @@ int canary(double budget) {
 
 // bench_overhead memory-canary (see the top of this file).
 int memory_canary(double budget) {
-  std::printf("host allocator: %s\n", opbench::machine::configure_host_allocator("tuned").c_str());
+  std::printf("host allocator: %s\n", opbench::machine::configure_host_allocator("glibc").c_str());
   const at::Tensor x = at::randn({8 * 64 * 112 * 112});
   at::Tensor y = at::empty_like(x);
   auto relu_seconds = [&] {

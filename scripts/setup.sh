@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 TORCH_VERSION="${OPBENCH_TORCH_VERSION:-2.15.0}"
 # clang: libFuzzer for bench/fuzz.sh (CI runs a short smoke of it); clang-format: lint.format; chromium: the
 # HTML report's browser test; slurmctld, slurmd, slurm-client, munge: the test slurm.nightly's single-host
-# cluster (tests/slurm/cluster.sh).
-packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libgtest-dev libcsv-dev libsqlite3-dev clang clang-format chromium slurmctld slurmd slurm-client munge)
+# cluster (tests/slurm/cluster.sh); libjemalloc2: the measuring processes' malloc (docs/measuring.md).
+packages=(cmake g++ make libcli11-dev nlohmann-json3-dev libfmt-dev libspdlog-dev libgtest-dev libcsv-dev libsqlite3-dev libjemalloc2 clang clang-format chromium slurmctld slurmd slurm-client munge)
 
 sudo_cmd=()
 [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)

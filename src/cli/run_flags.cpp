@@ -154,10 +154,11 @@ void add_measuring_flags(CLI::App& cmd, run::RunSettings& settings) {
                         })
       ->group("");
   cmd.add_option("--host-allocator", settings.host_allocator,
-                 "Host malloc mode: tuned (every block from the heap, kept there after free; "
-                 "LibTorch's blocks of 2 MiB or more on huge pages) or system (glibc's defaults, "
-                 "as in a plain PyTorch process)")
-      ->check(CLI::IsMember({"tuned", "system"}))
+                 "Host malloc of the measuring processes: tuned (jemalloc, preloaded, freed memory "
+                 "kept, on huge pages; glibc's when none is installed), glibc (glibc's malloc, "
+                 "every block from the heap and kept there) or system (glibc's defaults, as in a "
+                 "plain PyTorch process); docs/measuring.md")
+      ->check(CLI::IsMember({"tuned", "glibc", "system"}))
       ->capture_default_str();
   cmd.add_option("--peaks", settings.peaks,
                  "Peaks from `opbench calibrate` for % of peak (default: $OPBENCH_PEAKS, else "

@@ -34,8 +34,8 @@ constexpr std::size_t k_huge_page = std::size_t{2} << 20;
 
 // The buffer: floats of 1, mapped and written once on first use (so its pages exist), kept for
 // the process, seen by LibTorch as a tensor. On 2 MiB-aligned memory marked for transparent huge
-// pages before it is written, as LibTorch's allocator marks the cases' large tensors
-// (THP_MEM_ALLOC_ENABLE, host_allocator.hpp): on 4 KiB pages one thread read 64 MiB buffers of one
+// pages before it is written, as the measuring processes' malloc marks the cases' tensors
+// (host_allocator.hpp): on 4 KiB pages one thread read 64 MiB buffers of one
 // process at 16.1-18.2 GB/s, each its own speed for as long as it lived (where its pages landed),
 // and on huge pages at 30.3-30.8 GB/s, all alike (2026-11-25, 6 buffers in turns, 3 processes).
 struct MemoryCanaryBuffer {

@@ -216,5 +216,35 @@ TEST_F(Cli, AProcessKilledMidRunCostsOnlyTheCaseItHeld) {
   EXPECT_EQ(killed, 1);
 }
 
+// The default host allocator: the measuring processes run on jemalloc (they check it serves their
+// malloc before they measure), and the results say so; a preload that is no jemalloc is refused
+// by the process that was to measure on it, which measures nothing.
+TEST_F(Cli, TheMeasuringProcessesRunOnJemallocAndRefuseAnotherPreload) {
+  const std::string jemalloc = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2";
+  if (!core::path_exists(jemalloc))
+    GTEST_SKIP() << "no " << jemalloc << " (scripts/setup.sh installs Debian's libjemalloc2)";
+  const std::string config = " --config " + k_data + "/tiny.csv --ops add" + k_quick_stopping;
+  const std::string out = m_dir.file("jemalloc.json");
+  const auto r = opbench("run" + config + " --processes 2 --output " + out);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string allocator = read_json(out)["context"]["host_allocator"];
+  EXPECT_EQ(allocator.rfind("jemalloc " + jemalloc +
+                                " preloaded into the measuring processes, "
+                                "MALLOC_CONF=dirty_decay_ms:-1,",
+                            0),
+            0u)
+      << allocator;
+
+  const std::string refused = m_dir.file("refused.json");
+  const auto no = opbench("run" + config + " --processes 2 --output " + refused,
+                          "OPBENCH_JEMALLOC=" + std::string(OPBENCH_BINARY));
+  EXPECT_NE(no.code, 0) << no.err;
+  EXPECT_NE(no.err.find("but its malloc is not jemalloc's"), std::string::npos) << no.err;
+  if (core::path_exists(refused)) {
+    for (const auto& c : read_json(refused)["cases"])
+      EXPECT_NE(c["status"], "ok") << c.dump();
+  }
+}
+
 } // namespace
 } // namespace opbench

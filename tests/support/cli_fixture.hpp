@@ -33,9 +33,10 @@ const std::string k_quick = k_quick_stopping + " --processes 1";
 
 class Cli : public ::testing::Test {
 protected:
-  Outcome opbench(const std::string& args) {
+  // `env`: NAME=VALUE words set for this command only.
+  Outcome opbench(const std::string& args, const std::string& env = "") {
     const std::string err_file = m_dir.file("stderr.txt");
-    const std::string command = "OPBENCH_RESULTS_DIR='" + m_dir.file("results") + "' '" +
+    const std::string command = env + " OPBENCH_RESULTS_DIR='" + m_dir.file("results") + "' '" +
                                 OPBENCH_BINARY + "' " + args + " 2>'" + err_file + "'";
     Outcome outcome;
     FILE* pipe = ::popen(command.c_str(), "r");
