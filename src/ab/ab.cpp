@@ -18,6 +18,7 @@
 #include "opbench/core/strings.hpp"
 #include "opbench/results/estimate.hpp"
 #include "opbench/results/result_set.hpp"
+#include "opbench/results/setup_difference.hpp"
 #include "opbench/results/store.hpp"
 #include "opbench/run/child_runs.hpp"
 #include "opbench/run/interrupt.hpp"
@@ -241,6 +242,12 @@ void judge(AbResult& result) {
   const int stop = result.settings.stop_after;
   result.suite =
       suite_ratio(paired, result.settings.verdict, stop > 0 ? static_cast<std::size_t>(stop) : 0);
+  // Two opbench builds may measure in other setups (another LibTorch, host allocator): say so.
+  result.notes.clear();
+  if (std::string note =
+          results::setup_difference(result.base_context, result.new_context, "sides");
+      !note.empty())
+    result.notes.push_back(std::move(note));
 }
 
 AbResult run_ab(const std::vector<results::Case>& cases, const AbSettings& settings,

@@ -117,6 +117,8 @@ int run_ab(AbOptions& options, GlobalOptions& global) {
   if (!result.ended.empty())
     std::cerr << "opbench ab: ended after round " << result.rounds_done << ": " << result.ended
               << "\n";
+  for (const auto& note : result.notes)
+    std::cerr << "opbench ab: note: " << note << "\n";
   std::ostringstream text;
   core::write_as(ab::ab_formats(), options.format, result, text);
   if (options.report.empty() || options.report == "-")

@@ -3,46 +3,19 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "opbench/core/strings.hpp"
+#include "opbench/results/setup_difference.hpp"
 
 namespace opbench::compare::detail {
 
-// Notes for the parts of the two runs' setups that change what a case's time means: the LibTorch,
-// the machine, the host allocator, how the run was split. A ratio across such a change is the
-// setup's as much as the code's; an A/B of two LibTorch builds differs on purpose, and says so.
 void note_setup_differences(const Json& base, const Json& candidate,
                             std::vector<std::string>& notes) {
-  static const std::vector<std::pair<std::string, std::string>> k_keys = {
-      {"libtorch_version", "LibTorch"},
-      {"libtorch_build", "LibTorch build"},
-      {"cpu_model", "CPU"},
-      {"logical_cores", "logical cores"},
-      {"threads_default", "LibTorch's default threads"},
-      {"host_allocator", "host allocator"},
-      {"processes", "processes a run"},
-      {"repetitions", "repetitions"},
-      {"isolate", "isolate"}};
-  if (!base.is_object() || !candidate.is_object())
-    return;
-  std::vector<std::string> differing;
-  for (const auto& [key, name] : k_keys) {
-    if (!base.contains(key) || !candidate.contains(key) || base[key] == candidate[key])
-      continue;
-    const std::string a = base[key].is_string() ? base[key].get<std::string>() : base[key].dump();
-    const std::string b =
-        candidate[key].is_string() ? candidate[key].get<std::string>() : candidate[key].dump();
-    // Long texts (the build configuration) are named, not quoted.
-    const bool long_text = a.size() > 400 || b.size() > 400 || a.find('\n') != std::string::npos ||
-                           b.find('\n') != std::string::npos;
-    differing.push_back(long_text ? name : name + ": " + a + " in BASE, " + b + " in NEW");
-  }
-  if (differing.empty())
-    return;
-  notes.push_back("the two runs' setups differ (" + core::join(differing, "; ") +
-                  "): a ratio is the setup's change as much as the code's");
+  if (std::string note = results::setup_difference(base, candidate); !note.empty())
+    notes.push_back(std::move(note));
 }
 
 // A note when cases were called another way in NEW than in BASE (timing.call_path: "boxed" or

@@ -13,6 +13,7 @@
 
 namespace opbench::compare::detail {
 
+// results::setup_difference's note, when the two runs' setups differ.
 void note_setup_differences(const Json& base, const Json& candidate,
                             std::vector<std::string>& notes);
 

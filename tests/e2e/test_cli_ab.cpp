@@ -74,6 +74,7 @@ TEST_F(Ab, AnIdenticalBuildIsNeitherSlowerNorFasterAndEveryRoundIsKept) {
     EXPECT_NE(c["verdict"], "faster") << c.dump();
     EXPECT_EQ(c["memory"]["verdict"], "same") << c.dump(); // exact, from round 1
   }
+  EXPECT_TRUE(file["notes"].empty()) << file["notes"].dump(); // one build: one setup
   // export reads the A/B file back: the same verdicts, judged again from its times.
   const auto md = opbench("export --input " + out + " --format md");
   ASSERT_EQ(md.code, 0) << md.err;
@@ -112,6 +113,30 @@ TEST_F(Ab, AnIdenticalBuildIsNeitherSlowerNorFasterAndEveryRoundIsKept) {
             << c.dump();
     }
   }
+}
+
+// Two opbench builds can measure in other setups: here the base side's processes on glibc's
+// malloc (no jemalloc for it), the new side's on jemalloc. The A/B says so beside its verdicts.
+TEST_F(Ab, SidesWhoseSetupsDifferAreNoted) {
+  if (!core::path_exists("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"))
+    GTEST_SKIP() << "no jemalloc (scripts/setup.sh installs Debian's libjemalloc2)";
+  const std::string base = m_dir.file("glibc-opbench");
+  std::ofstream(base) << "#!/bin/sh\nOPBENCH_JEMALLOC=none exec '" << k_binary << "' \"$@\"\n";
+  ::chmod(base.c_str(), 0755);
+  const std::string cfg =
+      config(R"({"operators": [{"op": "relu", "cases": [{"args": {"self": "64x64"}}]}]})");
+  const std::string out = m_dir.file("ab.json");
+  const auto ab = opbench("ab --base-bin " + base + " --new-bin " + k_binary + " --config " + cfg +
+                          " --threads 1 --rounds 2 --threshold 0.2 --output " + out + k_ab_quick);
+  ASSERT_TRUE(ab.code == 0 || ab.code == 3) << ab.err;
+  const Json file = read_json(out);
+  ASSERT_EQ(file["notes"].size(), 1u) << file.dump();
+  const std::string note = file["notes"][0];
+  EXPECT_EQ(note.rfind("the two sides' setups differ (host allocator: glibc malloc", 0), 0u)
+      << note;
+  EXPECT_NE(note.find(" in BASE, jemalloc "), std::string::npos) << note;
+  EXPECT_NE(ab.err.find("opbench ab: note: " + note), std::string::npos) << ab.err;
+  EXPECT_NE(ab.out.find("- **note**: " + note), std::string::npos) << ab.out;
 }
 
 // --schedule duet: a block's two side runs at once, each on its own half of the CPUs, the halves
