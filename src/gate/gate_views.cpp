@@ -97,16 +97,20 @@ Json to_json(const GateResult& result) {
                      {"floor_rule", c.floor_rule}});
   }
   out["cases"] = cases;
+  out["notes"] = result.notes;
   return out;
 }
 
 void write_gate_markdown(const GateResult& result, std::ostream& out) {
   const auto& o = result.options;
   out << "# opbench nightly gate\n\n";
+  for (const auto& note : result.notes)
+    out << "- **note**: " << note << "\n";
   out << fmt::format(
       "- **rule**: each case against its own last {} nights (at least {}) that timed the same "
       "thing (GPU, batch or "
-      "host time) with the case called the same way (typed or boxed), nights held out left out: "
+      "host time) with the case called the same way (typed or boxed) on the same host allocator, "
+      "nights held out left out: "
       "baseline = their median, noise = their robust sd in log space (the larger of 1.4826 MAD "
       "and (q90 - q10) / 2.563, at least {:.1f}%); a *candidate* when "
       "tonight's "
@@ -140,11 +144,10 @@ void write_gate_markdown(const GateResult& result, std::ostream& out) {
                         : ", confirmation run",
       result.count(results::Verdict::slower), result.count(results::Verdict::faster),
       result.count(results::Verdict::same), result.count(results::Verdict::unknown),
-      result.called_otherwise() == 0
-          ? std::string()
-          : fmt::format(
-                " ({} called another way than their history: opbench's change, not the code's)",
-                result.called_otherwise()),
+      result.called_otherwise() == 0 ? std::string()
+                                     : fmt::format(" ({} called or measured another way than their "
+                                                   "history: opbench's change, not the code's)",
+                                                   result.called_otherwise()),
       result.blind());
   using results::MemoryVerdict;
   out << fmt::format("- **memory**: tonight's peak and total allocated bytes of each call against "

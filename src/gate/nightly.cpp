@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
 
 #include "opbench/ab/ab.hpp"
 #include "opbench/core/error.hpp"
@@ -71,6 +72,22 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
       cases.push_back(&r.c);
     results::check_threshold_rules(night.thresholds, cases);
   }
+  // The host allocator the measuring processes ran on (machine::configure_host_allocator): glibc
+  // against jemalloc moves a small case's time by up to 10% with no change in the code under
+  // test, so a night measured on another one is no baseline, as a night that called the case
+  // another way is not. A night or a tonight that does not record it counts for every one.
+  const std::string allocator = tonight.context.value("host_allocator", std::string());
+  std::set<std::string> other_allocators; // those of the nights left out for it
+  auto same_allocator = [&](const history::Point& p) {
+    const std::string theirs = p.setup.is_object() && p.setup.contains("host_allocator") &&
+                                       p.setup["host_allocator"].is_string()
+                                   ? p.setup["host_allocator"].get<std::string>()
+                                   : std::string();
+    if (allocator.empty() || theirs.empty() || theirs == allocator)
+      return true;
+    other_allocators.insert(theirs);
+    return false;
+  };
   std::vector<GateInput> inputs;
   for (const auto& r : tonight.cases) {
     GateInput in;
@@ -89,8 +106,11 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
     const auto earlier = db.series(r.c.case_id, 0, self, date);
     const std::string measures = core::name_of(r.timing.measures);
     const std::string call_path = core::name_of(r.timing.call_path);
+    auto called_alike = [&](const history::Point& p) {
+      return p.call_path.empty() || p.call_path == call_path;
+    };
     auto alike = [&](const history::Point& p) {
-      return p.measures == measures && (p.call_path.empty() || p.call_path == call_path);
+      return p.measures == measures && called_alike(p) && same_allocator(p);
     };
     // Nights held out (history::Exclusion) are no baseline: a night the gate judged slower stays
     // out until its change is accepted, so a fixed regression leaves the window as it was.
@@ -110,11 +130,14 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
     }
     if (series.size() < options.min_history) {
       std::map<std::string, std::size_t> others;
+      std::size_t other_allocator = 0;
       const auto timed_alike = newest(
           earlier, options.window, [&](const history::Point& p) { return p.measures == measures; });
       for (const auto& p : timed_alike) {
-        if (!p.call_path.empty() && p.call_path != call_path)
+        if (!called_alike(p))
           ++others[p.call_path];
+        else if (!same_allocator(p))
+          ++other_allocator;
       }
       for (const auto& [path, nights] : others) {
         in.left_out +=
@@ -122,6 +145,10 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
       }
       if (!in.left_out.empty())
         in.left_out = "called " + call_path + " tonight; left out: " + in.left_out;
+      if (other_allocator > 0) {
+        in.left_out += fmt::format("{}left out: {} night(s) measured on another host allocator",
+                                   in.left_out.empty() ? "" : "; ", other_allocator);
+      }
     }
     in.memory = memory_against_history(r, tonight.context, earlier);
     if (r.status == results::Status::ok)
@@ -132,6 +159,14 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
     inputs.push_back(std::move(in));
   }
   GateResult result = judge(inputs, options);
+  if (!other_allocators.empty()) {
+    result.notes.push_back(fmt::format(
+        "nights of the history measured on another host allocator ({}) are no baseline: tonight "
+        "measured on {} (`run --host-allocator` chooses; docs/measuring.md)",
+        core::join(std::vector<std::string>(other_allocators.begin(), other_allocators.end()),
+                   "; "),
+        allocator));
+  }
   if (!night.second_look.empty()) {
     // The same measurement again: its value is only comparable when it was made the same way.
     const results::ResultSet again = results::load_results(night.second_look);

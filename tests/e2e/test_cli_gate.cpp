@@ -305,10 +305,9 @@ TEST_F(Cli, GateJudgesACaseOnlyAgainstNightsThatCalledItTheSameWay) {
   }
   EXPECT_EQ(gate["counts"]["called_otherwise"], 1) << r.out;
   const auto md = opbench("compare --history " + db + " " + tonight);
-  EXPECT_NE(
-      md.out.find(
-          "unknown (1 called another way than their history: opbench's change, not the code's)"),
-      std::string::npos)
+  EXPECT_NE(md.out.find("unknown (1 called or measured another way than their history: opbench's "
+                        "change, not the code's)"),
+            std::string::npos)
       << md.out;
   // The trend says where the call path changed.
   ASSERT_EQ(opbench("history add --db " + db + " " + tonight).code, 0);
@@ -321,6 +320,61 @@ TEST_F(Cli, GateJudgesACaseOnlyAgainstNightsThatCalledItTheSameWay) {
   ASSERT_EQ(trend["call_path_changes"][first].size(), 1u) << json.out;
   EXPECT_EQ(trend["call_path_changes"][first][0]["index"], 5) << json.out;
   EXPECT_EQ(trend["call_path_changes"][first][0]["before"], "boxed") << json.out;
+}
+
+TEST_F(Cli, GateLeavesOutNightsMeasuredOnAnotherHostAllocator) {
+  // Five nights measured on glibc's heap, then one that records no allocator (an older opbench);
+  // tonight on jemalloc, every case 9% faster by the allocator alone. Only the night without a
+  // record is a baseline: too little history, unknown, saying why, and a note names both
+  // allocators. Tonight on glibc again: the five nights are its history once more.
+  const Json base = read_json(k_data + "/compare/base.json");
+  const std::string glibc = "glibc malloc, M_MMAP_MAX=0; LibTorch CPU blocks on THP: yes";
+  const std::string jemalloc = "jemalloc 5.3.0, MALLOC_CONF=thp:always";
+  auto night = [&](int n, double factor, const std::string& allocator) {
+    Json out = base;
+    out["context"]["date"] = "2026-11-0" + std::to_string(n + 1) + "T00:00:00Z";
+    if (allocator.empty())
+      out["context"].erase("host_allocator");
+    else
+      out["context"]["host_allocator"] = allocator;
+    for (auto& c : out["cases"]) {
+      const double t = c["stats"]["median"].get<double>() * factor;
+      c["stats"]["median"] = t;
+      c["timing"]["repetition_medians"] = Json::array({t, t, t});
+    }
+    return m_dir.write("allocator-" + std::to_string(n) + ".json", out.dump());
+  };
+  const std::string db = m_dir.file("allocator.sqlite");
+  const double noise[] = {1.0, 1.01, 0.99, 1.005, 0.995};
+  for (int n = 0; n < 5; ++n)
+    ASSERT_EQ(opbench("history add --db " + db + " " + night(n, noise[n], glibc)).code, 0);
+  ASSERT_EQ(opbench("history add --db " + db + " " + night(5, 1.0, "")).code, 0);
+  const auto r =
+      opbench("compare --history " + db + " " + night(8, 0.91, jemalloc) + " --format json");
+  const Json gate = Json::parse(r.out);
+  ASSERT_FALSE(gate["cases"].empty()) << r.out;
+  for (const auto& c : gate["cases"]) {
+    EXPECT_EQ(c["verdict"], "unknown") << c.dump();
+    EXPECT_EQ(c["nights"], 1) << c.dump();
+    EXPECT_EQ(c["reason"], "history has 1 night(s), 5 needed; left out: 5 night(s) measured on "
+                           "another host allocator")
+        << c.dump();
+  }
+  EXPECT_EQ(gate["counts"]["called_otherwise"], gate["cases"].size()) << r.out;
+  ASSERT_EQ(gate["notes"].size(), 1u) << r.out;
+  const std::string note = gate["notes"][0];
+  EXPECT_NE(note.find("(" + glibc + ")"), std::string::npos) << note;
+  EXPECT_NE(note.find("tonight measured on " + jemalloc), std::string::npos) << note;
+  const auto md = opbench("compare --history " + db + " " + night(8, 0.91, jemalloc));
+  EXPECT_NE(md.out.find("- **note**: nights of the history measured on another host allocator"),
+            std::string::npos)
+      << md.out;
+  const auto again =
+      opbench("compare --history " + db + " " + night(7, 1.0, glibc) + " --format json");
+  const Json judged = Json::parse(again.out);
+  EXPECT_TRUE(judged["notes"].empty()) << again.out;
+  for (const auto& c : judged["cases"])
+    EXPECT_EQ(c["nights"], 6) << c.dump();
 }
 
 TEST_F(Cli, CompareWritesJunitThatHoldsToTheSchema) {

@@ -101,8 +101,9 @@ struct GateCase {
   // After confirm(): the second measurement's ratio and p-value (NaN when not re-measured).
   double confirm_ratio = 0;
   double confirm_p = 0;
-  // Tonight called another way than nights of its history, which were left out
-  // (GateInput::left_out), and too little history is left: `unknown` for that reason.
+  // Tonight called another way, or measured on another host allocator, than nights of its
+  // history, which were left out (GateInput::left_out), and too little history is left: `unknown`
+  // for that reason.
   bool called_otherwise = false;
   // "slower" or "faster" (a confirmed candidate), "same" (tested, no candidate, and the case can
   // see a change past its floor) or "unknown": too little history, unstable, blind (its MDE is
@@ -133,6 +134,9 @@ struct GateResult {
   bool looked = false;    // second_look() ran
   bool confirmed = false; // confirm() or confirm_ab() ran
   bool ab = false;        // confirm_ab() ran: the confirmation was against the previous build
+  // What the reader must know beside the verdicts, one sentence each (judge_night: nights of the
+  // history left out because they were measured on another host allocator).
+  std::vector<std::string> notes;
 };
 
 // The gate's noise of a set of values (night values, or one value per process): the larger of

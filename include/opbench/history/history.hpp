@@ -45,7 +45,7 @@ struct Point {
   // The case's memory probe that night (absent before history version 5, or not probed), and
   // what a memory comparison needs the same (results::memory_setup_difference): the seed of its
   // inputs (Case::seed) and the run's libtorch_version and libtorch_cuda_compiled (null where not
-  // recorded).
+  // recorded); `setup` also holds the run's host_allocator, which the gate needs the same.
   std::optional<results::MemoryStats> memory;
   std::optional<std::uint64_t> seed;
   Json setup;
