@@ -33,6 +33,9 @@ TEST_F(Cli, KilledRunKeepsFinishedCasesInTheJournal) {
     // Many long cases: the run is killed long before it ends.
     const std::string config = k_data + "/tiny.csv";
     ::freopen(err.c_str(), "w", stderr);
+    // Its scratch folder (the plan, the child's files) in the test's: a run killed by SIGKILL
+    // cannot remove it, and each test run left one in /tmp.
+    ::setenv("TMPDIR", m_dir.path().c_str(), 1);
     // One process: this run's own journal, repetition by repetition (--processes: the next test).
     ::execl(OPBENCH_BINARY, OPBENCH_BINARY, "run", "--config", config.c_str(), "--threads", "1",
             "--runs", "3", "--min-time", "0.3", "--max-time", "0.3", "--dtype",
