@@ -38,7 +38,7 @@ struct MeasureOptions {
                                     // block-size calibration's calls count (it makes at least one)
   int min_runs = 3;                 // samples at least (wins over max_time)
   double min_time = 0.01;           // seconds of timed blocks at least
-  double max_time = 0.04;           // stop once min_runs are in and this many seconds are spent, in
+  double max_time = 0.03;           // stop once min_runs are in and this many seconds are spent, in
                                     // timed blocks or on the wall clock (cold flushes are untimed)
   double target_noise = 0.02;       // stop early once the samples' cv is at or under this
   double block_time = 1e-3;         // a block lasts at least this many seconds

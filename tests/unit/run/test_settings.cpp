@@ -41,14 +41,13 @@ TEST(Settings, NanInfinitiesAndValuesPastTheRangeAreRefusedNamingTheOption) {
 }
 
 TEST(Settings, TheEstimatedDurationGrowsWithTheWorkAndTheProcesses) {
-  RunSettings s; // 6 repetitions over 3 processes, --max-time 0.04
-  // 9 cases x 6 repetitions x 0.04 s x 1.85, and 3 process starts of 1.5 s: about 8.5 s, what
-  // the README's command took on this machine.
-  EXPECT_NEAR(estimated_seconds(9, s), 9 * 6 * 0.04 * 1.85 + 3 * 1.5, 1e-9);
+  RunSettings s; // 6 repetitions over 3 processes, --max-time 0.03
+  // 9 cases x 6 repetitions x 0.03 s x 1.85, and 3 process starts of 1.5 s: about 7.5 s.
+  EXPECT_NEAR(estimated_seconds(9, s), 9 * 6 * 0.03 * 1.85 + 3 * 1.5, 1e-9);
   s.processes = 1; // one fresh process, the run supervising it
-  EXPECT_NEAR(estimated_seconds(9, s), 9 * 6 * 0.04 * 1.85 + 1.5, 1e-9);
+  EXPECT_NEAR(estimated_seconds(9, s), 9 * 6 * 0.03 * 1.85 + 1.5, 1e-9);
   s.isolate = true; // a process per repetition
-  EXPECT_NEAR(estimated_seconds(9, s), 9 * 6 * (0.04 * 1.85 + 1.5), 1e-9);
+  EXPECT_NEAR(estimated_seconds(9, s), 9 * 6 * (0.03 * 1.85 + 1.5), 1e-9);
   s.isolate = false;
   s.exec.measure.min_time = 1; // over --max-time: the repetition lasts this long
   EXPECT_NEAR(estimated_seconds(2, s), 2 * 6 * 1.85 + 1.5, 1e-9);
