@@ -121,8 +121,8 @@ Json measuring_json(const RunSettings& settings, int processes) {
 double estimated_seconds(std::size_t cases, const RunSettings& settings) {
   const double repetitions = static_cast<double>(cases) * settings.repetitions;
   const double per_repetition =
-      std::max(settings.exec.measure.min_time, settings.exec.measure.max_time) *
-      k_repetition_overhead;
+      k_repetition_fixed +
+      std::max(settings.exec.measure.min_time, k_timed_share * settings.exec.measure.max_time);
   // Every run measures in fresh processes: one at least.
   const double processes =
       settings.isolate ? repetitions

@@ -131,12 +131,15 @@ void check(const RunSettings& settings);
 Json measuring_json(const RunSettings& settings, int processes);
 
 // A run's expected wall clock [s] before it starts, for the plan line: each repetition of each case
-// times its calls for about max(--min-time, --max-time) and costs about k_repetition_overhead times
-// that in all (warmup, calibration, inputs, canaries: 1.85 on this CPU's A/A of 372 cases,
-// docs/reproducibility-log.md, "Unstable repetitions"), plus k_process_start per fresh process
-// (--processes, 1 included; --isolate). Cases whose calls alone outlast --max-time (min_runs of
-// them), stages and compiling take longer: an estimate, said as one.
-inline constexpr double k_repetition_overhead = 1.85;
+// costs about k_repetition_fixed (warmup, calibration, inputs, canaries, probes) plus its timed
+// blocks, at least --min-time and on average k_timed_share of --max-time (most repetitions stop at
+// --target-noise or --runs before --max-time); plus k_process_start per fresh process
+// (--processes, 1 included; --isolate). Fitted on the default suite's runs at --max-time 0.03 and
+// 0.04 (43 and 48 ms a repetition, docs/reproducibility-log.md, "Repetitions of 0.03 s"). Cases
+// whose calls alone outlast --max-time (min_runs of them), stages and compiling take longer: an
+// estimate, said as one.
+inline constexpr double k_repetition_fixed = 0.029; // [s]
+inline constexpr double k_timed_share = 0.47;
 inline constexpr double k_process_start = 1.5; // [s] LibTorch loaded, the plan bound again
 double estimated_seconds(std::size_t cases, const RunSettings& settings);
 // The same for a run whose every case is done after --min-processes (the least it can take when

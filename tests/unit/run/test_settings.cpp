@@ -42,15 +42,23 @@ TEST(Settings, NanInfinitiesAndValuesPastTheRangeAreRefusedNamingTheOption) {
 
 TEST(Settings, TheEstimatedDurationGrowsWithTheWorkAndTheProcesses) {
   RunSettings s; // 6 repetitions over 3 processes, --max-time 0.03
-  // 9 cases x 6 repetitions x 0.03 s x 1.85, and 3 process starts of 1.5 s: about 7.5 s.
-  EXPECT_NEAR(estimated_seconds(9, s), 9 * 6 * 0.03 * 1.85 + 3 * 1.5, 1e-9);
+  // 9 cases x 6 repetitions x (0.029 s + 0.47 x 0.03 s of timed blocks), and 3 process starts
+  // of 1.5 s: about 6.8 s.
+  const double repetition = 0.029 + 0.47 * 0.03;
+  EXPECT_NEAR(estimated_seconds(9, s), 9 * 6 * repetition + 3 * 1.5, 1e-9);
   s.processes = 1; // one fresh process, the run supervising it
-  EXPECT_NEAR(estimated_seconds(9, s), 9 * 6 * 0.03 * 1.85 + 1.5, 1e-9);
+  EXPECT_NEAR(estimated_seconds(9, s), 9 * 6 * repetition + 1.5, 1e-9);
   s.isolate = true; // a process per repetition
-  EXPECT_NEAR(estimated_seconds(9, s), 9 * 6 * (0.03 * 1.85 + 1.5), 1e-9);
+  EXPECT_NEAR(estimated_seconds(9, s), 9 * 6 * (repetition + 1.5), 1e-9);
   s.isolate = false;
-  s.exec.measure.min_time = 1; // over --max-time: the repetition lasts this long
-  EXPECT_NEAR(estimated_seconds(2, s), 2 * 6 * 1.85 + 1.5, 1e-9);
+  s.exec.measure.min_time = 1; // timed blocks of a second at least: the repetition lasts that
+  EXPECT_NEAR(estimated_seconds(2, s), 2 * 6 * (0.029 + 1) + 1.5, 1e-9);
+  // The default suite (722 cases): 133-143 s measured; every repetition made, or only the
+  // first two processes' (every case known after them).
+  s.exec.measure.min_time = 0.01;
+  s.processes = 3;
+  EXPECT_GT(estimated_seconds(722, s), 143);
+  EXPECT_LT(estimated_seconds_at_least(722, s), 133);
 }
 
 TEST(Settings, RangesSayWhatTheyTake) {
