@@ -76,13 +76,10 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
   // against jemalloc moves a small case's time by up to 10% with no change in the code under
   // test, so a night measured on another one is no baseline, as a night that called the case
   // another way is not. A night or a tonight that does not record it counts for every one.
-  const std::string allocator = tonight.context.value("host_allocator", std::string());
+  const std::string allocator = core::text_field(tonight.context, "host_allocator");
   std::set<std::string> other_allocators; // those of the nights left out for it
   auto same_allocator = [&](const history::Point& p) {
-    const std::string theirs = p.setup.is_object() && p.setup.contains("host_allocator") &&
-                                       p.setup["host_allocator"].is_string()
-                                   ? p.setup["host_allocator"].get<std::string>()
-                                   : std::string();
+    const std::string theirs = core::text_field(p.setup, "host_allocator");
     if (allocator.empty() || theirs.empty() || theirs == allocator)
       return true;
     other_allocators.insert(theirs);

@@ -99,13 +99,9 @@ ALTER TABLE measurements ADD COLUMN allocations INTEGER;
 ALTER TABLE measurements ADD COLUMN seed INTEGER;
 )sql";
 
-std::string context_text(const Json& context, const char* key) {
-  return context.contains(key) && context[key].is_string() ? context[key].get<std::string>() : "";
-}
-
 std::string run_key(const Json& ctx) {
-  return context_text(ctx, "date") + "|" + context_text(ctx, "host") + "|" +
-         context_text(ctx, "command_line");
+  return core::text_field(ctx, "date") + "|" + core::text_field(ctx, "host") + "|" +
+         core::text_field(ctx, "command_line");
 }
 
 // Version 2 to 3: the value column renamed, and each value's estimator from its run's context.
@@ -249,12 +245,12 @@ History::~History() {
 std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const std::string& source,
                                            const std::string& label) {
   const Json& ctx = set.context;
-  const std::string date = context_text(ctx, "date");
-  const std::string host = context_text(ctx, "host");
+  const std::string date = core::text_field(ctx, "date");
+  const std::string host = core::text_field(ctx, "host");
   if (date.empty())
     throw ResultsError(source + ": the result has no context.date: cannot place it in the history");
   const std::string key = run_key(ctx);
-  const std::string name = !label.empty() ? label : context_text(ctx, "libtorch_version");
+  const std::string name = !label.empty() ? label : core::text_field(ctx, "libtorch_version");
   // Looked up inside the write transaction: two processes adding the same run at once add it once.
   exec(m_db, "BEGIN IMMEDIATE", m_path);
   try {

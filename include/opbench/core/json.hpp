@@ -53,6 +53,14 @@ inline std::optional<std::int64_t> exact_int64(const Json& value) {
   return std::nullopt;
 }
 
+// `object[key]` when `object` is an object holding a string there; "" otherwise (absent, null,
+// another type, or `object` no object): a run context's optional text, as older files lack some.
+inline std::string text_field(const Json& object, const char* key) {
+  return object.is_object() && object.contains(key) && object[key].is_string()
+             ? object[key].get<std::string>()
+             : std::string();
+}
+
 // An integer field of `object` in a file opbench reads back: `fallback` when absent or null; a
 // ResultsError naming `where` and `key` unless it is an integer in [low, high] (exact_int64).
 inline std::int64_t integer_field(const Json& object, const char* key, std::int64_t fallback,
