@@ -251,10 +251,6 @@ std::int64_t bytes_of(const Json& memory, const char* key) {
                                                                  : -1;
 }
 
-std::string text_of(const Json& object, const char* key) {
-  return object.contains(key) && object[key].is_string() ? object[key].get<std::string>() : "";
-}
-
 } // namespace
 
 AbResult load_ab(const std::string& path) {
@@ -304,15 +300,15 @@ AbResult ab_from_json(const Json& json, const std::string& where) {
   s.verdict.fdr = number_of(settings.value("fdr", Json(0.05)), in_settings);
   s.verdict.min_rounds = static_cast<std::size_t>(
       core::integer_field(settings, "min_rounds", 3, in_settings, 1, 100000));
-  s.work_dir = text_of(settings, "work_dir");
-  r.ended = text_of(settings, "ended");
-  r.command_line = text_of(json, "command_line");
+  s.work_dir = core::text_field(settings, "work_dir");
+  r.ended = core::text_field(settings, "ended");
+  r.command_line = core::text_field(json, "command_line");
   r.interrupted = json.value("interrupted", false);
   const Json sides = json.value("sides", Json::object());
   for (auto* side : {&s.base, &s.new_side}) {
     const Json one = sides.value(side == &s.base ? "base" : "new", Json::object());
-    side->binary = text_of(one, "binary");
-    side->version = text_of(one, "version");
+    side->binary = core::text_field(one, "binary");
+    side->version = core::text_field(one, "version");
     for (const auto& l : one.value("libraries", Json::array()))
       side->libraries.push_back(l.is_string() ? l.get<std::string>() : l.dump());
     (side == &s.base ? r.base_context : r.new_context) = one.value("context", Json::object());
@@ -330,13 +326,13 @@ AbResult ab_from_json(const Json& json, const std::string& where) {
     one.paired.case_id = one.c.case_id;
     one.paired.base = times_of(c.value("base", Json::array()), at + ": base");
     one.paired.new_times = times_of(c.value("new", Json::array()), at + ": new");
-    one.base_error = text_of(c, "base_error");
-    one.new_error = text_of(c, "new_error");
+    one.base_error = core::text_field(c, "base_error");
+    one.new_error = core::text_field(c, "new_error");
     const Json memory = c.value("memory", Json::object());
     results::MemoryChange& m = one.paired.memory;
-    if (const std::string v = text_of(memory, "verdict"); !v.empty())
+    if (const std::string v = core::text_field(memory, "verdict"); !v.empty())
       m.verdict = core::parse_name_or_throw<results::MemoryVerdict>(v, "memory verdict", at);
-    m.reason = text_of(memory, "reason");
+    m.reason = core::text_field(memory, "reason");
     m.base_peak = bytes_of(memory, "base_peak_bytes");
     m.new_peak = bytes_of(memory, "new_peak_bytes");
     m.base_total = bytes_of(memory, "base_total_bytes");
@@ -348,10 +344,10 @@ AbResult ab_from_json(const Json& json, const std::string& where) {
     SideRun sr;
     sr.round = static_cast<int>(core::integer_field(run, "round", 0, where + ": runs"));
     sr.block = static_cast<int>(core::integer_field(run, "block", 0, where + ": runs"));
-    sr.side = text_of(run, "side");
-    sr.result = text_of(run, "result");
-    sr.log = text_of(run, "log");
-    sr.how = text_of(run, "how");
+    sr.side = core::text_field(run, "side");
+    sr.result = core::text_field(run, "result");
+    sr.log = core::text_field(run, "log");
+    sr.how = core::text_field(run, "how");
     sr.seconds =
         run.contains("seconds") && run["seconds"].is_number() ? run["seconds"].get<double>() : 0;
     for (const auto& cpu : run.value("cpus", Json::array())) {

@@ -8,35 +8,32 @@
 #include <string>
 #include <vector>
 
+#include "opbench/core/json.hpp"
 #include "opbench/stats/statistics.hpp"
 
 namespace opbench::report {
 namespace {
 
-std::string text_of(const Json& context, const char* key) {
-  return context.contains(key) && context[key].is_string() ? context[key].get<std::string>() : "";
-}
-
 // google/benchmark's context block: its own keys, then opbench's as strings (google/benchmark's
 // custom context holds strings only).
 Json gbench_context(const Json& ctx, const std::string& not_measured) {
   Json context = Json::object();
-  context["date"] = text_of(ctx, "date");
-  context["host_name"] = text_of(ctx, "host");
-  const std::string command = text_of(ctx, "command_line");
+  context["date"] = core::text_field(ctx, "date");
+  context["host_name"] = core::text_field(ctx, "host");
+  const std::string command = core::text_field(ctx, "command_line");
   context["executable"] = command.substr(0, command.find(' '));
   context["num_cpus"] = ctx.value("logical_cores", 0);
   const Json mhz = ctx.value("cpu_mhz", Json());
   context["mhz_per_cpu"] =
       mhz.is_number() ? static_cast<std::int64_t>(std::llround(mhz.get<double>())) : 0;
-  const std::string governor = text_of(ctx, "cpu_governor");
+  const std::string governor = core::text_field(ctx, "cpu_governor");
   context["cpu_scaling_enabled"] = !governor.empty() && governor != "performance";
   context["caches"] = ctx.value("caches", Json::array());
   context["load_avg"] = ctx.value("load_average", Json::array());
   context["library_build_type"] = "release";
   context["json_schema_version"] = 1;
   for (const char* key : {"opbench_version", "libtorch_version", "cpu_model", "estimator"})
-    context[key] = text_of(ctx, key);
+    context[key] = core::text_field(ctx, key);
   if (!not_measured.empty())
     context["opbench_not_measured"] = not_measured;
   return context;
