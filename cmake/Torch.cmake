@@ -59,3 +59,23 @@ function(opbench_precompile_libtorch target)
     opbench_precompile(${target} <ATen/ATen.h>)
   endif()
 endfunction()
+
+# NVML's header (nvml.h), for reading a CUDA device's clocks, throttle reasons, temperature and
+# power (src/machine/device_state.cpp). The driver's library is loaded at run time (dlopen), so no
+# build links it; only the header's types are needed. Looked for in the CUDA toolkit and in the
+# nvidia-nvml-dev wheel that scripts/setup.sh puts beside the torch wheel. Without it (where
+# neither is), opbench still builds and says in each result that it could not read the device.
+set(_opbench_nvml_hints /usr/local/cuda/include /usr/local/cuda/targets/x86_64-linux/include)
+if(CUDAToolkit_INCLUDE_DIRS)
+  list(APPEND _opbench_nvml_hints ${CUDAToolkit_INCLUDE_DIRS})
+endif()
+file(GLOB _opbench_nvml_wheels LIST_DIRECTORIES true
+  "${_opbench_torch_libdir}/../../nvidia/cu*/include" "${_opbench_torch_libdir}/../../nvidia/nvml/include"
+  "${PROJECT_SOURCE_DIR}/.venv/lib/python3*/site-packages/nvidia/cu*/include")
+list(APPEND _opbench_nvml_hints ${_opbench_nvml_wheels})
+find_path(OPBENCH_NVML_INCLUDE_DIR nvml.h HINTS ${_opbench_nvml_hints} NO_DEFAULT_PATH)
+if(OPBENCH_NVML_INCLUDE_DIR)
+  message(STATUS "opbench: NVML's header in ${OPBENCH_NVML_INCLUDE_DIR}")
+else()
+  message(STATUS "opbench: no nvml.h found: results will say the device's state was not read")
+endif()

@@ -46,4 +46,13 @@ if [ -z "${OPBENCH_TORCH_PREFIX:-}" ]; then
       exit 1
     }
   fi
+  # NVML's header (150 KB), for the device state opbench reads through the driver's library at
+  # run time (machine/device_state.hpp): the CUDA toolkit has it where the full toolkit is
+  # installed, the torch wheel does not.
+  if ! ls .venv/lib/python3*/site-packages/nvidia/cu13/include/nvml.h >/dev/null 2>&1; then
+    .venv/bin/pip install --quiet --disable-pip-version-check --no-cache-dir "nvidia-nvml-dev==13.5.37" || {
+      echo "setup: pip could not install nvidia-nvml-dev (NVML's header) into $PWD/.venv" >&2
+      exit 1
+    }
+  fi
 fi

@@ -136,6 +136,9 @@ void add_measuring_flags(CLI::App& cmd, run::RunSettings& settings) {
          "0: keep every repetition")
       ->check(in_range(run::limits::bandwidth_tolerance))
       ->capture_default_str();
+  cmd.add_flag("--lock-clocks", settings.lock_clocks,
+               "CUDA: lock each device's SM clock at its base clock for the run (NVML; the "
+               "driver allows it to root), and say in the context whether it was locked");
   cmd.add_option(
          "--timer", settings.exec.timer,
          "CUDA cases: event (GPU time from CUDA-graph replays timed with CUDA events, with "

@@ -16,6 +16,7 @@
 #include "opbench/catalog/libraries.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/core/version.hpp"
+#include "opbench/machine/device_state.hpp"
 #include "opbench/machine/device_support.hpp"
 #include "opbench/machine/devices.hpp"
 
@@ -151,8 +152,14 @@ Json collect_context(const std::string& command_line, std::uint64_t seed,
   ctx["seed"] = seed;
   Json cuda = Json::array();
   for (const auto& device : devices) {
-    if (core::starts_with(device, "cuda:"))
-      cuda.push_back(cuda_device_context(std::stoi(device.substr(5))));
+    if (core::starts_with(device, "cuda:")) {
+      Json entry = cuda_device_context(std::stoi(device.substr(5)));
+      const std::string unread = device_states().unavailable();
+      entry["device_state"] = unread.empty()
+                                  ? "read through NVML at the start and end of each repetition"
+                                  : "not read: " + unread;
+      cuda.push_back(std::move(entry));
+    }
   }
   if (!cuda.empty())
     ctx["cuda_devices"] = cuda;

@@ -74,6 +74,18 @@ Json cuda_device_context(int index) {
 #endif
 }
 
+std::string cuda_pci_bus_id(int index) {
+#if OPBENCH_WITH_CUDA
+  char id[32] = {};
+  if (cudaDeviceGetPCIBusId(id, sizeof id, index) == cudaSuccess)
+    return id;
+  cudaGetLastError(); // the failed call's error is not the next call's
+#else
+  (void)index;
+#endif
+  return "";
+}
+
 std::int64_t flush_bytes(const std::string& device) {
 #if OPBENCH_WITH_CUDA
   if (core::starts_with(device, "cuda")) {

@@ -23,6 +23,7 @@
 #include "opbench/core/log.hpp"
 #include "opbench/core/strings.hpp"
 #include "opbench/machine/canary.hpp"
+#include "opbench/machine/device_state.hpp"
 #include "opbench/machine/device_support.hpp"
 #include "opbench/machine/devices.hpp"
 #include "opbench/measure/call_recorder.hpp"
@@ -323,12 +324,22 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w,
   Measurement m;
 #if OPBENCH_WITH_CUDA
   if (device.is_cuda()) {
+    // The device's clocks, throttle reasons, temperature and power at both ends of the
+    // repetition (machine/device_state.hpp; nothing where NVML cannot be read).
+    auto start = std::chrono::steady_clock::now();
+    const auto state_before = machine::device_states().read(device.index());
+    result.timing.spent.canary += seconds_since(start);
     if (options.timer == CudaTimer::host) {
       const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(device.index());
       m = time_on_host(c, options, w, result.timing, [stream] { stream.synchronize(); });
     } else {
       m = time_on_cuda(c, options, w, host_sync, result.timing);
     }
+    start = std::chrono::steady_clock::now();
+    const auto state_after = machine::device_states().read(device.index());
+    result.timing.spent.canary += seconds_since(start);
+    if (state_before && state_after)
+      result.timing.repetition_device_state = {{*state_before, *state_after}};
   }
 #endif
   if (device.is_cpu())

@@ -120,12 +120,15 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
   out.timing.batch_times.clear();
   out.timing.repetition_bandwidth.clear();
   out.timing.repetition_processes.clear();
+  out.timing.repetition_device_state.clear();
+  out.timing.device_slowed_repetitions = 0;
   out.timing.set_aside.clear();
   out.memory.reset();
   // The bandwidth readings and the processes stay paired with the medians only if every part has
   // them.
   bool bandwidth_everywhere = true;
   bool processes_everywhere = true;
+  bool device_state_everywhere = true;
   for (const auto& r : repetitions) {
     // A failure is the case's: the repetition that met it says which it was (run_loop.hpp names
     // it among the run's repetitions), a skip or a compiler's failure only why.
@@ -164,6 +167,14 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
     } else {
       processes_everywhere = false;
     }
+    if (r.timing.repetition_device_state.size() == medians_of_part) {
+      out.timing.repetition_device_state.insert(out.timing.repetition_device_state.end(),
+                                                r.timing.repetition_device_state.begin(),
+                                                r.timing.repetition_device_state.end());
+    } else {
+      device_state_everywhere = false;
+    }
+    out.timing.device_slowed_repetitions += r.timing.device_slowed_repetitions;
     out.timing.set_aside.insert(out.timing.set_aside.end(), r.timing.set_aside.begin(),
                                 r.timing.set_aside.end());
     out.timing.cpu_times.insert(out.timing.cpu_times.end(), r.timing.cpu_times.begin(),
@@ -198,6 +209,8 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
     out.timing.repetition_bandwidth.clear();
   if (!processes_everywhere)
     out.timing.repetition_processes.clear();
+  if (!device_state_everywhere)
+    out.timing.repetition_device_state.clear();
   out.summary = stats::summarize(out.samples);
   out.estimate =
       estimate_of(out.timing.repetition_medians, estimator, out.timing.repetition_processes);
@@ -243,13 +256,17 @@ SetAsideOutcome set_aside_unusual_bandwidth(CaseResult& result, double usual, do
   std::vector<double> kept;
   std::vector<std::array<double, 2>> kept_bandwidth;
   std::vector<int> kept_processes;
+  std::vector<RepetitionDeviceState> kept_states;
   const bool processes = t.repetition_processes.size() == t.repetition_medians.size();
+  const bool states = t.repetition_device_state.size() == t.repetition_medians.size();
   for (std::size_t i = 0; i < t.repetition_medians.size(); ++i) {
     if (usual_pair(t.repetition_bandwidth[i])) {
       kept.push_back(t.repetition_medians[i]);
       kept_bandwidth.push_back(t.repetition_bandwidth[i]);
       if (processes)
         kept_processes.push_back(t.repetition_processes[i]);
+      if (states)
+        kept_states.push_back(t.repetition_device_state[i]);
     } else {
       t.set_aside.push_back({t.repetition_medians[i], t.repetition_bandwidth[i], i});
       ++outcome.set_aside;
@@ -258,6 +275,7 @@ SetAsideOutcome set_aside_unusual_bandwidth(CaseResult& result, double usual, do
   t.repetition_medians = std::move(kept);
   t.repetition_bandwidth = std::move(kept_bandwidth);
   t.repetition_processes = std::move(kept_processes);
+  t.repetition_device_state = std::move(kept_states);
   result.estimate = estimate_of(t.repetition_medians, result.estimate.estimator,
                                 t.repetition_processes, allowance_of(result.estimate.interval));
   return outcome;

@@ -124,6 +124,26 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
                                              static_cast<std::size_t>(repetition)});
         }
       }
+      if (t.contains("repetition_device_state") && t["repetition_device_state"].is_array()) {
+        for (const auto& v : t["repetition_device_state"]) {
+          if (!v.is_object() || !v.contains("start") || !v.contains("end")) {
+            throw ResultsError(
+                where + ": timing.repetition_device_state: expected {start, end}, got " + v.dump());
+          }
+          const std::string at = where + ": timing.repetition_device_state";
+          result.timing.repetition_device_state.push_back(
+              {device_state_from_json(v["start"], at), device_state_from_json(v["end"], at)});
+        }
+        if (result.timing.repetition_device_state.size() !=
+            result.timing.repetition_medians.size()) {
+          throw ResultsError(where + ": timing.repetition_device_state has " +
+                             std::to_string(result.timing.repetition_device_state.size()) +
+                             " entries, expected one per repetition median (" +
+                             std::to_string(result.timing.repetition_medians.size()) + ")");
+        }
+      }
+      result.timing.device_slowed_repetitions =
+          integer_field(t, "device_slowed_repetitions", 0, where);
       const double usual = read_number(t, "usual_bandwidth");
       result.timing.usual_bandwidth = std::isfinite(usual) ? usual : 0.0;
       if (t.contains("spent") && t["spent"].is_object()) { // absent from files before it

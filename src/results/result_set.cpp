@@ -122,6 +122,14 @@ Json to_json(const CaseResult& result) {
     timing["set_aside"] = aside;
     timing["usual_bandwidth"] = number(result.timing.usual_bandwidth);
   }
+  if (!result.timing.repetition_device_state.empty()) {
+    Json states = Json::array();
+    for (const auto& r : result.timing.repetition_device_state)
+      states.push_back({{"start", to_json(r.start)}, {"end", to_json(r.end)}});
+    timing["repetition_device_state"] = states;
+  }
+  if (result.timing.device_slowed_repetitions > 0)
+    timing["device_slowed_repetitions"] = result.timing.device_slowed_repetitions;
   timing["spent"] = to_json(result.timing.spent);
   out["timing"] = timing;
   if (result.memory) {

@@ -21,6 +21,13 @@ void add_process_summary(const Json& summary, SlowSpells& slow) {
     slow.measured_again += spells.value("repetitions_measured_again", std::size_t{0});
     slow.unstable_measured_again += spells.value("unstable_measured_again", std::size_t{0});
     slow.repetitions += spells.value("repetitions", std::size_t{0});
+    slow.device_measured_again += spells.value("device_measured_again", std::size_t{0});
+    slow.device_slowed_kept += spells.value("device_slowed_kept", std::size_t{0});
+    const Json highest = spells.value("highest_sm_clock_mhz", Json::object());
+    for (const auto& [device, mhz] : highest.items()) {
+      if (mhz.is_number())
+        slow.highest_sm_clock[device] = std::max(slow.highest_sm_clock[device], mhz.get<double>());
+    }
     const Json fastest = spells.value("fastest_canary_by_threads", Json::object());
     for (const auto& [threads, seconds] : fastest.items()) {
       const auto [it, first] =

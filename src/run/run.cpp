@@ -16,6 +16,7 @@
 #include "opbench/exec/executor.hpp"
 #include "opbench/machine/canary.hpp"
 #include "opbench/machine/context.hpp"
+#include "opbench/machine/device_state.hpp"
 #include "opbench/machine/device_support.hpp"
 #include "opbench/machine/host_allocator.hpp"
 #include "opbench/measure/holding.hpp"
@@ -146,22 +147,12 @@ void tell_summary(const Json& summary, const SlowSpells& slow, const RunSettings
     }
   }
   observer.note(describe_time_spent(summary["time_spent"]));
-  if (slow.measured_again > 0) {
-    const std::size_t for_bandwidth = slow.bandwidth.measured_again;
-    const std::size_t for_unstable = slow.unstable_measured_again;
-    observer.note(fmt::format(
-        "{} of {} repetitions were measured again: {} ran while the machine was over "
-        "{:.0f}% slow (speed canary){}{}",
-        slow.measured_again, slow.repetitions, slow.measured_again - for_bandwidth - for_unstable,
-        settings.slow_tolerance * 100,
-        for_bandwidth == 0
-            ? ""
-            : fmt::format(", {} at a memory bandwidth off the usual one (memory canary)",
-                          for_bandwidth),
-        for_unstable == 0 ? ""
-                          : fmt::format(", {} disagreed over {}x with their case's others",
-                                        for_unstable, results::k_unstable_ratio)));
-  }
+  if (slow.measured_again > 0)
+    observer.note(describe_measured_again(slow, settings.slow_tolerance));
+  if (slow.device_slowed_kept > 0)
+    observer.note(fmt::format("{} repetition(s) kept on a slowed GPU, the retries spent "
+                              "(timing.device_slowed_repetitions)",
+                              slow.device_slowed_kept));
   if (const std::size_t unstable = summary.value("unstable", std::size_t{0}); unstable > 0) {
     observer.note(fmt::format(
         "warning: {} of {} cases unstable: their repetition medians were still over {}x apart "
@@ -274,6 +265,12 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
   Json context = run_context(
       settings, cases, command_line, m_allocator, peaks_path, !calibrated.entries().empty(),
       settings.isolate ? settings.repetitions : static_cast<int>(shares.size()));
+  // --lock-clocks: the run's first process holds the CUDA devices' clocks for the whole run (its
+  // measuring processes find them locked) and gives them back to the driver at its end.
+  std::vector<std::string> lock_notes;
+  const machine::ClockLocks locks(settings.lock_clocks && !measuring_child, context, lock_notes);
+  for (const std::string& line : lock_notes)
+    observer.note(line);
   // Peaks calibrated on another CPU model or GPU would judge this machine by another's ceilings.
   std::vector<std::string> refused_peaks;
   const cost::PeakStore peaks = cost::peaks_for(calibrated, context, refused_peaks);
@@ -423,14 +420,7 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
   for (const auto& c : cases)
     order.push_back(c.case_id);
   Json summary = run_summary(cases.size(), outcome.counts, not_reached, noisy, unstable, context);
-  Json fastest = Json::object();
-  for (const auto& [threads, seconds] : slow.fastest_canary)
-    fastest[std::to_string(threads)] = seconds;
-  summary["slow_spells"] = {{"repetitions_measured_again", slow.measured_again},
-                            {"unstable_measured_again", slow.unstable_measured_again},
-                            {"repetitions", slow.repetitions},
-                            {"tolerance", settings.slow_tolerance},
-                            {"fastest_canary_by_threads", fastest}};
+  summary["slow_spells"] = slow_spells_json(slow, settings.slow_tolerance);
   if (!slow.bandwidth.empty())
     summary["memory_bandwidth"] = slow.bandwidth.summary(settings.bandwidth_tolerance);
   summary["time_spent"] = time_spent_summary(measure::seconds_since(start), timed, spent,

@@ -73,6 +73,45 @@ Calibrations calibrations_from_json(const Json& json, const std::string& where) 
   return calibration;
 }
 
+Json slow_spells_json(const SlowSpells& slow, double tolerance) {
+  Json fastest = Json::object();
+  for (const auto& [threads, seconds] : slow.fastest_canary)
+    fastest[std::to_string(threads)] = seconds;
+  Json out = {{"repetitions_measured_again", slow.measured_again},
+              {"unstable_measured_again", slow.unstable_measured_again},
+              {"repetitions", slow.repetitions},
+              {"tolerance", tolerance},
+              {"fastest_canary_by_threads", fastest}};
+  if (!slow.highest_sm_clock.empty()) { // CUDA devices whose state NVML gave
+    out["device_measured_again"] = slow.device_measured_again;
+    out["device_slowed_kept"] = slow.device_slowed_kept;
+    out["highest_sm_clock_mhz"] = slow.highest_sm_clock;
+  }
+  return out;
+}
+
+std::string describe_measured_again(const SlowSpells& slow, double tolerance) {
+  const std::size_t for_bandwidth = slow.bandwidth.measured_again;
+  const std::size_t for_unstable = slow.unstable_measured_again;
+  const std::size_t for_device = slow.device_measured_again;
+  return fmt::format(
+      "{} of {} repetitions were measured again: {} ran while the machine was over "
+      "{:.0f}% slow (speed canary){}{}{}",
+      slow.measured_again, slow.repetitions,
+      slow.measured_again - for_bandwidth - for_unstable - for_device, tolerance * 100,
+      for_bandwidth == 0
+          ? ""
+          : fmt::format(", {} at a memory bandwidth off the usual one (memory canary)",
+                        for_bandwidth),
+      for_unstable == 0 ? ""
+                        : fmt::format(", {} disagreed over {}x with their case's others",
+                                      for_unstable, results::k_unstable_ratio),
+      for_device == 0 ? ""
+                      : fmt::format(", {} ran on a slowed GPU (a throttle reason, or its SM "
+                                    "clock over {:.0f}% under the run's highest)",
+                                    for_device, tolerance * 100));
+}
+
 SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& options,
                     const LoopCallbacks& on) {
   SlowSpells slow;
@@ -90,6 +129,7 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
     }
   }
   SpeedGate gate(options.slow_tolerance);
+  DeviceClockGate device_gate(options.slow_tolerance);
   Calibrations calibration = options.calibration;
   // A fresh process's first repetition runs 15-20% slow on small cases, whatever case, inputs or
   // placement it meets (bench/fresh_add.sh: `add` of 1-element tensors, 0.58-0.60 us against
@@ -168,18 +208,32 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
     slow.bandwidth.add(repetition);
     const double slowdown = gate.slowdown(c.threads, repetition.timing.canary);
     const bool off_bandwidth = slow.bandwidth.off_usual(repetition, options.bandwidth_tolerance);
-    if (repetition.status == results::Status::ok && (gate.disturbed(slowdown) || off_bandwidth) &&
+    // On CUDA, the device's own state: a slowdown reason or a clock under the run's highest.
+    const std::string device_slowed =
+        repetition.timing.repetition_device_state.size() == 1
+            ? device_gate.slowed(c.device, repetition.timing.repetition_device_state.front())
+            : std::string();
+    if (repetition.status == results::Status::ok &&
+        (gate.disturbed(slowdown) || off_bandwidth || !device_slowed.empty()) &&
         schedule.retry(job)) {
       core::log_debug(
           fmt::format("{}: repetition {} again later: {}", c.case_id, job.repetition,
                       gate.disturbed(slowdown)
                           ? fmt::format("canary {:.1f}% slower than the fastest", slowdown * 100)
-                          : "memory bandwidth off the usual one so far"));
-      if (!gate.disturbed(slowdown))
+                          : (off_bandwidth ? "memory bandwidth off the usual one so far"
+                                           : "the device ran slowed: " + device_slowed)));
+      if (!gate.disturbed(slowdown) && off_bandwidth)
         ++slow.bandwidth.measured_again;
+      else if (!gate.disturbed(slowdown))
+        ++slow.device_measured_again;
       ++retried[index];
       slow.time_retried += repetition.timing.total_time + repetition.timing.spent.total();
       continue;
+    }
+    // Kept on a slowed device (its retries or the run's are spent): marked, never silently.
+    if (repetition.status == results::Status::ok && !device_slowed.empty()) {
+      repetition.timing.device_slowed_repetitions = 1;
+      ++slow.device_slowed_kept;
     }
     // A repetition that failed or was skipped ends its case: the others would say the same. An
     // error says which of the run's repetitions met it.
@@ -219,6 +273,7 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
   slow.measured_again = schedule.retries();
   slow.repetitions = schedule.jobs();
   slow.fastest_canary = gate.fastest();
+  slow.highest_sm_clock = device_gate.highest();
   return slow;
 }
 

@@ -65,6 +65,16 @@ void Schedule::drop_job(std::size_t case_index, int repetition) {
   --m_jobs;
 }
 
+std::string DeviceClockGate::slowed(const std::string& device,
+                                    const results::RepetitionDeviceState& state) {
+  double& highest = m_highest[device];
+  for (double clock : {state.start.sm_clock_mhz, state.end.sm_clock_mhz}) {
+    if (std::isfinite(clock))
+      highest = std::max(highest, clock);
+  }
+  return results::slowed_because(state, highest, m_tolerance);
+}
+
 double SpeedGate::slowdown(int threads, double canary) {
   if (!(canary > 0))
     return 0;

@@ -115,6 +115,7 @@ Json measuring_json(const RunSettings& settings, int processes) {
           {"retries", settings.retries},
           {"slow_tolerance", settings.slow_tolerance},
           {"bandwidth_tolerance", settings.bandwidth_tolerance},
+          {"lock_clocks", settings.lock_clocks},
           {"host_allocator", settings.host_allocator}};
 }
 

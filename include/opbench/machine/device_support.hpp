@@ -25,6 +25,10 @@ int cuda_device_count();
 // the TF32 / cuDNN flags of CUDA device `index`. Throws DeviceError without CUDA.
 Json cuda_device_context(int index);
 
+// CUDA device `index`'s PCI bus id as the CUDA runtime writes it ("0000:3b:00.0"; NVML finds its
+// device by it); empty without CUDA or when the runtime does not say.
+std::string cuda_pci_bus_id(int index);
+
 // Bytes a cold run overwrites before each timed call: the device's L2 for "cuda:N", the
 // last-level cache for "cpu".
 std::int64_t flush_bytes(const std::string& device);

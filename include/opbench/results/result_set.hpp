@@ -12,6 +12,7 @@
 #include "opbench/core/json.hpp"
 #include "opbench/cost/work.hpp"
 #include "opbench/results/case.hpp"
+#include "opbench/results/device_state.hpp"
 #include "opbench/stats/statistics.hpp"
 
 namespace opbench::results {
@@ -106,6 +107,13 @@ struct TimingInfo {
   std::vector<SetAside> set_aside;
   double usual_bandwidth =
       0; // [bytes/s] the run's usual memory canary at the case's threads; 0: none
+  // CUDA cases, where NVML could be read (machine/device_state.hpp): the device's state at the
+  // start and the end of each repetition, in the order of repetition_medians; empty otherwise
+  // (CPU cases, no NVML, files from before 2026-11-30).
+  std::vector<RepetitionDeviceState> repetition_device_state;
+  // Kept repetitions that ran on a slowed device (results::slowed: a slowdown reason, or the SM
+  // clock under the run's highest by more than the slow tolerance) after the retries were spent.
+  std::int64_t device_slowed_repetitions = 0;
   TimeSpent spent;
 };
 

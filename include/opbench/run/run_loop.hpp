@@ -34,8 +34,20 @@ struct SlowSpells {
   double time_process_warmup = 0; // [s] the process's first, dropped repetitions (--process-warmup)
   std::size_t unstable_measured_again =
       0; // repetitions measured again for disagreeing (is_unstable)
+  // CUDA repetitions measured again because the device ran slowed (DeviceClockGate), kept though
+  // slowed once the retries were spent, and the highest SM clock per device [MHz].
+  std::size_t device_measured_again = 0;
+  std::size_t device_slowed_kept = 0;
+  std::map<std::string, double> highest_sm_clock;
   BandwidthReadings bandwidth;
 };
+
+// The run summary's `slow_spells` (`tolerance`: --slow-tolerance); processes.hpp reads a
+// process's back into the run's.
+Json slow_spells_json(const SlowSpells& slow, double tolerance);
+// The console's line on the repetitions measured again and why ("12 of 582 repetitions were
+// measured again: 10 ran while the machine was over 10% slow (speed canary), ...").
+std::string describe_measured_again(const SlowSpells& slow, double tolerance);
 
 // By case id, what a case's kept repetitions found: their block size and fastest time per call.
 using Calibrations = std::map<std::string, measure::Calibration>;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "opbench/core/json.hpp"
+#include "opbench/results/device_state.hpp"
 #include "opbench/results/estimate.hpp"
 #include "opbench/results/result_set.hpp"
 
@@ -89,6 +90,28 @@ public:
 private:
   double m_tolerance;
   std::map<int, double> m_fastest;
+};
+
+// SpeedGate's counterpart on a CUDA device, from the device's state at both ends of a repetition
+// (results/device_state.hpp, read through NVML): a repetition ran slowed when the driver gave a
+// slowdown reason (power cap, thermal, the hardware's) or the SM clock lay more than `tolerance`
+// under the highest seen on that device in the run. Such a repetition is measured again like a
+// slow spell's, and marked (TimingInfo::device_slowed_repetitions) when it is kept anyway.
+class DeviceClockGate {
+public:
+  explicit DeviceClockGate(double tolerance) : m_tolerance(tolerance) {}
+
+  // Takes the readings of one repetition on `device` ("cuda:0") and says why it ran slowed
+  // (results::slowed_because, against the highest SM clock so far, its own included); empty when
+  // it did not.
+  std::string slowed(const std::string& device, const results::RepetitionDeviceState& state);
+
+  // The highest SM clock seen per device [MHz].
+  const std::map<std::string, double>& highest() const { return m_highest; }
+
+private:
+  double m_tolerance;
+  std::map<std::string, double> m_highest;
 };
 
 // The memory canary's readings of a run (machine/canary.hpp), per thread count, and the run's usual

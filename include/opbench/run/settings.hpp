@@ -40,6 +40,9 @@ struct RunSettings {
   // Memory-bound CPU cases: a repetition whose memory canary was further than this from the usual
   // bandwidth is measured again, then set aside (results::set_aside_unusual_bandwidth); 0: neither
   double bandwidth_tolerance = k_default_bandwidth_tolerance;
+  // CUDA devices: the run's first process locks their SM clocks at the base clock through NVML
+  // for the run (machine/device_state.hpp), saying in the context when the driver refuses.
+  bool lock_clocks = false;
   std::string estimator = results::k_default_estimator; // results/estimate.hpp
   std::string host_allocator = "tuned";                 // machine/host_allocator.hpp
   std::string trace_dir;          // a profiler trace of each case (first repetition) here; "": none

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct FakeRun {
   std::function<std::string(const std::string&, std::size_t)> status_of =
       [](const std::string&, std::size_t) { return std::string("ok"); };
   std::function<double(std::size_t)> bandwidth_of = [](std::size_t) { return 0.0; };
+  // CUDA cases' device state per call (none when it gives nullopt).
+  std::function<std::optional<results::RepetitionDeviceState>(std::size_t)> device_state_of =
+      [](std::size_t) { return std::optional<results::RepetitionDeviceState>(); };
   std::function<double(std::size_t)> median_of = [](std::size_t call) {
     return 1e-6 * (1 + static_cast<double>(call % 7) / 100);
   };
@@ -61,6 +65,8 @@ struct FakeRun {
       r.timing.total_time = 1e-3;
       if (const double bandwidth = bandwidth_of(call); bandwidth > 0)
         r.timing.repetition_bandwidth = {{bandwidth, bandwidth}};
+      if (const auto state = device_state_of(call))
+        r.timing.repetition_device_state = {*state};
       return r;
     };
     on.kept = [this](const results::CaseResult& r, int) { ++kept[r.c.case_id]; };
@@ -114,6 +120,62 @@ TEST(RunLoop, ARepetitionInASlowSpellIsMeasuredAgainLater) {
   none.retries = 0;
   EXPECT_EQ(kept.run(none).measured_again, 0u);
   EXPECT_EQ(kept.measured.size(), 6u);
+}
+
+// A GPU at 1980 MHz with nothing holding it down, or power-capped / at a lower clock.
+results::RepetitionDeviceState gpu_at(double mhz, std::uint64_t reasons = 0) {
+  results::DeviceState s;
+  s.sm_clock_mhz = mhz;
+  s.memory_clock_mhz = 2619;
+  s.reasons = reasons;
+  s.temperature_c = 40;
+  s.power_w = 120;
+  return {s, s};
+}
+
+TEST(RunLoop, ARepetitionOnASlowedGpuIsMeasuredAgainThenMarkedIfKept) {
+  // Call 2 ran power-capped, call 4 at a clock 20% under the highest: both measured again.
+  FakeRun fake(3);
+  for (auto& c : fake.cases)
+    c.device = "cuda:0";
+  fake.device_state_of = [](std::size_t call) {
+    return std::optional<results::RepetitionDeviceState>(
+        call == 2   ? gpu_at(1980, results::clock_reason::sw_power_cap)
+        : call == 4 ? gpu_at(1584)
+                    : gpu_at(1980, results::clock_reason::gpu_idle)); // idle is no slowdown
+  };
+  const SlowSpells slow = fake.run(quick(2));
+  EXPECT_EQ(fake.measured.size(), 8u); // 6 jobs and the 2 measured again
+  EXPECT_EQ(slow.measured_again, 2u);
+  EXPECT_EQ(slow.device_measured_again, 2u);
+  EXPECT_EQ(slow.device_slowed_kept, 0u);
+  EXPECT_DOUBLE_EQ(slow.highest_sm_clock.at("cuda:0"), 1980.0);
+  for (const auto& r : fake.finished) {
+    EXPECT_EQ(r.timing.repetition_device_state.size(), 2u) << r.c.case_id;
+    EXPECT_EQ(r.timing.device_slowed_repetitions, 0) << r.c.case_id;
+  }
+  const Json spells = slow_spells_json(slow, 0.1);
+  EXPECT_EQ(spells["device_measured_again"], 2);
+  EXPECT_EQ(spells["highest_sm_clock_mhz"]["cuda:0"], 1980.0);
+  EXPECT_NE(describe_measured_again(slow, 0.1).find("2 ran on a slowed GPU"), std::string::npos);
+
+  // No retries: the capped repetition is kept, and its case says so.
+  FakeRun kept(1);
+  kept.cases[0].device = "cuda:0";
+  kept.device_state_of = [](std::size_t call) {
+    return std::optional<results::RepetitionDeviceState>(
+        gpu_at(1980, call == 1 ? results::clock_reason::hw_thermal_slowdown : 0));
+  };
+  LoopOptions none = quick(3);
+  none.retries = 0;
+  const SlowSpells marked = kept.run(none);
+  EXPECT_EQ(kept.measured.size(), 3u);
+  EXPECT_EQ(marked.device_slowed_kept, 1u);
+  ASSERT_EQ(kept.finished.size(), 1u);
+  EXPECT_EQ(kept.finished[0].timing.device_slowed_repetitions, 1);
+  // A CPU run says nothing of GPUs.
+  FakeRun cpu(1);
+  EXPECT_FALSE(slow_spells_json(cpu.run(quick(2)), 0.1).contains("device_measured_again"));
 }
 
 TEST(RunLoop, RepetitionsThatDisagreeAreMeasuredAgainAndMarkedWhenTheyStillDo) {
