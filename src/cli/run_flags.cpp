@@ -136,6 +136,10 @@ void add_measuring_flags(CLI::App& cmd, run::RunSettings& settings) {
          "0: keep every repetition")
       ->check(in_range(run::limits::bandwidth_tolerance))
       ->capture_default_str();
+  cmd.add_flag("--kernel-time", settings.exec.kernel_time,
+               "CUDA: after a case's timing, profile 10 calls (CUPTI through Kineto) for the "
+               "kernels' device time per call, the kernels and copies a call launches, and "
+               "whether any ran on a stream the timer does not wait for (kernel_time)");
   cmd.add_flag("--lock-clocks", settings.lock_clocks,
                "CUDA: lock each device's SM clock at its base clock for the run (NVML; the "
                "driver allows it to root), and say in the context whether it was locked");

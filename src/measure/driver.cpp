@@ -47,6 +47,7 @@ namespace {
 // Calls in a case's trace (run --trace): the first shows any first-call work, the others the
 // steady state.
 constexpr int k_trace_calls = 3;
+constexpr int k_kernel_time_calls = 10; // profiled calls of --kernel-time
 
 // Cold mode's flush: overwrites a buffer the size of the device's last cache level.
 struct Flush {
@@ -362,6 +363,16 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w,
       result.trace = options.trace_path;
     } catch (const std::exception& e) {
       core::log_warn(c.case_id + ": no trace: " + core::first_line(e.what()));
+    }
+  }
+  if (options.kernel_time && device.is_cuda()) {
+    // Like the trace, a failure here costs the case its kernel time only.
+    hold_phase(Phase::trace);
+    w.release();
+    try {
+      result.kernel_time = profile_kernel_time(w.call, device, k_kernel_time_calls);
+    } catch (const std::exception& e) {
+      core::log_warn(c.case_id + ": no kernel time: " + core::first_line(e.what()));
     }
   }
   result.timing.spent.probes += seconds_since(probes_start);

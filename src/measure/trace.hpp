@@ -1,13 +1,16 @@
 #pragma once
-// A Chrome/Perfetto trace of a few calls of a case (`opbench run --trace DIR`), taken with
-// LibTorch's Kineto profiler outside every timed loop: ATen operator events on the CPU always
-// (with input shapes), and the CUDA kernels and runtime calls when the case runs on a GPU.
-// Internal to measure/: the driver writes it after the case's timing.
+// LibTorch's Kineto profiler, outside every timed loop, for two things: a Chrome/Perfetto trace
+// of a few calls of a case (`opbench run --trace DIR`: ATen operator events on the CPU always,
+// with input shapes, and the CUDA kernels and runtime calls when the case runs on a GPU), and
+// the kernels' device time of a CUDA case's calls (`run --kernel-time`). Internal to measure/:
+// the driver takes both after the case's timing.
 
 #include <functional>
 #include <string>
 
 #include <c10/core/Device.h>
+
+#include "opbench/results/kernel_time.hpp"
 
 namespace opbench::measure {
 
@@ -16,5 +19,11 @@ namespace opbench::measure {
 // chrome://tracing and ui.perfetto.dev open). Throws ExecError on failure.
 void write_trace(const std::function<void()>& call, const c10::Device& device, int calls,
                  const std::string& path);
+
+// Profiles `calls` calls of `call` on CUDA device `device` after a marker kernel on the current
+// stream (the one the event timer records on): the kernels' and copies' device time and counts
+// per call, and those on another stream (results::kernel_time_of). Throws Error off CUDA.
+results::KernelTime profile_kernel_time(const std::function<void()>& call,
+                                        const c10::Device& device, int calls);
 
 } // namespace opbench::measure

@@ -33,7 +33,7 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
          "bytes,"
          "flops,bytes,"
          "gflops_per_s,gb_per_s,intensity,bound,percent_of_peak,ceiling,measures,cpu_time_us,"
-         "batch_time_us\n";
+         "batch_time_us,kernel_time_us,kernels_per_call,copies_per_call,kernel_off_stream\n";
   auto fraction = [](double v) { return std::isfinite(v) ? fmt::format("{:.5f}", v) : ""; };
   for (const auto& r : set.cases) {
     const auto& s = r.summary;
@@ -94,7 +94,11 @@ void CsvReporter::write(const results::ResultSet& set, std::ostream& out) const 
         core::csv_field(r.work.ceiling),
         core::name_of(r.timing.measures),
         r.timing.cpu_times.empty() ? "" : micros(stats::median(r.timing.cpu_times)),
-        r.timing.batch_times.empty() ? "" : micros(stats::median(r.timing.batch_times))};
+        r.timing.batch_times.empty() ? "" : micros(stats::median(r.timing.batch_times)),
+        r.kernel_time ? micros(r.kernel_time->per_call) : "",
+        r.kernel_time ? fmt::format("{:g}", r.kernel_time->kernels_per_call) : "",
+        r.kernel_time ? fmt::format("{:g}", r.kernel_time->copies_per_call) : "",
+        r.kernel_time ? core::csv_field(r.kernel_time->off_stream) : ""};
     for (std::size_t i = 0; i < cells.size(); ++i)
       out << (i ? "," : "") << cells[i];
     out << "\n";

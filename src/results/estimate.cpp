@@ -124,6 +124,7 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
   out.timing.device_slowed_repetitions = 0;
   out.timing.set_aside.clear();
   out.memory.reset();
+  out.kernel_time.reset();
   // The bandwidth readings and the processes stay paired with the medians only if every part has
   // them.
   bool bandwidth_everywhere = true;
@@ -183,6 +184,8 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
                                   r.timing.batch_times.end());
     if (!out.memory && r.memory)
       out.memory = r.memory;
+    if (!out.kernel_time && r.kernel_time)
+      out.kernel_time = r.kernel_time;
     if (out.trace.empty())
       out.trace = r.trace;
     if (r.check && &r != &repetitions.front()) {

@@ -154,6 +154,8 @@ CaseResult case_result_from_json(const Json& json, const std::string& where) {
         });
       }
     }
+    if (json.contains("kernel_time") && !json["kernel_time"].is_null())
+      result.kernel_time = kernel_time_from_json(json["kernel_time"], where);
     if (json.contains("memory") && json["memory"].is_object()) {
       const Json& m = json["memory"];
       result.memory = MemoryStats{};

@@ -147,6 +147,8 @@ Json to_json(const CaseResult& result) {
   } else {
     out["memory"] = nullptr;
   }
+  if (result.kernel_time)
+    out["kernel_time"] = to_json(*result.kernel_time);
   Json work = Json::object();
   auto optional_number = [&](const char* key, const std::optional<double>& v) {
     work[key] = v ? number(*v) : Json(nullptr);

@@ -310,6 +310,9 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
                       : "% of peak: against the calibrated peaks of " + peaks_path);
     for (const std::string& line : refused_peaks)
       observer.note("peaks left out: " + line);
+    if (settings.exec.kernel_time &&
+        std::any_of(cases.begin(), cases.end(), [](const auto& c) { return c.device == "cpu"; }))
+      observer.note("--kernel-time: CUDA cases only; the CPU cases have no kernel_time");
   }
 
   if (!writer.kept_journal().empty()) {
@@ -378,6 +381,9 @@ RunOutcome Session::run(const std::vector<results::Case>& planned, const std::st
     on.options_for = [&settings](const results::Case& c, const Job& job) {
       measure::ExecOptions exec_options = settings.exec;
       exec_options.memory = settings.exec.memory && job.repetition == 0;
+      // Profiled once a case: in the run's first process (placement 0), its first repetition.
+      exec_options.kernel_time =
+          settings.exec.kernel_time && job.repetition == 0 && settings.placement == 0;
       // The ATen calls and their work are the same in every process: the first records them
       // (a child of --processes or --isolate after the first starts past placement 0).
       exec_options.describe = job.repetition == 0 && settings.placement == 0;

@@ -96,27 +96,31 @@ double case_timeout_seconds(const RunSettings& settings) {
 
 Json measuring_json(const RunSettings& settings, int processes) {
   const auto& m = settings.exec.measure;
-  return {{"warmup", m.warmup},
-          {"runs", m.min_runs},
-          {"min_time", m.min_time},
-          {"max_time", m.max_time},
-          {"target_noise", m.target_noise},
-          {"warm_tolerance", m.warm_tolerance},
-          {"block_time", m.block_time},
-          {"timer", core::name_of(settings.exec.timer)},
-          {"cold", settings.exec.cold},
-          {"seed", settings.seed},
-          {"repetitions", settings.repetitions},
-          {"estimator", settings.estimator},
-          {"interleave", settings.interleave},
-          {"isolate", settings.isolate},
-          {"processes", processes},
-          {"process_warmup", settings.process_warmup},
-          {"retries", settings.retries},
-          {"slow_tolerance", settings.slow_tolerance},
-          {"bandwidth_tolerance", settings.bandwidth_tolerance},
-          {"lock_clocks", settings.lock_clocks},
-          {"host_allocator", settings.host_allocator}};
+  Json out = {{"warmup", m.warmup},
+              {"runs", m.min_runs},
+              {"min_time", m.min_time},
+              {"max_time", m.max_time},
+              {"target_noise", m.target_noise},
+              {"warm_tolerance", m.warm_tolerance},
+              {"block_time", m.block_time},
+              {"timer", core::name_of(settings.exec.timer)},
+              {"cold", settings.exec.cold},
+              {"seed", settings.seed},
+              {"repetitions", settings.repetitions},
+              {"estimator", settings.estimator},
+              {"interleave", settings.interleave},
+              {"isolate", settings.isolate},
+              {"processes", processes},
+              {"process_warmup", settings.process_warmup},
+              {"retries", settings.retries},
+              {"slow_tolerance", settings.slow_tolerance},
+              {"bandwidth_tolerance", settings.bandwidth_tolerance},
+              {"host_allocator", settings.host_allocator}};
+  // Recorded only when on: files from before it have none, and two runs that differ in it alone
+  // differ in what their CUDA times mean (results::measuring_differences).
+  if (settings.lock_clocks)
+    out["lock_clocks"] = true;
+  return out;
 }
 
 double estimated_seconds(std::size_t cases, const RunSettings& settings) {
@@ -170,6 +174,8 @@ std::vector<std::string> measuring_args(const RunSettings& options) {
     args.insert(args.end(), {"--warm-tolerance", fmt::format("{}", m.warm_tolerance)});
   if (options.exec.cold)
     args.emplace_back("--cold");
+  if (options.exec.kernel_time)
+    args.emplace_back("--kernel-time");
   for (const std::string& library : options.libraries)
     args.insert(args.end(), {"--load-library", library});
   return args;

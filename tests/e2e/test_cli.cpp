@@ -427,6 +427,36 @@ TEST_F(Cli, GbenchExportWritesOneIterationEntryARepetition) {
   }
 }
 
+// --kernel-time and --lock-clocks are about CUDA devices: on a CPU run they say so, add nothing
+// to the cases, and --lock-clocks is recorded among the measuring settings (it changes what CUDA
+// times mean), while a run without it records nothing, as files from before it.
+TEST_F(Cli, GpuOnlyFlagsOnACpuRunSaySoAndClaimNothing) {
+  const std::string out = m_dir.file("cpu.json");
+  const auto run = opbench("run --config " + k_data + "/tiny.csv --ops add" + k_quick +
+                           " --kernel-time --lock-clocks --output " + out);
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.err.find("--kernel-time: CUDA cases only; the CPU cases have no kernel_time"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("--lock-clocks: the run has no CUDA device; nothing locked"),
+            std::string::npos)
+      << run.err;
+  const Json stored = read_json(out);
+  ASSERT_FALSE(stored["cases"].empty());
+  for (const auto& c : stored["cases"]) {
+    EXPECT_FALSE(c.contains("kernel_time")) << c["case_id"];
+    EXPECT_FALSE(c["timing"].contains("repetition_device_state")) << c["case_id"];
+  }
+  EXPECT_EQ(stored["context"]["measuring"]["lock_clocks"], true);
+  EXPECT_FALSE(stored["summary"]["slow_spells"].contains("device_measured_again"));
+  const std::string plain = m_dir.file("plain.json");
+  ASSERT_EQ(
+      opbench("run --config " + k_data + "/tiny.csv --ops add" + k_quick + " --output " + plain)
+          .code,
+      0);
+  EXPECT_FALSE(read_json(plain)["context"]["measuring"].contains("lock_clocks"));
+}
+
 TEST_F(Cli, CalibrateThenRunReportsPercentOfPeak) {
   const std::string peaks = m_dir.file("peaks.json");
   const auto cal =

@@ -19,6 +19,9 @@ enum class CudaTimer { event, host };
 struct ExecOptions {
   MeasureOptions measure;
   bool memory = true; // run the untimed memory probe
+  // CUDA cases: profile a few calls after the timing for the kernels' device time and what a call
+  // launches (results/kernel_time.hpp); `run --kernel-time`, the case's first repetition only.
+  bool kernel_time = false;
   // Record one call's ATen calls (their count and work: the same in every repetition, so a
   // run's later repetitions on the CPU skip the recording; CUDA ones record to decide on graphs).
   bool describe = true;

@@ -13,6 +13,7 @@
 #include "opbench/cost/work.hpp"
 #include "opbench/results/case.hpp"
 #include "opbench/results/device_state.hpp"
+#include "opbench/results/kernel_time.hpp"
 #include "opbench/stats/statistics.hpp"
 
 namespace opbench::results {
@@ -215,6 +216,7 @@ struct CaseResult {
   stats::Summary summary; // of `samples` (all repetitions' blocks pooled)
   TimingInfo timing;
   std::optional<MemoryStats> memory;
+  std::optional<KernelTime> kernel_time; // run --kernel-time, CUDA cases (kernel_time.hpp)
   cost::WorkInfo work;
   std::vector<double> samples;         // seconds per call, one per block, in order
   std::string trace;                   // run --trace: the case's profiler trace (Chrome trace JSON)

@@ -263,8 +263,20 @@ TEST(DeviceTimes, ConsoleMarkdownCsvAndJsonSayWhichTime) {
   EXPECT_NE(render("md", set).find("| GPU time · CPU 8.20 us · batch 7.90 us |"),
             std::string::npos);
   const std::string csv = render("csv", set);
-  EXPECT_NE(csv.find(",measures,cpu_time_us,batch_time_us\n"), std::string::npos);
-  EXPECT_NE(csv.find(",gpu,8.2000,7.9000\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",measures,cpu_time_us,batch_time_us,kernel_time_us,kernels_per_call,"
+                     "copies_per_call,kernel_off_stream\n"),
+            std::string::npos);
+  EXPECT_NE(csv.find(",gpu,8.2000,7.9000,,,,\n"), std::string::npos) << csv;
+  // With --kernel-time: the profiler's kernel time per call and what a call launches.
+  results::ResultSet profiled = set;
+  results::KernelTime k;
+  k.calls = 20;
+  k.per_call = 1.25e-6;
+  k.kernels_per_call = 2;
+  k.copies_per_call = 0.5;
+  profiled.cases[0].kernel_time = k;
+  EXPECT_NE(render("csv", profiled).find(",gpu,8.2000,7.9000,1.2500,2,0.5,\n"), std::string::npos)
+      << render("csv", profiled);
   // The JSON keeps every repetition's figures, and reads them back.
   const Json json = results::to_json(r);
   EXPECT_EQ(json["timing"]["measures"], "gpu");
