@@ -15,6 +15,9 @@
 #           custom-op example on the device;
 #   then, the compile done, the timed steps:
 #   fixed   bench/gpu_check.py's fixed cases with opbench, then PyTorch's references;
+#   state   the fixed cases again with --kernel-time --lock-clocks: each repetition's device
+#           state through NVML, the profiler's kernel time beside the GPU time, whether the
+#           clocks could be locked (state.txt; never the verdict);
 #   stages  those cases at eager, script, fused, graph, inductor and script-dynamic, the first
 #           DYNAMIC_SAMPLES (default 3) at inductor-dynamic too, then the stage table;
 #   aa      one shard (1/8) of the default suite twice with the default settings (A/A), and
@@ -39,7 +42,7 @@ device="${1:-gpu0}"
 build="${OPBENCH_BUILD_DIR:-$({ [ -d .gpu ] || [ -x build-gpu/src/opbench ]; } && echo build-gpu || echo build)}"
 python="${PYTHON:-python3}"
 out="${OUT_DIR:-results/gpu-check-$(date -u +%Y%m%d-%H%M%S)}"
-steps=" ${STEPS:-build suite fixed stages aa ctest check extra diagnose verdict} "
+steps=" ${STEPS:-build suite fixed state stages aa ctest check extra diagnose verdict} "
 deadline=$((SECONDS + ${DEADLINE_S:-470}))
 subset=(${SUBSET:-})
 dynamic="${DYNAMIC_SAMPLES:-3}" # the first this many stage samples also run inductor-dynamic
@@ -135,7 +138,7 @@ if wanted suite; then
     --retries 0 "${subset[@]}" -o "$out/suite.json" || failed
 fi
 if wanted ctest; then
-  step ctest 60 "$build/tests/unit_engine_tests" --gtest_filter='Cuda*:ColdMode*:SampleDevices.*' || failed
+  step ctest 60 "$build/tests/unit_engine_tests" --gtest_filter='Cuda*:ColdMode*:SampleDevices.*:DeviceStateNvml.*' || failed
 fi
 if wanted extra; then
   step train 60 "$opbench" run --ctx "$device" --train --shard 0/8 --repetitions 1 --processes 1 \
@@ -151,6 +154,12 @@ if wanted fixed; then
   "$python" bench/gpu_check.py config "$out/cases.json"
   step fixed 60 "$opbench" run --config "$out/cases.json" --ctx "$device" --no-memory -o "$out/fixed.json" || failed
   step reference 90 "$python" bench/gpu_check.py reference "$out/reference.json" || failed
+fi
+if wanted state; then
+  [ -f "$out/cases.json" ] || "$python" bench/gpu_check.py config "$out/cases.json"
+  step state 60 "$opbench" run --config "$out/cases.json" --ctx "$device" --no-memory --kernel-time \
+    --lock-clocks --repetitions 3 --processes 1 "${subset[@]}" -o "$out/state.json" || failed
+  [ -f "$out/state.json" ] && "$python" bench/gpu_state.py "$out/state.json" | tee "$out/state.txt"
 fi
 if wanted stages; then
   rm -f "$out"/warm-*.json
