@@ -220,6 +220,7 @@ GateResult judge(const std::vector<GateInput>& inputs, const GateOptions& option
     c.failed = in.failed;
     c.floor = in.effect_floor.value_or(options.effect_floor);
     c.floor_rule = in.floor_rule;
+    c.device_moved = in.device_moved;
     c.baseline = c.noise = c.tonight = c.ratio = c.t = c.p_value = c.mde = c.low = c.high =
         c.change_ratio = k_nan;
     c.confirm_ratio = c.confirm_p = c.second = c.look_ratio = c.look_p = k_nan;
@@ -402,6 +403,22 @@ void confirm_ab(GateResult& result, const std::vector<ab::PairedCase>& paired) {
     } else {
       unmoved(c, "not confirmed A/B against the previous build (" + rounds + ")");
     }
+  }
+}
+
+void hold_device_moves(GateResult& result) {
+  if (result.ab)
+    return;
+  for (auto& c : result.cases) {
+    const bool moved =
+        c.verdict == results::Verdict::slower || c.verdict == results::Verdict::faster;
+    if (c.device_moved.empty() || !(moved || c.candidate))
+      continue;
+    c.verdict = results::Verdict::unknown;
+    c.reason =
+        fmt::format("{} x{:.3f} while the device moved ({}): not a verdict on the code; "
+                    "an A/B against the previous build (--confirm-ab) can tell",
+                    c.judged_ratio() > 1 ? "slower" : "faster", c.judged_ratio(), c.device_moved);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -12,9 +13,35 @@
 #include "opbench/results/estimate.hpp"
 #include "opbench/results/merge.hpp"
 #include "opbench/results/store.hpp"
+#include "opbench/stats/statistics.hpp"
 
 namespace opbench::gate {
 namespace {
+
+// How tonight's device differed from the nights' of `series` for CUDA case `r` (GateInput::
+// device_moved): repetitions kept on a slowed device, or its lowest SM clock off the nights' usual
+// (their median) by more than `tolerance`; "" when neither, or no clock was read.
+std::string device_moved(const results::CaseResult& r, const std::vector<history::Point>& series,
+                         double tolerance) {
+  if (r.timing.device_slowed_repetitions > 0) {
+    return fmt::format("{} repetition(s) kept on a slowed device tonight",
+                       r.timing.device_slowed_repetitions);
+  }
+  const auto tonight = results::lowest_sm_clock(r.timing.repetition_device_state);
+  std::vector<double> clocks;
+  for (const auto& p : series) {
+    if (p.sm_clock_mhz)
+      clocks.push_back(*p.sm_clock_mhz);
+  }
+  if (!tonight || clocks.empty())
+    return "";
+  const double usual = stats::median(clocks);
+  if (std::abs(*tonight / usual - 1) <= tolerance)
+    return "";
+  return fmt::format("its SM clock read {:.0f} MHz tonight, {:+.0f}% from its nights' usual "
+                     "{:.0f} MHz",
+                     *tonight, (*tonight / usual - 1) * 100, usual);
+}
 
 // Tonight's memory against the newest night that probed the case on tonight's LibTorch and seed
 // (memory is exact: one night is the reference, no window); with no such night, unknown, saying
@@ -148,6 +175,7 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
       }
     }
     in.memory = memory_against_history(r, tonight.context, earlier);
+    in.device_moved = device_moved(r, series, options.clock_tolerance);
     if (r.status == results::Status::ok)
       in.tonight = r.estimate.time;
     else if (r.status != results::Status::skipped)
@@ -214,6 +242,7 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
     }
     confirm(result, ids, values);
   }
+  hold_device_moves(result);
   return result;
 }
 

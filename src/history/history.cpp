@@ -12,117 +12,15 @@
 #include "opbench/core/error.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/results/estimate.hpp"
+#include "schema.hpp"
 #include "sqlite.hpp"
 
 namespace opbench::history {
 namespace {
 
-constexpr const char* k_schema = R"sql(
-CREATE TABLE IF NOT EXISTS runs (
-  id INTEGER PRIMARY KEY,
-  key TEXT UNIQUE NOT NULL,
-  date TEXT NOT NULL,
-  label TEXT NOT NULL,
-  host TEXT NOT NULL,
-  source TEXT NOT NULL,
-  context TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS measurements (
-  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  case_id TEXT NOT NULL,
-  time REAL NOT NULL,
-  estimator TEXT NOT NULL DEFAULT '',
-  replicates TEXT NOT NULL,
-  measures TEXT NOT NULL DEFAULT '',
-  call_path TEXT NOT NULL DEFAULT '',
-  peak_bytes INTEGER,
-  total_bytes INTEGER,
-  allocations INTEGER,
-  seed INTEGER,
-  PRIMARY KEY (run_id, case_id)
-);
-CREATE INDEX IF NOT EXISTS measurements_by_case ON measurements(case_id, run_id);
-CREATE TABLE IF NOT EXISTS accepts (
-  id INTEGER PRIMARY KEY,
-  case_id TEXT NOT NULL,
-  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  reason TEXT NOT NULL,
-  date TEXT NOT NULL,
-  undone TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE IF NOT EXISTS exclusions (
-  id INTEGER PRIMARY KEY,
-  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  case_id TEXT NOT NULL DEFAULT '',
-  reason TEXT NOT NULL,
-  by TEXT NOT NULL,
-  date TEXT NOT NULL,
-  undone TEXT NOT NULL DEFAULT ''
-);
-)sql";
-
-// Version 2 keeps what each value times (results::TimingInfo::measures). A version-1 history gets
-// the column: its CPU values timed the host clock; its CUDA values are from before opbench timed
-// GPU time, so they stay '' and no GPU-time series ever meets them.
-// Version 3 names the value for what it is, the run's time for the case (`time`, the column was
-// `median` from before --estimator), and keeps the estimator that made it (`estimator`); an older
-// history's values get their run's context.estimator (`median` where the context has none, as
-// results::load_results reads such files).
-// Version 4 keeps how opbench called each case (results::TimingInfo::call_path: "typed",
-// "boxed", a stage's path): the boxed call unpacks its arguments on every call, so a case whose
-// call path changed (a build of opbench that calls it typed; a LibTorch whose kernel signature the
-// typed call no longer matches) steps without any change in the code under test. An older
-// history's values get '' (not known), which matches every call path.
-// Version 5 keeps each value's memory probe (results::MemoryStats: peak and total bytes,
-// allocations) and the seed of its inputs (Case::seed) for the gate's memory verdicts; an older
-// history's values have none (NULL), so
-// the first night of this version is the first a memory verdict can look back to. It also has
-// the table of accepted changes (`accepts`, History::accept), which the schema creates.
-// Version 6 has the table of nights and values held out of the baselines (`exclusions`,
-// History::exclude), which the schema creates; an older history has none.
-constexpr int k_user_version = 6;
-constexpr const char* k_upgrade_from_1 = R"sql(
-ALTER TABLE measurements ADD COLUMN measures TEXT NOT NULL DEFAULT '';
-UPDATE measurements SET measures = 'host' WHERE case_id LIKE '%/cpu/t%';
-)sql";
-constexpr const char* k_upgrade_from_2 = R"sql(
-ALTER TABLE measurements RENAME COLUMN median TO time;
-ALTER TABLE measurements ADD COLUMN estimator TEXT NOT NULL DEFAULT '';
-)sql";
-constexpr const char* k_upgrade_from_3 = R"sql(
-ALTER TABLE measurements ADD COLUMN call_path TEXT NOT NULL DEFAULT '';
-)sql";
-constexpr const char* k_upgrade_from_4 = R"sql(
-ALTER TABLE measurements ADD COLUMN peak_bytes INTEGER;
-ALTER TABLE measurements ADD COLUMN total_bytes INTEGER;
-ALTER TABLE measurements ADD COLUMN allocations INTEGER;
-ALTER TABLE measurements ADD COLUMN seed INTEGER;
-)sql";
-
 std::string run_key(const Json& ctx) {
   return core::text_field(ctx, "date") + "|" + core::text_field(ctx, "host") + "|" +
          core::text_field(ctx, "command_line");
-}
-
-// Version 2 to 3: the value column renamed, and each value's estimator from its run's context.
-void upgrade_from_2(sqlite3* db, const std::string& where) {
-  exec(db, k_upgrade_from_2, where);
-  std::vector<std::pair<std::int64_t, std::string>> estimators;
-  {
-    Statement runs(db, "SELECT id, context FROM runs", where);
-    while (runs.step()) {
-      const Json context = core::parse_json(runs.text(1)).value_or(Json());
-      const Json name = context.is_object() ? context.value("estimator", Json()) : Json();
-      estimators.emplace_back(runs.integer(0),
-                              name.is_string() ? name.get<std::string>() : "median");
-    }
-  }
-  Statement set(db, "UPDATE measurements SET estimator = ? WHERE run_id = ?", where);
-  for (const auto& [id, name] : estimators) {
-    set.reset();
-    set.bind(1, name).bind(2, id);
-    set.step();
-  }
 }
 
 } // namespace
@@ -214,15 +112,7 @@ History::History(const std::string& path, Access access) : m_path(path) {
               std::to_string(found) + "; this one reads up to " + std::to_string(k_user_version) +
               "): use that opbench, or start a new history with --db";
     } else {
-      exec(m_db, k_schema, path);
-      if (!fresh && found < 2)
-        exec(m_db, k_upgrade_from_1, path);
-      if (!fresh && found < 3)
-        upgrade_from_2(m_db, path);
-      if (!fresh && found < 4)
-        exec(m_db, k_upgrade_from_3, path);
-      if (!fresh && found < 5)
-        exec(m_db, k_upgrade_from_4, path);
+      make_schema(m_db, fresh ? k_user_version : found, path);
       exec(m_db, "PRAGMA user_version = " + std::to_string(k_user_version), path);
       exec(m_db, "COMMIT", path);
     }
@@ -267,8 +157,8 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
     const std::int64_t id = sqlite3_last_insert_rowid(m_db);
     Statement value(m_db,
                     "INSERT INTO measurements (run_id, case_id, time, estimator, replicates, "
-                    "measures, call_path, peak_bytes, total_bytes, allocations, seed) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "measures, call_path, peak_bytes, total_bytes, allocations, seed, "
+                    "sm_clock_mhz, device_slowed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     m_path);
     for (const auto& r : set.cases) {
       if (r.status != results::Status::ok || !std::isfinite(r.estimate.time))
@@ -296,6 +186,11 @@ std::pair<std::int64_t, bool> History::add(const results::ResultSet& set, const 
         value.bind_null(8).bind_null(9).bind_null(10);
       }
       value.bind(11, static_cast<std::int64_t>(r.c.seed));
+      if (const auto clock = results::lowest_sm_clock(r.timing.repetition_device_state))
+        value.bind(12, *clock);
+      else
+        value.bind_null(12);
+      value.bind(13, r.timing.device_slowed_repetitions);
       value.step();
     }
     exec(m_db, "COMMIT", m_path);
@@ -341,7 +236,7 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
       "(SELECT a.reason FROM accepts a WHERE a.case_id = m.case_id AND a.run_id = r.id AND "
       "a.undone = '' ORDER BY a.id DESC LIMIT 1), m.measures, (SELECT e.reason FROM exclusions e "
       "WHERE e.run_id = r.id AND (e.case_id = '' OR e.case_id = m.case_id) AND e.undone = '' "
-      "ORDER BY e.id DESC LIMIT 1) FROM measurements m "
+      "ORDER BY e.id DESC LIMIT 1), m.sm_clock_mhz, m.device_slowed FROM measurements m "
       "JOIN runs r ON r.id = m.run_id WHERE m.case_id = ? AND r.id != ? AND (? = '' OR r.date < ?) "
       "AND (? = '' OR m.measures = ?) AND (? = '' OR m.call_path = '' OR m.call_path = ?) "
       "ORDER BY r.date DESC, r.id DESC LIMIT ?",
@@ -372,6 +267,9 @@ std::vector<Point> History::series(const std::string& case_id, std::size_t limit
     p.measures = q.text(13);
     if (!q.is_null(14))
       p.excluded = q.text(14);
+    if (!q.is_null(15))
+      p.sm_clock_mhz = q.real(15);
+    p.device_slowed = q.integer(16);
     const Json replicates = core::parse_json(q.text(5)).value_or(Json());
     if (replicates.is_array()) {
       for (const auto& v : replicates) {

@@ -63,7 +63,9 @@ std::string slowed_because(const RepetitionDeviceState& state, double usual_sm_c
         names += (names.empty() ? "" : "+") + name;
       why.push_back(fmt::format("{} at the {}", names, at));
     }
-    const double under = shortfall(reading->sm_clock_mhz, usual_sm_clock_mhz);
+    // An idle device lowers its clock: that reading says nothing of the clock under load.
+    const bool idle = reading->reasons & clock_reason::gpu_idle;
+    const double under = idle ? 0.0 : shortfall(reading->sm_clock_mhz, usual_sm_clock_mhz);
     if (under > tolerance) {
       why.push_back(fmt::format("SM clock {:.0f} MHz at the {}, {:.0f}% under {:.0f}",
                                 reading->sm_clock_mhz, at, under * 100, usual_sm_clock_mhz));
@@ -77,6 +79,19 @@ std::string slowed_because(const RepetitionDeviceState& state, double usual_sm_c
 
 bool slowed(const RepetitionDeviceState& state, double usual_sm_clock_mhz, double tolerance) {
   return !slowed_because(state, usual_sm_clock_mhz, tolerance).empty();
+}
+
+std::optional<double> lowest_sm_clock(const std::vector<RepetitionDeviceState>& states) {
+  std::optional<double> lowest;
+  for (const auto& r : states) {
+    for (const DeviceState* reading : {&r.start, &r.end}) {
+      const double clock = reading->sm_clock_mhz;
+      if (!(reading->reasons & clock_reason::gpu_idle) && std::isfinite(clock) && clock > 0 &&
+          (!lowest || clock < *lowest))
+        lowest = clock;
+    }
+  }
+  return lowest;
 }
 
 Json to_json(const DeviceState& state) {

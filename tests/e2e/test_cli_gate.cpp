@@ -377,6 +377,49 @@ TEST_F(Cli, GateLeavesOutNightsMeasuredOnAnotherHostAllocator) {
     EXPECT_EQ(c["nights"], 6) << c.dump();
 }
 
+TEST_F(Cli, GateTellsADeviceThatRanSlowerTonightFromSlowerCode) {
+  // Five nights with the device at 1980 MHz (history version 7 keeps each case's lowest clock),
+  // then tonight every case 20% slower. At 1980 MHz again: candidates, as the gate makes them. At
+  // 1584 MHz (the device power-capped): no candidate says slower code; each says the device moved.
+  const Json base = read_json(k_data + "/compare/base.json");
+  auto night = [&](int n, double factor, double mhz) {
+    Json out = base;
+    out["context"]["date"] = "2026-11-0" + std::to_string(n + 1) + "T00:00:00Z";
+    const Json reading = {{"sm_clock_mhz", mhz}, {"memory_clock_mhz", 2619}, {"reason_bits", 0}};
+    for (auto& c : out["cases"]) {
+      const double t = c["stats"]["median"].get<double>() * factor;
+      c["stats"]["median"] = t;
+      c["timing"]["repetition_medians"] = Json::array({t, t, t});
+      c["timing"]["repetition_device_state"] =
+          Json::array({{{"start", reading}, {"end", reading}},
+                       {{"start", reading}, {"end", reading}},
+                       {{"start", reading}, {"end", reading}}});
+    }
+    return m_dir.write("clock-" + std::to_string(n) + ".json", out.dump());
+  };
+  const std::string db = m_dir.file("clock.sqlite");
+  const double noise[] = {1.0, 1.01, 0.99, 1.005, 0.995};
+  for (int n = 0; n < 5; ++n)
+    ASSERT_EQ(opbench("history add --db " + db + " " + night(n, noise[n], 1980)).code, 0);
+  const Json same_clock = Json::parse(
+      opbench("compare --history " + db + " " + night(7, 1.2, 1975) + " --format json").out);
+  ASSERT_FALSE(same_clock["cases"].empty());
+  for (const auto& c : same_clock["cases"]) {
+    EXPECT_EQ(c["reason"].get<std::string>().rfind("candidate: slower", 0), 0u) << c.dump();
+  }
+  const Json capped = Json::parse(
+      opbench("compare --history " + db + " " + night(7, 1.2, 1584) + " --format json").out);
+  ASSERT_EQ(capped["cases"].size(), same_clock["cases"].size());
+  for (const auto& c : capped["cases"]) {
+    EXPECT_EQ(c["verdict"], "unknown") << c.dump();
+    EXPECT_NE(c["reason"].get<std::string>().find(
+                  "while the device moved (its SM clock read 1584 MHz tonight, -20% from its "
+                  "nights' usual 1980 MHz): not a verdict on the code"),
+              std::string::npos)
+        << c.dump();
+  }
+}
+
 TEST_F(Cli, CompareWritesJunitThatHoldsToTheSchema) {
   // mul is 20% slower in slow_mul.json: one failure; the cases compare cannot judge are skipped
   // with their reason; the exit code is compare's.

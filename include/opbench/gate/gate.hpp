@@ -36,6 +36,9 @@ struct GateOptions {
   double noise_floor = 0.005; // the robust sd of log values is at least this
   double power = 0.8;         // for the MDE
   double blind_above = 0.10;  // MDE past this: blind
+  // A CUDA case whose device's SM clock tonight lay further than this from its nights' usual
+  // clock (history version 7 on) ran on a device that moved (GateInput::device_moved).
+  double clock_tolerance = 0.05;
   std::size_t change_segment =
       stats::ChangePointOptions{}.min_segment; // nights a side of a change, at least
   double change_alpha =
@@ -72,6 +75,10 @@ struct GateInput {
   // Nights of the case held out of `history` (history::Exclusion: the gate judged them slower, or
   // a user excluded them), said beside the verdict.
   std::size_t held_out = 0;
+  // CUDA cases: how tonight's device differed from its nights' (a clock off their usual by more
+  // than clock_tolerance, repetitions kept on a slowed device; judge_night makes it); "" when it
+  // did not, or nothing was read.
+  std::string device_moved;
 };
 
 struct GateCase {
@@ -116,6 +123,7 @@ struct GateCase {
   std::string accepted;         // GateInput::accepted
   double floor = 0;             // the effect floor it was judged with (GateInput::effect_floor)
   std::string floor_rule;       // GateInput::floor_rule
+  std::string device_moved;     // GateInput::device_moved
 };
 
 struct GateResult {
@@ -175,6 +183,12 @@ void confirm(GateResult& result, const std::vector<std::string>& ids,
 // previous build), `confirm_p` the test's p. With fewer than 3 paired rounds, or none, the
 // candidate stays "unknown".
 void confirm_ab(GateResult& result, const std::vector<ab::PairedCase>& paired);
+
+// The device, not the code: a case called slower or faster (or a candidate) while its device
+// ran at another clock than its nights (GateCase::device_moved) is `unknown`, saying so, unless
+// an A/B confirmation measured it against the previous build on the same device (confirm_ab),
+// which the device's state moves alike on both sides.
+void hold_device_moves(GateResult& result);
 
 // The gate's output formats (md, json, csv, junit; compare --history --format): core::write_as
 // picks one.

@@ -57,6 +57,10 @@ struct Point {
   double moved = 1.0;
   // Why the point is held out of every baseline (Exclusion::reason); "" when it is not.
   std::string excluded;
+  // CUDA cases whose device state was read (history version 7 on): the lowest SM clock of the
+  // night's repetitions [MHz], and how many of them were kept on a slowed device.
+  std::optional<double> sm_clock_mhz;
+  std::int64_t device_slowed = 0;
 };
 
 // An intended change of one case's level, recorded by `opbench history accept`: from run `run_id`

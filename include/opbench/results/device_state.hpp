@@ -6,6 +6,7 @@
 // DeviceClockGate) and marks the ones it keeps (docs/cuda.md, "The device's state").
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,12 +55,16 @@ std::vector<std::string> clock_reason_names(std::uint64_t reasons);
 
 // Whether the device was slowed at either reading: a slowdown reason, or an SM clock more than
 // `tolerance` below `usual_sm_clock_mhz` (the highest the run has seen on the device; 0: not
-// judged by the clock).
+// judged by the clock) in a reading not marked gpu_idle (an idle device lowers its clock).
 bool slowed(const RepetitionDeviceState& state, double usual_sm_clock_mhz, double tolerance);
 // Why, in words, for the log and the case's message ("sw_power_cap at the end", "SM clock 1410
 // MHz, 24% under 1980"); empty when not slowed.
 std::string slowed_because(const RepetitionDeviceState& state, double usual_sm_clock_mhz,
                            double tolerance);
+
+// The lowest SM clock read at either end of any of `states` while not idle [MHz]; nullopt when
+// none was (what the history keeps of a case's device state, and the gate compares).
+std::optional<double> lowest_sm_clock(const std::vector<RepetitionDeviceState>& states);
 
 // The result file's form: {"sm_clock_mhz", "memory_clock_mhz", "reasons": [names],
 // "reason_bits", "temperature_c", "power_w"} (NaN as null), and back; `where` names the file and

@@ -42,6 +42,29 @@ TEST(Gate, ACandidateIsConfirmedOnlyByASecondMeasurement) {
   EXPECT_EQ(missing.cases[0].verdict, results::Verdict::unknown);
 }
 
+TEST(Gate, AMoveWhileTheDeviceMovedIsNoVerdictOnTheCodeUnlessAbMeasuredIt) {
+  std::mt19937_64 random(1);
+  GateInput in{"a", nights(20, 0.01, random), 112e-6};
+  in.device_moved = "its SM clock read 1584 MHz tonight, -20% from its nights' usual 1980 MHz";
+  GateInput steady{"b", nights(20, 0.01, random), 112e-6};
+  GateResult r = judge({in, steady}, {});
+  confirm(r, {"a", "b"}, {111e-6, 111e-6}); // the same build again, on the same capped device
+  hold_device_moves(r);
+  EXPECT_EQ(r.cases[0].verdict, results::Verdict::unknown);
+  EXPECT_EQ(r.cases[0].reason.rfind("slower x1.1", 0), 0u) << r.cases[0].reason;
+  EXPECT_NE(r.cases[0].reason.find("while the device moved (" + in.device_moved +
+                                   "): not a verdict on the code"),
+            std::string::npos)
+      << r.cases[0].reason;
+  EXPECT_EQ(r.cases[1].verdict, results::Verdict::slower); // its device did not move
+  // A/B against the previous build measured both builds on that device: its verdict stands.
+  GateResult ab = judge({in}, {});
+  ab.ab = true;
+  ab.cases[0].verdict = results::Verdict::slower;
+  hold_device_moves(ab);
+  EXPECT_EQ(ab.cases[0].verdict, results::Verdict::slower);
+}
+
 TEST(Gate, AThresholdRuleSetsItsCasesFloor) {
   // 12% over quiet nights is a candidate at the default 3% floor, not at a rule's 15%, and the
   // MDE is never under the case's floor.

@@ -193,6 +193,34 @@ TEST(History, KeepsEachNightsMemoryAndSetupFromVersionFiveOn) {
   EXPECT_FALSE(db.series("mm")[0].memory.has_value()); // not probed: none
 }
 
+TEST(History, KeepsEachNightsDeviceClockFromVersionSevenOn) {
+  testing::TempDir dir;
+  const std::string path = old_history(dir, "v6.sqlite", R"sql(
+      CREATE TABLE measurements (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        case_id TEXT NOT NULL, time REAL NOT NULL, estimator TEXT NOT NULL DEFAULT '', replicates TEXT NOT NULL,
+        measures TEXT NOT NULL DEFAULT '', call_path TEXT NOT NULL DEFAULT '', peak_bytes INTEGER,
+        total_bytes INTEGER, allocations INTEGER, seed INTEGER, PRIMARY KEY (run_id, case_id));
+      INSERT INTO runs VALUES (1, 'k1', '2026-11-01T00:00:00Z', 'a', 'h', 'a.json', '{}');
+      INSERT INTO measurements VALUES (1, 'add', 2e-7, 'median', '[2e-7]', 'gpu', 'typed', NULL, NULL, NULL, 0);
+      PRAGMA user_version = 6;)sql");
+  History db(path);
+  auto tonight = night("2026-11-02T00:00:00Z", 1e-6);
+  results::DeviceState busy, idle;
+  busy.sm_clock_mhz = 1755;
+  idle.sm_clock_mhz = 345;
+  idle.reasons = results::clock_reason::gpu_idle;
+  tonight.cases[0].timing.repetition_device_state = {{idle, busy}, {busy, busy}, {busy, busy}};
+  tonight.cases[0].timing.device_slowed_repetitions = 1;
+  ASSERT_TRUE(db.add(tonight, "b.json", "").second);
+  const auto series = db.series("add");
+  ASSERT_EQ(series.size(), 2u);
+  EXPECT_FALSE(series[0].sm_clock_mhz.has_value()); // from before version 7
+  EXPECT_EQ(series[0].device_slowed, 0);
+  EXPECT_EQ(series[1].sm_clock_mhz, 1755.0); // the lowest under load, not the idle reading
+  EXPECT_EQ(series[1].device_slowed, 1);
+  EXPECT_FALSE(db.series("mm")[0].sm_clock_mhz.has_value()); // nothing read: none
+}
+
 TEST(History, AnAcceptMovesTheNightsBeforeItOntoItsLevelAndIsUndoneWithoutLoss) {
   testing::TempDir dir;
   History db(dir.file("h.sqlite"));
@@ -430,7 +458,7 @@ TEST(History, AHistoryOfANewerOpbenchIsSaidToBeOne) {
     FAIL() << "opened a version-9 history";
   } catch (const ResultsError& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find("newer opbench (schema version 9; this one reads up to 6)"),
+    EXPECT_NE(message.find("newer opbench (schema version 9; this one reads up to 7)"),
               std::string::npos)
         << message;
     EXPECT_EQ(message.find("not an opbench history"), std::string::npos) << message;

@@ -53,6 +53,12 @@ TEST(DeviceState, AClockUnderTheUsualByMoreThanTheToleranceSlows) {
   EXPECT_TRUE(slowed(low, 1980, 0.1));
   EXPECT_EQ(slowed_because(low, 1980, 0.1), "SM clock 1700 MHz at the start, 14% under 1980");
   EXPECT_FALSE(slowed(low, 0, 0.1)); // no usual clock: judged by the reasons alone
+  // An idle device's low clock (before the repetition's first call) is no slowdown, and is not
+  // the lowest clock under load either.
+  const RepetitionDeviceState idle{reading(345, clock_reason::gpu_idle), reading(1980, 0)};
+  EXPECT_FALSE(slowed(idle, 1980, 0.1));
+  EXPECT_EQ(lowest_sm_clock({idle, {reading(1965, 0), reading(1970, 0)}}), 1965.0);
+  EXPECT_FALSE(lowest_sm_clock({{reading(345, 1), reading(300, 1)}}).has_value());
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_FALSE(slowed({reading(nan, 0), reading(nan, 0)}, 1980, 0.1)); // a clock not read
 }
