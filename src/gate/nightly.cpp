@@ -104,13 +104,10 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
   // test, so a night measured on another one is no baseline, as a night that called the case
   // another way is not. A night or a tonight that does not record it counts for every one.
   const std::string allocator = core::text_field(tonight.context, "host_allocator");
-  std::set<std::string> other_allocators; // those of the nights left out for it
+  std::set<std::string> other_allocators; // those of the nights left out for it (the note)
   auto same_allocator = [&](const history::Point& p) {
     const std::string theirs = core::text_field(p.setup, "host_allocator");
-    if (allocator.empty() || theirs.empty() || theirs == allocator)
-      return true;
-    other_allocators.insert(theirs);
-    return false;
+    return allocator.empty() || theirs.empty() || theirs == allocator;
   };
   std::vector<GateInput> inputs;
   for (const auto& r : tonight.cases) {
@@ -136,6 +133,11 @@ GateResult judge_night(const Night& night, const GateOptions& options) {
     auto alike = [&](const history::Point& p) {
       return p.measures == measures && called_alike(p) && same_allocator(p);
     };
+    // The nights left out for their allocator alone, named in the report's note.
+    for (const auto& p : earlier) {
+      if (p.measures == measures && called_alike(p) && !same_allocator(p))
+        other_allocators.insert(core::text_field(p.setup, "host_allocator"));
+    }
     // Nights held out (history::Exclusion) are no baseline: a night the gate judged slower stays
     // out until its change is accepted, so a fixed regression leaves the window as it was.
     const auto series = newest(earlier, options.window, [&](const history::Point& p) {
