@@ -108,7 +108,7 @@ std::string describe_measured_again(const SlowSpells& slow, double tolerance) {
                                       for_unstable, results::k_unstable_ratio),
       for_device == 0 ? ""
                       : fmt::format(", {} ran on a slowed GPU (a throttle reason, or its SM "
-                                    "clock over {:.0f}% under the run's highest)",
+                                    "clock over {:.0f}% under its case's highest)",
                                     for_device, tolerance * 100));
 }
 
@@ -208,10 +208,11 @@ SlowSpells run_loop(const std::vector<results::Case>& cases, const LoopOptions& 
     slow.bandwidth.add(repetition);
     const double slowdown = gate.slowdown(c.threads, repetition.timing.canary);
     const bool off_bandwidth = slow.bandwidth.off_usual(repetition, options.bandwidth_tolerance);
-    // On CUDA, the device's own state: a slowdown reason or a clock under the run's highest.
+    // On CUDA, the device's own state: a slowdown reason or a clock under its case's highest.
     const std::string device_slowed =
         repetition.timing.repetition_device_state.size() == 1
-            ? device_gate.slowed(c.device, repetition.timing.repetition_device_state.front())
+            ? device_gate.slowed(c.device, c.case_id,
+                                 repetition.timing.repetition_device_state.front())
             : std::string();
     if (repetition.status == results::Status::ok &&
         (gate.disturbed(slowdown) || off_bandwidth || !device_slowed.empty()) &&

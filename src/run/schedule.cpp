@@ -65,12 +65,15 @@ void Schedule::drop_job(std::size_t case_index, int repetition) {
   --m_jobs;
 }
 
-std::string DeviceClockGate::slowed(const std::string& device,
+std::string DeviceClockGate::slowed(const std::string& device, const std::string& case_id,
                                     const results::RepetitionDeviceState& state) {
-  double& highest = m_highest[device];
-  for (double clock : {state.start.sm_clock_mhz, state.end.sm_clock_mhz}) {
-    if (std::isfinite(clock))
+  double& highest = m_highest_by_case[case_id];
+  for (const results::DeviceState* reading : {&state.start, &state.end}) {
+    const double clock = reading->sm_clock_mhz;
+    if (std::isfinite(clock) && !(reading->reasons & results::clock_reason::gpu_idle)) {
       highest = std::max(highest, clock);
+      m_highest[device] = std::max(m_highest[device], clock);
+    }
   }
   return results::slowed_because(state, highest, m_tolerance);
 }

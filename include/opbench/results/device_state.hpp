@@ -26,11 +26,12 @@ constexpr std::uint64_t sw_thermal_slowdown = 0x20;
 constexpr std::uint64_t hw_thermal_slowdown = 0x40;
 constexpr std::uint64_t hw_power_brake_slowdown = 0x80;
 constexpr std::uint64_t display_clock_setting = 0x100;
-// The reasons that slow the device below the clock it would run at: power, thermal and the
-// hardware's slowdowns. Idle, the application clocks, sync boost and the display's setting are
-// settings or states, not a slowdown under load.
-constexpr std::uint64_t slowdowns = sw_power_cap | hw_slowdown | sw_thermal_slowdown |
-                                    hw_thermal_slowdown | hw_power_brake_slowdown;
+// The reasons that slow the device below what it sustains: thermal and the hardware's slowdowns
+// and the power brake. The software power cap is left to the clock: a large kernel runs power
+// capped in every repetition, at its own steady clock (a clock under that is judged, below).
+// Idle, the application clocks, sync boost and the display's setting are settings or states.
+constexpr std::uint64_t slowdowns =
+    hw_slowdown | sw_thermal_slowdown | hw_thermal_slowdown | hw_power_brake_slowdown;
 } // namespace clock_reason
 
 // One reading. A value NVML did not give (not supported on that device) is NaN; `reasons` is
@@ -54,10 +55,10 @@ struct RepetitionDeviceState {
 std::vector<std::string> clock_reason_names(std::uint64_t reasons);
 
 // Whether the device was slowed at either reading: a slowdown reason, or an SM clock more than
-// `tolerance` below `usual_sm_clock_mhz` (the highest the run has seen on the device; 0: not
+// `tolerance` below `usual_sm_clock_mhz` (the highest the run has seen for the case; 0: not
 // judged by the clock) in a reading not marked gpu_idle (an idle device lowers its clock).
 bool slowed(const RepetitionDeviceState& state, double usual_sm_clock_mhz, double tolerance);
-// Why, in words, for the log and the case's message ("sw_power_cap at the end", "SM clock 1410
+// Why, in words, for the log and the case's message ("hw_slowdown at the end", "SM clock 1410
 // MHz, 24% under 1980"); empty when not slowed.
 std::string slowed_because(const RepetitionDeviceState& state, double usual_sm_clock_mhz,
                            double tolerance);

@@ -113,7 +113,7 @@ struct TimingInfo {
   // (CPU cases, no NVML, files from before 2026-11-30).
   std::vector<RepetitionDeviceState> repetition_device_state;
   // Kept repetitions that ran on a slowed device (results::slowed: a slowdown reason, or the SM
-  // clock under the run's highest by more than the slow tolerance) after the retries were spent.
+  // clock under its case's highest by more than the slow tolerance) after the retries were spent.
   std::int64_t device_slowed_repetitions = 0;
   TimeSpent spent;
 };

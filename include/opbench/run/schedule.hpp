@@ -94,24 +94,28 @@ private:
 
 // SpeedGate's counterpart on a CUDA device, from the device's state at both ends of a repetition
 // (results/device_state.hpp, read through NVML): a repetition ran slowed when the driver gave a
-// slowdown reason (power cap, thermal, the hardware's) or the SM clock lay more than `tolerance`
-// under the highest seen on that device in the run. Such a repetition is measured again like a
-// slow spell's, and marked (TimingInfo::device_slowed_repetitions) when it is kept anyway.
+// slowdown reason (thermal, the hardware's, the power brake) or the SM clock, not idle, lay more
+// than `tolerance` under the highest its case's repetitions have read in the run. Such a repetition
+// is measured again like a slow spell's, and marked (TimingInfo::device_slowed_repetitions) when it
+// is kept anyway.
 class DeviceClockGate {
 public:
   explicit DeviceClockGate(double tolerance) : m_tolerance(tolerance) {}
 
-  // Takes the readings of one repetition on `device` ("cuda:0") and says why it ran slowed
-  // (results::slowed_because, against the highest SM clock so far, its own included); empty when
-  // it did not.
-  std::string slowed(const std::string& device, const results::RepetitionDeviceState& state);
+  // Takes the readings of one repetition of case `case_id` on `device` ("cuda:0") and says why it
+  // ran slowed (results::slowed_because, against the highest SM clock of the case's repetitions
+  // so far, its own included: a large kernel holds a lower clock than a small one on the same
+  // device, under its power cap, in every repetition); empty when it did not.
+  std::string slowed(const std::string& device, const std::string& case_id,
+                     const results::RepetitionDeviceState& state);
 
   // The highest SM clock seen per device [MHz].
   const std::map<std::string, double>& highest() const { return m_highest; }
 
 private:
   double m_tolerance;
-  std::map<std::string, double> m_highest;
+  std::map<std::string, double> m_highest;         // by device
+  std::map<std::string, double> m_highest_by_case; // by case id
 };
 
 // The memory canary's readings of a run (machine/canary.hpp), per thread count, and the run's usual

@@ -36,15 +36,18 @@ TEST(DeviceState, ReasonsAreNvmlsNamesAndOnlySlowdownsSlow) {
                                  clock_reason::applications_clocks_setting |
                                  clock_reason::sync_boost | clock_reason::display_clock_setting;
   EXPECT_FALSE(slowed({reading(1980, settings), reading(1980, settings)}, 1980, 0.1));
+  // A power-capped device is judged by its clock: a large kernel runs capped at its own clock.
+  EXPECT_FALSE(slowed({reading(1980, clock_reason::sw_power_cap), reading(1980, 0)}, 1980, 0.1));
+  EXPECT_TRUE(slowed({reading(1500, clock_reason::sw_power_cap), reading(1980, 0)}, 1980, 0.1));
   for (std::uint64_t slow :
-       {clock_reason::sw_power_cap, clock_reason::hw_slowdown, clock_reason::sw_thermal_slowdown,
+       {clock_reason::hw_slowdown, clock_reason::sw_thermal_slowdown,
         clock_reason::hw_thermal_slowdown, clock_reason::hw_power_brake_slowdown}) {
     EXPECT_TRUE(slowed({reading(1980, 0), reading(1980, slow)}, 0, 0.1)) << slow;
   }
   EXPECT_EQ(slowed_because({reading(1980, 0),
                             reading(1980, clock_reason::sw_power_cap | clock_reason::hw_slowdown)},
                            0, 0.1),
-            "sw_power_cap+hw_slowdown at the end");
+            "hw_slowdown at the end");
 }
 
 TEST(DeviceState, AClockUnderTheUsualByMoreThanTheToleranceSlows) {

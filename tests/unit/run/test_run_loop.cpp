@@ -134,26 +134,36 @@ results::RepetitionDeviceState gpu_at(double mhz, std::uint64_t reasons = 0) {
 }
 
 TEST(RunLoop, ARepetitionOnASlowedGpuIsMeasuredAgainThenMarkedIfKept) {
-  // Call 2 ran power-capped, call 4 at a clock 20% under the highest: both measured again.
-  FakeRun fake(3);
-  for (auto& c : fake.cases)
-    c.device = "cuda:0";
+  // One case, 5 repetitions (the run may measure 2 again): call 1 at a clock 20% under the
+  // case's highest, call 2 thermally slowed: both measured again; call 3 read idle at a low clock
+  // (before its first call): kept.
+  FakeRun fake(1);
+  fake.cases[0].device = "cuda:0";
   fake.device_state_of = [](std::size_t call) {
     return std::optional<results::RepetitionDeviceState>(
-        call == 2   ? gpu_at(1980, results::clock_reason::sw_power_cap)
-        : call == 4 ? gpu_at(1584)
-                    : gpu_at(1980, results::clock_reason::gpu_idle)); // idle is no slowdown
+        call == 1   ? gpu_at(1584)
+        : call == 2 ? gpu_at(1980, results::clock_reason::sw_thermal_slowdown)
+        : call == 3 ? gpu_at(345, results::clock_reason::gpu_idle)
+                    : gpu_at(1980));
   };
-  const SlowSpells slow = fake.run(quick(2));
-  EXPECT_EQ(fake.measured.size(), 8u); // 6 jobs and the 2 measured again
+  const SlowSpells slow = fake.run(quick(5));
+  EXPECT_EQ(fake.measured.size(), 7u); // 5 jobs and the 2 measured again
   EXPECT_EQ(slow.measured_again, 2u);
   EXPECT_EQ(slow.device_measured_again, 2u);
   EXPECT_EQ(slow.device_slowed_kept, 0u);
   EXPECT_DOUBLE_EQ(slow.highest_sm_clock.at("cuda:0"), 1980.0);
-  for (const auto& r : fake.finished) {
-    EXPECT_EQ(r.timing.repetition_device_state.size(), 2u) << r.c.case_id;
-    EXPECT_EQ(r.timing.device_slowed_repetitions, 0) << r.c.case_id;
-  }
+  ASSERT_EQ(fake.finished.size(), 1u);
+  EXPECT_EQ(fake.finished[0].timing.repetition_device_state.size(), 5u);
+  EXPECT_EQ(fake.finished[0].timing.device_slowed_repetitions, 0);
+  // Another case on the same device, a large kernel at its own lower clock in every repetition
+  // (under its power cap): judged against its own repetitions, none is slowed.
+  FakeRun large(1);
+  large.cases[0].device = "cuda:0";
+  large.device_state_of = [](std::size_t) {
+    return std::optional<results::RepetitionDeviceState>(
+        gpu_at(1410, results::clock_reason::sw_power_cap));
+  };
+  EXPECT_EQ(large.run(quick(3)).device_measured_again, 0u);
   const Json spells = slow_spells_json(slow, 0.1);
   EXPECT_EQ(spells["device_measured_again"], 2);
   EXPECT_EQ(spells["highest_sm_clock_mhz"]["cuda:0"], 1980.0);
