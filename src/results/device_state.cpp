@@ -26,14 +26,20 @@ constexpr ReasonName k_reason_names[] = {
     {clock_reason::display_clock_setting, "display_clock_setting"},
 };
 
-// How far `clock` lies under `usual`, as a fraction (0 when not under it, or not judged).
+// How far `clock` (under load) lies under `usual`, as a fraction (0 when not under it, or no
+// usual clock).
 double shortfall(double clock, double usual) {
-  if (!(usual > 0) || !std::isfinite(clock) || !(clock > 0))
-    return 0;
-  return std::max(0.0, 1.0 - clock / usual);
+  return usual > 0 ? std::max(0.0, 1.0 - clock / usual) : 0.0;
 }
 
 } // namespace
+
+std::optional<double> clock_under_load(const DeviceState& reading) {
+  const double clock = reading.sm_clock_mhz;
+  if ((reading.reasons & clock_reason::gpu_idle) || !std::isfinite(clock) || !(clock > 0))
+    return std::nullopt;
+  return clock;
+}
 
 std::vector<std::string> clock_reason_names(std::uint64_t reasons) {
   std::vector<std::string> out;
@@ -63,9 +69,8 @@ std::string slowed_because(const RepetitionDeviceState& state, double usual_sm_c
         names += (names.empty() ? "" : "+") + name;
       why.push_back(fmt::format("{} at the {}", names, at));
     }
-    // An idle device lowers its clock: that reading says nothing of the clock under load.
-    const bool idle = reading->reasons & clock_reason::gpu_idle;
-    const double under = idle ? 0.0 : shortfall(reading->sm_clock_mhz, usual_sm_clock_mhz);
+    const auto clock = clock_under_load(*reading);
+    const double under = clock ? shortfall(*clock, usual_sm_clock_mhz) : 0.0;
     if (under > tolerance) {
       why.push_back(fmt::format("SM clock {:.0f} MHz at the {}, {:.0f}% under {:.0f}",
                                 reading->sm_clock_mhz, at, under * 100, usual_sm_clock_mhz));
@@ -85,9 +90,8 @@ std::optional<double> lowest_sm_clock(const std::vector<RepetitionDeviceState>& 
   std::optional<double> lowest;
   for (const auto& r : states) {
     for (const DeviceState* reading : {&r.start, &r.end}) {
-      const double clock = reading->sm_clock_mhz;
-      if (!(reading->reasons & clock_reason::gpu_idle) && std::isfinite(clock) && clock > 0 &&
-          (!lowest || clock < *lowest))
+      const auto clock = clock_under_load(*reading);
+      if (clock && (!lowest || *clock < *lowest))
         lowest = clock;
     }
   }

@@ -100,6 +100,22 @@ std::vector<std::size_t> disagreeing_repetitions(const std::vector<double>& repe
   return slow;
 }
 
+namespace {
+
+// Appends a part's per-repetition record (`from`, one entry per median of the part) to `into`;
+// a part without one, or with another count, clears `paired`: the records no longer match the
+// combined medians, and none is kept.
+template <typename T>
+void append_paired(std::vector<T>& into, const std::vector<T>& from, std::size_t medians_of_part,
+                   bool& paired) {
+  if (from.size() == medians_of_part)
+    into.insert(into.end(), from.begin(), from.end());
+  else
+    paired = false;
+}
+
+} // namespace
+
 CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
                                const std::string& estimator) {
   if (repetitions.empty())
@@ -154,27 +170,12 @@ CaseResult combine_repetitions(const std::vector<CaseResult>& repetitions,
     }
     const std::size_t medians_of_part =
         std::max<std::size_t>(1, r.timing.repetition_medians.size());
-    if (r.timing.repetition_bandwidth.size() == medians_of_part) {
-      out.timing.repetition_bandwidth.insert(out.timing.repetition_bandwidth.end(),
-                                             r.timing.repetition_bandwidth.begin(),
-                                             r.timing.repetition_bandwidth.end());
-    } else {
-      bandwidth_everywhere = false;
-    }
-    if (r.timing.repetition_processes.size() == medians_of_part) {
-      out.timing.repetition_processes.insert(out.timing.repetition_processes.end(),
-                                             r.timing.repetition_processes.begin(),
-                                             r.timing.repetition_processes.end());
-    } else {
-      processes_everywhere = false;
-    }
-    if (r.timing.repetition_device_state.size() == medians_of_part) {
-      out.timing.repetition_device_state.insert(out.timing.repetition_device_state.end(),
-                                                r.timing.repetition_device_state.begin(),
-                                                r.timing.repetition_device_state.end());
-    } else {
-      device_state_everywhere = false;
-    }
+    append_paired(out.timing.repetition_bandwidth, r.timing.repetition_bandwidth, medians_of_part,
+                  bandwidth_everywhere);
+    append_paired(out.timing.repetition_processes, r.timing.repetition_processes, medians_of_part,
+                  processes_everywhere);
+    append_paired(out.timing.repetition_device_state, r.timing.repetition_device_state,
+                  medians_of_part, device_state_everywhere);
     out.timing.device_slowed_repetitions += r.timing.device_slowed_repetitions;
     out.timing.set_aside.insert(out.timing.set_aside.end(), r.timing.set_aside.begin(),
                                 r.timing.set_aside.end());

@@ -69,10 +69,9 @@ std::string DeviceClockGate::slowed(const std::string& device, const std::string
                                     const results::RepetitionDeviceState& state) {
   double& highest = m_highest_by_case[case_id];
   for (const results::DeviceState* reading : {&state.start, &state.end}) {
-    const double clock = reading->sm_clock_mhz;
-    if (std::isfinite(clock) && !(reading->reasons & results::clock_reason::gpu_idle)) {
-      highest = std::max(highest, clock);
-      m_highest[device] = std::max(m_highest[device], clock);
+    if (const auto clock = results::clock_under_load(*reading)) {
+      highest = std::max(highest, *clock);
+      m_highest[device] = std::max(m_highest[device], *clock);
     }
   }
   return results::slowed_because(state, highest, m_tolerance);

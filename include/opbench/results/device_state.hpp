@@ -50,6 +50,11 @@ struct RepetitionDeviceState {
   DeviceState end;
 };
 
+// A reading's SM clock under load [MHz]: nullopt when it was not read, or the reading is marked
+// gpu_idle (an idle device lowers its clock: that says nothing of the clock under load). The
+// one clock slowed(), lowest_sm_clock() and the run's DeviceClockGate judge.
+std::optional<double> clock_under_load(const DeviceState& reading);
+
 // NVML's names of the set bits ("sw_power_cap", "hw_thermal_slowdown", ...; "0x..." for a bit
 // NVML added after this list), in bit order.
 std::vector<std::string> clock_reason_names(std::uint64_t reasons);
