@@ -30,7 +30,8 @@ CASES = [
     ("add-1", "add", {"self": "[1]", "other": "[1]"}, "small"),
     ("relu-64x64x128", "relu", {"self": "64x64x128"}, "small"),
     ("mm-256", "mm", {"self": "256x256", "mat2": "256x256"}, "small"),
-    # In-place: one call a replay after its restore, behind opbench's launch gate (docs/cuda.md).
+    # In-place: one eager call an interval after its restore, behind opbench's launch gate
+    # (docs/cuda.md).
     ("tan_-16", "tan_", {"self": "[16]"}, "small"),
     ("ceil_-8x128x768", "ceil_", {"self": "8x128x768"}, "small"),
     ("zero_-768x3072", "zero_", {"self": "768x3072"}, "small"),
@@ -292,7 +293,7 @@ def aa_verdict(first, second):
                    if c.get("status") == "ok" and c["case_id"] in base
                    and "launch gated" in c["timing"].get("cuda_graph", ""))
     if gated:
-        print(f"A/A, of those the in-place cases (one call a replay, launch gated): {len(gated)}, |ratio-1| "
+        print(f"A/A, of those the in-place cases (one call an interval, launch gated): {len(gated)}, |ratio-1| "
               f"median {statistics.median(gated):.2%}, worst {gated[-1]:.2%}")
     ok = True
     for kind, changes in sorted(by_kind.items()):

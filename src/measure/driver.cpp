@@ -17,6 +17,7 @@
 #endif
 
 #include "opbench/measure/cuda_graph.hpp"
+#include "opbench/measure/gpu_timing.hpp"
 #if OPBENCH_WITH_CUDA
 #include "launch_gate.hpp"
 #endif
@@ -139,20 +140,15 @@ Measurement time_on_host(const results::Case& c, const ExecOptions& options, Wor
 }
 
 #if OPBENCH_WITH_CUDA
-// How many calls one graph replay holds: enough that a replay lasts ~0.5 ms of eager time, so the
-// replay's own launch is amortised and the device never waits for the host; 1 when `alone` (cold,
-// or inputs put back: each call alone after its flush or restore).
-int calls_per_replay(double batch_seconds, bool alone) {
-  if (alone || !(batch_seconds > 0))
-    return 1;
-  return static_cast<int>(std::clamp(std::ceil(5e-4 / batch_seconds), 1.0, 512.0));
-}
-
 // The three CUDA times of a repetition (results::TimingInfo::measures): batch and CPU time as
-// side figures, then the GPU time, which becomes the case's samples. Where no graph can be
-// captured, the batch measurement is the case's samples and `cuda_graph` says why.
+// side figures, then the GPU time, which becomes the case's samples: graph replays of many calls,
+// or, for a call timed alone (cold, or inputs put back), one eager call behind the launch gate.
+// Where neither can be (gpu_timing.hpp; `no_graph`: the call draws random numbers or waits for
+// the device; `waits_for_device`: it waits), the batch measurement is the case's samples and
+// `cuda_graph` says why.
 Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Workload& w,
-                         const std::string& host_sync, results::TimingInfo& timing) {
+                         const std::string& no_graph, const std::string& waits_for_device,
+                         results::TimingInfo& timing) {
   const at::Device device = device_of(c.device);
   const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(device.index());
   Flush flush = make_flush(c, options.cold);
@@ -181,31 +177,24 @@ Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Wor
 
   timing.timer = events.id();
   timing.measures = results::Measures::batch;
-  const std::string not_capturable = !w.not_capturable.empty() ? w.not_capturable : host_sync;
-  if (!not_capturable.empty()) {
-    timing.cuda_graph = "fallback: " + not_capturable;
-    return batch;
-  }
-  const bool alone = options.cold || w.restore.run;
-  const int calls = calls_per_replay(batch_median, alone);
-  std::unique_ptr<at::cuda::CUDAGraph> graph;
-  try {
-    graph = capture_graph(device, w.call, calls);
-  } catch (const std::exception& e) {
-    timing.cuda_graph = "fallback: " + core::first_line(e.what());
-    // A failed capture can leave the stream in an error state only in the capture; the caching
-    // allocator frees the capture's private pool with the graph.
-    stream.synchronize();
+  const GpuTimingChoice choice =
+      choose_gpu_timing(options.cold || w.restore.run, waits_for_device,
+                        !w.not_capturable.empty() ? w.not_capturable : no_graph);
+  if (choice.how == GpuTiming::batch) {
+    timing.cuda_graph = "fallback: " + choice.why;
     return batch;
   }
   Measurement m;
-  std::string gated;
-  if (alone) {
-    // One call a replay, each after its restore or flush: the device waits (launch_gate.hpp)
-    // while the host queues the restore, the start event, the replay and the stop event.
+  int calls = 1;
+  if (choice.how == GpuTiming::eager_gated) {
+    // One eager call an interval, each after its restore or flush, behind the launch gate
+    // (launch_gate.hpp): the device waits while the host queues the restore, the start event,
+    // the call and the stop event, so the interval holds the call's kernels and no launch. No
+    // graph: a one-node graph's replay costs the device about 2 us over its kernel
+    // (docs/cuda-log.md, "the launch gate"); nvbench times its cold measurements this way.
     LaunchGate gate(stream);
-    auto replay = [&graph, &gate] {
-      graph->replay();
+    auto eager = [&w, &gate] {
+      w.call();
       gate.check();
     };
     auto put_back = [&] {
@@ -213,11 +202,23 @@ Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Wor
       w.restore();
       flush();
     };
-    m = measure_cold(replay, put_back, options.measure, events);
-    gated = "; " + gate.describe();
+    m = measure_cold(eager, put_back, options.measure, events);
+    timing.cuda_graph = "off: one call an interval; " + gate.describe();
   } else {
+    calls = calls_per_replay(batch_median);
+    std::unique_ptr<at::cuda::CUDAGraph> graph;
+    try {
+      graph = capture_graph(device, w.call, calls);
+    } catch (const std::exception& e) {
+      timing.cuda_graph = "fallback: " + core::first_line(e.what());
+      // A failed capture can leave the stream in an error state only in the capture; the
+      // caching allocator frees the capture's private pool with the graph.
+      stream.synchronize();
+      return batch;
+    }
     auto replay = [&graph] { graph->replay(); };
     m = measure(replay, options.measure, events);
+    timing.cuda_graph = "on (" + std::to_string(calls) + " calls per replay)";
   }
   for (double& s : m.samples)
     s /= calls; // a replay runs `calls` calls
@@ -227,14 +228,14 @@ Measurement time_on_cuda(const results::Case& c, const ExecOptions& options, Wor
     SteadyTimer host(drain, /*sync_at_stop=*/false);
     Measurement h = measure_calls(w, flush, options.cold, options.measure, host);
     timing.timer = host.id();
-    timing.cuda_graph = "on: no device work";
+    timing.cuda_graph =
+        timing.cuda_graph.rfind("on", 0) == 0 ? "on: no device work" : "off: no device work";
     timing.measures = results::Measures::cpu;
     return h;
   }
   m.block_size *= calls;
   m.noise = stats::cv(m.samples);
   m.noise_reached = m.noise <= options.measure.target_noise;
-  timing.cuda_graph = "on (" + std::to_string(calls) + " calls per replay" + gated + ")";
   timing.measures = results::Measures::gpu;
   return m;
 }
@@ -288,11 +289,13 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w,
   result.timing.mode = options.cold ? "cold" : "hot";
   result.timing.restored = w.restore.arguments;
   // One untimed call under the recorder first: its ATen calls and the work they do, and whether
-  // it makes the host wait for the device (then no CUDA graph can hold it). They are the same in
+  // it draws random numbers or makes the host wait for the device (then no CUDA graph can hold
+  // it; one that waits is not timed behind the launch gate either). They are the same in
   // every repetition: on the CPU only the first (`describe`) records them; on CUDA every one
   // does, as the graph capture needs to know. The roofline is made once, from the case's
   // estimate over all repetitions (run/run.cpp).
-  std::string host_sync;
+  std::string no_graph;
+  std::string waits_for_device;
   result.stage_info = w.stage_info;
   result.check = w.check;
   const at::Device device = device_of(c.device);
@@ -311,11 +314,12 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w,
     if (!recording.random.empty()) {
       // A graph replays the generator offsets of its capture; LibTorch refuses a generator used
       // by a captured graph and by eager calls in turn (seen with randint on 2.11).
-      host_sync = "the call draws random numbers (" + recording.random.front() + ")";
+      no_graph = "the call draws random numbers (" + recording.random.front() + ")";
     }
     for (const HostSync& sync : recording.syncs) {
       if (!sync.on_cpu || device_of(c.device).is_cpu()) {
-        host_sync = "the call waits for the device (" + sync.op + ")";
+        waits_for_device = "the call waits for the device (" + sync.op + ")";
+        no_graph = waits_for_device;
         break;
       }
     }
@@ -334,7 +338,7 @@ void drive(const results::Case& c, const ExecOptions& options, Workload& w,
       const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(device.index());
       m = time_on_host(c, options, w, result.timing, [stream] { stream.synchronize(); });
     } else {
-      m = time_on_cuda(c, options, w, host_sync, result.timing);
+      m = time_on_cuda(c, options, w, no_graph, waits_for_device, result.timing);
     }
     start = std::chrono::steady_clock::now();
     const auto state_after = machine::device_states().read(device.index());

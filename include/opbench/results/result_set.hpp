@@ -54,12 +54,14 @@ struct TimingInfo {
   std::string mode = "hot";   // "hot", or "cold" (cache overwritten before each call)
   // How opbench called it (vocabulary.hpp; exec/typed_call.hpp).
   CallPath call_path = CallPath::boxed;
-  // "off", "on (K calls per replay)", "on (1 calls per replay; launch gated: ...)" (one call at a
-  // time, measure/launch_gate.hpp) or "fallback: why".
+  // "off", "on (K calls per replay)", "off: one call an interval; launch gated: ..." (a call
+  // timed alone, eager, behind measure/launch_gate.hpp; the graph stage's call is its replay),
+  // "on|off: no device work" or "fallback: why".
   std::string cuda_graph = "off";
   // What `samples` and the estimate time. "host": the host clock around back-to-back calls (CPU
   // cases). On CUDA: "gpu", the device's execution per call with launch overhead hidden (CUDA-
-  // graph replays of many calls, timed with events); "batch", back-to-back eager launches timed
+  // graph replays of many calls, or, for a call timed alone, one eager call behind the launch
+  // gate; timed with events); "batch", back-to-back eager launches timed
   // with events, where no graph could be captured (`cuda_graph` says why; a call that launches
   // slower than the device runs it shows its launch time here); "cpu", the host's time per call,
   // for calls that launch no device work (views, metadata); "host_sync" with --timer host.

@@ -79,8 +79,9 @@ enum class CallPath {
 
 // What a case's samples time (timing.measures): the host clock around back-to-back calls (CPU);
 // the host clock with a synchronize per block (--timer host); a call's host time (CUDA calls that
-// launch no device work); the device's time per call from CUDA-graph replays; back-to-back eager
-// launches timed with events.
+// launch no device work); the device's time per call, launch hidden (CUDA-graph replays, or one
+// eager call behind the launch gate where each call is timed alone); back-to-back eager launches
+// timed with events.
 enum class Measures { host, host_sync, cpu, gpu, batch };
 
 // Which clock took a case's samples (timing.timer): the host's steady clock alone (CPU cases); the

@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "opbench/measure/gpu_timing.hpp"
 #include "opbench/measure/loop.hpp"
 
 namespace opbench::measure {
@@ -343,6 +344,36 @@ TEST(Measure, AnInterruptedBatchThatLostNoTimeIsKept) {
       EXPECT_EQ(m.interrupted_kept, 2); // two batches of 3 blocks
     }
   }
+}
+
+// How a CUDA case is timed (gpu_timing.hpp), decided without a GPU.
+TEST(GpuTiming, ACallTimedAloneRunsEagerBehindTheGateUnlessItWaits) {
+  // Hot: graph replays, unless no graph may hold the call.
+  EXPECT_EQ(choose_gpu_timing(false, "", "").how, GpuTiming::graph);
+  const GpuTimingChoice random =
+      choose_gpu_timing(false, "", "the call draws random numbers (randint)");
+  EXPECT_EQ(random.how, GpuTiming::batch);
+  EXPECT_EQ(random.why, "the call draws random numbers (randint)");
+  // Alone (in-place or cold): the eager call behind the launch gate, graph or no graph.
+  EXPECT_EQ(choose_gpu_timing(true, "", "").how, GpuTiming::eager_gated);
+  EXPECT_EQ(choose_gpu_timing(true, "", "the call draws random numbers (randint)").how,
+            GpuTiming::eager_gated);
+  // A call that waits for the device would hold the gate open: the batch time, saying why,
+  // alone or not.
+  for (const bool alone : {true, false}) {
+    const GpuTimingChoice waits =
+        choose_gpu_timing(alone, "the call waits for the device (nonzero)",
+                          "the call waits for the device (nonzero)");
+    EXPECT_EQ(waits.how, GpuTiming::batch);
+    EXPECT_EQ(waits.why, "the call waits for the device (nonzero)");
+  }
+}
+
+TEST(GpuTiming, AReplayHoldsHalfAMillisecondOfCalls) {
+  EXPECT_EQ(calls_per_replay(10e-6), 50);
+  EXPECT_EQ(calls_per_replay(1e-3), 1);   // a long call: one a replay
+  EXPECT_EQ(calls_per_replay(1e-9), 512); // at most 512
+  EXPECT_EQ(calls_per_replay(0.0), 1);    // nothing measured: one
 }
 
 } // namespace
