@@ -28,6 +28,7 @@ struct ExportOptions {
   std::string format;
   std::string output = "-";
   bool aggregates_only = false;
+  std::string side;         // an A/B file's side, as a result set of its own
   std::string compare_base; // html: --compare
   std::string history;      // html: --history
 };
@@ -90,18 +91,22 @@ bool is_ab_file(const std::string& path) {
 }
 
 // An A/B file in md, csv, json, junit or html (ab/ab.hpp's views; the verdicts judged again from
-// its times).
+// its times), or one side of it (--side) in any format of a run's results.
 int export_ab(const ExportOptions& options, const std::string& input) {
   static const std::vector<std::string> formats = {"md", "csv", "json", "junit", "html"};
-  if (std::find(formats.begin(), formats.end(), options.format) == formats.end()) {
-    throw UsageError(
-        input +
-        " is an A/B file of `opbench ab`: it exports as md, csv, json, junit or html, not " +
-        options.format);
-  }
   const ab::AbResult result = ab::load_ab(input);
   std::ostringstream out;
-  core::write_as(ab::ab_formats(), options.format, result, out);
+  if (!options.side.empty()) {
+    report::write_report(options.format, ab::side_results(result, options.side, input), out,
+                         options.aggregates_only);
+  } else if (std::find(formats.begin(), formats.end(), options.format) != formats.end()) {
+    core::write_as(ab::ab_formats(), options.format, result, out);
+  } else {
+    throw UsageError(input +
+                     " is an A/B file of `opbench ab`: it exports as md, csv, json, junit or "
+                     "html, or one side at a time (--side base|new) as " +
+                     options.format);
+  }
   if (options.output == "-")
     std::cout << out.str();
   else
@@ -118,6 +123,8 @@ int export_results(const ExportOptions& options, const GlobalOptions& global) {
       options.input.empty() ? results::latest_result(results_dir(global)) : options.input;
   if (core::ends_with(input, ".json") && is_ab_file(input))
     return export_ab(options, input);
+  if (!options.side.empty())
+    throw UsageError("--side goes with an A/B file of `opbench ab`; " + input + " is none");
   const results::ResultSet set = results::load_results(input);
   std::string text;
   if (options.format == "html") {
@@ -156,6 +163,10 @@ void add_export_command(CLI::App& app, GlobalOptions& global) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--history", options->history,
                   "html: a results history (opbench history); the report shows each case's trend");
+  cmd->add_option("--side", options->side,
+                  "An A/B file's side (base or new) as a run's results: one repetition per round "
+                  "(for compare.py or Bencher: both sides measured in the same hour)")
+      ->check(CLI::IsMember({"base", "new"}));
   cmd->add_flag("--aggregates-only", options->aggregates_only,
                 "gbench: only the mean/median/stddev/cv aggregates, no per-sample entries");
   cmd->callback([options, &global] { global.exit_code = export_results(*options, global); });

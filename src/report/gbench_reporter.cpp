@@ -34,6 +34,8 @@ Json gbench_context(const Json& ctx, const std::string& not_measured) {
   context["json_schema_version"] = 1;
   for (const char* key : {"opbench_version", "libtorch_version", "cpu_model", "estimator"})
     context[key] = core::text_field(ctx, key);
+  if (ctx.contains("ab_side")) // one side of an A/B file (ab::side_results)
+    context["opbench_ab_side"] = core::text_field(ctx, "ab_side");
   if (!not_measured.empty())
     context["opbench_not_measured"] = not_measured;
   return context;

@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <fstream>
 #include <thread>
 
 #include "cli_fixture.hpp"
+#include "gbench_schema.hpp"
 #include "opbench/core/files.hpp"
 #include "opbench/core/json.hpp"
 #include "opbench/core/strings.hpp"
@@ -81,8 +83,44 @@ TEST_F(Ab, AnIdenticalBuildIsNeitherSlowerNorFasterAndEveryRoundIsKept) {
   EXPECT_EQ(md.out, ab.out);
   const auto gbench = opbench("export --input " + out + " --format gbench");
   EXPECT_EQ(gbench.code, 2);
-  EXPECT_NE(gbench.err.find("exports as md, csv, json, junit or html"), std::string::npos)
+  EXPECT_NE(gbench.err.find("exports as md, csv, json, junit or html, or one side at a time "
+                            "(--side base|new) as gbench"),
+            std::string::npos)
       << gbench.err;
+  // One side as google/benchmark's JSON: per case one iteration entry per round, its time the
+  // one the verdict paired, then the aggregates (what compare.py takes two of).
+  for (const std::string side : {"base", "new"}) {
+    const auto one = opbench("export --input " + out + " --format gbench --side " + side);
+    ASSERT_EQ(one.code, 0) << one.err;
+    const Json doc = Json::parse(one.out);
+    EXPECT_EQ(testing::gbench_schema_problems(doc), std::vector<std::string>{});
+    EXPECT_EQ(doc["context"]["opbench_ab_side"], side + " side of " + out + ", 3 rounds")
+        << doc["context"].dump();
+    for (const auto& c : file["cases"]) {
+      const std::string id = c["case"]["case_id"];
+      std::vector<double> rounds;
+      std::size_t aggregates = 0;
+      for (const auto& b : doc["benchmarks"]) {
+        if (b["run_name"] != id)
+          continue;
+        if (b["run_type"] == "aggregate") {
+          ++aggregates;
+          continue;
+        }
+        EXPECT_EQ(b["repetitions"], 3) << b.dump();
+        EXPECT_GE(b["iterations"].get<std::int64_t>(), 3) << b.dump(); // --runs 3 blocks at least
+        rounds.push_back(b["real_time"].get<double>());
+      }
+      ASSERT_EQ(rounds.size(), 3u) << id;
+      EXPECT_EQ(aggregates, 4u) << id;
+      for (std::size_t k = 0; k < 3; ++k)
+        EXPECT_NEAR(rounds[k], c[side][k].get<double>() * 1e9, 1e-6 * rounds[k]) << id;
+    }
+  }
+  const auto not_ab = opbench("export --input " + file["runs"][0]["result"].get<std::string>() +
+                              " --format gbench --side base");
+  EXPECT_EQ(not_ab.code, 2);
+  EXPECT_NE(not_ab.err.find("--side goes with an A/B file"), std::string::npos) << not_ab.err;
   // The HTML page: every case with its verdict and its rounds drawn.
   const auto html = opbench("export --input " + out + " --format html");
   ASSERT_EQ(html.code, 0) << html.err;
@@ -113,6 +151,14 @@ TEST_F(Ab, AnIdenticalBuildIsNeitherSlowerNorFasterAndEveryRoundIsKept) {
             << c.dump();
     }
   }
+  // A side is read from its runs' files: one gone is named, nothing written.
+  const std::string gone = file["runs"][0]["result"];
+  ASSERT_EQ(std::rename(gone.c_str(), (gone + ".moved").c_str()), 0);
+  const auto missing = opbench("export --input " + out + " --format gbench --side " +
+                               file["runs"][0]["side"].get<std::string>());
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.err.find(gone + ", is not there"), std::string::npos) << missing.err;
+  EXPECT_TRUE(missing.out.empty()) << missing.out;
 }
 
 // Two opbench builds can measure in other setups: here the base side's processes on glibc's

@@ -28,6 +28,7 @@
 #include "opbench/core/json.hpp"
 #include "opbench/core/names.hpp"
 #include "opbench/results/case.hpp"
+#include "opbench/results/result_set.hpp"
 #include "opbench/results/verdict.hpp"
 #include "opbench/run/settings.hpp"
 
@@ -163,6 +164,18 @@ AbResult ab_from_json(const Json& json, const std::string& where);
 // The A/B file at `path` read back (ab_from_json); throws ResultsError naming the file when it
 // cannot be read, is not JSON or is no A/B file.
 AbResult load_ab(const std::string& path);
+
+// One side ("base" or "new") of the A/B file read from `where` as the result set of a run of its
+// own (`export --input AB.json --side S`): per case, one repetition per round that side measured
+// it in, its time the one the verdict pairs (the fastest of that side run's repetition medians),
+// its samples and calls pooled from that side's run files; a case that side never measured is an
+// error with the side's reason. The context is the side's, with "ab_side": "base side of AB.json,
+// 20 rounds".
+// Rounds measured both sides in the same hour, so two sides of one A/B file differ by what
+// differs between them, not by the hour (docs/ab.md). Throws UsageError for another side, and
+// ResultsError naming a side run's result file that is not there or cannot be read.
+results::ResultSet side_results(const AbResult& ab, const std::string& side,
+                                const std::string& where);
 
 // Output formats of `opbench ab --format` and of `export` of an A/B file: md, json, csv, junit
 // (`slower` fails, `unknown` is skipped), html (one page, each case's rounds and interval drawn);
