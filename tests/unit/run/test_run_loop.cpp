@@ -155,15 +155,27 @@ TEST(RunLoop, ARepetitionOnASlowedGpuIsMeasuredAgainThenMarkedIfKept) {
   ASSERT_EQ(fake.finished.size(), 1u);
   EXPECT_EQ(fake.finished[0].timing.repetition_device_state.size(), 5u);
   EXPECT_EQ(fake.finished[0].timing.device_slowed_repetitions, 0);
-  // Another case on the same device, a large kernel at its own lower clock in every repetition
-  // (under its power cap): judged against its own repetitions, none is slowed.
-  FakeRun large(1);
-  large.cases[0].device = "cuda:0";
-  large.device_state_of = [](std::size_t) {
+  // Two cases on one device: a small kernel at 1980 MHz and a large one at its own lower clock in
+  // every repetition (under its power cap). Each is judged against its own repetitions, so the
+  // large one is not slowed; against the device's highest, 1410 would lie 29% under 1980. The
+  // case measured first is the small one, so the device's highest is 1980 before any large
+  // repetition, whatever order the run takes.
+  FakeRun mixed(2);
+  for (auto& c : mixed.cases)
+    c.device = "cuda:0";
+  mixed.device_state_of = [&mixed](std::size_t) {
     return std::optional<results::RepetitionDeviceState>(
-        gpu_at(1410, results::clock_reason::sw_power_cap));
+        mixed.measured.back() == mixed.measured.front()
+            ? gpu_at(1980)
+            : gpu_at(1410, results::clock_reason::sw_power_cap));
   };
-  EXPECT_EQ(large.run(quick(3)).device_measured_again, 0u);
+  const SlowSpells both = mixed.run(quick(3));
+  EXPECT_EQ(both.device_measured_again, 0u);
+  EXPECT_EQ(both.device_slowed_kept, 0u);
+  EXPECT_EQ(mixed.measured.size(), 6u);
+  for (const auto& r : mixed.finished)
+    EXPECT_EQ(r.timing.device_slowed_repetitions, 0) << r.c.case_id;
+  EXPECT_DOUBLE_EQ(both.highest_sm_clock.at("cuda:0"), 1980.0);
   const Json spells = slow_spells_json(slow, 0.1);
   EXPECT_EQ(spells["device_measured_again"], 2);
   EXPECT_EQ(spells["highest_sm_clock_mhz"]["cuda:0"], 1980.0);
