@@ -93,7 +93,7 @@ bool is_ab_file(const std::string& path) {
 // An A/B file in md, csv, json, junit or html (ab/ab.hpp's views; the verdicts judged again from
 // its times), or one side of it (--side) in any format of a run's results.
 int export_ab(const ExportOptions& options, const std::string& input) {
-  static const std::vector<std::string> formats = {"md", "csv", "json", "junit", "html"};
+  const std::vector<std::string> formats = core::format_names(ab::ab_formats());
   const ab::AbResult result = ab::load_ab(input);
   std::ostringstream out;
   if (!options.side.empty()) {
